@@ -1,0 +1,7 @@
+//! Criterion benchmarks: `cargo bench`.
+
+use criterion::criterion_main;
+
+mod benchmarks;
+
+criterion_main!(benchmarks::scenario_run::benches, benchmarks::micro::benches);

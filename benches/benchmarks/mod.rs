@@ -1,0 +1,3 @@
+//! Benchmark groups.
+pub mod micro;
+pub mod scenario_run;

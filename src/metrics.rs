@@ -1,0 +1,202 @@
+//! What a run records: CloudWatch-style one-minute series per resource and per partition,
+//! per-pattern totals, and a latency histogram. Plain data; the report module formats it.
+
+use crate::model::{Dim, Reason};
+
+/// One minute of one resource (table or GSI).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceMinute {
+    /// Milli-units consumed, by [`Dim`] (CloudWatch `Consumed*CapacityUnits`, Sum).
+    pub consumed: [u64; 2],
+    /// Milli-units asked for by every attempt, admitted or not.
+    pub requested: [u64; 2],
+    /// Throttle events by [`Reason`] and [`Dim`].
+    pub throttle_events: [[u64; 2]; 4],
+    /// Requests with a throttled event, by the request's [`Dim`] (`ThrottledRequests`).
+    pub throttled_requests: [u64; 2],
+    /// Provisioned units at the end of the minute (0 on-demand).
+    pub provisioned: [u64; 2],
+    /// Table-level limit, units per second (provisioned, or on-demand instant capacity).
+    pub capacity: [u64; 2],
+    /// Partitions at the end of the minute.
+    pub partitions: u64,
+}
+
+impl ResourceMinute {
+    /// Throttle events of one dimension, all reasons.
+    #[must_use]
+    pub fn events(&self, d: Dim) -> u64 {
+        self.throttle_events.iter().map(|r| r[d as usize]).sum()
+    }
+
+    /// Adds `other` (for totals).
+    pub fn add(&mut self, other: &ResourceMinute) {
+        for i in 0..2 {
+            self.consumed[i] += other.consumed[i];
+            self.requested[i] += other.requested[i];
+            self.throttled_requests[i] += other.throttled_requests[i];
+            for r in 0..4 {
+                self.throttle_events[r][i] += other.throttle_events[r][i];
+            }
+        }
+    }
+}
+
+/// One partition in one minute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartitionMinute {
+    /// Minute number.
+    pub minute: u32,
+    /// Resource index (0 = table, then GSIs).
+    pub resource: u16,
+    /// Partition index.
+    pub partition: u32,
+    /// Milli-units consumed, by [`Dim`].
+    pub consumed: [u64; 2],
+    /// Throttle events, by [`Dim`].
+    pub throttles: [u64; 2],
+}
+
+/// Totals of one access pattern.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PatternTotals {
+    /// Requests the application made (first attempts).
+    pub offered: u64,
+    /// Attempts sent, retries included.
+    pub attempts: u64,
+    /// Requests that eventually succeeded.
+    pub served: u64,
+    /// Requests that ran out of attempts.
+    pub failed_exhausted: u64,
+    /// Requests given up because the retry quota was empty.
+    pub failed_quota: u64,
+    /// Requests still waiting to retry when the run ended.
+    pub pending_at_end: u64,
+    /// Attempts throttled.
+    pub throttled_attempts: u64,
+    /// Requests throttled at least once.
+    pub throttled_requests: u64,
+}
+
+impl PatternTotals {
+    /// Requests that failed, for whatever reason.
+    #[must_use]
+    pub fn failed(&self) -> u64 {
+        self.failed_exhausted + self.failed_quota
+    }
+}
+
+/// A log-linear histogram of microsecond values (about 0.2 % resolution).
+#[derive(Clone, Debug)]
+pub struct Histogram {
+    counts: Vec<u64>,
+    total: u64,
+    max: u64,
+}
+
+const SUB_BITS: u32 = 9;
+const LINEAR: u64 = 1 << (SUB_BITS + 1);
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Self { counts: vec![0; (LINEAR as usize) + 64 * (1 << SUB_BITS)], total: 0, max: 0 }
+    }
+}
+
+impl Histogram {
+    #[inline]
+    fn index(v: u64) -> usize {
+        if v < LINEAR {
+            v as usize
+        } else {
+            let e = 63 - v.leading_zeros();
+            let sub = (v >> (e - SUB_BITS)) & ((1 << SUB_BITS) - 1);
+            (LINEAR + u64::from(e - SUB_BITS - 1) * (1 << SUB_BITS) + sub) as usize
+        }
+    }
+
+    fn lower(i: usize) -> u64 {
+        let i = i as u64;
+        if i < LINEAR {
+            i
+        } else {
+            let k = i - LINEAR;
+            let e = k / (1 << SUB_BITS) + u64::from(SUB_BITS) + 1;
+            let sub = k % (1 << SUB_BITS);
+            (1 << e) | (sub << (e - u64::from(SUB_BITS)))
+        }
+    }
+
+    /// Records `n` values of `v`.
+    #[inline]
+    pub fn record(&mut self, v: u64, n: u64) {
+        if n == 0 {
+            return;
+        }
+        self.counts[Self::index(v)] += n;
+        self.total += n;
+        self.max = self.max.max(v);
+    }
+
+    /// Values recorded.
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    /// Largest value recorded.
+    #[must_use]
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// The `q` quantile (0-1): the lower edge of the bucket holding it (0 when empty).
+    #[must_use]
+    pub fn quantile(&self, q: f64) -> u64 {
+        if self.total == 0 {
+            return 0;
+        }
+        let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        let mut seen = 0;
+        for (i, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                return Self::lower(i);
+            }
+        }
+        self.max
+    }
+
+    /// Adds another histogram.
+    pub fn merge(&mut self, other: &Histogram) {
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+        self.total += other.total;
+        self.max = self.max.max(other.max);
+    }
+}
+
+/// Everything a run records.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    /// Per resource, per minute.
+    pub resources: Vec<Vec<ResourceMinute>>,
+    /// Per partition and minute (when partition recording is on).
+    pub partitions: Vec<PartitionMinute>,
+    /// Per pattern.
+    pub patterns: Vec<PatternTotals>,
+    /// Latency of successful requests, µs.
+    pub latency: Histogram,
+    /// Latency of successful requests per minute of completion: (p50, p99) µs are derived
+    /// from these per-minute histograms in coarse form.
+    pub latency_by_minute: Vec<[u64; 3]>,
+}
+
+impl Recorder {
+    /// Adds a throttle event.
+    #[inline]
+    pub fn throttle_event(cur: &mut ResourceMinute, reason: Reason, d: Dim) {
+        cur.throttle_events[reason as usize][d as usize] += 1;
+    }
+}

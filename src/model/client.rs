@@ -1,0 +1,142 @@
+//! The SDK client: retries with exponential backoff, full jitter and a retry quota (spec §9.3).
+//!
+//! Presets: `sdk-2026` (the 2026 standard mode with DynamoDB's override: 4 attempts, 1 s
+//! throttling base, 20 s cap, 500-token quota, 5 tokens a throttling retry, 1 token back on a
+//! success at the first attempt and the retry's cost back on a success after retries), `legacy`
+//! (11 attempts, 25 ms base, no quota) and `none` (a throttled request fails at once).
+
+use crate::scenario::ClientSpec;
+use crate::time::SimDuration;
+
+/// Per-instance retry-quota state.
+#[derive(Clone, Debug)]
+pub struct Client {
+    spec: ClientSpec,
+    tokens: Vec<u64>,
+}
+
+/// What the client does after a throttled attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterThrottle {
+    /// Try again after this delay.
+    Retry(SimDuration),
+    /// Give up: attempts exhausted.
+    Exhausted,
+    /// Give up: the retry quota is empty.
+    QuotaEmpty,
+}
+
+impl Client {
+    /// A client fleet as the scenario describes it.
+    #[must_use]
+    pub fn new(spec: ClientSpec) -> Self {
+        Self { spec, tokens: vec![spec.quota; spec.instances as usize] }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn spec(&self) -> &ClientSpec {
+        &self.spec
+    }
+
+    /// The instance that sends request number `seq`.
+    #[inline]
+    #[must_use]
+    pub fn instance_of(&self, seq: u64) -> u32 {
+        (seq % self.spec.instances) as u32
+    }
+
+    /// Largest backoff before retry number `attempt` (1 for the first retry).
+    #[must_use]
+    pub fn max_backoff(&self, attempt: u32) -> SimDuration {
+        let base = self.spec.throttle_base.as_micros();
+        let shift = attempt.saturating_sub(1).min(40);
+        SimDuration::from_micros(base.saturating_mul(1u64 << shift).min(self.spec.cap.as_micros()))
+    }
+
+    /// Decides what follows a throttled attempt number `attempt` (1-based) of `instance`;
+    /// `jitter` is a uniform draw in [0, 1) for full jitter.
+    pub fn after_throttle(&mut self, instance: u32, attempt: u32, jitter: f64) -> AfterThrottle {
+        if attempt >= self.spec.attempts {
+            return AfterThrottle::Exhausted;
+        }
+        if self.spec.quota > 0 {
+            let t = &mut self.tokens[instance as usize];
+            if *t < self.spec.throttle_cost {
+                return AfterThrottle::QuotaEmpty;
+            }
+            *t -= self.spec.throttle_cost;
+        }
+        let max = self.max_backoff(attempt).as_micros();
+        AfterThrottle::Retry(SimDuration::from_micros((jitter * max as f64) as u64))
+    }
+
+    /// Records a success at attempt number `attempt` of `instance`.
+    #[inline]
+    pub fn on_success(&mut self, instance: u32, attempt: u32) {
+        if self.spec.quota == 0 {
+            return;
+        }
+        let back = if attempt <= 1 { 1 } else { self.spec.throttle_cost };
+        let t = &mut self.tokens[instance as usize];
+        *t = (*t + back).min(self.spec.quota);
+    }
+
+    /// Records `n` first-attempt successes spread over the instances (fast mode's bulk path).
+    pub fn on_bulk_success(&mut self, n: u64) {
+        if self.spec.quota == 0 || n == 0 {
+            return;
+        }
+        let k = self.tokens.len() as u64;
+        for (i, t) in self.tokens.iter_mut().enumerate() {
+            let share = n / k + u64::from((i as u64) < n % k);
+            *t = (*t + share).min(self.spec.quota);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> ClientSpec {
+        ClientSpec {
+            attempts: 4,
+            throttle_base: SimDuration::from_secs(1),
+            cap: SimDuration::from_secs(20),
+            quota: 500,
+            throttle_cost: 5,
+            service_time: SimDuration::from_millis(5),
+            instances: 1,
+            preset: "sdk-2026",
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_to_the_cap() {
+        let c = Client::new(spec());
+        assert_eq!(c.max_backoff(1), SimDuration::from_secs(1));
+        assert_eq!(c.max_backoff(2), SimDuration::from_secs(2));
+        assert_eq!(c.max_backoff(5), SimDuration::from_secs(16));
+        assert_eq!(c.max_backoff(6), SimDuration::from_secs(20));
+    }
+
+    #[test]
+    fn four_attempts_then_give_up() {
+        let mut c = Client::new(spec());
+        assert_eq!(c.after_throttle(0, 1, 0.5), AfterThrottle::Retry(SimDuration::from_millis(500)));
+        assert!(matches!(c.after_throttle(0, 3, 0.5), AfterThrottle::Retry(_)));
+        assert_eq!(c.after_throttle(0, 4, 0.5), AfterThrottle::Exhausted);
+    }
+
+    #[test]
+    fn quota_of_500_allows_100_throttling_retries() {
+        let mut c = Client::new(spec());
+        for _ in 0..100 {
+            assert!(matches!(c.after_throttle(0, 1, 0.0), AfterThrottle::Retry(_)));
+        }
+        assert_eq!(c.after_throttle(0, 1, 0.0), AfterThrottle::QuotaEmpty);
+        c.on_success(0, 2);
+        assert!(matches!(c.after_throttle(0, 1, 0.0), AfterThrottle::Retry(_)));
+    }
+}

@@ -1,0 +1,454 @@
+//! A table or a GSI: partitions, per-second admission and burst credit.
+//!
+//! Admission follows spec §2–§5 and is enforced **per second**: each second opens a fresh
+//! window.
+//!
+//! * Every partition may serve at most 3,000 read units and 1,000 write units in a second
+//!   (or `r/3000 + w/1000 ≤ 1` with the linear model). A single key never exceeds it.
+//! * A **provisioned** resource has a table-level budget of its provisioned units per second
+//!   (global admission control: any partition may use it, up to its cap). When the budget is
+//!   spent, a request may draw on its partition's **burst credit**: up to 300 s of the
+//!   partition's share of provisioned capacity left unused, banked second by second.
+//! * An **on-demand** resource has a table-level limit of its instant (warm) capacity, its
+//!   optional maximum throughput and the per-table quota, whichever is lowest; no burst bucket.
+//!
+//! Units are milli-units (see [`crate::units`]).
+
+use super::{Dim, Reason};
+use crate::scenario::{CapacitySpec, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::units::MILLI;
+
+/// Seconds of unused capacity a partition banks as burst credit (spec §3).
+pub const BURST_SECONDS: u64 = 300;
+/// Bytes of data a partition holds before it splits for size (10 GB, spec §2).
+pub const PARTITION_BYTES: u64 = 10 * 1_000_000_000;
+
+/// Per-partition caps in milli-units per second, indexed by [`Dim`].
+pub const PARTITION_CAP_MILLI: [u64; 2] = [PARTITION_READ_CAP * MILLI, PARTITION_WRITE_CAP * MILLI];
+
+/// Capacity mode state of a resource.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mode {
+    /// Provisioned units per second, by [`Dim`].
+    Provisioned {
+        /// RCU, WCU.
+        units: [u64; 2],
+    },
+    /// On-demand.
+    OnDemand {
+        /// Instant (warm) capacity, units per second.
+        warm: [u64; 2],
+        /// Maximum throughput, units per second.
+        max: [Option<u64>; 2],
+        /// Per-table quota, units per second.
+        quota: u64,
+    },
+}
+
+/// One partition's state.
+#[derive(Clone, Debug, Default)]
+pub struct Partition {
+    /// Milli-units consumed in the current second.
+    pub used: [u64; 2],
+    /// Banked burst credit, milli-units.
+    pub burst: [u64; 2],
+    /// Milli-units consumed in the current minute.
+    pub minute_consumed: [u64; 2],
+    /// Throttle events in the current minute.
+    pub minute_throttles: [u64; 2],
+}
+
+/// A table or GSI.
+#[derive(Clone, Debug)]
+pub struct Resource {
+    /// Table or index name.
+    pub name: String,
+    /// A GSI rather than the base table.
+    pub is_index: bool,
+    /// Capacity mode.
+    pub mode: Mode,
+    /// Start of each partition's hash range (sorted, first 0).
+    pub bounds: Vec<u64>,
+    /// Partitions, in hash order.
+    pub parts: Vec<Partition>,
+    /// Table-level milli-units used this second (from the budget, not burst).
+    used: [u64; 2],
+    /// Table-level milli-units consumed this second (budget and burst).
+    pub second_consumed: [u64; 2],
+    /// Table-level budget, milli-units per second.
+    limit: [u64; 2],
+    /// The reason reported when the table-level budget throttles.
+    limit_reason: [Reason; 2],
+    /// Linear coupling of a partition's read and write caps.
+    linear: bool,
+}
+
+impl Resource {
+    /// A resource created with `capacity` and `storage_bytes` of data.
+    ///
+    /// Initial partitions (spec §2): provisioned `ceil(RCU/3000 + WCU/1000)`, on-demand the warm
+    /// throughput's `max(ceil(R/3000), ceil(W/1000))` (a new table: 4), and `ceil(GB/10)` for
+    /// storage; the largest of these.
+    #[must_use]
+    pub fn new(name: String, is_index: bool, capacity: &CapacitySpec, storage_bytes: u64, burst_full: bool, linear: bool) -> Self {
+        let mode = match *capacity {
+            CapacitySpec::Provisioned { read, write } => Mode::Provisioned { units: [read, write] },
+            CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
+                Mode::OnDemand { warm: [warm_read, warm_write], max: [max_read, max_write], quota: table_quota }
+            }
+        };
+        let n = initial_partitions(&mode, storage_bytes);
+        let mut r = Self {
+            name,
+            is_index,
+            mode,
+            bounds: equal_bounds(n),
+            parts: vec![Partition::default(); n as usize],
+            used: [0; 2],
+            second_consumed: [0; 2],
+            limit: [0; 2],
+            limit_reason: [Reason::Provisioned; 2],
+            linear,
+        };
+        r.refresh_limits();
+        if burst_full {
+            for d in Dim::ALL {
+                let cap = r.burst_cap(d);
+                for p in &mut r.parts {
+                    p.burst[d as usize] = cap;
+                }
+            }
+        }
+        r
+    }
+
+    /// Recomputes the table-level budgets from the mode (after a capacity change).
+    pub fn refresh_limits(&mut self) {
+        for d in Dim::ALL {
+            let i = d as usize;
+            let (limit, reason) = match self.mode {
+                Mode::Provisioned { units } => (units[i], Reason::Provisioned),
+                Mode::OnDemand { warm, max, quota } => {
+                    let mut best = (warm[i], Reason::KeyRange);
+                    if quota < best.0 {
+                        best = (quota, Reason::AccountLimit);
+                    }
+                    if let Some(m) = max[i] {
+                        if m <= best.0 {
+                            best = (m, Reason::MaxOnDemand);
+                        }
+                    }
+                    best
+                }
+            };
+            self.limit[i] = limit * MILLI;
+            self.limit_reason[i] = reason;
+        }
+    }
+
+    /// Number of partitions.
+    #[must_use]
+    pub fn partition_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The partition holding hash `h`.
+    #[inline]
+    #[must_use]
+    pub fn partition_of(&self, h: u64) -> usize {
+        self.bounds.partition_point(|&b| b <= h) - 1
+    }
+
+    /// Table-level budget, milli-units per second.
+    #[must_use]
+    pub fn limit_milli(&self, d: Dim) -> u64 {
+        self.limit[d as usize]
+    }
+
+    /// Provisioned units (0 for on-demand).
+    #[must_use]
+    pub fn provisioned(&self, d: Dim) -> u64 {
+        match self.mode {
+            Mode::Provisioned { units } => units[d as usize],
+            Mode::OnDemand { .. } => 0,
+        }
+    }
+
+    /// Each partition's share of provisioned capacity, milli-units per second.
+    #[must_use]
+    pub fn allocation_milli(&self, d: Dim) -> u64 {
+        self.provisioned(d) * MILLI / self.parts.len() as u64
+    }
+
+    /// Largest burst credit a partition banks, milli-units.
+    #[must_use]
+    pub fn burst_cap(&self, d: Dim) -> u64 {
+        BURST_SECONDS * self.allocation_milli(d)
+    }
+
+    #[inline]
+    fn fits_partition(&self, p: &Partition, d: Dim, u: u64) -> bool {
+        if self.linear {
+            // r/3000 + w/1000 <= 1  <=>  r + 3w <= 3000 (in read units).
+            let (r, w) = match d {
+                Dim::Read => (p.used[0] + u, p.used[1]),
+                Dim::Write => (p.used[0], p.used[1] + u),
+            };
+            r + 3 * w <= PARTITION_CAP_MILLI[0]
+        } else {
+            p.used[d as usize] + u <= PARTITION_CAP_MILLI[d as usize]
+        }
+    }
+
+    /// Would `u` milli-units on partition `p` be admitted now? Consumes nothing.
+    ///
+    /// # Errors
+    /// The reason it would be throttled.
+    #[inline]
+    pub fn check(&self, p: usize, d: Dim, u: u64) -> Result<(), Reason> {
+        let part = &self.parts[p];
+        if !self.fits_partition(part, d, u) {
+            return Err(Reason::KeyRange);
+        }
+        let i = d as usize;
+        let room = self.limit[i].saturating_sub(self.used[i]);
+        if u <= room || (matches!(self.mode, Mode::Provisioned { .. }) && part.burst[i] >= u - room) {
+            Ok(())
+        } else {
+            Err(self.limit_reason[i])
+        }
+    }
+
+    /// Admits `u` milli-units on partition `p`, returning how much came from burst credit (to
+    /// undo with [`Self::untake`]).
+    ///
+    /// # Errors
+    /// The reason it is throttled; nothing is consumed then.
+    #[inline]
+    pub fn try_take(&mut self, p: usize, d: Dim, u: u64) -> Result<u64, Reason> {
+        self.check(p, d, u)?;
+        let i = d as usize;
+        let room = self.limit[i].saturating_sub(self.used[i]);
+        let from_table = u.min(room);
+        let from_burst = u - from_table;
+        self.used[i] += from_table;
+        self.second_consumed[i] += u;
+        let part = &mut self.parts[p];
+        part.burst[i] -= from_burst;
+        part.used[i] += u;
+        Ok(from_burst)
+    }
+
+    /// Gives back an admission made by [`Self::try_take`] in the same second.
+    pub fn untake(&mut self, p: usize, d: Dim, u: u64, from_burst: u64) {
+        let i = d as usize;
+        self.used[i] -= u - from_burst;
+        self.second_consumed[i] -= u;
+        let part = &mut self.parts[p];
+        part.burst[i] += from_burst;
+        part.used[i] -= u;
+    }
+
+    /// Admits demand known to fit (fast mode's bulk path): `u` milli-units on partition `p`,
+    /// all from the table-level budget.
+    #[inline]
+    pub fn take_bulk(&mut self, p: usize, d: Dim, u: u64) {
+        let i = d as usize;
+        self.used[i] += u;
+        self.second_consumed[i] += u;
+        self.parts[p].used[i] += u;
+    }
+
+    /// Does demand of `u` milli-units on partition `p` (whole second, fresh window) fit the
+    /// partition cap without burst? `other` is the same partition's demand in the other
+    /// dimension (for the linear model).
+    #[must_use]
+    pub fn partition_fits_fresh(&self, d: Dim, u: u64, other: u64) -> bool {
+        if self.linear {
+            let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
+            r + 3 * w <= PARTITION_CAP_MILLI[0]
+        } else {
+            u <= PARTITION_CAP_MILLI[d as usize]
+        }
+    }
+
+    /// Closes the second: banks unused allocation as burst credit (provisioned), adds the
+    /// second to the minute and opens a fresh window.
+    pub fn end_second(&mut self) {
+        let provisioned = matches!(self.mode, Mode::Provisioned { .. });
+        let alloc = [self.allocation_milli(Dim::Read), self.allocation_milli(Dim::Write)];
+        let cap = [BURST_SECONDS * alloc[0], BURST_SECONDS * alloc[1]];
+        for p in &mut self.parts {
+            for i in 0..2 {
+                if provisioned {
+                    let unused = alloc[i].saturating_sub(p.used[i]);
+                    p.burst[i] = (p.burst[i] + unused).min(cap[i]);
+                }
+                p.minute_consumed[i] += p.used[i];
+                p.used[i] = 0;
+            }
+        }
+        self.used = [0; 2];
+        self.second_consumed = [0; 2];
+    }
+
+    /// Counts a throttle event on partition `p`.
+    pub fn count_throttle(&mut self, p: usize, d: Dim) {
+        self.parts[p].minute_throttles[d as usize] += 1;
+    }
+}
+
+/// Initial partition count (spec §2, P1–P3).
+#[must_use]
+pub fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
+    let by_throughput = match *mode {
+        Mode::Provisioned { units } => {
+            // ceil(R/3000 + W/1000) = ceil((R + 3W) / 3000), in integers.
+            (units[0] + 3 * units[1]).div_ceil(PARTITION_READ_CAP)
+        }
+        Mode::OnDemand { warm, .. } => warm[0].div_ceil(PARTITION_READ_CAP).max(warm[1].div_ceil(PARTITION_WRITE_CAP)),
+    };
+    by_throughput.max(storage_bytes.div_ceil(PARTITION_BYTES)).max(1)
+}
+
+/// Hash-range starts of `n` equal partitions.
+#[must_use]
+pub fn equal_bounds(n: u64) -> Vec<u64> {
+    (0..n).map(|i| ((u128::from(i) << 64) / u128::from(n)) as u64).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prov(read: u64, write: u64) -> CapacitySpec {
+        CapacitySpec::Provisioned { read, write }
+    }
+
+    #[test]
+    fn p1_p2_p3_initial_partitions() {
+        // P1: 1,000 RCU + 500 WCU -> 1 partition.
+        assert_eq!(Resource::new("t".into(), false, &prov(1_000, 500), 0, true, false).partition_count(), 1);
+        // P2: 1,000 / 1,000 -> 2 partitions of 500 RCU + 500 WCU.
+        let p2 = Resource::new("t".into(), false, &prov(1_000, 1_000), 0, true, false);
+        assert_eq!(p2.partition_count(), 2);
+        assert_eq!(p2.allocation_milli(Dim::Read), 500_000);
+        assert_eq!(p2.allocation_milli(Dim::Write), 500_000);
+        // P3: 5,000 / 2,000 -> 4 partitions of 1,250 RCU + 500 WCU.
+        let p3 = Resource::new("t".into(), false, &prov(5_000, 2_000), 0, true, false);
+        assert_eq!(p3.partition_count(), 4);
+        assert_eq!(p3.allocation_milli(Dim::Read), 1_250_000);
+        assert_eq!(p3.allocation_milli(Dim::Write), 500_000);
+    }
+
+    #[test]
+    fn storage_decides_when_larger() {
+        // 95 GB needs 10 partitions of 10 GB, more than 100 RCU/WCU would.
+        assert_eq!(Resource::new("t".into(), false, &prov(100, 100), 95_000_000_000, true, false).partition_count(), 10);
+    }
+
+    #[test]
+    fn new_on_demand_table_has_four_partitions() {
+        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: 40_000 };
+        assert_eq!(Resource::new("t".into(), false, &od, 0, true, false).partition_count(), 4);
+    }
+
+    #[test]
+    fn partition_cap_binds_before_table_budget() {
+        // B2: 10,000 RCU over 4 partitions with full burst; one partition asked for 4,000 RCU in
+        // a second serves 3,000 and throttles the rest as KeyRange.
+        let mut r = Resource::new("t".into(), false, &prov(10_000, 10), 0, true, false);
+        let mut served = 0;
+        let mut reasons = Vec::new();
+        for _ in 0..4_000 {
+            match r.try_take(0, Dim::Read, MILLI) {
+                Ok(_) => served += 1,
+                Err(e) => reasons.push(e),
+            }
+        }
+        assert_eq!(served, 3_000);
+        assert_eq!(reasons.len(), 1_000);
+        assert!(reasons.iter().all(|&e| e == Reason::KeyRange));
+    }
+
+    #[test]
+    fn b1_burst_absorbs_200_rcu_for_900_seconds() {
+        // 150 RCU, one partition, idle for 300 s, then 200 RCU every second.
+        let mut r = Resource::new("t".into(), false, &prov(150, 1), 0, false, false);
+        for _ in 0..300 {
+            r.end_second();
+        }
+        assert_eq!(r.parts[0].burst[0], 45_000 * MILLI);
+        let mut first_throttle = None;
+        for s in 0..1_200u64 {
+            let mut ok = 0;
+            for _ in 0..200 {
+                if r.try_take(0, Dim::Read, MILLI).is_ok() {
+                    ok += 1;
+                }
+            }
+            if ok < 200 && first_throttle.is_none() {
+                first_throttle = Some(s);
+            }
+            if s >= 900 {
+                assert_eq!(ok, 150, "after the credit is spent, 150 RCU/s are served (second {s})");
+            }
+            r.end_second();
+        }
+        assert_eq!(first_throttle, Some(900));
+    }
+
+    #[test]
+    fn a1_global_admission_lets_a_hot_partition_use_idle_capacity() {
+        // 400 WCU over 4 partitions (100 each); loads 50/50/50/150 WCU/s: no throttling, even
+        // with no burst credit at all.
+        let mut r = Resource::new("t".into(), false, &prov(1, 400), 0, false, false);
+        assert_eq!(r.partition_count(), 1);
+        r.bounds = equal_bounds(4);
+        r.parts = vec![Partition::default(); 4];
+        for _ in 0..600 {
+            for (p, n) in [(0, 50), (1, 50), (2, 50), (3, 150)] {
+                for _ in 0..n {
+                    assert!(r.try_take(p, Dim::Write, MILLI).is_ok());
+                }
+            }
+            r.end_second();
+        }
+    }
+
+    #[test]
+    fn untake_restores_state() {
+        let mut r = Resource::new("t".into(), false, &prov(1, 1), 0, true, false);
+        let b = r.try_take(0, Dim::Write, 2 * MILLI).unwrap();
+        assert_eq!(b, MILLI);
+        r.untake(0, Dim::Write, 2 * MILLI, b);
+        assert_eq!(r.parts[0].burst[1], 300 * MILLI);
+        assert_eq!(r.parts[0].used[1], 0);
+    }
+
+    #[test]
+    fn linear_model_couples_reads_and_writes() {
+        let mut r = Resource::new("t".into(), false, &prov(40_000, 1), 0, true, true);
+        r.bounds = equal_bounds(1);
+        r.parts = vec![Partition::default(); 1];
+        for _ in 0..500 {
+            r.try_take(0, Dim::Write, MILLI).unwrap();
+        }
+        // Half the write cap used: 1,500 read units remain.
+        let mut reads = 0;
+        while r.try_take(0, Dim::Read, MILLI).is_ok() {
+            reads += 1;
+        }
+        assert_eq!(reads, 1_500);
+    }
+
+    #[test]
+    fn on_demand_reasons() {
+        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: Some(100), max_write: None, table_quota: 40_000 };
+        let mut r = Resource::new("t".into(), false, &od, 0, true, false);
+        for _ in 0..100 {
+            r.try_take(0, Dim::Read, MILLI).unwrap();
+        }
+        assert_eq!(r.try_take(1, Dim::Read, MILLI), Err(Reason::MaxOnDemand));
+    }
+}

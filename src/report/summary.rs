@@ -1,0 +1,349 @@
+//! `summary.json` and the terminal summary table.
+
+use super::tables::units;
+use crate::engine::RunResult;
+use crate::metrics::ResourceMinute;
+use crate::model::{Dim, Reason};
+use crate::scenario::Scenario;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The whole summary.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// ddbsim version.
+    pub ddbsim_version: &'static str,
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario description.
+    pub description: String,
+    /// Master seed.
+    pub seed: u64,
+    /// "fast" or "exact".
+    pub fidelity: String,
+    /// Simulated seconds.
+    pub duration_s: u64,
+    /// All patterns together.
+    pub requests: RequestSummary,
+    /// Per pattern.
+    pub patterns: Vec<PatternSummary>,
+    /// Table and GSIs.
+    pub resources: Vec<ResourceSummary>,
+    /// Client-observed latency of successful requests (service time plus backoff), ms.
+    pub latency_ms: LatencySummary,
+    /// How the engine spent its seconds (fast mode: bulk vs replayed).
+    pub engine: EngineSummary,
+    /// `[[at]]` actions this version reports but does not simulate.
+    pub skipped_actions: Vec<String>,
+}
+
+/// Request counts.
+#[derive(Debug, Default, Serialize)]
+pub struct RequestSummary {
+    /// First attempts.
+    pub offered: u64,
+    /// Succeeded.
+    pub served: u64,
+    /// Gave up (attempts or retry quota exhausted).
+    pub failed: u64,
+    /// Waiting to retry at the end.
+    pub pending_at_end: u64,
+    /// Attempts, retries included.
+    pub attempts: u64,
+    /// Attempts throttled.
+    pub throttled_attempts: u64,
+    /// Requests throttled at least once.
+    pub throttled_requests: u64,
+    /// throttled_attempts / attempts.
+    pub throttled_attempt_share: f64,
+    /// failed / offered.
+    pub failed_share: f64,
+}
+
+/// One pattern.
+#[derive(Debug, Serialize)]
+pub struct PatternSummary {
+    /// Name.
+    pub name: String,
+    /// API operation.
+    pub op: &'static str,
+    /// Counts.
+    #[serde(flatten)]
+    pub requests: RequestSummary,
+    /// Failed because attempts ran out.
+    pub failed_attempts_exhausted: u64,
+    /// Failed because the retry quota was empty.
+    pub failed_retry_quota: u64,
+}
+
+/// One table or GSI.
+#[derive(Debug, Serialize)]
+pub struct ResourceSummary {
+    /// Name.
+    pub name: String,
+    /// "table" or "gsi".
+    pub kind: &'static str,
+    /// "provisioned" or "on_demand".
+    pub mode: &'static str,
+    /// Partitions at the end.
+    pub partitions: u64,
+    /// Provisioned RCU at the end (0 on-demand).
+    pub provisioned_rcu: u64,
+    /// Provisioned WCU at the end.
+    pub provisioned_wcu: u64,
+    /// Read units consumed.
+    pub consumed_rcu: f64,
+    /// Write units consumed.
+    pub consumed_wcu: f64,
+    /// Read units asked for by all attempts.
+    pub requested_rcu: f64,
+    /// Write units asked for by all attempts.
+    pub requested_wcu: f64,
+    /// Highest one-minute average consumption, RCU per second.
+    pub peak_minute_rcu_per_s: f64,
+    /// Highest one-minute average consumption, WCU per second.
+    pub peak_minute_wcu_per_s: f64,
+    /// Read throttle events.
+    pub read_throttle_events: u64,
+    /// Write throttle events.
+    pub write_throttle_events: u64,
+    /// Throttle events by `ThrottlingReasons` reason (non-zero only).
+    pub throttle_events_by_reason: BTreeMap<String, u64>,
+    /// Requests with a throttled event (table only; CloudWatch `ThrottledRequests`).
+    pub throttled_requests: u64,
+}
+
+/// Latency percentiles, ms.
+#[derive(Debug, Serialize)]
+pub struct LatencySummary {
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// 99.9th percentile.
+    pub p999: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+/// Engine statistics.
+#[derive(Debug, Serialize)]
+pub struct EngineSummary {
+    /// Seconds admitted in bulk.
+    pub bulk_seconds: u64,
+    /// Seconds replayed request by request.
+    pub replayed_seconds: u64,
+}
+
+fn share(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        (a as f64 / b as f64 * 1e6).round() / 1e6
+    }
+}
+
+impl Summary {
+    /// Summarises a run of `sc`.
+    #[must_use]
+    pub fn new(sc: &Scenario, r: &RunResult) -> Self {
+        let mut total = RequestSummary::default();
+        let patterns = sc
+            .patterns
+            .iter()
+            .zip(&r.rec.patterns)
+            .map(|(p, t)| {
+                let req = RequestSummary {
+                    offered: t.offered,
+                    served: t.served,
+                    failed: t.failed(),
+                    pending_at_end: t.pending_at_end,
+                    attempts: t.attempts,
+                    throttled_attempts: t.throttled_attempts,
+                    throttled_requests: t.throttled_requests,
+                    throttled_attempt_share: share(t.throttled_attempts, t.attempts),
+                    failed_share: share(t.failed(), t.offered),
+                };
+                total.offered += t.offered;
+                total.served += t.served;
+                total.failed += t.failed();
+                total.pending_at_end += t.pending_at_end;
+                total.attempts += t.attempts;
+                total.throttled_attempts += t.throttled_attempts;
+                total.throttled_requests += t.throttled_requests;
+                PatternSummary {
+                    name: p.name.clone(),
+                    op: p.op.api_name(),
+                    requests: req,
+                    failed_attempts_exhausted: t.failed_exhausted,
+                    failed_retry_quota: t.failed_quota,
+                }
+            })
+            .collect();
+        total.throttled_attempt_share = share(total.throttled_attempts, total.attempts);
+        total.failed_share = share(total.failed, total.offered);
+        let resources = r
+            .rec
+            .resources
+            .iter()
+            .enumerate()
+            .map(|(i, series)| {
+                let mut sum = ResourceMinute::default();
+                let mut peak = [0f64; 2];
+                for (m, x) in series.iter().enumerate() {
+                    sum.add(x);
+                    let secs = (r.duration_s - m as u64 * 60).min(60) as f64;
+                    for d in 0..2 {
+                        peak[d] = peak[d].max(units(x.consumed[d]) / secs);
+                    }
+                }
+                let last = series.last().cloned().unwrap_or_default();
+                let is_index = r.resource_is_index[i];
+                let mut by_reason = BTreeMap::new();
+                for reason in Reason::ALL {
+                    for d in Dim::ALL {
+                        let n = sum.throttle_events[reason as usize][d as usize];
+                        if n > 0 {
+                            by_reason.insert(reason.api_reason(is_index, d), n);
+                        }
+                    }
+                }
+                ResourceSummary {
+                    name: r.resource_names[i].clone(),
+                    kind: if is_index { "gsi" } else { "table" },
+                    mode: r.resource_modes[i],
+                    partitions: last.partitions,
+                    provisioned_rcu: last.provisioned[0],
+                    provisioned_wcu: last.provisioned[1],
+                    consumed_rcu: units(sum.consumed[0]),
+                    consumed_wcu: units(sum.consumed[1]),
+                    requested_rcu: units(sum.requested[0]),
+                    requested_wcu: units(sum.requested[1]),
+                    peak_minute_rcu_per_s: (peak[0] * 1e3).round() / 1e3,
+                    peak_minute_wcu_per_s: (peak[1] * 1e3).round() / 1e3,
+                    read_throttle_events: sum.events(Dim::Read),
+                    write_throttle_events: sum.events(Dim::Write),
+                    throttle_events_by_reason: by_reason,
+                    throttled_requests: sum.throttled_requests[0] + sum.throttled_requests[1],
+                }
+            })
+            .collect();
+        let h = &r.rec.latency;
+        let ms = |us: u64| us as f64 / 1_000.0;
+        Self {
+            ddbsim_version: env!("CARGO_PKG_VERSION"),
+            scenario: sc.name.clone(),
+            description: sc.description.clone(),
+            seed: r.seed,
+            fidelity: r.fidelity.to_string(),
+            duration_s: r.duration_s,
+            requests: total,
+            patterns,
+            resources,
+            latency_ms: LatencySummary { p50: ms(h.quantile(0.5)), p90: ms(h.quantile(0.9)), p99: ms(h.quantile(0.99)), p999: ms(h.quantile(0.999)), max: ms(h.max()) },
+            engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
+            skipped_actions: r.skipped_actions.clone(),
+        }
+    }
+
+    /// Pretty JSON with a trailing newline.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("summary is plain data");
+        s.push('\n');
+        s
+    }
+
+    /// The aligned table printed after a run.
+    #[must_use]
+    pub fn to_table(&self) -> String {
+        let mut o = String::new();
+        let pct = |x: f64| format!("{:.3}%", x * 100.0);
+        let _ = writeln!(o, "ddbsim {} · {} · seed {} · {} fidelity · {} s simulated", self.ddbsim_version, self.scenario, self.seed, self.fidelity, self.duration_s);
+        let _ = writeln!(o);
+        let rows: Vec<[String; 7]> = std::iter::once(["pattern".into(), "op".into(), "offered".into(), "served".into(), "throttled req".into(), "failed".into(), "throttled att %".into()])
+            .chain(self.patterns.iter().map(|p| {
+                [
+                    p.name.clone(),
+                    p.op.to_string(),
+                    p.requests.offered.to_string(),
+                    p.requests.served.to_string(),
+                    p.requests.throttled_requests.to_string(),
+                    p.requests.failed.to_string(),
+                    pct(p.requests.throttled_attempt_share),
+                ]
+            }))
+            .collect();
+        o.push_str(&align(&rows));
+        let _ = writeln!(o);
+        let rows: Vec<[String; 7]> =
+            std::iter::once(["resource".into(), "mode".into(), "partitions".into(), "consumed RCU".into(), "consumed WCU".into(), "read thr ev".into(), "write thr ev".into()])
+                .chain(self.resources.iter().map(|r| {
+                    let mode = if r.mode == "provisioned" { format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu) } else { "on-demand".to_string() };
+                    [
+                        format!("{} ({})", r.name, r.kind),
+                        mode,
+                        r.partitions.to_string(),
+                        format!("{:.1}", r.consumed_rcu),
+                        format!("{:.1}", r.consumed_wcu),
+                        r.read_throttle_events.to_string(),
+                        r.write_throttle_events.to_string(),
+                    ]
+                }))
+                .collect();
+        o.push_str(&align(&rows));
+        for r in &self.resources {
+            for (reason, n) in &r.throttle_events_by_reason {
+                let _ = writeln!(o, "  {}: {reason} × {n}", r.name);
+            }
+        }
+        let _ = writeln!(o);
+        let l = &self.latency_ms;
+        let _ = writeln!(o, "latency of served requests (ms): p50 {:.1} · p90 {:.1} · p99 {:.1} · p99.9 {:.1} · max {:.1}", l.p50, l.p90, l.p99, l.p999, l.max);
+        let t = &self.requests;
+        let _ = writeln!(
+            o,
+            "requests: {} offered · {} served · {} failed · {} still retrying · {} of {} attempts throttled ({})",
+            t.offered,
+            t.served,
+            t.failed,
+            t.pending_at_end,
+            t.throttled_attempts,
+            t.attempts,
+            pct(t.throttled_attempt_share)
+        );
+        for s in &self.skipped_actions {
+            let _ = writeln!(o, "note: [[at]] {s} is parsed but not simulated by this version");
+        }
+        o
+    }
+}
+
+/// Left-aligns the first column and right-aligns the others.
+fn align<const N: usize>(rows: &[[String; N]]) -> String {
+    let mut widths = [0usize; N];
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            widths[i] = widths[i].max(c.chars().count());
+        }
+    }
+    let mut o = String::new();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            let pad = widths[i] - c.chars().count();
+            if i == 0 {
+                o.push_str(c);
+                o.push_str(&" ".repeat(pad));
+            } else {
+                o.push_str("  ");
+                o.push_str(&" ".repeat(pad));
+                o.push_str(c);
+            }
+        }
+        o.push('\n');
+    }
+    o
+}

@@ -1,0 +1,219 @@
+//! Finding where a key path stands in the scenario text, and which key path a byte offset is in.
+//!
+//! Errors name file, line, column and key path (`pattern[2].rate.spike.peak`). Serde's errors give
+//! a byte span; validation gives a key path. This module maps each to the other using the spans
+//! the TOML parser keeps.
+
+use std::fmt;
+use std::ops::Range;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+/// One step of a key path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seg {
+    /// A table key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// A key path such as `pattern[2].rate`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyPath(pub Vec<Seg>);
+
+impl KeyPath {
+    /// The empty path (the whole document).
+    #[must_use]
+    pub fn root() -> Self {
+        KeyPath(Vec::new())
+    }
+
+    /// This path extended by a key.
+    #[must_use]
+    pub fn key(&self, k: &str) -> Self {
+        let mut v = self.0.clone();
+        v.push(Seg::Key(k.to_string()));
+        KeyPath(v)
+    }
+
+    /// This path extended by an index.
+    #[must_use]
+    pub fn index(&self, i: usize) -> Self {
+        let mut v = self.0.clone();
+        v.push(Seg::Index(i));
+        KeyPath(v)
+    }
+}
+
+impl fmt::Display for KeyPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for s in &self.0 {
+            match s {
+                Seg::Key(k) => {
+                    if !first {
+                        write!(f, ".")?;
+                    }
+                    write!(f, "{k}")?;
+                }
+                Seg::Index(i) => write!(f, "[{i}]")?,
+            }
+            first = false;
+        }
+        if first {
+            write!(f, "(document)")?;
+        }
+        Ok(())
+    }
+}
+
+/// 1-based line and column of a byte offset.
+#[must_use]
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(offset, |nl| offset - nl - 1) + 1;
+    (line, col)
+}
+
+/// Locates key paths in one document.
+pub struct Locator<'a> {
+    text: &'a str,
+    doc: Option<Spanned<DeTable<'a>>>,
+}
+
+impl<'a> Locator<'a> {
+    /// Parses `text` for spans (a document that does not parse locates nothing).
+    #[must_use]
+    pub fn new(text: &'a str) -> Self {
+        Self { text, doc: DeTable::parse(text).ok() }
+    }
+
+    /// The span of the key (for a table entry) or value at `path`; the nearest existing ancestor
+    /// when the path does not exist (a missing key is reported at its table).
+    #[must_use]
+    pub fn span_of(&self, path: &KeyPath) -> Option<Range<usize>> {
+        let doc = self.doc.as_ref()?;
+        let mut best = None;
+        let mut table: Option<&DeTable<'_>> = Some(doc.get_ref());
+        let mut value: Option<&Spanned<DeValue<'_>>> = None;
+        for seg in &path.0 {
+            match seg {
+                Seg::Key(k) => {
+                    let t = match (table, value) {
+                        (Some(t), None) => t,
+                        (_, Some(v)) => match v.get_ref() {
+                            DeValue::Table(t) => t,
+                            _ => return best,
+                        },
+                        _ => return best,
+                    };
+                    let Some((key, v)) = t.iter().find(|(key, _)| key.get_ref().as_ref() == k.as_str()) else {
+                        return best;
+                    };
+                    best = Some(key.span());
+                    table = None;
+                    value = Some(v);
+                }
+                Seg::Index(i) => {
+                    let Some(v) = value else { return best };
+                    let DeValue::Array(a) = v.get_ref() else { return best };
+                    let Some(item) = a.iter().nth(*i) else { return best };
+                    best = Some(item.span());
+                    value = Some(item);
+                }
+            }
+        }
+        best
+    }
+
+    /// The deepest key path whose key or value contains the byte range `span`.
+    #[must_use]
+    pub fn path_at(&self, span: &Range<usize>) -> KeyPath {
+        let mut path = KeyPath::root();
+        let Some(doc) = self.doc.as_ref() else { return path };
+        let contains = |r: Range<usize>| r.start <= span.start && span.end <= r.end.max(r.start + 1);
+        let mut cur: Option<&DeValue<'_>> = None;
+        let mut table: Option<&DeTable<'_>> = Some(doc.get_ref());
+        loop {
+            if let Some(t) = table.take().or(match cur {
+                Some(DeValue::Table(t)) => Some(t),
+                _ => None,
+            }) {
+                let mut next = None;
+                for (k, v) in t {
+                    if contains(k.span()) {
+                        path.0.push(Seg::Key(k.get_ref().to_string()));
+                        return path;
+                    }
+                    if contains(v.span()) {
+                        next = Some((k, v));
+                        break;
+                    }
+                }
+                match next {
+                    Some((k, v)) => {
+                        path.0.push(Seg::Key(k.get_ref().to_string()));
+                        cur = Some(v.get_ref());
+                    }
+                    None => return path,
+                }
+            } else if let Some(DeValue::Array(a)) = cur {
+                let mut found = None;
+                for (i, item) in a.iter().enumerate() {
+                    if contains(item.span()) {
+                        found = Some((i, item));
+                        break;
+                    }
+                }
+                match found {
+                    Some((i, item)) => {
+                        path.0.push(Seg::Index(i));
+                        cur = Some(item.get_ref());
+                    }
+                    None => return path,
+                }
+            } else {
+                return path;
+            }
+        }
+    }
+
+    /// Line and column of a path (1, 1 when it cannot be found).
+    #[must_use]
+    pub fn line_col_of(&self, path: &KeyPath) -> (usize, usize) {
+        self.span_of(path).map_or((1, 1), |s| line_col(self.text, s.start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "[scenario]\nduration = \"1h\"\n\n[[pattern]]\nname = \"a\"\n\n[[pattern]]\nname = \"b\"\nrate = { spike = { peak = 5 } }\n";
+
+    #[test]
+    fn finds_nested_paths() {
+        let l = Locator::new(DOC);
+        let p = KeyPath::root().key("pattern").index(1).key("rate").key("spike").key("peak");
+        assert_eq!(p.to_string(), "pattern[1].rate.spike.peak");
+        assert_eq!(l.line_col_of(&p), (9, 20));
+        assert_eq!(l.line_col_of(&KeyPath::root().key("scenario").key("duration")), (2, 1));
+    }
+
+    #[test]
+    fn maps_offsets_back_to_paths() {
+        let l = Locator::new(DOC);
+        let off = DOC.find("5 }").unwrap();
+        assert_eq!(l.path_at(&(off..off + 1)).to_string(), "pattern[1].rate.spike.peak");
+    }
+
+    #[test]
+    fn missing_keys_fall_back_to_their_table() {
+        let l = Locator::new(DOC);
+        let p = KeyPath::root().key("pattern").index(0).key("rate");
+        assert_eq!(l.line_col_of(&p).0, 4);
+    }
+}

@@ -1,0 +1,533 @@
+//! Scenario files: TOML parsed into [`raw`] structs, then validated into the typed [`Scenario`].
+//!
+//! The engine sees only the typed structs: durations are [`SimDuration`], key spaces and indexes
+//! are indexes into vectors, every number has been range-checked. Problems carry the file, line,
+//! column and key path ([`ScenarioError`]).
+
+pub mod locate;
+pub mod raw;
+pub mod validate;
+
+use crate::time::SimDuration;
+use crate::units::Consistency;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use validate::{load, parse_str};
+
+/// Partition cap: read units per second (spec §2).
+pub const PARTITION_READ_CAP: u64 = 3_000;
+/// Partition cap: write units per second (spec §2).
+pub const PARTITION_WRITE_CAP: u64 = 1_000;
+/// Most GSIs a table may have (default quota).
+pub const MAX_GSIS: usize = 20;
+/// Most LSIs a table may have.
+pub const MAX_LSIS: usize = 5;
+
+/// A validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Output folder name.
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// Where it was read from.
+    pub source_path: PathBuf,
+    /// The file's text, kept for the report.
+    pub source_text: String,
+    /// Simulated duration.
+    pub duration: SimDuration,
+    /// UTC instant of the start, seconds since the Unix epoch.
+    pub start_unix_s: i64,
+    /// Master seed.
+    pub seed: u64,
+    /// Fidelity.
+    pub fidelity: Fidelity,
+    /// Pricing options.
+    pub pricing: PricingSpec,
+    /// The base table.
+    pub table: TableSpec,
+    /// Key spaces.
+    pub key_spaces: Vec<KeySpaceSpec>,
+    /// Global secondary indexes.
+    pub gsis: Vec<GsiSpec>,
+    /// Local secondary indexes.
+    pub lsis: Vec<LsiSpec>,
+    /// Access patterns.
+    pub patterns: Vec<PatternSpec>,
+    /// The client.
+    pub client: ClientSpec,
+    /// Operational changes, sorted by time.
+    pub actions: Vec<ActionSpec>,
+}
+
+/// Simulation fidelity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fidelity {
+    /// Hybrid: seconds that surely fit are accepted in bulk, the others replayed request by request.
+    Fast,
+    /// Every request is an event.
+    Exact,
+}
+
+impl fmt::Display for Fidelity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fidelity::Fast => "fast",
+            Fidelity::Exact => "exact",
+        })
+    }
+}
+
+/// Pricing options (the catalog itself belongs to the cost model).
+#[derive(Clone, Debug)]
+pub struct PricingSpec {
+    /// Region of the catalog.
+    pub region: String,
+    /// Deduct the always-free tier.
+    pub free_tier: bool,
+    /// Price overrides, by catalog item, USD.
+    pub overrides: Vec<(String, f64)>,
+}
+
+/// Table class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableClass {
+    /// Standard.
+    Standard,
+    /// Standard-Infrequent Access.
+    StandardIa,
+}
+
+/// The base table.
+#[derive(Clone, Debug)]
+pub struct TableSpec {
+    /// Table name.
+    pub name: String,
+    /// Key space of the partition key.
+    pub partition_key: usize,
+    /// Table class.
+    pub table_class: TableClass,
+    /// Bytes stored at the start.
+    pub storage_bytes: u64,
+    /// Capacity mode.
+    pub capacity: CapacitySpec,
+    /// Auto scaling (provisioned tables).
+    pub autoscaling: Option<AutoscalingSpec>,
+    /// Burst buckets start full.
+    pub initial_burst_full: bool,
+    /// Partition read and write limits are coupled linearly.
+    pub linear_partition_limit: bool,
+}
+
+/// Capacity mode and settings of a table or GSI.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CapacitySpec {
+    /// Provisioned capacity units per second.
+    Provisioned {
+        /// RCU.
+        read: u64,
+        /// WCU.
+        write: u64,
+    },
+    /// On-demand.
+    OnDemand {
+        /// Warm read throughput, RRU/s.
+        warm_read: u64,
+        /// Warm write throughput, WRU/s.
+        warm_write: u64,
+        /// Maximum read request units per second, if set.
+        max_read: Option<u64>,
+        /// Maximum write request units per second, if set.
+        max_write: Option<u64>,
+        /// Per-table quota, per dimension.
+        table_quota: u64,
+    },
+}
+
+/// New on-demand tables serve 12,000 RRU/s (spec §5).
+pub const ON_DEMAND_DEFAULT_WARM_READ: u64 = 12_000;
+/// New on-demand tables serve 4,000 WRU/s (spec §5).
+pub const ON_DEMAND_DEFAULT_WARM_WRITE: u64 = 4_000;
+/// Default per-table throughput quota (spec §5, §6.1).
+pub const DEFAULT_TABLE_QUOTA: u64 = 40_000;
+
+/// Auto scaling settings.
+#[derive(Clone, Debug)]
+pub struct AutoscalingSpec {
+    /// `aws` or `instant`.
+    pub instant: bool,
+    /// Read target, if scaled.
+    pub read: Option<ScalingTargetSpec>,
+    /// Write target, if scaled.
+    pub write: Option<ScalingTargetSpec>,
+    /// Alarm-to-action delay.
+    pub alarm_delay: SimDuration,
+    /// UpdateTable latency within warm throughput.
+    pub update_latency: SimDuration,
+}
+
+/// One scalable target.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalingTargetSpec {
+    /// Minimum units.
+    pub min: u64,
+    /// Maximum units.
+    pub max: u64,
+    /// Target utilization, 0.2-0.9.
+    pub target: f64,
+    /// Scale-in cooldown.
+    pub scale_in_cooldown: SimDuration,
+    /// Scale-out cooldown.
+    pub scale_out_cooldown: SimDuration,
+}
+
+/// A key space.
+#[derive(Clone, Debug)]
+pub struct KeySpaceSpec {
+    /// Name.
+    pub name: String,
+    /// Number of distinct values.
+    pub cardinality: u64,
+    /// Popularity.
+    pub popularity: Popularity,
+    /// Names of explicit values, in weight order (for reports).
+    pub value_names: Vec<String>,
+    /// Write sharding.
+    pub shards: Option<Shards>,
+}
+
+/// Key popularity.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Popularity {
+    /// Equal weights.
+    Uniform,
+    /// Zipf exponent.
+    Zipf(f64),
+    /// `keys` hot values sharing `share` of the traffic.
+    Hot {
+        /// Hot values.
+        keys: u64,
+        /// Their share, 0-1.
+        share: f64,
+    },
+    /// Time-ordered keys: all traffic on the current period's key.
+    Sequential(SimDuration),
+    /// Explicit weights, one per value (normalised).
+    Weights(Vec<f64>),
+}
+
+/// Write sharding of a key space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// Suffixes.
+    pub count: u64,
+    /// Reads must query every shard (random suffix) rather than one (calculated suffix).
+    pub random: bool,
+}
+
+/// Index projection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    /// Keys only.
+    KeysOnly,
+    /// All attributes.
+    All,
+    /// Keys and this many bytes of attributes.
+    IncludeBytes(u64),
+}
+
+/// A GSI.
+#[derive(Clone, Debug)]
+pub struct GsiSpec {
+    /// Name.
+    pub name: String,
+    /// Key space of its partition key.
+    pub partition_key: usize,
+    /// Projection.
+    pub projection: Projection,
+    /// Share of items carrying the index key.
+    pub coverage: f64,
+    /// Capacity (inherits the table's mode).
+    pub capacity: CapacitySpec,
+    /// Auto scaling.
+    pub autoscaling: Option<AutoscalingSpec>,
+    /// Created during the run by an `add_gsi` action, not at the start.
+    pub added_during_run: bool,
+}
+
+/// An LSI.
+#[derive(Clone, Debug)]
+pub struct LsiSpec {
+    /// Name.
+    pub name: String,
+    /// Projection.
+    pub projection: Projection,
+}
+
+/// DynamoDB operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// GetItem.
+    GetItem,
+    /// Query.
+    Query,
+    /// Scan.
+    Scan,
+    /// PutItem.
+    PutItem,
+    /// UpdateItem.
+    UpdateItem,
+    /// DeleteItem.
+    DeleteItem,
+    /// BatchGetItem.
+    BatchGet,
+    /// BatchWriteItem.
+    BatchWrite,
+    /// TransactGetItems.
+    TransactGet,
+    /// TransactWriteItems.
+    TransactWrite,
+}
+
+impl Op {
+    /// Does it consume write capacity?
+    #[must_use]
+    pub const fn is_write(self) -> bool {
+        matches!(self, Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite | Op::TransactWrite)
+    }
+
+    /// The API name.
+    #[must_use]
+    pub const fn api_name(self) -> &'static str {
+        match self {
+            Op::GetItem => "GetItem",
+            Op::Query => "Query",
+            Op::Scan => "Scan",
+            Op::PutItem => "PutItem",
+            Op::UpdateItem => "UpdateItem",
+            Op::DeleteItem => "DeleteItem",
+            Op::BatchGet => "BatchGetItem",
+            Op::BatchWrite => "BatchWriteItem",
+            Op::TransactGet => "TransactGetItems",
+            Op::TransactWrite => "TransactWriteItems",
+        }
+    }
+}
+
+/// Which resource a pattern reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexRef {
+    /// A GSI, by position.
+    Gsi(usize),
+    /// An LSI, by position (charged to the table).
+    Lsi(usize),
+}
+
+/// Item sizes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SizeSpec {
+    /// Every item this many bytes.
+    Fixed(u64),
+    /// Log-normal with this mean (bytes) and sigma, clamped to 1..=400 KB.
+    LogNormal {
+        /// Mean bytes.
+        mean: f64,
+        /// Sigma of the underlying normal.
+        sigma: f64,
+    },
+}
+
+/// Index write kind (spec §1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexWrite {
+    /// 1 write.
+    Insert,
+    /// 2 writes.
+    KeyChange,
+    /// 1 write.
+    Update,
+}
+
+impl IndexWrite {
+    /// Index writes per base write.
+    #[must_use]
+    pub const fn writes(self) -> u64 {
+        match self {
+            IndexWrite::Insert | IndexWrite::Update => 1,
+            IndexWrite::KeyChange => 2,
+        }
+    }
+}
+
+/// A rate shape: requests per second as a function of time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RateShape {
+    /// Constant.
+    Constant(f64),
+    /// Daily sine.
+    Diurnal {
+        /// Lowest.
+        min: f64,
+        /// Highest.
+        max: f64,
+        /// Second of the UTC day of the highest rate.
+        peak_s_of_day: u64,
+    },
+    /// A spike.
+    Spike {
+        /// Outside.
+        base: f64,
+        /// During.
+        peak: f64,
+        /// Start, s.
+        at_s: u64,
+        /// Length, s.
+        len_s: u64,
+    },
+    /// A ramp.
+    Ramp {
+        /// Rate before and at the start.
+        from: f64,
+        /// Rate at the end and after.
+        to: f64,
+        /// Start, s.
+        start_s: u64,
+        /// Length, s.
+        over_s: u64,
+    },
+    /// Piecewise constant steps (start second, rate), sorted, first at 0.
+    Steps(Vec<(u64, f64)>),
+}
+
+/// An access pattern.
+#[derive(Clone, Debug)]
+pub struct PatternSpec {
+    /// Name.
+    pub name: String,
+    /// Operation.
+    pub op: Op,
+    /// Key space of the partition-key values touched (`None` for a scan).
+    pub key_space: Option<usize>,
+    /// Index read instead of the table.
+    pub index: Option<IndexRef>,
+    /// Item sizes.
+    pub size: SizeSpec,
+    /// Items per request.
+    pub items: u64,
+    /// Read consistency (reads only).
+    pub consistency: Consistency,
+    /// Rate shape.
+    pub rate: RateShape,
+    /// Index writes per request: (GSI position, kind).
+    pub index_writes: Vec<(usize, IndexWrite)>,
+}
+
+/// The client: retries and latency.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClientSpec {
+    /// Attempts in all, the first included.
+    pub attempts: u32,
+    /// Backoff base for throttling errors.
+    pub throttle_base: SimDuration,
+    /// Largest backoff.
+    pub cap: SimDuration,
+    /// Retry quota tokens per client instance (0 = none).
+    pub quota: u64,
+    /// Tokens a throttling retry costs.
+    pub throttle_cost: u64,
+    /// Service time of a successful attempt.
+    pub service_time: SimDuration,
+    /// SDK client instances.
+    pub instances: u64,
+    /// Preset name, for reports.
+    pub preset: &'static str,
+}
+
+/// An operational change.
+#[derive(Clone, Debug)]
+pub struct ActionSpec {
+    /// When.
+    pub time: SimDuration,
+    /// What.
+    pub action: Action,
+}
+
+/// Operational changes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Set provisioned capacity of the table (`index = None`) or a GSI.
+    SetCapacity {
+        /// GSI position.
+        index: Option<usize>,
+        /// New RCU.
+        read: Option<u64>,
+        /// New WCU.
+        write: Option<u64>,
+    },
+    /// Switch capacity mode.
+    SwitchMode {
+        /// To on-demand (else to provisioned).
+        on_demand: bool,
+    },
+    /// Raise warm throughput.
+    Prewarm {
+        /// GSI position.
+        index: Option<usize>,
+        /// Read units.
+        read: Option<u64>,
+        /// Write units.
+        write: Option<u64>,
+    },
+    /// Create a GSI.
+    AddGsi(usize),
+    /// Multiply a pattern's rate.
+    ScaleRate {
+        /// Pattern position.
+        pattern: usize,
+        /// Factor.
+        factor: f64,
+    },
+}
+
+/// One problem in a scenario file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// Key path, e.g. `pattern[2].rate.spike.peak`.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A scenario that could not be loaded. Fatal for the run; `validate` lists every problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The file could not be read.
+    #[error("{path}: cannot read the scenario: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file has problems.
+    #[error("{}", fmt_problems(path, problems))]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Every problem found.
+        problems: Vec<Problem>,
+    },
+}
+
+fn fmt_problems(path: &Path, problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("{}:{}:{}: {}: {}", path.display(), p.line, p.column, p.key, p.message))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

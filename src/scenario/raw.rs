@@ -1,0 +1,549 @@
+//! The scenario file as written: serde structs that mirror the TOML one to one.
+//!
+//! Nothing here is checked beyond TOML types; [`super::validate`] turns a [`RawScenario`] into a
+//! typed [`super::Scenario`]. Every struct rejects unknown keys. The doc comments are the
+//! reference text of `ddbsim schema`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A whole scenario file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    /// Name, duration, seed and fidelity of the run.
+    pub scenario: RawMeta,
+    /// Region and price options (used for the bill).
+    #[serde(default)]
+    pub pricing: RawPricing,
+    /// The base table.
+    pub table: RawTable,
+    /// Key spaces: the values one key attribute takes, by name.
+    #[serde(default)]
+    pub keys: BTreeMap<String, RawKeySpace>,
+    /// Global secondary indexes.
+    #[serde(default)]
+    pub gsi: Vec<RawGsi>,
+    /// Local secondary indexes.
+    #[serde(default)]
+    pub lsi: Vec<RawLsi>,
+    /// Access patterns: the traffic.
+    #[serde(default)]
+    pub pattern: Vec<RawPattern>,
+    /// The client: retries and service time.
+    #[serde(default)]
+    pub client: RawClient,
+    /// Operational changes during the run.
+    #[serde(default)]
+    pub at: Vec<RawAt>,
+}
+
+/// `[scenario]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMeta {
+    /// Output folder name; default: the file's stem.
+    pub name: Option<String>,
+    /// Free text.
+    pub description: Option<String>,
+    /// Simulated duration: "90s", "15m", "6h", "7d".
+    pub duration: String,
+    /// UTC instant the run starts, RFC 3339 ("2026-03-02T00:00:00Z"); anchors diurnal shapes and UTC days.
+    pub start: Option<String>,
+    /// Master seed: the same seed gives the same outputs, byte for byte. Default 1.
+    pub seed: Option<u64>,
+    /// "fast" (hybrid, default) or "exact" (one event per request).
+    pub fidelity: Option<RawFidelity>,
+}
+
+/// Simulation fidelity.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawFidelity {
+    /// Bulk-accept seconds that surely fit, replay the others request by request.
+    Fast,
+    /// Every request is an event.
+    Exact,
+}
+
+/// `[pricing]`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPricing {
+    /// AWS Region of the price catalog; default "us-east-1".
+    pub region: Option<String>,
+    /// Deduct the always-free 25 RCU / 25 WCU / 25 GB.
+    #[serde(default)]
+    pub free_tier: bool,
+    /// Price overrides by catalog item name (USD), e.g. `on_demand_write_per_million = 0.5`.
+    #[serde(default)]
+    pub overrides: BTreeMap<String, f64>,
+}
+
+/// `[table]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    /// Table name (reports only).
+    pub name: Option<String>,
+    /// The key space of the partition key.
+    pub partition_key: String,
+    /// "standard" (default) or "standard_ia".
+    pub table_class: Option<RawTableClass>,
+    /// Data already in the table at the start, in GB (decimal 10^9 bytes, as AWS bills).
+    pub storage_gb: Option<f64>,
+    /// Capacity mode and its settings.
+    pub capacity: RawCapacity,
+    /// Auto scaling of a provisioned table.
+    pub autoscaling: Option<RawAutoscaling>,
+    /// Burst credit at the start: "full" (the table was idle before the run, default) or "empty".
+    pub initial_burst: Option<RawInitialBurst>,
+    /// Per-partition read/write coupling: "independent" (default) or "linear" (r/3000 + w/1000 <= 1).
+    pub partition_limit_model: Option<RawPartitionLimitModel>,
+}
+
+/// Table class.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawTableClass {
+    /// DynamoDB Standard.
+    Standard,
+    /// DynamoDB Standard-Infrequent Access.
+    StandardIa,
+}
+
+/// Burst credit at the start of the run.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawInitialBurst {
+    /// 300 s of allocated capacity banked.
+    Full,
+    /// Nothing banked.
+    Empty,
+}
+
+/// How a partition's read and write limits interact.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawPartitionLimitModel {
+    /// 3,000 RU/s and 1,000 WU/s, each on its own.
+    Independent,
+    /// r/3000 + w/1000 <= 1 in each second.
+    Linear,
+}
+
+/// `capacity = { mode = ..., ... }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawCapacity {
+    /// Provisioned read and write capacity units.
+    Provisioned {
+        /// Read capacity units (RCU).
+        read: i64,
+        /// Write capacity units (WCU).
+        write: i64,
+    },
+    /// On-demand.
+    OnDemand {
+        /// Warm read throughput (RRU/s the table serves instantly); default 12,000.
+        warm_read: Option<i64>,
+        /// Warm write throughput (WRU/s); default 4,000.
+        warm_write: Option<i64>,
+        /// Maximum read request units per second (OnDemandThroughput).
+        max_read: Option<i64>,
+        /// Maximum write request units per second (OnDemandThroughput).
+        max_write: Option<i64>,
+        /// Per-table throughput quota (table and its GSIs), default 40,000.
+        table_quota: Option<i64>,
+    },
+}
+
+/// `autoscaling = { policy, read, write }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAutoscaling {
+    /// "aws" (CloudWatch alarms and delays, default) or "instant".
+    pub policy: Option<RawScalingPolicy>,
+    /// Read-capacity scalable target.
+    pub read: Option<RawScalingTarget>,
+    /// Write-capacity scalable target.
+    pub write: Option<RawScalingTarget>,
+    /// Delay between an alarm's last datapoint and the scaling action; default "90s".
+    pub alarm_delay: Option<String>,
+    /// UpdateTable latency within warm throughput; default "10s".
+    pub update_latency: Option<String>,
+}
+
+/// Scaling policy.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawScalingPolicy {
+    /// Application Auto Scaling target tracking as DynamoDB runs it.
+    Aws,
+    /// The same thresholds with no delays (what metric-replay tools assume).
+    Instant,
+}
+
+/// One scalable target.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScalingTarget {
+    /// Minimum capacity units.
+    pub min: i64,
+    /// Maximum capacity units.
+    pub max: i64,
+    /// Target utilization in percent, 20-90.
+    pub target: f64,
+    /// Scale-in cooldown; default "0s".
+    pub scale_in_cooldown: Option<String>,
+    /// Scale-out cooldown; default "0s".
+    pub scale_out_cooldown: Option<String>,
+}
+
+/// `[keys.NAME]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawKeySpace {
+    /// Number of distinct values (not with `values`).
+    pub cardinality: Option<u64>,
+    /// Popularity of the values; default "uniform".
+    pub popularity: Option<RawPopularity>,
+    /// Explicit values with their weights (a low-cardinality key such as a status).
+    pub values: Option<BTreeMap<String, f64>>,
+    /// Write sharding: a suffix 0..count appended to the key.
+    pub shards: Option<RawShards>,
+}
+
+/// Key popularity.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawPopularity {
+    /// Every value equally likely.
+    Uniform,
+    /// Zipf with exponent s > 0: value of rank r has weight r^-s.
+    Zipf(f64),
+    /// A few hot values carry a share of the traffic; the rest is uniform.
+    Hot(RawHot),
+    /// Time-ordered keys (a date, a time bucket): all traffic on the current key, which changes every period.
+    Sequential(String),
+}
+
+/// `{ hot = { keys, share } }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawHot {
+    /// How many hot values.
+    pub keys: u64,
+    /// Share of the traffic they carry together, 0-1.
+    pub share: f64,
+}
+
+/// `shards = { count, by }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawShards {
+    /// Number of suffixes.
+    pub count: u64,
+    /// "random" suffix (reads query every shard) or "hash" (calculated suffix: a point read hits one shard).
+    pub by: RawShardBy,
+}
+
+/// How the shard suffix is chosen.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawShardBy {
+    /// A random suffix per write.
+    Random,
+    /// A suffix calculated from another attribute.
+    Hash,
+}
+
+/// `[[gsi]]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGsi {
+    /// Index name.
+    pub name: String,
+    /// Key space of the index partition key.
+    pub partition_key: String,
+    /// "keys_only", "all" or { include_bytes = N }.
+    pub projection: Option<RawProjection>,
+    /// Share of items that carry the index key (sparse index < 1); default 1.
+    pub coverage: Option<f64>,
+    /// Provisioned capacity of the index (provisioned tables), or on-demand settings.
+    pub capacity: Option<RawGsiCapacity>,
+    /// Auto scaling of the index.
+    pub autoscaling: Option<RawAutoscaling>,
+}
+
+/// GSI capacity: read/write units for a provisioned table, warm/max for an on-demand one.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGsiCapacity {
+    /// Provisioned RCU.
+    pub read: Option<i64>,
+    /// Provisioned WCU.
+    pub write: Option<i64>,
+    /// On-demand warm read throughput.
+    pub warm_read: Option<i64>,
+    /// On-demand warm write throughput.
+    pub warm_write: Option<i64>,
+    /// On-demand maximum read request units per second.
+    pub max_read: Option<i64>,
+    /// On-demand maximum write request units per second.
+    pub max_write: Option<i64>,
+}
+
+/// Index projection.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawProjection {
+    /// Keys only.
+    KeysOnly,
+    /// Every attribute.
+    All,
+    /// Keys plus projected attributes of this many bytes.
+    IncludeBytes(u64),
+}
+
+/// `[[lsi]]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLsi {
+    /// Index name.
+    pub name: String,
+    /// "keys_only", "all" or { include_bytes = N }.
+    pub projection: Option<RawProjection>,
+}
+
+/// `[[pattern]]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPattern {
+    /// Pattern name (unique).
+    pub name: String,
+    /// The DynamoDB operation.
+    pub op: RawOp,
+    /// Key space of the partition-key values this pattern touches; default the table's (or index's) partition key.
+    pub key: Option<String>,
+    /// Query or scan a GSI or LSI instead of the table.
+    pub index: Option<String>,
+    /// Item size in bytes, or { mean, sigma } for a log-normal size.
+    pub item_bytes: Option<RawSize>,
+    /// Items per request (query, scan, batch and transaction operations); default 1.
+    pub items: Option<u64>,
+    /// "eventual", "strong" (default for table reads) or "transactional".
+    pub consistency: Option<RawConsistency>,
+    /// Requests per second over time.
+    pub rate: RawRate,
+    /// Index writes each request causes, by index name: "insert", "key_change", "update" or "none".
+    #[serde(default)]
+    pub index_writes: BTreeMap<String, RawIndexWrite>,
+}
+
+/// Operations.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawOp {
+    /// GetItem.
+    GetItem,
+    /// Query.
+    Query,
+    /// Scan.
+    Scan,
+    /// PutItem.
+    PutItem,
+    /// UpdateItem.
+    UpdateItem,
+    /// DeleteItem.
+    DeleteItem,
+    /// BatchGetItem.
+    BatchGet,
+    /// BatchWriteItem.
+    BatchWrite,
+    /// TransactGetItems.
+    TransactGet,
+    /// TransactWriteItems.
+    TransactWrite,
+}
+
+/// Read consistency.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawConsistency {
+    /// Eventually consistent.
+    Eventual,
+    /// Strongly consistent.
+    Strong,
+    /// Transactional.
+    Transactional,
+}
+
+/// Index write kind.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawIndexWrite {
+    /// A new entry: 1 index write.
+    Insert,
+    /// The index key changes: delete + put, 2 index writes.
+    KeyChange,
+    /// Projected attributes change: 1 index write.
+    Update,
+    /// The index is not touched.
+    None,
+}
+
+/// Item size.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSize {
+    /// A fixed size in bytes.
+    Fixed(i64),
+    /// A log-normal size.
+    LogNormal {
+        /// Mean size in bytes.
+        mean: f64,
+        /// Sigma of the underlying normal.
+        sigma: f64,
+    },
+}
+
+/// Request rate shapes (requests per second).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawRate {
+    /// A steady rate.
+    Constant(f64),
+    /// A daily sine between min and max, highest at `peak` (UTC "HH:MM").
+    Diurnal(RawDiurnal),
+    /// `base`, then `peak` from `at` for `for`.
+    Spike(RawSpike),
+    /// A linear ramp from `from` to `to` over `over`, starting at `start` (default 0s), then holding `to`.
+    Ramp(RawRamp),
+    /// Piecewise constant: [["0s", 100], ["1h", 500]].
+    Steps(Vec<(String, f64)>),
+    /// A CSV file of `time_s,rate` rows (relative to the scenario file), piecewise constant.
+    Trace(String),
+}
+
+/// Diurnal shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDiurnal {
+    /// Lowest rate.
+    pub min: f64,
+    /// Highest rate.
+    pub max: f64,
+    /// UTC time of the highest rate, "HH:MM"; default "14:00".
+    pub peak: Option<String>,
+}
+
+/// Spike shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpike {
+    /// Rate outside the spike.
+    pub base: f64,
+    /// Rate during the spike.
+    pub peak: f64,
+    /// When the spike starts.
+    pub at: String,
+    /// How long it lasts.
+    #[serde(rename = "for")]
+    pub length: String,
+}
+
+/// Ramp shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRamp {
+    /// Rate at the start of the ramp.
+    pub from: f64,
+    /// Rate at the end of the ramp, held afterwards.
+    pub to: f64,
+    /// Length of the ramp.
+    pub over: String,
+    /// When the ramp starts (rate `from` before it); default "0s".
+    pub start: Option<String>,
+}
+
+/// `[client]`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawClient {
+    /// "sdk-2026" (default), "legacy", "none", or explicit settings.
+    pub retry: Option<RawRetry>,
+    /// Service time of a successful request, added to every latency; default "5ms".
+    pub service_time: Option<String>,
+    /// SDK client instances sharing the traffic (each has its own retry quota); default 1.
+    pub instances: Option<u64>,
+}
+
+/// Retry settings.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawRetry {
+    /// A preset name.
+    Preset(String),
+    /// Explicit settings.
+    Explicit(RawRetryExplicit),
+}
+
+/// Explicit retry settings (full jitter: delay = random(0, min(cap, base * 2^(attempt-1)))).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRetryExplicit {
+    /// Attempts in all, the first included.
+    pub attempts: u64,
+    /// Base delay for transient errors.
+    pub base: Option<String>,
+    /// Base delay for throttling errors; default = base.
+    pub throttle_base: Option<String>,
+    /// Largest delay.
+    pub cap: Option<String>,
+    /// Retry quota tokens per client (0 = no quota); default 500.
+    pub quota: Option<u64>,
+    /// Tokens a throttling retry costs; default 5.
+    pub throttle_cost: Option<u64>,
+}
+
+/// `[[at]]`: one operational change.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAt {
+    /// When, from the start of the run.
+    pub time: String,
+    /// New provisioned capacity of the table (or of `index`).
+    pub set_capacity: Option<RawSetCapacity>,
+    /// "on_demand" or "provisioned".
+    pub switch_mode: Option<String>,
+    /// Raise warm throughput.
+    pub prewarm: Option<RawSetCapacity>,
+    /// Create a GSI declared in [[gsi]] at this time instead of at the start (backfill).
+    pub add_gsi: Option<String>,
+    /// Multiply a pattern's rate from now on.
+    pub scale_rate: Option<RawScaleRate>,
+    /// The index the action applies to (set_capacity, prewarm).
+    pub index: Option<String>,
+}
+
+/// Read and write units.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSetCapacity {
+    /// Read units.
+    pub read: Option<i64>,
+    /// Write units.
+    pub write: Option<i64>,
+}
+
+/// `scale_rate = { pattern, factor }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScaleRate {
+    /// Pattern name.
+    pub pattern: String,
+    /// Multiplier of its rate, >= 0.
+    pub factor: f64,
+}

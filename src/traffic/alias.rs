@@ -1,0 +1,109 @@
+//! Vose's alias method: O(1) draws from a fixed discrete distribution.
+
+/// An alias table over `0..n`.
+#[derive(Clone, Debug)]
+pub struct AliasTable {
+    /// Threshold per slot, scaled to 2^32.
+    prob: Vec<u32>,
+    /// The other outcome of each slot.
+    alias: Vec<u32>,
+}
+
+impl AliasTable {
+    /// Builds a table from non-negative weights (at least one positive).
+    ///
+    /// # Panics
+    /// If `weights` is empty or has more than `u32::MAX` entries (validation prevents both).
+    #[must_use]
+    pub fn new(weights: &[f64]) -> Self {
+        let n = weights.len();
+        assert!(n > 0 && n < u32::MAX as usize, "alias table over 1..2^32 outcomes");
+        let sum: f64 = weights.iter().sum();
+        let scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / sum).collect();
+        let mut prob = vec![0u32; n];
+        let mut alias: Vec<u32> = (0..n as u32).collect();
+        let mut small = Vec::new();
+        let mut large = Vec::new();
+        let mut p = scaled;
+        for (i, &x) in p.iter().enumerate() {
+            if x < 1.0 {
+                small.push(i);
+            } else {
+                large.push(i);
+            }
+        }
+        while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
+            prob[s] = to_threshold(p[s]);
+            alias[s] = l as u32;
+            p[l] = (p[l] + p[s]) - 1.0;
+            if p[l] < 1.0 {
+                large.pop();
+                small.push(l);
+            }
+        }
+        for i in large.into_iter().chain(small) {
+            prob[i] = u32::MAX;
+            alias[i] = i as u32;
+        }
+        Self { prob, alias }
+    }
+
+    /// Number of outcomes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.prob.len()
+    }
+
+    /// Always false: a table has at least one outcome.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.prob.is_empty()
+    }
+
+    /// One draw from a uniform 64-bit value.
+    #[must_use]
+    #[inline]
+    pub fn sample(&self, r: u64) -> usize {
+        let i = (((r >> 32) * self.prob.len() as u64) >> 32) as usize;
+        if (r as u32) < self.prob[i] || self.prob[i] == u32::MAX {
+            i
+        } else {
+            self.alias[i] as usize
+        }
+    }
+}
+
+fn to_threshold(p: f64) -> u32 {
+    (p.clamp(0.0, 1.0) * 4_294_967_296.0).min(4_294_967_295.0) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngCore, SeedableRng};
+
+    #[test]
+    fn frequencies_match_weights() {
+        let t = AliasTable::new(&[1.0, 2.0, 3.0, 4.0]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut counts = [0u64; 4];
+        let n = 400_000;
+        for _ in 0..n {
+            counts[t.sample(rng.next_u64())] += 1;
+        }
+        for (i, c) in counts.iter().enumerate() {
+            let expect = n as f64 * (i as f64 + 1.0) / 10.0;
+            let sd = (expect * (1.0 - (i as f64 + 1.0) / 10.0)).sqrt();
+            assert!((*c as f64 - expect).abs() < 5.0 * sd, "outcome {i}: {c} vs {expect}");
+        }
+    }
+
+    #[test]
+    fn zero_weights_never_drawn() {
+        let t = AliasTable::new(&[0.0, 1.0, 0.0]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..10_000 {
+            assert_eq!(t.sample(rng.next_u64()), 1);
+        }
+    }
+}

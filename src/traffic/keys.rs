@@ -1,0 +1,151 @@
+//! Key popularity: drawing keys and spreading a key space's traffic over partitions.
+//!
+//! A key space of any cardinality is represented by an explicit **head** (up to [`HEAD_KEYS`]
+//! most popular values, each with its probability, sampled through an alias table) and a
+//! **tail** of equally likely values (the rest of a uniform space, or the far tail of a Zipf
+//! law, whose per-key weights differ by less than the head's last). Keys are identified by their
+//! rank (`0` = most popular); where a key lands is decided by hashing it with a placement salt.
+
+use super::alias::AliasTable;
+use crate::rng::mix64;
+use crate::scenario::{KeySpaceSpec, Popularity};
+
+/// Most keys represented one by one.
+pub const HEAD_KEYS: u64 = 1 << 16;
+
+/// The popularity of one key space, ready to sample.
+#[derive(Clone, Debug)]
+pub struct KeyDist {
+    /// Probability of each head key (ranks `0..head.len()`).
+    pub head: Vec<f64>,
+    /// Probability of the tail as a whole.
+    pub tail_prob: f64,
+    /// Tail ranks: `tail_lo..tail_hi`, equally likely.
+    pub tail_lo: u64,
+    /// End of the tail (the cardinality).
+    pub tail_hi: u64,
+    /// Alias table over the head plus one slot for the tail.
+    alias: AliasTable,
+    /// Sequential keys: the period, in seconds (all traffic on key `t / period`).
+    pub sequential_period_s: Option<u64>,
+}
+
+impl KeyDist {
+    /// The distribution of a validated key space.
+    #[must_use]
+    pub fn new(ks: &KeySpaceSpec) -> Self {
+        let card = ks.cardinality.max(1);
+        let (head, tail_prob, tail_lo, seq) = match &ks.popularity {
+            Popularity::Sequential(p) => (vec![1.0], 0.0, 1, Some(p.as_secs().max(1))),
+            Popularity::Weights(w) => {
+                let s: f64 = w.iter().sum();
+                (w.iter().map(|x| x / s).collect(), 0.0, w.len() as u64, None)
+            }
+            Popularity::Uniform => {
+                if card <= HEAD_KEYS {
+                    (vec![1.0 / card as f64; card as usize], 0.0, card, None)
+                } else {
+                    (Vec::new(), 1.0, 0, None)
+                }
+            }
+            Popularity::Hot { keys, share } => {
+                let hot = (*keys).min(HEAD_KEYS);
+                let rest = card - hot;
+                let mut head: Vec<f64> = vec![share / hot as f64; hot as usize];
+                if rest == 0 {
+                    (head, 0.0, card, None)
+                } else if rest <= HEAD_KEYS {
+                    head.extend(std::iter::repeat_n((1.0 - share) / rest as f64, rest as usize));
+                    (head, 0.0, card, None)
+                } else {
+                    (head, 1.0 - share, hot, None)
+                }
+            }
+            Popularity::Zipf(s) => {
+                let h = card.min(HEAD_KEYS);
+                let head_w: Vec<f64> = (1..=h).map(|r| (r as f64).powf(-s)).collect();
+                let head_sum: f64 = head_w.iter().sum();
+                // Tail mass: sum over r in (h, card] of r^-s, by the midpoint integral.
+                let tail = if card > h { integral_pow(h as f64 + 0.5, card as f64 + 0.5, *s) } else { 0.0 };
+                let total = head_sum + tail;
+                (head_w.iter().map(|w| w / total).collect(), tail / total, h, None)
+            }
+        };
+        let mut slots = head.clone();
+        slots.push(tail_prob);
+        let alias = AliasTable::new(&slots);
+        Self { head, tail_prob, tail_lo, tail_hi: card, alias, sequential_period_s: seq }
+    }
+
+    /// Draws a key rank from two uniform 64-bit values, for a request at second `s`.
+    #[inline]
+    #[must_use]
+    pub fn sample(&self, r1: u64, r2: u64, s: u64) -> u64 {
+        if let Some(p) = self.sequential_period_s {
+            return s / p;
+        }
+        let i = self.alias.sample(r1);
+        if i < self.head.len() {
+            i as u64
+        } else {
+            let span = self.tail_hi - self.tail_lo;
+            self.tail_lo + ((u128::from(r2) * u128::from(span)) >> 64) as u64
+        }
+    }
+}
+
+/// ∫_a^b x^-s dx.
+fn integral_pow(a: f64, b: f64, s: f64) -> f64 {
+    if (s - 1.0).abs() < 1e-12 {
+        b.ln() - a.ln()
+    } else {
+        (b.powf(1.0 - s) - a.powf(1.0 - s)) / (1.0 - s)
+    }
+}
+
+/// The 64-bit hash of a physical key (a key rank with its shard suffix) in a key space.
+#[inline]
+#[must_use]
+pub fn key_hash(salt: u64, key_space: u64, rank: u64, shard: u64) -> u64 {
+    mix64(salt ^ mix64(key_space.wrapping_mul(0x9E37_79B9) ^ mix64(rank.wrapping_mul(0x1_0000_0001).wrapping_add(shard))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimDuration;
+
+    fn ks(card: u64, pop: Popularity) -> KeySpaceSpec {
+        KeySpaceSpec { name: "k".into(), cardinality: card, popularity: pop, value_names: vec![], shards: None }
+    }
+
+    #[test]
+    fn zipf_head_and_tail_sum_to_one() {
+        let d = KeyDist::new(&ks(1_000_000, Popularity::Zipf(1.1)));
+        let total: f64 = d.head.iter().sum::<f64>() + d.tail_prob;
+        assert!((total - 1.0).abs() < 1e-9);
+        // Rank 1 vs rank 2: 2^1.1 times more popular.
+        assert!((d.head[0] / d.head[1] - 2f64.powf(1.1)).abs() < 1e-9);
+        // Exact tail for a small space equals the explicit sum.
+        let small = KeyDist::new(&ks(100, Popularity::Zipf(1.0)));
+        assert_eq!(small.tail_prob, 0.0);
+        let h: f64 = (1..=100).map(|r| 1.0 / r as f64).sum();
+        assert!((small.head[0] - 1.0 / h).abs() < 1e-12);
+    }
+
+    #[test]
+    fn hot_keys_carry_their_share() {
+        let d = KeyDist::new(&ks(10_000_000, Popularity::Hot { keys: 3, share: 0.4 }));
+        assert_eq!(d.head.len(), 3);
+        assert!((d.head[0] - 0.4 / 3.0).abs() < 1e-12);
+        assert!((d.tail_prob - 0.6).abs() < 1e-12);
+        assert_eq!(d.tail_lo, 3);
+    }
+
+    #[test]
+    fn sequential_keys_follow_time() {
+        let d = KeyDist::new(&ks(400, Popularity::Sequential(SimDuration::from_secs(86_400))));
+        assert_eq!(d.sample(1, 2, 86_399), 0);
+        assert_eq!(d.sample(1, 2, 86_400), 1);
+    }
+}

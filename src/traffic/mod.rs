@@ -1,0 +1,11 @@
+//! Synthetic traffic: how many requests each pattern makes per second, and which keys they touch.
+//!
+//! * [`rate`] evaluates rate shapes (constant, diurnal, spike, ramp, steps, trace).
+//! * [`alias`] samples a discrete distribution in O(1) (Vose's alias method).
+//! * [`keys`] turns a key space's popularity into key draws and per-partition weights.
+//! * [`poisson`] draws Poisson counts.
+
+pub mod alias;
+pub mod keys;
+pub mod poisson;
+pub mod rate;
