@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn linear_model_couples_reads_and_writes() {
-        let mut r = Resource::new("t".into(), false, &prov(40_000, 1), 0, true, true);
+        let mut r = Resource::new("t".into(), false, &prov(40_000, 40_000), 0, true, true);
         r.bounds = equal_bounds(1);
         r.parts = vec![Partition::default(); 1];
         for _ in 0..500 {

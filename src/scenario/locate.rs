@@ -129,62 +129,49 @@ impl<'a> Locator<'a> {
         best
     }
 
-    /// The deepest key path whose key or value contains the byte range `span`.
+    /// The key path of the last key that starts at or before `span` (TOML spans of tables
+    /// cover only their headers, so "the nearest key before the error" is the reliable rule).
     #[must_use]
     pub fn path_at(&self, span: &Range<usize>) -> KeyPath {
-        let mut path = KeyPath::root();
-        let Some(doc) = self.doc.as_ref() else { return path };
-        let contains = |r: Range<usize>| r.start <= span.start && span.end <= r.end.max(r.start + 1);
-        let mut cur: Option<&DeValue<'_>> = None;
-        let mut table: Option<&DeTable<'_>> = Some(doc.get_ref());
-        loop {
-            if let Some(t) = table.take().or(match cur {
-                Some(DeValue::Table(t)) => Some(t),
-                _ => None,
-            }) {
-                let mut next = None;
-                for (k, v) in t {
-                    if contains(k.span()) {
-                        path.0.push(Seg::Key(k.get_ref().to_string()));
-                        return path;
-                    }
-                    if contains(v.span()) {
-                        next = Some((k, v));
-                        break;
-                    }
-                }
-                match next {
-                    Some((k, v)) => {
-                        path.0.push(Seg::Key(k.get_ref().to_string()));
-                        cur = Some(v.get_ref());
-                    }
-                    None => return path,
-                }
-            } else if let Some(DeValue::Array(a)) = cur {
-                let mut found = None;
-                for (i, item) in a.iter().enumerate() {
-                    if contains(item.span()) {
-                        found = Some((i, item));
-                        break;
-                    }
-                }
-                match found {
-                    Some((i, item)) => {
-                        path.0.push(Seg::Index(i));
-                        cur = Some(item.get_ref());
-                    }
-                    None => return path,
-                }
-            } else {
-                return path;
-            }
-        }
+        let Some(doc) = self.doc.as_ref() else { return KeyPath::root() };
+        let mut best: Option<(usize, KeyPath)> = None;
+        collect(doc.get_ref(), &KeyPath::root(), span.start, &mut best);
+        best.map_or_else(KeyPath::root, |(_, p)| p)
     }
 
     /// Line and column of a path (1, 1 when it cannot be found).
     #[must_use]
     pub fn line_col_of(&self, path: &KeyPath) -> (usize, usize) {
         self.span_of(path).map_or((1, 1), |s| line_col(self.text, s.start))
+    }
+}
+
+fn collect(t: &DeTable<'_>, at: &KeyPath, offset: usize, best: &mut Option<(usize, KeyPath)>) {
+    for (k, v) in t {
+        let path = at.key(k.get_ref());
+        for start in [k.span().start, v.span().start] {
+            if start <= offset && best.as_ref().is_none_or(|(b, _)| start >= *b) {
+                *best = Some((start, path.clone()));
+            }
+        }
+        collect_value(v, &path, offset, best);
+    }
+}
+
+fn collect_value(v: &Spanned<DeValue<'_>>, at: &KeyPath, offset: usize, best: &mut Option<(usize, KeyPath)>) {
+    match v.get_ref() {
+        DeValue::Table(t) => collect(t, at, offset, best),
+        DeValue::Array(a) => {
+            for (i, item) in a.iter().enumerate() {
+                let path = at.index(i);
+                let start = item.span().start;
+                if start <= offset && best.as_ref().is_none_or(|(b, _)| start > *b) {
+                    *best = Some((start, path.clone()));
+                }
+                collect_value(item, &path, offset, best);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -1,1 +1,32 @@
-//! Integration tests.
+//! Integration tests, one binary. Numbers are worked out by hand from the behaviour spec
+//! (docs/dynamodb-behaviour.md of the shared folder), never copied from the program's output.
+
+mod behaviour; // engine behaviour against hand-worked expectations (§2, §3, §7, §11, §12)
+mod cli; // the binary as a user runs it: exit codes, files, messages
+mod determinism; // same seed, same bytes
+mod fidelity; // fast within Monte Carlo noise of exact
+mod malformed; // a battery of bad scenarios, each with a clear error
+mod scenarios; // every bundled scenario loads and runs
+
+use ddbsim::engine::{simulate, RunOptions, RunResult};
+use ddbsim::report::Summary;
+use ddbsim::scenario::{parse_str, Scenario};
+use std::path::Path;
+
+/// Parses scenario text (panics with the problems if it is invalid).
+pub fn scenario(text: &str) -> Scenario {
+    match parse_str(text, Path::new("test.toml")) {
+        Ok(s) => s,
+        Err(e) => panic!("test scenario invalid:\n{e}"),
+    }
+}
+
+/// Runs with partition recording on.
+pub fn run(sc: &Scenario) -> RunResult {
+    simulate(sc, &RunOptions { record_partitions: true, ..RunOptions::default() })
+}
+
+/// Runs and summarises.
+pub fn run_summary(sc: &Scenario) -> Summary {
+    Summary::new(sc, &run(sc))
+}

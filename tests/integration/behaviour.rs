@@ -1,0 +1,287 @@
+//! The engine against hand-worked numbers.
+
+use super::{run, run_summary, scenario};
+use ddbsim::model::{Dim, Reason};
+
+const HOT_KEY: &str = r#"
+[scenario]
+duration = "10m"
+seed = 4
+[table]
+partition_key = "device"
+capacity = { mode = "provisioned", read = 1000, write = 5000 }
+[keys.device]
+cardinality = 50000
+popularity = { hot = { keys = 1, share = 1.0 } }
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 800
+rate = { constant = 1500 }
+[client]
+retry = "none"
+"#;
+
+/// A hot key at 1.5x the partition cap: the partition serves exactly 1,000 WU in every second
+/// (a Poisson(1500) count below 1,000 has probability ~1e-40), so 600 s serve 600,000 writes and
+/// the rest, about one third, are throttled as KeyRange.
+#[test]
+fn hot_key_at_one_and_a_half_times_the_cap_throttles_a_third() {
+    let s = run_summary(&scenario(HOT_KEY));
+    let p = &s.patterns[0];
+    assert_eq!(p.requests.served, 600_000);
+    let share = p.requests.throttled_attempt_share;
+    assert!((share - 1.0 / 3.0).abs() < 0.005, "throttled share {share}");
+    assert_eq!(s.resources[0].throttle_events_by_reason.len(), 1);
+    assert_eq!(s.resources[0].throttle_events_by_reason["TableWriteKeyRangeThroughputExceeded"], p.requests.throttled_attempts);
+    // Table utilization is only 1,000 of 5,000 WCU.
+    assert!((s.resources[0].peak_minute_wcu_per_s - 1_000.0).abs() < 1e-9);
+}
+
+/// B1: 150 RCU, idle 300 s, then 200 reads/s of 4 KB: 45,000 units of credit last
+/// 45,000 / 50 = 900 s, so throttling starts near 1,200 s and the table then serves 150/s.
+#[test]
+fn b1_burst_credit_lasts_900_seconds() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "25m"
+seed = 9
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 150, write = 10 }
+initial_burst = "empty"
+[keys.k]
+cardinality = 100000
+[[pattern]]
+name = "r"
+op = "get_item"
+item_bytes = 4096
+rate = { steps = [["0s", 0], ["5m", 200]] }
+[client]
+retry = "none"
+"#,
+    );
+    let r = run(&sc);
+    let t = &r.rec.resources[0];
+    // Random-walk spread of the credit over 900 s is about sqrt(900 * 200) ≈ 424 units, i.e.
+    // ±9 s: no throttling before minute 19 (1,140 s), throttling by minute 21 (1,260 s).
+    let first = t.iter().position(|m| m.events(Dim::Read) > 0).expect("throttling starts");
+    assert!((19..=20).contains(&first), "first throttled minute {first}");
+    for m in &t[21..25] {
+        let per_s = m.consumed[0] as f64 / 1_000.0 / 60.0;
+        assert!((148.0..=152.0).contains(&per_s), "served {per_s} RCU/s after the credit is spent");
+        assert!(m.throttle_events[Reason::Provisioned as usize][0] > 0);
+    }
+}
+
+/// B2: one partition asked for 4,000 RCU/s on a 10,000 RCU table with full burst serves
+/// 3,000 RCU/s: burst cannot lift a partition above its cap.
+#[test]
+fn b2_burst_cannot_exceed_the_partition_cap() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "60s"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 10000, write = 10 }
+[keys.k]
+values = { hot = 1.0 }
+[[pattern]]
+name = "r"
+op = "get_item"
+item_bytes = 4000
+rate = { constant = 4000 }
+[client]
+retry = "none"
+"#,
+    );
+    let s = run_summary(&sc);
+    assert_eq!(s.resources[0].consumed_rcu, 180_000.0);
+    assert!(s.resources[0].throttle_events_by_reason["TableReadKeyRangeThroughputExceeded"] > 50_000);
+}
+
+/// P4 and P8: raising capacity past what the partitions serve doubles them; lowering never
+/// merges. 5,000/2,000 (4 partitions) -> 8,000 RCU: 8 partitions of 1,000 RCU + 250 WCU.
+/// 3,200 WCU -> 4; 3,600 -> 4; 6,000 -> 8 (750 each); 5,000 -> 8 (625 each, not 675).
+#[test]
+fn p4_p8_capacity_changes_split_partitions() {
+    let base = |cap: &str, actions: &str| {
+        scenario(&format!(
+            r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = {cap}
+[keys.k]
+cardinality = 1000
+[[pattern]]
+name = "r"
+op = "get_item"
+rate = {{ constant = 1 }}
+{actions}
+"#
+        ))
+    };
+    let sc = base("{ mode = \"provisioned\", read = 5000, write = 2000 }", "[[at]]\ntime = \"1m\"\nset_capacity = { read = 8000 }\n");
+    let r = run(&sc);
+    let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
+    assert_eq!(parts, vec![4, 8, 8, 8, 8]);
+
+    let sc = base(
+        "{ mode = \"provisioned\", read = 1, write = 3200 }",
+        "[[at]]\ntime = \"1m\"\nset_capacity = { write = 3600 }\n[[at]]\ntime = \"2m\"\nset_capacity = { write = 6000 }\n[[at]]\ntime = \"3m\"\nset_capacity = { write = 5000 }\n",
+    );
+    let r = run(&sc);
+    let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
+    assert_eq!(parts, vec![4, 4, 8, 8, 8]);
+    let last = r.rec.resources[0].last().unwrap();
+    assert_eq!(last.provisioned[1] / last.partitions, 625);
+}
+
+/// M2: a PutItem on a table with 3 GSIs that one GSI cannot take counts one write throttle
+/// event on that GSI, none on the others or the table, and one ThrottledRequest. With 1 WCU on
+/// that GSI and no burst credit, exactly one write a second gets through.
+#[test]
+fn m2_gsi_back_pressure_counts_one_event_on_the_index() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "2m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 100, write = 100 }
+initial_burst = "empty"
+[keys.k]
+cardinality = 1000
+[keys.s]
+values = { a = 1.0, b = 1.0 }
+[[gsi]]
+name = "A"
+partition_key = "s"
+capacity = { read = 10, write = 100 }
+[[gsi]]
+name = "B"
+partition_key = "s"
+capacity = { read = 10, write = 100 }
+[[gsi]]
+name = "C"
+partition_key = "s"
+projection = "keys_only"
+capacity = { read = 10, write = 1 }
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 500
+rate = { constant = 10 }
+index_writes = { A = "insert", B = "insert", C = "insert" }
+[client]
+retry = "none"
+"#,
+    );
+    let s = run_summary(&sc);
+    let p = &s.patterns[0];
+    assert_eq!(p.requests.served, 120, "one write a second through a 1 WCU index");
+    let throttled = p.requests.offered - 120;
+    assert_eq!(s.resources[3].write_throttle_events, throttled);
+    assert_eq!(s.resources[3].throttle_events_by_reason["IndexWriteProvisionedThroughputExceeded"], throttled);
+    assert_eq!(s.resources[0].write_throttle_events, 0);
+    assert_eq!(s.resources[1].write_throttle_events + s.resources[2].write_throttle_events, 0);
+    assert_eq!(s.resources[0].throttled_requests, throttled);
+    // Index write units: 500-byte items with ALL projection cost 1 WCU on A and B.
+    assert_eq!(s.resources[1].consumed_wcu, 120.0);
+}
+
+/// M1: a BatchGetItem is counted in ThrottledRequests only when every item is throttled,
+/// while each throttled item is a ReadThrottleEvent.
+#[test]
+fn m1_batch_items_are_events_and_only_fully_throttled_batches_are_requests() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 5, write = 5 }
+initial_burst = "empty"
+[keys.k]
+cardinality = 100000
+[[pattern]]
+name = "batch"
+op = "batch_get"
+items = 10
+item_bytes = 4096
+rate = { constant = 1 }
+[client]
+retry = "none"
+"#,
+    );
+    let s = run_summary(&sc);
+    let r = &s.resources[0];
+    let p = &s.patterns[0];
+    // Every item costs 1 RCU: items admitted + items throttled = 10 per batch.
+    assert_eq!(r.consumed_rcu as u64 + r.read_throttle_events, 10 * p.requests.offered);
+    // Most batches are partly served (5 RCU a second), so far fewer batches count as
+    // ThrottledRequests than batches with a throttled item.
+    assert!(r.throttled_requests < p.requests.throttled_requests / 2, "{} vs {}", r.throttled_requests, p.requests.throttled_requests);
+}
+
+/// A new on-demand table serves 4,000 WRU/s over 4 partitions; a sequential key sends all of it
+/// to one partition, which serves 1,000 (KeyRange), and a max_write of 500 caps the table with
+/// reason MaxOnDemand.
+#[test]
+fn on_demand_table_caps_and_reasons() {
+    let text = |extra: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "2m"
+[table]
+partition_key = "day"
+capacity = {{ mode = "on_demand"{extra} }}
+[keys.day]
+cardinality = 10
+popularity = {{ sequential = "1d" }}
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = {{ constant = 2000 }}
+[client]
+retry = "none"
+"#
+        )
+    };
+    let s = run_summary(&scenario(&text("")));
+    assert_eq!(s.resources[0].partitions, 4);
+    assert_eq!(s.resources[0].consumed_wcu, 120_000.0);
+    assert!(s.resources[0].throttle_events_by_reason.contains_key("TableWriteKeyRangeThroughputExceeded"));
+    let s = run_summary(&scenario(&text(", max_write = 500")));
+    assert_eq!(s.resources[0].consumed_wcu, 60_000.0);
+    assert_eq!(s.resources[0].throttle_events_by_reason.keys().collect::<Vec<_>>(), vec!["TableWriteMaxOnDemandThroughputExceeded"]);
+}
+
+/// Write sharding spreads a hot key: 8 random shards of a 1,500 WU/s key over 6 partitions put
+/// at most a few shards on one partition; the throttled share drops far below one third.
+#[test]
+fn write_sharding_relieves_a_hot_key() {
+    let sharded = HOT_KEY.replace("popularity = { hot = { keys = 1, share = 1.0 } }", "popularity = { hot = { keys = 1, share = 1.0 } }\nshards = { count = 8, by = \"random\" }");
+    let s = run_summary(&scenario(&sharded));
+    let unsharded = run_summary(&scenario(HOT_KEY));
+    assert!(s.patterns[0].requests.throttled_attempt_share < unsharded.patterns[0].requests.throttled_attempt_share / 2.0);
+}
+
+/// Retries re-enter admission: with sdk-2026 retries the hot key sends more attempts than
+/// requests, and every success after a retry has a latency above the 5 ms service time.
+#[test]
+fn retries_re_enter_admission_and_add_latency() {
+    let text = HOT_KEY.replace("retry = \"none\"", "retry = { attempts = 4, base = \"25ms\", quota = 0 }");
+    let s = run_summary(&scenario(&text));
+    let p = &s.patterns[0];
+    assert!(p.requests.attempts > p.requests.offered);
+    assert_eq!(p.requests.served + p.requests.failed + p.requests.pending_at_end, p.requests.offered);
+    assert!(s.latency_ms.p99 > 5.0);
+    assert!((s.latency_ms.p50 - 5.0).abs() < 0.05);
+}

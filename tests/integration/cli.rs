@@ -1,0 +1,85 @@
+//! The binary as a user runs it.
+
+use std::path::Path;
+use std::process::Command;
+
+fn ddbsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
+}
+
+#[test]
+fn run_writes_outputs_and_prints_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("q");
+    let o = ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "2m", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("record-activity") && stdout.contains("latency"), "{stdout}");
+    for f in ["summary.json", "timeseries.csv", "partitions.csv"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["duration_s"], 120);
+    // Nothing but the three files: no temporary files left behind.
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3);
+}
+
+#[test]
+fn an_unwritable_output_folder_exits_2_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let out = blocker.join("sub");
+    let o = ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "1m", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(out.to_str().unwrap()));
+}
+
+#[test]
+fn a_missing_scenario_exits_1() {
+    let o = ddbsim(&["run", "no/such/file.toml"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.toml"));
+}
+
+#[test]
+fn a_malformed_scenario_exits_1_with_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bad.toml");
+    std::fs::write(&p, "[scenario]\nduration = \"5m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"provisioned\", read = 1, write = -4 }\n[keys.k]\ncardinality = 3\n[[pattern]]\nname = \"p\"\nop = \"put_item\"\nrate = { constant = 1 }\n").unwrap();
+    for cmd in ["run", "validate"] {
+        let o = ddbsim(&[cmd, p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("bad.toml:5:") && err.contains("table.capacity.write"), "{cmd}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn bad_arguments_exit_1() {
+    assert_eq!(ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "soon"]).status.code(), Some(1));
+    assert_eq!(ddbsim(&["run", "scenarios/quickstart.toml", "--fidelity", "perfect"]).status.code(), Some(1));
+    assert_eq!(ddbsim(&["frobnicate"]).status.code(), Some(1));
+    assert_eq!(ddbsim(&["--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn validate_accepts_every_bundled_scenario() {
+    let mut files: Vec<String> = std::fs::read_dir("scenarios").unwrap().map(|e| e.unwrap().path().display().to_string()).filter(|p| p.ends_with(".toml")).collect();
+    files.sort();
+    let mut args = vec!["validate"];
+    args.extend(files.iter().map(String::as_str));
+    let o = ddbsim(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn schema_is_json_schema_of_the_format() {
+    let o = ddbsim(&["schema"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["properties"]["scenario"].is_object(), "{v}");
+    assert!(v["properties"]["pattern"].is_object());
+    assert!(Path::new("scenarios/quickstart.toml").exists());
+}

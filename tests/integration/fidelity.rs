@@ -1,0 +1,108 @@
+//! The accuracy gate of docs/performance.md: fast-mode throttle counts within Monte Carlo noise
+//! of exact mode (|z| < 2 over 30 seeds) on a hot key at 1.5x the partition cap, a partition at
+//! 0.9x its capacity with no burst credit, and a short spike.
+
+use super::scenario;
+use ddbsim::engine::{simulate, RunOptions};
+use ddbsim::scenario::{Fidelity, Scenario};
+
+const SEEDS: u64 = 30;
+
+fn throttled(sc: &Scenario, f: Fidelity, seed: u64) -> f64 {
+    let r = simulate(sc, &RunOptions { seed: Some(seed), fidelity: Some(f), ..RunOptions::default() });
+    r.rec.patterns.iter().map(|p| p.throttled_attempts as f64).sum()
+}
+
+fn mean_var(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n;
+    (m, xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0))
+}
+
+fn z(sc: &Scenario) -> (f64, f64, f64) {
+    let fast: Vec<f64> = (0..SEEDS).map(|s| throttled(sc, Fidelity::Fast, 1_000 + s)).collect();
+    let exact: Vec<f64> = (0..SEEDS).map(|s| throttled(sc, Fidelity::Exact, 2_000 + s)).collect();
+    let (mf, vf) = mean_var(&fast);
+    let (me, ve) = mean_var(&exact);
+    let se = (vf / SEEDS as f64 + ve / SEEDS as f64).sqrt().max(1e-9);
+    ((mf - me) / se, mf, me)
+}
+
+fn check(name: &str, text: &str) {
+    let (z, mf, me) = z(&scenario(text));
+    assert!(me > 0.0, "{name}: the scenario must throttle");
+    assert!(z.abs() < 2.0, "{name}: fast {mf:.1} vs exact {me:.1} throttled attempts, z = {z:.2}");
+}
+
+#[test]
+fn hot_key_at_one_and_a_half_times_the_cap() {
+    check(
+        "hot key",
+        r#"
+[scenario]
+duration = "2m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 1000, write = 5000 }
+[keys.k]
+cardinality = 10000
+popularity = { hot = { keys = 1, share = 0.9 } }
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 1667 }
+[client]
+retry = { attempts = 3, base = "50ms", quota = 0 }
+"#,
+    );
+}
+
+#[test]
+fn partition_at_nine_tenths_without_burst() {
+    check(
+        "0.9x",
+        r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 10, write = 100 }
+initial_burst = "empty"
+[keys.k]
+cardinality = 1000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 90 }
+[client]
+retry = "none"
+"#,
+    );
+}
+
+#[test]
+fn short_spike() {
+    check(
+        "spike",
+        r#"
+[scenario]
+duration = "3m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 10, write = 400 }
+initial_burst = "empty"
+[keys.k]
+cardinality = 100000
+popularity = { zipf = 1.0 }
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = { spike = { base = 380, peak = 800, at = "60s", for = "30s" } }
+[client]
+retry = "sdk-2026"
+"#,
+    );
+}
