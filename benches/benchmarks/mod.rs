@@ -1,3 +1,3 @@
 //! Benchmark groups.
-pub mod micro;
-pub mod scenario_run;
+pub(crate) mod micro;
+pub(crate) mod scenario_run;

@@ -1,4 +1,52 @@
-//! Micro benchmarks: placeholder until written.
-use criterion::{criterion_group, Criterion};
-fn noop(_c: &mut Criterion) {}
-criterion_group!(benches, noop);
+//! Whole-scenario benchmarks: the headline scenario of docs/performance.md (50,000 requests/s,
+//! Zipf keys, 1,000 partitions) in both fidelities. Throughput is in simulated requests.
+
+use criterion::{criterion_group, Criterion, SamplingMode, Throughput};
+use ddbsim::engine::{simulate, RunOptions};
+use ddbsim::scenario::{parse_str, Fidelity, Scenario};
+use ddbsim::time::SimDuration;
+use std::hint::black_box;
+use std::path::Path;
+
+/// 50,000 strongly consistent 4 KB reads a second over 10 million Zipf(0.8) keys, on a table
+/// provisioned at 3,000,000 RCU: ceil(3,000,000 / 3,000) = 1,000 partitions, 50 req/s each.
+pub(crate) const HEADLINE: &str = r#"
+[scenario]
+name = "headline"
+duration = "24h"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 3000000, write = 1 }
+[keys.k]
+cardinality = 10_000_000
+popularity = { zipf = 0.8 }
+[[pattern]]
+name = "r"
+op = "get_item"
+item_bytes = 4000
+rate = { constant = 50000 }
+"#;
+
+fn headline() -> Scenario {
+    parse_str(HEADLINE, Path::new("headline.toml")).expect("headline scenario")
+}
+
+fn run(sc: &Scenario, f: Fidelity, secs: u64) -> u64 {
+    let r = simulate(sc, &RunOptions { fidelity: Some(f), duration: Some(SimDuration::from_secs(secs)), ..RunOptions::default() });
+    r.rec.patterns.iter().map(|p| p.attempts).sum()
+}
+
+fn bench_headline(c: &mut Criterion) {
+    let sc = headline();
+    let mut g = c.benchmark_group("headline");
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    // Fast: the whole 24 h (4.32 G requests).
+    g.throughput(Throughput::Elements(50_000 * 86_400));
+    g.bench_function("fast_24h", |b| b.iter(|| black_box(run(&sc, Fidelity::Fast, 86_400))));
+    // Exact: 10 simulated minutes (30 M requests); the 24 h figure scales linearly.
+    g.throughput(Throughput::Elements(50_000 * 600));
+    g.bench_function("exact_10m", |b| b.iter(|| black_box(run(&sc, Fidelity::Exact, 600))));
+    g.finish();
+}
+
+criterion_group!(benches, bench_headline);

@@ -32,7 +32,7 @@ use crate::units::{self, Consistency, MAX_ITEM_BYTES, MILLI};
 use queue::{EventQueue, Keyed};
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, LogNormal};
+use rand_distr::{Distribution, Exp1, LogNormal};
 
 /// Bytes of keys in an index entry (base-table key plus index key), before projected attributes.
 pub const INDEX_KEY_BYTES: u64 = 100;
@@ -435,20 +435,29 @@ impl<'a> Sim<'a> {
         };
         match kind {
             Kind::Simple => {
-                let parts: Vec<usize> = match ks {
-                    None => vec![self.rng_keys[j].random_range(0..self.res[res].partition_count())],
+                let push = |sim: &mut Self, out: &mut Vec<Attempt>, part: usize| {
+                    let units = sim.simple_units(j);
+                    let seq = sim.next_seq();
+                    out.push(Attempt { time, seq, first: time, pat: j as u32, n: 1, charges: Charges::One(Charge { res: res as u16, dim, part: part as u32, units }) });
+                };
+                match ks {
+                    None => {
+                        let part = self.rng_keys[j].random_range(0..self.res[res].partition_count());
+                        push(self, out, part);
+                    }
                     Some(ks) if fanout > 1 => {
                         let r1 = self.rng_keys[j].next_u64();
                         let r2 = self.rng_keys[j].next_u64();
                         let rank = self.dists[ks].sample(r1, r2, s);
-                        (0..fanout).map(|sh| self.res[res].partition_of(key_hash(self.salt, ks as u64, rank, sh))).collect()
+                        for sh in 0..fanout {
+                            let part = self.res[res].partition_of(key_hash(self.salt, ks as u64, rank, sh));
+                            push(self, out, part);
+                        }
                     }
-                    Some(ks) => vec![self.key_partition(j, res, ks, s, true).1],
-                };
-                for part in parts {
-                    let units = self.simple_units(j);
-                    let seq = self.next_seq();
-                    out.push(Attempt { time, seq, first: time, pat: j as u32, n: 1, charges: Charges::One(Charge { res: res as u16, dim, part: part as u32, units }) });
+                    Some(ks) => {
+                        let part = self.key_partition(j, res, ks, s, true).1;
+                        push(self, out, part);
+                    }
                 }
             }
             Kind::AllOrNothing | Kind::Batch => {
@@ -490,12 +499,23 @@ impl<'a> Sim<'a> {
         batch.clear();
         match self.fidelity {
             Fidelity::Exact => {
+                // A Poisson process by exponential gaps: each pattern's arrivals come out sorted,
+                // and the rate is constant within the second (memorylessness lets each second
+                // start afresh at t0).
                 for j in 0..self.pats.len() {
                     let lambda = self.lambda(j, s);
-                    let c = poisson(&mut self.rng_arr[j], lambda);
-                    for _ in 0..c {
-                        let time = t0 + self.rng_arr[j].random_range(0..MICROS_PER_SEC);
-                        self.draw_request(j, s, time, &mut batch);
+                    if lambda <= 0.0 {
+                        continue;
+                    }
+                    let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
+                    let mut t = t0 as f64;
+                    loop {
+                        let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
+                        t += e * mean_gap_us;
+                        if t >= t1 as f64 {
+                            break;
+                        }
+                        self.draw_request(j, s, t as u64, &mut batch);
                     }
                 }
                 self.replayed_seconds += 1;
@@ -703,8 +723,9 @@ impl<'a> Sim<'a> {
     /// Admits the second's attempts one by one in `(time, seq)` order, with the retries that
     /// come due before `t1`.
     fn replay(&mut self, batch: &mut Vec<Attempt>, t1: u64) {
-        batch.sort_unstable_by_key(|a| (a.time, a.seq));
-        let mut it = std::mem::take(batch).into_iter().peekable();
+        // Stable sort: it merges the already sorted runs (one per pattern) in linear time.
+        batch.sort_by_key(|a| (a.time, a.seq));
+        let mut it = batch.drain(..).peekable();
         loop {
             let next_new = it.peek().map(|a| (a.time, a.seq));
             let next_retry = self.queue.peek_key().filter(|k| k.0 < t1);
@@ -721,6 +742,7 @@ impl<'a> Sim<'a> {
         }
     }
 
+    #[allow(clippy::needless_pass_by_value)] // the attempt is consumed: moved into a retry or dropped
     fn process(&mut self, a: Attempt) {
         let j = a.pat as usize;
         let kind = self.pats[j].kind;
@@ -749,7 +771,18 @@ impl<'a> Sim<'a> {
                 }
                 left
             }
-            Kind::Simple | Kind::AllOrNothing => {
+            Kind::Simple => {
+                let Charges::One(c) = &a.charges else { unreachable!("simple attempts carry one charge") };
+                match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
+                    Ok(_) => Vec::new(),
+                    Err(reason) => {
+                        self.throttle_event(c, reason);
+                        self.cur[0].throttled_requests[req_dim as usize] += 1;
+                        vec![*c]
+                    }
+                }
+            }
+            Kind::AllOrNothing => {
                 let charges = a.charges.as_slice();
                 let mut taken: Vec<(Charge, u64)> = Vec::new();
                 let mut failed = false;
@@ -828,12 +861,14 @@ fn action_name(a: &Action) -> &'static str {
 /// Splits every partition into equal halves until there are `n` (a power-of-two multiple of the
 /// current count); children share the parent's burst credit and this second's usage.
 fn split_evenly(res: &mut Resource, n: usize) {
-    while res.parts.len() < n {
-        let mut bounds = Vec::with_capacity(res.bounds.len() * 2);
-        let mut parts = Vec::with_capacity(res.parts.len() * 2);
-        for (i, p) in res.parts.iter().enumerate() {
-            let lo = res.bounds[i];
-            let hi = res.bounds.get(i + 1).copied().map_or(u128::from(u64::MAX) + 1, u128::from);
+    let mut bounds_v = res.bounds().to_vec();
+    let mut parts_v = std::mem::take(&mut res.parts);
+    while parts_v.len() < n {
+        let mut bounds = Vec::with_capacity(bounds_v.len() * 2);
+        let mut parts = Vec::with_capacity(parts_v.len() * 2);
+        for (i, p) in parts_v.iter().enumerate() {
+            let lo = bounds_v[i];
+            let hi = bounds_v.get(i + 1).copied().map_or(u128::from(u64::MAX) + 1, u128::from);
             let mid = ((u128::from(lo) + hi) / 2) as u64;
             let half = |x: [u64; 2], first: bool| [x[0] / 2 + u64::from(first) * (x[0] % 2), x[1] / 2 + u64::from(first) * (x[1] % 2)];
             for (first, start) in [(true, lo), (false, mid)] {
@@ -846,10 +881,10 @@ fn split_evenly(res: &mut Resource, n: usize) {
                 });
             }
         }
-        res.bounds = bounds;
-        res.parts = parts;
+        bounds_v = bounds;
+        parts_v = parts;
     }
-    debug_assert_eq!(res.bounds.len(), res.parts.len());
+    res.set_ranges(bounds_v, parts_v);
 }
 
 fn index_entry_bytes(p: Projection, item_bytes: u64) -> u64 {

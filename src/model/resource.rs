@@ -67,8 +67,8 @@ pub struct Resource {
     pub is_index: bool,
     /// Capacity mode.
     pub mode: Mode,
-    /// Start of each partition's hash range (sorted, first 0).
-    pub bounds: Vec<u64>,
+    /// Start of each partition's hash range (sorted, first 0); change with [`Self::set_ranges`].
+    bounds: Vec<u64>,
     /// Partitions, in hash order.
     pub parts: Vec<Partition>,
     /// Table-level milli-units used this second (from the budget, not burst).
@@ -81,6 +81,8 @@ pub struct Resource {
     limit_reason: [Reason; 2],
     /// Linear coupling of a partition's read and write caps.
     linear: bool,
+    /// The hash ranges are `n` equal ranges (partition lookup is a multiplication).
+    equal_ranges: bool,
 }
 
 impl Resource {
@@ -109,6 +111,7 @@ impl Resource {
             limit: [0; 2],
             limit_reason: [Reason::Provisioned; 2],
             linear,
+            equal_ranges: true,
         };
         r.refresh_limits();
         if burst_full {
@@ -146,6 +149,12 @@ impl Resource {
         }
     }
 
+    /// Start of each partition's hash range.
+    #[must_use]
+    pub fn bounds(&self) -> &[u64] {
+        &self.bounds
+    }
+
     /// Number of partitions.
     #[must_use]
     pub fn partition_count(&self) -> usize {
@@ -156,7 +165,22 @@ impl Resource {
     #[inline]
     #[must_use]
     pub fn partition_of(&self, h: u64) -> usize {
-        self.bounds.partition_point(|&b| b <= h) - 1
+        if self.equal_ranges {
+            // Equal hash ranges: the bounds are floor(i * 2^64 / n), so the partition is
+            // floor(h * n / 2^64), without a search.
+            ((u128::from(h) * self.parts.len() as u128) >> 64) as usize
+        } else {
+            self.bounds.partition_point(|&b| b <= h) - 1
+        }
+    }
+
+    /// Replaces the hash ranges (after splits); `equal` says whether they are the `n` equal
+    /// ranges of [`equal_bounds`].
+    pub fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>) {
+        debug_assert_eq!(bounds.len(), parts.len());
+        self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
+        self.bounds = bounds;
+        self.parts = parts;
     }
 
     /// Table-level budget, milli-units per second.
@@ -404,8 +428,7 @@ mod tests {
         // with no burst credit at all.
         let mut r = Resource::new("t".into(), false, &prov(1, 400), 0, false, false);
         assert_eq!(r.partition_count(), 1);
-        r.bounds = equal_bounds(4);
-        r.parts = vec![Partition::default(); 4];
+        r.set_ranges(equal_bounds(4), vec![Partition::default(); 4]);
         for _ in 0..600 {
             for (p, n) in [(0, 50), (1, 50), (2, 50), (3, 150)] {
                 for _ in 0..n {
@@ -414,6 +437,21 @@ mod tests {
             }
             r.end_second();
         }
+    }
+
+    #[test]
+    fn partition_lookup_agrees_with_the_ranges() {
+        let mut r = Resource::new("t".into(), false, &prov(1, 7_000), 0, true, false);
+        assert_eq!(r.partition_count(), 8);
+        let hs = [0u64, 1, u64::MAX / 8 - 1, u64::MAX / 8, u64::MAX / 8 + 1, u64::MAX / 2, u64::MAX - 1, u64::MAX];
+        let fast: Vec<usize> = hs.iter().map(|&h| r.partition_of(h)).collect();
+        let bounds = r.bounds().to_vec();
+        let parts = r.parts.clone();
+        r.set_ranges(bounds.clone(), parts);
+        r.equal_ranges = false;
+        let slow: Vec<usize> = hs.iter().map(|&h| r.partition_of(h)).collect();
+        assert_eq!(fast, slow);
+        assert_eq!(fast, vec![0, 0, 0, 1, 1, 4, 7, 7]);
     }
 
     #[test]
@@ -429,8 +467,7 @@ mod tests {
     #[test]
     fn linear_model_couples_reads_and_writes() {
         let mut r = Resource::new("t".into(), false, &prov(40_000, 40_000), 0, true, true);
-        r.bounds = equal_bounds(1);
-        r.parts = vec![Partition::default(); 1];
+        r.set_ranges(equal_bounds(1), vec![Partition::default(); 1]);
         for _ in 0..500 {
             r.try_take(0, Dim::Write, MILLI).unwrap();
         }

@@ -196,8 +196,8 @@ impl Summary {
                 for (m, x) in series.iter().enumerate() {
                     sum.add(x);
                     let secs = (r.duration_s - m as u64 * 60).min(60) as f64;
-                    for d in 0..2 {
-                        peak[d] = peak[d].max(units(x.consumed[d]) / secs);
+                    for (p, c) in peak.iter_mut().zip(x.consumed) {
+                        *p = p.max(units(c) / secs);
                     }
                 }
                 let last = series.last().cloned().unwrap_or_default();

@@ -120,7 +120,7 @@ impl<'a> Locator<'a> {
                 Seg::Index(i) => {
                     let Some(v) = value else { return best };
                     let DeValue::Array(a) = v.get_ref() else { return best };
-                    let Some(item) = a.iter().nth(*i) else { return best };
+                    let Some(item) = a.get(*i) else { return best };
                     best = Some(item.span());
                     value = Some(item);
                 }

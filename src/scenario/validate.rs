@@ -63,7 +63,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
         }
     }
     let mut problems = v.problems;
-    problems.sort_by(|a, b| (a.line, a.column).cmp(&(b.line, b.column)));
+    problems.sort_by_key(|p| (p.line, p.column));
     problems.dedup();
     Err(ScenarioError::Invalid { path: path.to_path_buf(), problems })
 }
@@ -168,7 +168,7 @@ impl Validator<'_> {
         for (name, k) in raw.keys {
             let at = root.key("keys").key(&name);
             key_index.insert(name.clone(), key_spaces.len());
-            key_spaces.push(self.key_space(&at, name, k, duration));
+            key_spaces.push(self.key_space(&at, name, &k, duration));
         }
         let key_ref = |v: &mut Self, at: &KeyPath, name: &str| -> Option<usize> {
             let found = key_index.get(name).copied();
@@ -201,7 +201,7 @@ impl Validator<'_> {
                 Some(RawTableClass::StandardIa) => TableClass::StandardIa,
                 _ => TableClass::Standard,
             },
-            storage_bytes: (storage_gb.max(0.0).min(1e15) * 1e9) as u64,
+            storage_bytes: (storage_gb.clamp(0.0, 1e15) * 1e9) as u64,
             capacity,
             autoscaling,
             initial_burst_full: raw.table.initial_burst != Some(RawInitialBurst::Empty),
@@ -295,7 +295,7 @@ impl Validator<'_> {
         })
     }
 
-    fn key_space(&mut self, at: &KeyPath, name: String, k: RawKeySpace, duration: SimDuration) -> KeySpaceSpec {
+    fn key_space(&mut self, at: &KeyPath, name: String, k: &RawKeySpace, duration: SimDuration) -> KeySpaceSpec {
         let mut value_names = Vec::new();
         let (cardinality, popularity) = match (&k.values, k.cardinality) {
             (Some(_), Some(_)) => {

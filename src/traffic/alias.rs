@@ -3,10 +3,9 @@
 /// An alias table over `0..n`.
 #[derive(Clone, Debug)]
 pub struct AliasTable {
-    /// Threshold per slot, scaled to 2^32.
-    prob: Vec<u32>,
-    /// The other outcome of each slot.
-    alias: Vec<u32>,
+    /// Per slot: the threshold (scaled to 2^32) and the other outcome, side by side so that a
+    /// draw touches one cache line.
+    slots: Vec<[u32; 2]>,
 }
 
 impl AliasTable {
@@ -45,30 +44,31 @@ impl AliasTable {
             prob[i] = u32::MAX;
             alias[i] = i as u32;
         }
-        Self { prob, alias }
+        Self { slots: prob.into_iter().zip(alias).map(|(p, a)| [p, a]).collect() }
     }
 
     /// Number of outcomes.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.prob.len()
+        self.slots.len()
     }
 
     /// Always false: a table has at least one outcome.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.prob.is_empty()
+        self.slots.is_empty()
     }
 
     /// One draw from a uniform 64-bit value.
     #[must_use]
     #[inline]
     pub fn sample(&self, r: u64) -> usize {
-        let i = (((r >> 32) * self.prob.len() as u64) >> 32) as usize;
-        if (r as u32) < self.prob[i] || self.prob[i] == u32::MAX {
+        let i = (((r >> 32) * self.slots.len() as u64) >> 32) as usize;
+        let [p, a] = self.slots[i];
+        if (r as u32) < p || p == u32::MAX {
             i
         } else {
-            self.alias[i] as usize
+            a as usize
         }
     }
 }
