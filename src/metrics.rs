@@ -18,6 +18,8 @@ pub struct ResourceMinute {
     pub provisioned: [u64; 2],
     /// Table-level limit, units per second (provisioned, or on-demand instant capacity).
     pub capacity: [u64; 2],
+    /// Warm throughput at the end of the minute, units per second.
+    pub warm: [u64; 2],
     /// Partitions at the end of the minute.
     pub partitions: u64,
 }

@@ -16,14 +16,15 @@
 //! Requests that touch several items or indexes (batches, transactions, writes to GSIs) are
 //! always drawn one by one.
 
+mod control;
 pub mod queue;
 
 use crate::metrics::{PartitionMinute, PatternTotals, Recorder, ResourceMinute};
 use crate::model::client::{AfterThrottle, Client};
-use crate::model::resource::{Mode, Partition, Resource};
+use crate::model::resource::{Mode, Resource};
 use crate::model::{Dim, Reason};
 use crate::rng::{RngStreams, Stream};
-use crate::scenario::{Action, CapacitySpec, Fidelity, IndexRef, Op, PatternSpec, Projection, Scenario, Shards, SizeSpec};
+use crate::scenario::{Fidelity, IndexRef, Op, PatternSpec, Projection, Scenario, Shards, SizeSpec};
 use crate::time::{SimDuration, MICROS_PER_SEC};
 use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
 use crate::traffic::poisson::poisson;
@@ -69,14 +70,38 @@ pub struct RunResult {
     pub resource_is_index: Vec<bool>,
     /// Capacity mode of each resource at the end ("provisioned" or "on_demand").
     pub resource_modes: Vec<&'static str>,
+    /// Bytes stored in each resource at the end.
+    pub resource_bytes: Vec<u64>,
     /// The recorded series and totals.
     pub rec: Recorder,
+    /// Capacity changes, splits and refused actions, in time order.
+    pub events: Vec<CapacityEvent>,
     /// Actions in the scenario that this version does not simulate (reported, not applied).
     pub skipped_actions: Vec<String>,
     /// Seconds admitted in bulk (fast mode) and replayed request by request.
     pub bulk_seconds: u64,
     /// Seconds replayed request by request.
     pub replayed_seconds: u64,
+}
+
+/// A change of capacity or partitions during a run (for `summary.json` and the charts).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CapacityEvent {
+    /// Simulated second.
+    pub time_s: u64,
+    /// Table or index name.
+    pub resource: String,
+    /// `scale_out`, `scale_in`, `set_capacity`, `refused_decrease`, `switch_mode`, `prewarm`,
+    /// `split_for_size`, `split_for_heat`, `heat_split_skipped`, `partitions_added`.
+    pub action: &'static str,
+    /// `read`, `write` or empty.
+    pub dimension: &'static str,
+    /// Value before (units per second, or partitions).
+    pub old: f64,
+    /// Value after.
+    pub new: f64,
+    /// A word of explanation.
+    pub detail: String,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -129,6 +154,8 @@ enum Kind {
 }
 
 struct GsiWrite {
+    /// Bytes a successful write adds to the index (entry + 100 bytes for an insert).
+    delta: i64,
     res: usize,
     key_space: usize,
     writes: u64,
@@ -152,6 +179,8 @@ struct Pat {
     lsi_projections: Vec<Projection>,
     gsi: Vec<GsiWrite>,
     factor: f64,
+    /// Bytes each admitted item adds to (or removes from) the table.
+    base_delta: i64,
     weights: Vec<f64>,
     weights_key: (u64, usize),
 }
@@ -187,6 +216,9 @@ struct Sim<'a> {
     record_partitions: bool,
     skipped: Vec<String>,
     next_action: usize,
+    ctl: Vec<control::Control>,
+    pending: Vec<(u64, control::Pending)>,
+    events: Vec<CapacityEvent>,
     bulk_seconds: u64,
     replayed_seconds: u64,
     // Scratch buffers, reused every second.
@@ -218,6 +250,14 @@ impl<'a> Sim<'a> {
         let n = sc.patterns.len() as u64;
         let demand = res.iter().map(|r| [vec![0; r.partition_count()], vec![0; r.partition_count()]]).collect();
         let cur = vec![ResourceMinute::default(); res.len()];
+        let ctl = res
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let scaling = if i == 0 { sc.table.autoscaling.as_ref() } else { sc.gsis[i - 1].autoscaling.as_ref() };
+                control::Control::new(r, scaling, sc.table.on_demand_doubling_minutes)
+            })
+            .collect();
         Self {
             sc,
             seed,
@@ -245,6 +285,9 @@ impl<'a> Sim<'a> {
             record_partitions: opts.record_partitions,
             skipped: Vec::new(),
             next_action: 0,
+            ctl,
+            pending: Vec::new(),
+            events: Vec::new(),
             bulk_seconds: 0,
             replayed_seconds: 0,
             batch: Vec::new(),
@@ -257,6 +300,7 @@ impl<'a> Sim<'a> {
     fn run(&mut self) {
         for s in 0..self.duration_s {
             self.apply_actions(s);
+            self.apply_pending(s);
             self.second(s);
             for (r, res) in self.res.iter_mut().enumerate() {
                 for d in Dim::ALL {
@@ -266,6 +310,7 @@ impl<'a> Sim<'a> {
             }
             if (s + 1) % 60 == 0 {
                 self.end_minute(s / 60);
+                self.control_minute(s + 1);
             }
         }
         if self.duration_s % 60 != 0 {
@@ -285,75 +330,30 @@ impl<'a> Sim<'a> {
             resource_names: self.res.iter().map(|r| r.name.clone()).collect(),
             resource_is_index: self.res.iter().map(|r| r.is_index).collect(),
             resource_modes: self.res.iter().map(|r| if matches!(r.mode, Mode::OnDemand { .. }) { "on_demand" } else { "provisioned" }).collect(),
+            resource_bytes: self.res.iter().map(|r| r.parts.iter().map(|p| p.bytes).sum()).collect(),
             rec: self.rec,
+            events: self.events,
             skipped_actions: self.skipped,
             bulk_seconds: self.bulk_seconds,
             replayed_seconds: self.replayed_seconds,
         }
     }
 
-    fn apply_actions(&mut self, s: u64) {
-        while let Some(a) = self.sc.actions.get(self.next_action) {
-            if a.time.as_secs() > s {
-                break;
-            }
-            self.next_action += 1;
-            match &a.action {
-                Action::ScaleRate { pattern, factor } => self.pats[*pattern].factor = *factor,
-                Action::SetCapacity { index, read, write } => {
-                    let r = index.map_or(0, |g| g + 1);
-                    if let Mode::Provisioned { units } = self.res[r].mode {
-                        let new = [read.unwrap_or(units[0]), write.unwrap_or(units[1])];
-                        self.set_mode(r, Mode::Provisioned { units: new });
-                    }
-                }
-                Action::Prewarm { index, read, write } => {
-                    let r = index.map_or(0, |g| g + 1);
-                    if let Mode::OnDemand { warm, max, quota } = self.res[r].mode {
-                        let new = [read.unwrap_or(0).max(warm[0]), write.unwrap_or(0).max(warm[1])];
-                        self.set_mode(r, Mode::OnDemand { warm: new, max, quota });
-                    }
-                }
-                other => self.skipped.push(format!("{} at {}", action_name(other), a.time)),
-            }
-        }
-    }
-
-    /// Changes a resource's capacity at once; partitions split (in two, repeatedly) when the new
-    /// throughput needs more of them, and never merge (spec §2, P4, P8).
-    fn set_mode(&mut self, r: usize, mode: Mode) {
-        let res = &mut self.res[r];
-        let cap = match mode {
-            Mode::Provisioned { units } => CapacitySpec::Provisioned { read: units[0], write: units[1] },
-            Mode::OnDemand { warm, max, quota } => {
-                CapacitySpec::OnDemand { warm_read: warm[0], warm_write: warm[1], max_read: max[0], max_write: max[1], table_quota: quota }
-            }
-        };
-        let fresh = Resource::new(res.name.clone(), res.is_index, &cap, 0, false, false);
-        let needed = fresh.partition_count();
-        res.mode = mode;
-        let mut n = res.partition_count();
-        if needed > n {
-            while n < needed {
-                n *= 2;
-            }
-            split_evenly(res, n);
-        }
-        res.refresh_limits();
-        let cnt = res.partition_count();
-        self.demand[r] = [vec![0; cnt], vec![0; cnt]];
-    }
-
     fn end_minute(&mut self, minute: u64) {
-        for (r, res) in self.res.iter_mut().enumerate() {
+        let secs = (self.duration_s - minute * 60).min(60);
+        for r in 0..self.res.len() {
             let mut m = std::mem::take(&mut self.cur[r]);
+            let res = &self.res[r];
             for d in Dim::ALL {
                 m.provisioned[d as usize] = res.provisioned(d);
                 m.capacity[d as usize] = res.limit_milli(d) / MILLI;
+                m.warm[d as usize] = self.ctl[r].warm_of(d);
             }
             m.partitions = res.partition_count() as u64;
             self.rec.resources[r].push(m);
-            for (p, part) in res.parts.iter_mut().enumerate() {
+            let caps = [crate::scenario::PARTITION_READ_CAP * MILLI * secs, crate::scenario::PARTITION_WRITE_CAP * MILLI * secs];
+            let mut util = Vec::with_capacity(res.partition_count());
+            for (p, part) in self.res[r].parts.iter_mut().enumerate() {
                 if self.record_partitions {
                     self.rec.partitions.push(PartitionMinute {
                         minute: minute as u32,
@@ -363,8 +363,12 @@ impl<'a> Sim<'a> {
                         throttles: part.minute_throttles,
                     });
                 }
+                util.push((part.minute_consumed[0] as f64 / caps[0] as f64).max(part.minute_consumed[1] as f64 / caps[1] as f64));
                 part.minute_consumed = [0; 2];
                 part.minute_throttles = [0; 2];
+            }
+            if secs == 60 {
+                self.track_heat((minute + 1) * 60, r, &util);
             }
         }
         let h = &self.minute_latency;
@@ -690,6 +694,9 @@ impl<'a> Sim<'a> {
             let (res, dim) = (self.pats[j as usize].res, self.pats[j as usize].dim);
             self.res[res].take_bulk(part as usize, dim, count * units);
             self.cur[res].requested[dim as usize] += count * units;
+            if self.pats[j as usize].base_delta != 0 {
+                self.store(j as usize, &Charge { res: res as u16, dim, part, units }, count);
+            }
             let t = &mut self.rec.patterns[j as usize];
             t.offered += count;
             t.attempts += count;
@@ -702,6 +709,7 @@ impl<'a> Sim<'a> {
             for c in a.charges.as_slice() {
                 self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units);
                 self.cur[c.res as usize].requested[c.dim as usize] += c.units;
+                self.store(a.pat as usize, c, 1);
             }
             let t = &mut self.rec.patterns[a.pat as usize];
             if a.n == 1 {
@@ -761,9 +769,12 @@ impl<'a> Sim<'a> {
             Kind::Batch => {
                 let mut left = Vec::new();
                 for c in a.charges.as_slice() {
-                    if let Err(reason) = self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
-                        self.throttle_event(c, reason);
-                        left.push(*c);
+                    match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
+                        Ok(_) => self.store(j, c, 1),
+                        Err(reason) => {
+                            self.throttle_event(c, reason);
+                            left.push(*c);
+                        }
                     }
                 }
                 if !left.is_empty() && left.len() == a.charges.as_slice().len() {
@@ -774,7 +785,10 @@ impl<'a> Sim<'a> {
             Kind::Simple => {
                 let Charges::One(c) = &a.charges else { unreachable!("simple attempts carry one charge") };
                 match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
-                    Ok(_) => Vec::new(),
+                    Ok(_) => {
+                        self.store(j, c, 1);
+                        Vec::new()
+                    }
                     Err(reason) => {
                         self.throttle_event(c, reason);
                         self.cur[0].throttled_requests[req_dim as usize] += 1;
@@ -811,6 +825,9 @@ impl<'a> Sim<'a> {
                     self.cur[0].throttled_requests[req_dim as usize] += 1;
                     charges.to_vec()
                 } else {
+                    for (c, _) in &taken {
+                        self.store(j, c, 1);
+                    }
                     Vec::new()
                 }
             }
@@ -842,49 +859,30 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Applies the storage change of an admitted charge of pattern `j`.
+    fn store(&mut self, j: usize, c: &Charge, count: u64) {
+        let p = &self.pats[j];
+        let delta = if c.res as usize == p.res { p.base_delta } else { p.gsi.iter().find(|g| g.res == c.res as usize).map_or(0, |g| g.delta) };
+        if delta != 0 {
+            let b = &mut self.res[c.res as usize].parts[c.part as usize].bytes;
+            *b = b.saturating_add_signed(delta * count as i64);
+        }
+    }
+
     fn throttle_event(&mut self, c: &Charge, reason: Reason) {
         Recorder::throttle_event(&mut self.cur[c.res as usize], reason, c.dim);
         self.res[c.res as usize].count_throttle(c.part as usize, c.dim);
     }
 }
 
-fn action_name(a: &Action) -> &'static str {
-    match a {
-        Action::SetCapacity { .. } => "set_capacity",
-        Action::SwitchMode { .. } => "switch_mode",
-        Action::Prewarm { .. } => "prewarm",
-        Action::AddGsi(_) => "add_gsi",
-        Action::ScaleRate { .. } => "scale_rate",
-    }
-}
+/// Storage overhead DynamoDB adds to every item and index entry (spec §1.1).
+pub const ITEM_OVERHEAD_BYTES: u64 = 100;
 
-/// Splits every partition into equal halves until there are `n` (a power-of-two multiple of the
-/// current count); children share the parent's burst credit and this second's usage.
-fn split_evenly(res: &mut Resource, n: usize) {
-    let mut bounds_v = res.bounds().to_vec();
-    let mut parts_v = std::mem::take(&mut res.parts);
-    while parts_v.len() < n {
-        let mut bounds = Vec::with_capacity(bounds_v.len() * 2);
-        let mut parts = Vec::with_capacity(parts_v.len() * 2);
-        for (i, p) in parts_v.iter().enumerate() {
-            let lo = bounds_v[i];
-            let hi = bounds_v.get(i + 1).copied().map_or(u128::from(u64::MAX) + 1, u128::from);
-            let mid = ((u128::from(lo) + hi) / 2) as u64;
-            let half = |x: [u64; 2], first: bool| [x[0] / 2 + u64::from(first) * (x[0] % 2), x[1] / 2 + u64::from(first) * (x[1] % 2)];
-            for (first, start) in [(true, lo), (false, mid)] {
-                bounds.push(start);
-                parts.push(Partition {
-                    used: half(p.used, first),
-                    burst: half(p.burst, first),
-                    minute_consumed: half(p.minute_consumed, first),
-                    minute_throttles: half(p.minute_throttles, first),
-                });
-            }
-        }
-        bounds_v = bounds;
-        parts_v = parts;
+fn mean_bytes(s: SizeSpec) -> u64 {
+    match s {
+        SizeSpec::Fixed(b) => b,
+        SizeSpec::LogNormal { mean, .. } => mean as u64,
     }
-    res.set_ranges(bounds_v, parts_v);
 }
 
 fn index_entry_bytes(p: Projection, item_bytes: u64) -> u64 {
@@ -927,6 +925,7 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         .index_writes
         .iter()
         .map(|&(g, k)| GsiWrite {
+            delta: if k == crate::scenario::IndexWrite::Insert { (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64 } else { 0 },
             res: g + 1,
             key_space: sc.gsis[g].partition_key,
             writes: k.writes(),
@@ -969,6 +968,11 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         lsi_projections,
         gsi,
         factor: 1.0,
+        base_delta: match p.op {
+            Op::PutItem | Op::BatchWrite | Op::TransactWrite => (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64,
+            Op::DeleteItem => -((mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64),
+            _ => 0,
+        },
         weights: Vec::new(),
         weights_key: (u64::MAX, 0),
     };

@@ -7,6 +7,7 @@
 //! The model knows nothing of files, CSV or the command line; the engine drives it.
 
 pub mod client;
+pub mod scaling;
 pub mod resource;
 
 /// Read or write.

@@ -56,6 +56,39 @@ pub struct Partition {
     pub minute_consumed: [u64; 2],
     /// Throttle events in the current minute.
     pub minute_throttles: [u64; 2],
+    /// Share of the table's provisioned capacity allocated to this partition (the legacy
+    /// allocation that sizes burst credit): `1/n` at creation, halved by a split.
+    pub share: f64,
+    /// Bytes of data stored.
+    pub bytes: u64,
+}
+
+impl Partition {
+    fn with_share(share: f64, bytes: u64) -> Self {
+        Self { share, bytes, ..Self::default() }
+    }
+
+    /// The two children of a split, the first taking `frac` of the data.
+    fn halves(&self, frac: f64) -> (Partition, Partition) {
+        let split = |x: u64| {
+            let a = x / 2 + x % 2;
+            (a, x - a)
+        };
+        let pair = |x: [u64; 2]| {
+            let (a0, b0) = split(x[0]);
+            let (a1, b1) = split(x[1]);
+            ([a0, a1], [b0, b1])
+        };
+        let (u1, u2) = pair(self.used);
+        let (b1, b2) = pair(self.burst);
+        let (c1, c2) = pair(self.minute_consumed);
+        let (t1, t2) = pair(self.minute_throttles);
+        let bytes1 = (self.bytes as f64 * frac.clamp(0.0, 1.0)) as u64;
+        (
+            Partition { used: u1, burst: b1, minute_consumed: c1, minute_throttles: t1, share: self.share / 2.0, bytes: bytes1 },
+            Partition { used: u2, burst: b2, minute_consumed: c2, minute_throttles: t2, share: self.share / 2.0, bytes: self.bytes - bytes1 },
+        )
+    }
 }
 
 /// A table or GSI.
@@ -105,7 +138,7 @@ impl Resource {
             is_index,
             mode,
             bounds: equal_bounds(n),
-            parts: vec![Partition::default(); n as usize],
+            parts: (0..n).map(|i| Partition::with_share(1.0 / n as f64, storage_bytes / n + u64::from(i < storage_bytes % n))).collect(),
             used: [0; 2],
             second_consumed: [0; 2],
             limit: [0; 2],
@@ -116,9 +149,8 @@ impl Resource {
         r.refresh_limits();
         if burst_full {
             for d in Dim::ALL {
-                let cap = r.burst_cap(d);
-                for p in &mut r.parts {
-                    p.burst[d as usize] = cap;
+                for i in 0..r.parts.len() {
+                    r.parts[i].burst[d as usize] = r.burst_cap(i, d);
                 }
             }
         }
@@ -198,16 +230,44 @@ impl Resource {
         }
     }
 
-    /// Each partition's share of provisioned capacity, milli-units per second.
+    /// Partition `i`'s allocation of provisioned capacity, milli-units per second.
     #[must_use]
-    pub fn allocation_milli(&self, d: Dim) -> u64 {
-        self.provisioned(d) * MILLI / self.parts.len() as u64
+    pub fn allocation_milli(&self, i: usize, d: Dim) -> u64 {
+        (self.provisioned(d) as f64 * MILLI as f64 * self.parts[i].share).round() as u64
     }
 
-    /// Largest burst credit a partition banks, milli-units.
+    /// Largest burst credit partition `i` banks, milli-units.
     #[must_use]
-    pub fn burst_cap(&self, d: Dim) -> u64 {
-        BURST_SECONDS * self.allocation_milli(d)
+    pub fn burst_cap(&self, i: usize, d: Dim) -> u64 {
+        BURST_SECONDS * self.allocation_milli(i, d)
+    }
+
+    /// Splits partition `i` at hash `at` (which must lie inside its range); the lower child
+    /// takes `frac` of its data. Each child gets half the parent's allocation (spec §2, P6).
+    pub fn split(&mut self, i: usize, at: u64, frac: f64) {
+        let (a, b) = self.parts[i].halves(frac);
+        self.parts[i] = a;
+        self.parts.insert(i + 1, b);
+        self.bounds.insert(i + 1, at);
+        self.equal_ranges = self.bounds == equal_bounds(self.bounds.len() as u64);
+    }
+
+    /// The hash range of partition `i`: `(start, end)` with `end` exclusive (2^64 for the last).
+    #[must_use]
+    pub fn range(&self, i: usize) -> (u64, u128) {
+        (self.bounds[i], self.bounds.get(i + 1).map_or(1u128 << 64, |&b| u128::from(b)))
+    }
+
+    /// Splits every partition in two at the middle of its range until there are at least `n`
+    /// (DynamoDB doubles partitions when throughput outgrows them; they never merge).
+    pub fn grow_to(&mut self, n: usize) {
+        while self.parts.len() < n {
+            for i in (0..self.parts.len()).rev() {
+                let (lo, hi) = self.range(i);
+                let mid = ((u128::from(lo) + hi) / 2) as u64;
+                self.split(i, mid, 0.5);
+            }
+        }
     }
 
     #[inline]
@@ -300,13 +360,13 @@ impl Resource {
     /// second to the minute and opens a fresh window.
     pub fn end_second(&mut self) {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
-        let alloc = [self.allocation_milli(Dim::Read), self.allocation_milli(Dim::Write)];
-        let cap = [BURST_SECONDS * alloc[0], BURST_SECONDS * alloc[1]];
+        let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
         for p in &mut self.parts {
             for i in 0..2 {
                 if provisioned {
-                    let unused = alloc[i].saturating_sub(p.used[i]);
-                    p.burst[i] = (p.burst[i] + unused).min(cap[i]);
+                    let alloc = (prov[i] * p.share).round() as u64;
+                    let unused = alloc.saturating_sub(p.used[i]);
+                    p.burst[i] = (p.burst[i] + unused).min(BURST_SECONDS * alloc);
                 }
                 p.minute_consumed[i] += p.used[i];
                 p.used[i] = 0;
@@ -356,13 +416,13 @@ mod tests {
         // P2: 1,000 / 1,000 -> 2 partitions of 500 RCU + 500 WCU.
         let p2 = Resource::new("t".into(), false, &prov(1_000, 1_000), 0, true, false);
         assert_eq!(p2.partition_count(), 2);
-        assert_eq!(p2.allocation_milli(Dim::Read), 500_000);
-        assert_eq!(p2.allocation_milli(Dim::Write), 500_000);
+        assert_eq!(p2.allocation_milli(0, Dim::Read), 500_000);
+        assert_eq!(p2.allocation_milli(0, Dim::Write), 500_000);
         // P3: 5,000 / 2,000 -> 4 partitions of 1,250 RCU + 500 WCU.
         let p3 = Resource::new("t".into(), false, &prov(5_000, 2_000), 0, true, false);
         assert_eq!(p3.partition_count(), 4);
-        assert_eq!(p3.allocation_milli(Dim::Read), 1_250_000);
-        assert_eq!(p3.allocation_milli(Dim::Write), 500_000);
+        assert_eq!(p3.allocation_milli(0, Dim::Read), 1_250_000);
+        assert_eq!(p3.allocation_milli(0, Dim::Write), 500_000);
     }
 
     #[test]
@@ -428,7 +488,7 @@ mod tests {
         // with no burst credit at all.
         let mut r = Resource::new("t".into(), false, &prov(1, 400), 0, false, false);
         assert_eq!(r.partition_count(), 1);
-        r.set_ranges(equal_bounds(4), vec![Partition::default(); 4]);
+        r.set_ranges(equal_bounds(4), vec![Partition::with_share(0.25, 0); 4]);
         for _ in 0..600 {
             for (p, n) in [(0, 50), (1, 50), (2, 50), (3, 150)] {
                 for _ in 0..n {
@@ -451,7 +511,27 @@ mod tests {
         r.equal_ranges = false;
         let slow: Vec<usize> = hs.iter().map(|&h| r.partition_of(h)).collect();
         assert_eq!(fast, slow);
-        assert_eq!(fast, vec![0, 0, 0, 1, 1, 4, 7, 7]);
+        // Bounds are i * 2^61: u64::MAX / 8 = 2^61 - 1 is still in partition 0, u64::MAX / 2 =
+        // 2^63 - 1 in partition 3.
+        assert_eq!(fast, vec![0, 0, 0, 0, 1, 3, 7, 7]);
+    }
+
+    #[test]
+    fn p6_a_split_for_size_halves_one_allocation() {
+        // P3 (4 x 1,250 RCU + 500 WCU), then one partition splits: 3 x (1,250/500) + 2 x (625/250).
+        let mut r = Resource::new("t".into(), false, &prov(5_000, 2_000), 0, true, false);
+        let (lo, hi) = r.range(2);
+        r.split(2, ((u128::from(lo) + hi) / 2) as u64, 0.5);
+        let allocs: Vec<(u64, u64)> = (0..5).map(|i| (r.allocation_milli(i, Dim::Read) / MILLI, r.allocation_milli(i, Dim::Write) / MILLI)).collect();
+        assert_eq!(allocs, vec![(1_250, 500), (1_250, 500), (625, 250), (625, 250), (1_250, 500)]);
+    }
+
+    #[test]
+    fn doubling_keeps_equal_ranges() {
+        let mut r = Resource::new("t".into(), false, &prov(5_000, 2_000), 0, true, false);
+        r.grow_to(8);
+        assert_eq!(r.bounds(), equal_bounds(8).as_slice());
+        assert!(r.equal_ranges);
     }
 
     #[test]
@@ -467,7 +547,7 @@ mod tests {
     #[test]
     fn linear_model_couples_reads_and_writes() {
         let mut r = Resource::new("t".into(), false, &prov(40_000, 40_000), 0, true, true);
-        r.set_ranges(equal_bounds(1), vec![Partition::default(); 1]);
+        r.set_ranges(equal_bounds(1), vec![Partition::with_share(1.0, 0); 1]);
         for _ in 0..500 {
             r.try_take(0, Dim::Write, MILLI).unwrap();
         }

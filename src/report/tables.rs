@@ -72,6 +72,7 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
                     push(format!("Provisioned{w}CapacityUnits"), x.provisioned[i] as f64);
                 }
                 push(format!("{w}CapacityLimit"), x.capacity[i] as f64);
+                push(format!("Warm{w}Throughput"), x.warm[i] as f64);
                 push(format!("{w}ThrottleEvents"), x.events(d) as f64);
                 for reason in Reason::ALL {
                     push(format!("{w}{}ThroughputThrottleEvents", reason.metric_word()), x.throttle_events[reason as usize][i] as f64);

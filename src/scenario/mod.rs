@@ -118,6 +118,33 @@ pub struct TableSpec {
     pub initial_burst_full: bool,
     /// Partition read and write limits are coupled linearly.
     pub linear_partition_limit: bool,
+    /// UpdateTable latency within warm throughput.
+    pub update_latency: SimDuration,
+    /// UpdateTable latency when partitions must be added.
+    pub partition_add_latency: SimDuration,
+    /// Time a pre-warm takes.
+    pub prewarm_delay: SimDuration,
+    /// On-demand doubling time, minutes.
+    pub on_demand_doubling_minutes: f64,
+    /// Split for heat, if on.
+    pub split_for_heat: Option<HeatSpec>,
+}
+
+/// Split-for-heat settings (spec §2; thresholds are [UNKNOWN] in the docs, so configurable).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeatSpec {
+    /// Share of a partition cap sustained to count as hot.
+    pub threshold: f64,
+    /// Minutes it must be sustained.
+    pub window_minutes: u64,
+    /// Seconds the split takes once decided.
+    pub delay_s: u64,
+}
+
+impl Default for HeatSpec {
+    fn default() -> Self {
+        Self { threshold: 0.8, window_minutes: 5, delay_s: 300 }
+    }
 }
 
 /// Capacity mode and settings of a table or GSI.
@@ -163,8 +190,6 @@ pub struct AutoscalingSpec {
     pub write: Option<ScalingTargetSpec>,
     /// Alarm-to-action delay.
     pub alarm_delay: SimDuration,
-    /// UpdateTable latency within warm throughput.
-    pub update_latency: SimDuration,
 }
 
 /// One scalable target.

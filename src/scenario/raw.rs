@@ -101,6 +101,38 @@ pub struct RawTable {
     pub initial_burst: Option<RawInitialBurst>,
     /// Per-partition read/write coupling: "independent" (default) or "linear" (r/3000 + w/1000 <= 1).
     pub partition_limit_model: Option<RawPartitionLimitModel>,
+    /// UpdateTable latency when the new capacity is within warm throughput; default "10s".
+    pub update_latency: Option<String>,
+    /// UpdateTable latency when partitions must be added; default "10m".
+    pub partition_add_latency: Option<String>,
+    /// Time a pre-warm takes to complete; default "10m".
+    pub prewarm_delay: Option<String>,
+    /// On-demand: time for instant capacity to double while demand asks for more; default "30m".
+    pub on_demand_doubling: Option<String>,
+    /// Split for heat: `false`, `true` (defaults) or { threshold = 0.8, window = "5m", delay = "5m" }.
+    pub split_for_heat: Option<RawHeat>,
+}
+
+/// Split-for-heat settings.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawHeat {
+    /// On with defaults, or off.
+    Switch(bool),
+    /// On with these settings.
+    Settings(RawHeatSettings),
+}
+
+/// Split-for-heat settings.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawHeatSettings {
+    /// Share of a partition cap (read or write) sustained to count as hot; default 0.8.
+    pub threshold: Option<f64>,
+    /// How long it must be sustained; default "5m" (whole minutes).
+    pub window: Option<String>,
+    /// How long the split takes once decided; default "5m".
+    pub delay: Option<String>,
 }
 
 /// Table class.
@@ -171,8 +203,6 @@ pub struct RawAutoscaling {
     pub write: Option<RawScalingTarget>,
     /// Delay between an alarm's last datapoint and the scaling action; default "90s".
     pub alarm_delay: Option<String>,
-    /// UpdateTable latency within warm throughput; default "10s".
-    pub update_latency: Option<String>,
 }
 
 /// Scaling policy.

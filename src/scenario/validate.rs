@@ -206,6 +206,17 @@ impl Validator<'_> {
             autoscaling,
             initial_burst_full: raw.table.initial_burst != Some(RawInitialBurst::Empty),
             linear_partition_limit: raw.table.partition_limit_model == Some(RawPartitionLimitModel::Linear),
+            update_latency: self.opt_duration(&tp.key("update_latency"), raw.table.update_latency.as_ref(), SimDuration::from_secs(10)),
+            partition_add_latency: self.opt_duration(&tp.key("partition_add_latency"), raw.table.partition_add_latency.as_ref(), SimDuration::from_secs(600)),
+            prewarm_delay: self.opt_duration(&tp.key("prewarm_delay"), raw.table.prewarm_delay.as_ref(), SimDuration::from_secs(600)),
+            on_demand_doubling_minutes: {
+                let d = self.opt_duration(&tp.key("on_demand_doubling"), raw.table.on_demand_doubling.as_ref(), SimDuration::from_secs(1_800));
+                if d < SimDuration::from_secs(60) {
+                    self.err(&tp.key("on_demand_doubling"), "the on-demand doubling time must be at least 1m");
+                }
+                (d.as_secs() as f64 / 60.0).max(1.0)
+            },
+            split_for_heat: self.heat(&tp.key("split_for_heat"), raw.table.split_for_heat.as_ref()),
         };
 
         // [[gsi]], [[lsi]]
@@ -486,7 +497,26 @@ impl Validator<'_> {
             read,
             write,
             alarm_delay: self.opt_duration(&at.key("alarm_delay"), a.alarm_delay.as_ref(), SimDuration::from_secs(90)),
-            update_latency: self.opt_duration(&at.key("update_latency"), a.update_latency.as_ref(), SimDuration::from_secs(10)),
+        }
+    }
+
+    fn heat(&mut self, at: &KeyPath, h: Option<&RawHeat>) -> Option<HeatSpec> {
+        match h {
+            None | Some(RawHeat::Switch(true)) => Some(HeatSpec::default()),
+            Some(RawHeat::Switch(false)) => None,
+            Some(RawHeat::Settings(s)) => {
+                let d = HeatSpec::default();
+                let threshold = s.threshold.unwrap_or(d.threshold);
+                if !(threshold > 0.0 && threshold <= 1.0) {
+                    self.err(&at.key("threshold"), format!("the heat threshold is a share of the partition cap: above 0 and at most 1, not {threshold}"));
+                }
+                let window = self.opt_duration(&at.key("window"), s.window.as_ref(), SimDuration::from_secs(300));
+                if window.as_secs() < 60 || window.as_secs() % 60 != 0 {
+                    self.err(&at.key("window"), "the heat window is whole minutes, at least 1m");
+                }
+                let delay = self.opt_duration(&at.key("delay"), s.delay.as_ref(), SimDuration::from_secs(300));
+                Some(HeatSpec { threshold, window_minutes: (window.as_secs() / 60).max(1), delay_s: delay.as_secs() })
+            }
         }
     }
 

@@ -115,6 +115,7 @@ duration = "5m"
 [table]
 partition_key = "k"
 capacity = {cap}
+partition_add_latency = "30s"
 [keys.k]
 cardinality = 1000
 [[pattern]]
