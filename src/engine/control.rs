@@ -95,6 +95,7 @@ impl Sim<'_> {
         self.sc.start_unix_s + s as i64
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn event(&mut self, s: u64, res: usize, action: &'static str, dim: Option<Dim>, old: f64, new: f64, detail: String) {
         self.events.push(CapacityEvent { time_s: s, resource: self.res[res].name.clone(), action, dimension: dim.map_or("", Dim::name), old, new, detail });
     }
@@ -123,11 +124,16 @@ impl Sim<'_> {
         }
     }
 
-    /// Latency of an UpdateTable to `units`: fast within warm throughput, slow when the table
-    /// must add partitions.
+    /// Latency of an UpdateTable to `units`: fast when the partitions the table has (its warm
+    /// throughput) serve the new capacity, slow when partitions must be added.
     fn update_latency(&self, r: usize, units: [Option<u64>; 2]) -> u64 {
-        let within = Dim::ALL.iter().all(|&d| units[d as usize].is_none_or(|u| u <= self.ctl[r].warm[d as usize]));
-        if within {
+        let cur = match self.res[r].mode {
+            Mode::Provisioned { units } => units,
+            Mode::OnDemand { warm, .. } => warm,
+        };
+        let new = [units[0].unwrap_or(cur[0]), units[1].unwrap_or(cur[1])];
+        let needed = initial_partitions(&Mode::Provisioned { units: new }, 0) as usize;
+        if needed <= self.res[r].partition_count() {
             self.sc.table.update_latency.as_secs()
         } else {
             self.sc.table.partition_add_latency.as_secs()

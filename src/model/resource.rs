@@ -362,9 +362,9 @@ impl Resource {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
         let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
         for p in &mut self.parts {
-            for i in 0..2 {
+            for (i, prov_i) in prov.iter().enumerate() {
                 if provisioned {
-                    let alloc = (prov[i] * p.share).round() as u64;
+                    let alloc = (prov_i * p.share).round() as u64;
                     let unused = alloc.saturating_sub(p.used[i]);
                     p.burst[i] = (p.burst[i] + unused).min(BURST_SECONDS * alloc);
                 }

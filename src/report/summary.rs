@@ -34,6 +34,8 @@ pub struct Summary {
     pub latency_ms: LatencySummary,
     /// How the engine spent its seconds (fast mode: bulk vs replayed).
     pub engine: EngineSummary,
+    /// Capacity changes, partition splits and refused actions, in time order.
+    pub capacity_events: Vec<crate::engine::CapacityEvent>,
     /// `[[at]]` actions this version reports but does not simulate.
     pub skipped_actions: Vec<String>,
 }
@@ -112,6 +114,12 @@ pub struct ResourceSummary {
     pub throttle_events_by_reason: BTreeMap<String, u64>,
     /// Requests with a throttled event (table only; CloudWatch `ThrottledRequests`).
     pub throttled_requests: u64,
+    /// Warm throughput at the end, read units per second.
+    pub warm_read: u64,
+    /// Warm throughput at the end, write units per second.
+    pub warm_write: u64,
+    /// Data stored at the end (items plus 100 bytes each), GB (10^9 bytes).
+    pub storage_gb: f64,
 }
 
 /// Latency percentiles, ms.
@@ -228,6 +236,9 @@ impl Summary {
                     write_throttle_events: sum.events(Dim::Write),
                     throttle_events_by_reason: by_reason,
                     throttled_requests: sum.throttled_requests[0] + sum.throttled_requests[1],
+                    warm_read: last.warm[0],
+                    warm_write: last.warm[1],
+                    storage_gb: (r.resource_bytes[i] as f64 / 1e6).round() / 1e3,
                 }
             })
             .collect();
@@ -245,6 +256,7 @@ impl Summary {
             resources,
             latency_ms: LatencySummary { p50: ms(h.quantile(0.5)), p90: ms(h.quantile(0.9)), p99: ms(h.quantile(0.99)), p999: ms(h.quantile(0.999)), max: ms(h.max()) },
             engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
+            capacity_events: r.events.clone(),
             skipped_actions: r.skipped_actions.clone(),
         }
     }
@@ -315,6 +327,19 @@ impl Summary {
             t.attempts,
             pct(t.throttled_attempt_share)
         );
+        let shown: Vec<&crate::engine::CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != "partitions_added").collect();
+        if !shown.is_empty() {
+            let _ = writeln!(o, "capacity events ({}):", shown.len());
+            for e in shown.iter().take(12) {
+                let dim = if e.dimension.is_empty() { String::new() } else { format!(" {}", e.dimension) };
+                let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };
+                let detail = if e.detail.is_empty() { String::new() } else { format!(" ({})", e.detail) };
+                let _ = writeln!(o, "  {:>6} s  {} {}{dim}{change}{detail}", e.time_s, e.resource, e.action);
+            }
+            if shown.len() > 12 {
+                let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
+            }
+        }
         for s in &self.skipped_actions {
             let _ = writeln!(o, "note: [[at]] {s} is parsed but not simulated by this version");
         }

@@ -6,6 +6,7 @@ mod cli; // the binary as a user runs it: exit codes, files, messages
 mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod malformed; // a battery of bad scenarios, each with a clear error
+mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 
 use ddbsim::engine::{simulate, RunOptions, RunResult};

@@ -72,6 +72,8 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
     ("steps out of order", "{ constant = 10 }", "{ steps = [[\"0s\", 1], [\"5m\", 2], [\"1m\", 3]] }", "pattern[0].rate.steps[2]", "increase", 24),
     ("too many items for BatchWriteItem", "op = \"put_item\"", "op = \"batch_write\"\nitems = 30", "pattern[1].items", "1 to 25", 29),
     ("a negative storage", "partition_key = \"user\"", "partition_key = \"user\"\nstorage_gb = -3", "table.storage_gb", ">= 0", 6),
+    ("[[at]] on a missing index", "[[pattern]]\nname = \"read\"", "[[at]]\ntime = \"1m\"\nindex = \"ByDay\"\nset_capacity = { read = 5 }\n\n[[pattern]]\nname = \"read\"", "at[0].index", "no GSI named \"ByDay\"", 22),
+    ("split_for_heat threshold above 1", "partition_key = \"user\"", "partition_key = \"user\"\nsplit_for_heat = { threshold = 1.5 }", "table.split_for_heat.threshold", "at most 1", 6),
     ("a bad start instant", "duration = \"10m\"", "duration = \"10m\"\nstart = \"next tuesday\"", "scenario.start", "RFC 3339", 3),
 ];
 

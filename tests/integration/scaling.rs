@@ -1,0 +1,282 @@
+//! Capacity that moves (spec §5, §6, §2): auto scaling, on-demand growth, mode switches,
+//! decreases, and splits for heat and size, against hand-worked numbers.
+
+use super::{run, run_summary, scenario};
+use ddbsim::engine::{simulate, RunOptions};
+use ddbsim::model::Dim;
+
+fn spike(policy: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "10m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 5, write = 5 }}
+initial_burst = "empty"
+autoscaling = {{ policy = "{policy}", write = {{ min = 5, max = 1000, target = 70 }} }}
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 900
+rate = {{ constant = 400 }}
+[client]
+retry = "none"
+"#
+    )
+}
+
+/// A 400 writes/s spike on a table at 5 WCU, target 70 %. Demand always exceeds capacity and
+/// there is no burst credit, so each minute consumes exactly the provisioned capacity; auto
+/// scaling sees only that.
+///
+/// instant: the alarm needs 2 datapoints above 0.7 x provisioned at the current capacity;
+/// after a step the older datapoint (at the old capacity c) is below 0.7 x ceil(c / 0.7), so
+/// each step takes 2 minutes: 5, 5 | 8, 8 | ceil(8/0.7) = 12, 12 | 18, 18 | 26, 26.
+///
+/// aws: the alarm fires at the end of minute 1 (s = 120), the action comes 90 s later and the
+/// UpdateTable 10 s after that (s = 220, inside minute 3). Minute 3 consumes 40 s x 5 + 20 s
+/// x 8 = 360 units, 6/s; the next alarm needs minutes 3 and 4 above 5.6 and sizes from the
+/// smaller, ceil(6 / 0.7) = 9, applied at 300 + 100 = 400 s; minute 6 averages
+/// (40 x 8 + 20 x 9) / 60 = 8.33, so the next step is ceil(8 / 0.7) = 12 at 520 s.
+/// So the delays cost more than the 100 s they add: by minute 9 instant provisions 26 WCU and
+/// aws 12, less than half.
+#[test]
+fn aws_and_instant_policies_differ_on_a_spike() {
+    let series = |policy: &str| -> Vec<u64> { run(&scenario(&spike(policy))).rec.resources[0].iter().map(|m| m.provisioned[1]).collect() };
+    assert_eq!(series("instant"), vec![5, 5, 8, 8, 12, 12, 18, 18, 26, 26]);
+    assert_eq!(series("aws"), vec![5, 5, 5, 8, 8, 8, 9, 9, 12, 12]);
+    let s = run_summary(&scenario(&spike("aws")));
+    let outs: Vec<(u64, f64)> = s.capacity_events.iter().filter(|e| e.action == "scale_out").map(|e| (e.time_s, e.new)).collect();
+    assert_eq!(outs, vec![(220, 8.0), (400, 9.0), (520, 12.0)]);
+}
+
+fn on_demand_steps(steps: &str, minutes: u64) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "{minutes}m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand", table_quota = 100000 }}
+split_for_heat = false
+[keys.k]
+cardinality = 10000000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 10240
+rate = {{ steps = {steps} }}
+[client]
+retry = "none"
+"#
+    )
+}
+
+/// O1/O3 with 10 KB writes (10 WRU each). A new table serves 4,000 WRU/s; at a demand of
+/// 10,000 its capacity is used up every minute, so the previous peak follows it and the
+/// capacity grows at the doubling limit, 4,000 x 2^(n/30) after n minutes, until it reaches
+/// twice the peak: 4,000 x 2^(69/30) = 19,698 after 69 minutes; after 70 the limit would allow
+/// 20,159, and twice the peak minute (10,000 plus Poisson noise of about 40 per minute, so
+/// within 10,000-10,150) caps it. At 75 minutes demand jumps to 30,000, 1.5x the capacity: it
+/// is throttled while capacity grows by 2^(1/30) a minute, so 17 minutes later it is
+/// cap x 2^(17/30) < 30,000 and 18 minutes later cap x 2^(18/30) > 30,000.
+#[test]
+fn o1_o3_on_demand_grows_to_twice_the_peak_within_the_doubling_limit() {
+    let r = run(&scenario(&on_demand_steps(r#"[["0s", 1000], ["75m", 3000]]"#, 95)));
+    let cap: Vec<u64> = r.rec.resources[0].iter().map(|m| m.capacity[1]).collect();
+    assert_eq!(cap[0], 4_000);
+    assert_eq!(cap[30], 8_000);
+    assert_eq!(cap[69], 19_698);
+    assert!((20_000..=20_300).contains(&cap[70]), "{}", cap[70]);
+    let grown = |n: f64| (cap[75] as f64 * 2f64.powf(n / 30.0)) as u64;
+    assert!(cap[92].abs_diff(grown(17.0)) <= 1 && cap[92] < 30_000, "{} vs {}", cap[92], grown(17.0));
+    assert!(cap[93].abs_diff(grown(18.0)) <= 1 && cap[93] > 30_000, "{} vs {}", cap[93], grown(18.0));
+    let t = &r.rec.resources[0];
+    assert!(t[76].events(Dim::Write) > 30_000, "a 1.5x jump is throttled at first");
+    assert!(t[94].events(Dim::Write) < t[76].events(Dim::Write) / 10, "and much less once capacity has grown");
+}
+
+/// O4: a new on-demand table takes 4,000 WRU/s over 4 partitions at once: 400 writes/s of
+/// 10 KB, 100 a second per partition, which is exactly its 1,000 WU/s cap on average. Only the
+/// Poisson excess is throttled: for N ~ Poisson(100), E[(N - 100)+] = 100 x P(N = 100) = 3.99,
+/// so 4.0 % of the writes (DynamoDB's "no throttling" assumes perfectly even arrivals; ddbsim
+/// enforces each second).
+#[test]
+fn o4_new_on_demand_table_serves_4000_wru() {
+    let text = on_demand_steps(r#"[["0s", 400]]"#, 5);
+    let r = run(&scenario(&text));
+    assert_eq!(r.rec.resources[0][0].partitions, 4);
+    let first = &r.rec.resources[0][0];
+    let share = first.events(Dim::Write) as f64 / (first.requested[1] as f64 / 10_000.0);
+    assert!((0.03..0.05).contains(&share), "throttled share in the first minute {share}");
+}
+
+/// O5: switching a table provisioned at 24,000 RCU / 8,000 WCU to on-demand keeps at least
+/// that much capacity at once.
+#[test]
+fn o5_switch_to_on_demand_keeps_provisioned_throughput() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 24000, write = 8000 }
+[keys.k]
+cardinality = 1000
+[[pattern]]
+name = "r"
+op = "get_item"
+rate = { constant = 10 }
+[[at]]
+time = "2m"
+switch_mode = "on_demand"
+"#,
+    );
+    let r = run(&sc);
+    let t = &r.rec.resources[0];
+    assert_eq!(t[1].provisioned, [24_000, 8_000]);
+    assert_eq!(t[2].provisioned, [0, 0]);
+    assert!(t[2].capacity[0] >= 24_000 && t[2].capacity[1] >= 8_000, "{:?}", t[2].capacity);
+    assert_eq!(r.resource_modes[0], "on_demand");
+    // Partitions never merge: ceil((24000 + 3 x 8000) / 3000) = 16 stay.
+    assert!(t.iter().all(|m| m.partitions == 16));
+}
+
+/// The launch-day ramp: over 60 minutes capacity can reach at most 4,000 x 2^2 = 16,000 WU/s
+/// against 40,000 asked at the top, so most of the last minute is throttled; over 150 minutes
+/// the capacity keeps pace except around 30-60 minutes, and the run throttles far less.
+#[test]
+fn a_slower_launch_ramp_throttles_far_less() {
+    let ramp = |over: u64| {
+        let text = on_demand_steps("[[\"0s\", 0]]", over).replace(
+            "rate = { steps = [[\"0s\", 0]] }",
+            &format!("rate = {{ ramp = {{ from = 0, to = 4000, over = \"{over}m\" }} }}"),
+        );
+        let sc = scenario(&text);
+        let r = simulate(&sc, &RunOptions::default());
+        let p = &r.rec.patterns[0];
+        let last = r.rec.resources[0].last().unwrap().clone();
+        (p.throttled_attempts as f64 / p.attempts as f64, last)
+    };
+    let (fast_share, last) = ramp(60);
+    assert!(last.capacity[1] <= 16_000);
+    let asked = last.requested[1] as f64 / 1000.0 / 60.0;
+    let served = last.consumed[1] as f64 / 1000.0 / 60.0;
+    assert!(served / asked < 0.45, "last minute served {served:.0} of {asked:.0} WU/s");
+    let (slow_share, _) = ramp(150);
+    assert!(slow_share < fast_share / 3.0, "150 min {slow_share:.3} vs 60 min {fast_share:.3}");
+}
+
+/// Decreases: a fifth set_capacity decrease within the first hour of a UTC day is refused.
+#[test]
+fn a_fifth_decrease_in_an_hour_is_refused() {
+    let mut text = String::from(
+        r#"
+[scenario]
+duration = "30m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 100, write = 100 }
+[keys.k]
+cardinality = 1000
+[[pattern]]
+name = "r"
+op = "get_item"
+rate = { constant = 1 }
+"#,
+    );
+    for (i, w) in [90, 80, 70, 60, 50].iter().enumerate() {
+        text.push_str(&format!("[[at]]\ntime = \"{}m\"\nset_capacity = {{ write = {w} }}\n", i + 1));
+    }
+    let s = run_summary(&scenario(&text));
+    let actions: Vec<&str> = s.capacity_events.iter().map(|e| e.action).collect();
+    assert_eq!(actions, vec!["set_capacity", "set_capacity", "set_capacity", "set_capacity", "refused_decrease"]);
+    assert_eq!(s.resources[0].provisioned_wcu, 60);
+}
+
+fn two_hot_keys(seed: u64, heat: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "20m"
+seed = {seed}
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+split_for_heat = {heat}
+[keys.k]
+values = {{ a = 1.0, b = 1.0 }}
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = {{ constant = 1400 }}
+[client]
+retry = "none"
+"#
+    )
+}
+
+/// Split for heat: two keys of 700 WU/s each on one partition throttle (1,400 > 1,000). The
+/// partition is above 80 % of its cap for 5 minutes, the split is decided at the end of
+/// minute 5 and done 5 minutes later, at the weighted median, between the two keys: from
+/// minute 10 on each half carries one key at 700 WU/s and nothing is throttled.
+#[test]
+fn split_for_heat_removes_throttling_once_done() {
+    // A seed whose placement puts both keys on the same one of the 4 partitions.
+    let seed = (1..64)
+        .find(|&seed| {
+            let sc = scenario(&two_hot_keys(seed, "false"));
+            let r = simulate(&sc, &RunOptions { duration: Some(ddbsim::time::SimDuration::from_secs(60)), ..RunOptions::default() });
+            r.rec.resources[0][0].events(Dim::Write) > 10_000
+        })
+        .expect("some seed places both keys together");
+    let r = run(&scenario(&two_hot_keys(seed, "true")));
+    let t = &r.rec.resources[0];
+    assert!(t[..10].iter().all(|m| m.events(Dim::Write) > 10_000), "throttled before the split");
+    assert!(t[10..].iter().all(|m| m.events(Dim::Write) == 0), "nothing after the split");
+    let splits: Vec<u64> = r.events.iter().filter(|e| e.action == "split_for_heat").map(|e| e.time_s).collect();
+    assert_eq!(splits, vec![600]);
+    assert_eq!(t[10].partitions, 5);
+}
+
+/// No split for heat for a single hot key: the hot-key scenario keeps throttling.
+#[test]
+fn no_split_for_a_single_hot_key() {
+    let sc = ddbsim::scenario::load(std::path::Path::new("scenarios/hot-key.toml")).unwrap();
+    let r = simulate(&sc, &RunOptions::default());
+    assert!(r.events.iter().any(|e| e.action == "heat_split_skipped" && e.detail.contains("one key")));
+    assert!(!r.events.iter().any(|e| e.action == "split_for_heat"));
+    assert!(r.rec.resources[0].last().unwrap().events(Dim::Write) > 20_000);
+}
+
+/// P5: 8 partitions of 9.99 GB; one receives 10 MB/s of new items and passes 10 GB within
+/// seconds: at the end of the minute it splits and the table has 9 partitions.
+#[test]
+fn p5_a_partition_that_fills_10_gb_splits() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "3m"
+[table]
+partition_key = "k"
+storage_gb = 79.92
+capacity = { mode = "provisioned", read = 100, write = 3000 }
+[keys.k]
+values = { hot = 1.0 }
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 102400
+rate = { constant = 9 }
+"#,
+    );
+    let r = run(&sc);
+    let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
+    assert_eq!(parts, vec![8, 9, 9]);
+    assert_eq!(r.events.iter().filter(|e| e.action == "split_for_size").count(), 1);
+}
