@@ -19,7 +19,10 @@
 //! The behavioural rules and their sources are in `docs/dynamodb-behaviour.md` of the project's
 //! shared folder; each module's docs name the rules it implements.
 
+pub mod billing;
 pub mod cli;
+pub mod compare;
+pub mod cost;
 pub mod engine;
 pub mod metrics;
 pub mod model;

@@ -20,6 +20,10 @@ pub struct ResourceMinute {
     pub capacity: [u64; 2],
     /// Warm throughput at the end of the minute, units per second.
     pub warm: [u64; 2],
+    /// Provisioned unit-seconds in the minute (time-weighted provisioned capacity).
+    pub provisioned_unit_seconds: [u64; 2],
+    /// Bytes stored at the end of the minute.
+    pub stored_bytes: u64,
     /// Partitions at the end of the minute.
     pub partitions: u64,
 }
@@ -101,7 +105,11 @@ const LINEAR: u64 = 1 << (SUB_BITS + 1);
 
 impl Default for Histogram {
     fn default() -> Self {
-        Self { counts: vec![0; (LINEAR as usize) + 64 * (1 << SUB_BITS)], total: 0, max: 0 }
+        Self {
+            counts: vec![0; (LINEAR as usize) + 64 * (1 << SUB_BITS)],
+            total: 0,
+            max: 0,
+        }
     }
 }
 

@@ -23,7 +23,17 @@ fn micro(c: &mut Criterion) {
     let mut g = c.benchmark_group("micro");
     g.throughput(Throughput::Elements(N));
     g.bench_function("admission_try_take", |b| {
-        let mut r = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000_000, write: 1 }, 0, true, false);
+        let mut r = Resource::new(
+            "t".into(),
+            false,
+            &CapacitySpec::Provisioned {
+                read: 3_000_000,
+                write: 1,
+            },
+            0,
+            true,
+            false,
+        );
         b.iter(|| {
             for i in 0..N {
                 let _ = black_box(r.try_take((i % 1_000) as usize, Dim::Read, 1_000));
@@ -32,9 +42,25 @@ fn micro(c: &mut Criterion) {
         });
     });
     g.bench_function("zipf_key_and_partition", |b| {
-        let ks = KeySpaceSpec { name: "k".into(), cardinality: 10_000_000, popularity: Popularity::Zipf(0.8), value_names: vec![], shards: None };
+        let ks = KeySpaceSpec {
+            name: "k".into(),
+            cardinality: 10_000_000,
+            popularity: Popularity::Zipf(0.8),
+            value_names: vec![],
+            shards: None,
+        };
         let d = KeyDist::new(&ks);
-        let r = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000_000, write: 1 }, 0, true, false);
+        let r = Resource::new(
+            "t".into(),
+            false,
+            &CapacitySpec::Provisioned {
+                read: 3_000_000,
+                write: 1,
+            },
+            0,
+            true,
+            false,
+        );
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         b.iter(|| {
             let mut acc = 0;

@@ -39,7 +39,9 @@ pub struct EventQueue<T: Keyed> {
 
 impl<T: Keyed> Default for EventQueue<T> {
     fn default() -> Self {
-        Self { heap: BinaryHeap::new() }
+        Self {
+            heap: BinaryHeap::new(),
+        }
     }
 }
 

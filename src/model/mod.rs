@@ -7,8 +7,8 @@
 //! The model knows nothing of files, CSV or the command line; the engine drives it.
 
 pub mod client;
-pub mod scaling;
 pub mod resource;
+pub mod scaling;
 
 /// Read or write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,7 +49,12 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in counter order.
-    pub const ALL: [Reason; 4] = [Reason::KeyRange, Reason::Provisioned, Reason::MaxOnDemand, Reason::AccountLimit];
+    pub const ALL: [Reason; 4] = [
+        Reason::KeyRange,
+        Reason::Provisioned,
+        Reason::MaxOnDemand,
+        Reason::AccountLimit,
+    ];
 
     /// The word DynamoDB's metric and reason names use: `KeyRange`, `Provisioned`, ...
     #[must_use]
@@ -71,6 +76,11 @@ impl Reason {
             Reason::MaxOnDemand => "MaxOnDemandThroughputExceeded",
             Reason::AccountLimit => "AccountLimitExceeded",
         };
-        format!("{}{}{}", if index { "Index" } else { "Table" }, if dim == Dim::Read { "Read" } else { "Write" }, tail)
+        format!(
+            "{}{}{}",
+            if index { "Index" } else { "Table" },
+            if dim == Dim::Read { "Read" } else { "Write" },
+            tail
+        )
     }
 }

@@ -6,7 +6,6 @@ pub mod tables;
 
 use crate::engine::RunResult;
 use crate::output::{prepare_dir, write_atomic, OutputError};
-use crate::scenario::Scenario;
 use std::path::{Path, PathBuf};
 
 pub use summary::Summary;
@@ -15,9 +14,12 @@ pub use summary::Summary;
 ///
 /// # Errors
 /// [`OutputError`] naming the folder or file that could not be written.
-pub fn write_run(dir: &Path, sc: &Scenario, r: &RunResult) -> Result<Vec<PathBuf>, OutputError> {
+pub fn write_run(
+    dir: &Path,
+    r: &RunResult,
+    summary: &Summary,
+) -> Result<Vec<PathBuf>, OutputError> {
     prepare_dir(dir)?;
-    let summary = Summary::new(sc, r);
     let mut written = Vec::new();
     let files: [(&str, Vec<u8>); 3] = [
         ("summary.json", summary.to_json().into_bytes()),

@@ -34,6 +34,10 @@ pub struct Summary {
     pub latency_ms: LatencySummary,
     /// How the engine spent its seconds (fast mode: bulk vs replayed).
     pub engine: EngineSummary,
+    /// The bill of the scenario's own capacity mode over the simulated window, extrapolated.
+    pub cost: crate::cost::Bill,
+    /// Region and date of the price catalog.
+    pub prices: String,
     /// Capacity changes, partition splits and refused actions, in time order.
     pub capacity_events: Vec<crate::engine::CapacityEvent>,
     /// `[[at]]` actions this version reports but does not simulate.
@@ -157,7 +161,7 @@ fn share(a: u64, b: u64) -> f64 {
 impl Summary {
     /// Summarises a run of `sc`.
     #[must_use]
-    pub fn new(sc: &Scenario, r: &RunResult) -> Self {
+    pub fn new(sc: &Scenario, r: &RunResult, catalog: &crate::cost::Catalog) -> Self {
         let mut total = RequestSummary::default();
         let patterns = sc
             .patterns
@@ -254,8 +258,22 @@ impl Summary {
             requests: total,
             patterns,
             resources,
-            latency_ms: LatencySummary { p50: ms(h.quantile(0.5)), p90: ms(h.quantile(0.9)), p99: ms(h.quantile(0.99)), p999: ms(h.quantile(0.999)), max: ms(h.max()) },
-            engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
+            latency_ms: LatencySummary {
+                p50: ms(h.quantile(0.5)),
+                p90: ms(h.quantile(0.9)),
+                p99: ms(h.quantile(0.99)),
+                p999: ms(h.quantile(0.999)),
+                max: ms(h.max()),
+            },
+            engine: EngineSummary {
+                bulk_seconds: r.bulk_seconds,
+                replayed_seconds: r.replayed_seconds,
+            },
+            cost: crate::billing::bill_of(sc, r, catalog),
+            prices: format!(
+                "{} prices read on {}",
+                catalog.region, catalog.prices_read_on
+            ),
             capacity_events: r.events.clone(),
             skipped_actions: r.skipped_actions.clone(),
         }
@@ -274,38 +292,61 @@ impl Summary {
     pub fn to_table(&self) -> String {
         let mut o = String::new();
         let pct = |x: f64| format!("{:.3}%", x * 100.0);
-        let _ = writeln!(o, "ddbsim {} · {} · seed {} · {} fidelity · {} s simulated", self.ddbsim_version, self.scenario, self.seed, self.fidelity, self.duration_s);
+        let _ = writeln!(
+            o,
+            "ddbsim {} · {} · seed {} · {} fidelity · {} s simulated",
+            self.ddbsim_version, self.scenario, self.seed, self.fidelity, self.duration_s
+        );
         let _ = writeln!(o);
-        let rows: Vec<[String; 7]> = std::iter::once(["pattern".into(), "op".into(), "offered".into(), "served".into(), "throttled req".into(), "failed".into(), "throttled att %".into()])
-            .chain(self.patterns.iter().map(|p| {
-                [
-                    p.name.clone(),
-                    p.op.to_string(),
-                    p.requests.offered.to_string(),
-                    p.requests.served.to_string(),
-                    p.requests.throttled_requests.to_string(),
-                    p.requests.failed.to_string(),
-                    pct(p.requests.throttled_attempt_share),
-                ]
-            }))
-            .collect();
+        let rows: Vec<[String; 7]> = std::iter::once([
+            "pattern".into(),
+            "op".into(),
+            "offered".into(),
+            "served".into(),
+            "throttled req".into(),
+            "failed".into(),
+            "throttled att %".into(),
+        ])
+        .chain(self.patterns.iter().map(|p| {
+            [
+                p.name.clone(),
+                p.op.to_string(),
+                p.requests.offered.to_string(),
+                p.requests.served.to_string(),
+                p.requests.throttled_requests.to_string(),
+                p.requests.failed.to_string(),
+                pct(p.requests.throttled_attempt_share),
+            ]
+        }))
+        .collect();
         o.push_str(&align(&rows));
         let _ = writeln!(o);
-        let rows: Vec<[String; 7]> =
-            std::iter::once(["resource".into(), "mode".into(), "partitions".into(), "consumed RCU".into(), "consumed WCU".into(), "read thr ev".into(), "write thr ev".into()])
-                .chain(self.resources.iter().map(|r| {
-                    let mode = if r.mode == "provisioned" { format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu) } else { "on-demand".to_string() };
-                    [
-                        format!("{} ({})", r.name, r.kind),
-                        mode,
-                        r.partitions.to_string(),
-                        format!("{:.1}", r.consumed_rcu),
-                        format!("{:.1}", r.consumed_wcu),
-                        r.read_throttle_events.to_string(),
-                        r.write_throttle_events.to_string(),
-                    ]
-                }))
-                .collect();
+        let rows: Vec<[String; 7]> = std::iter::once([
+            "resource".into(),
+            "mode".into(),
+            "partitions".into(),
+            "consumed RCU".into(),
+            "consumed WCU".into(),
+            "read thr ev".into(),
+            "write thr ev".into(),
+        ])
+        .chain(self.resources.iter().map(|r| {
+            let mode = if r.mode == "provisioned" {
+                format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu)
+            } else {
+                "on-demand".to_string()
+            };
+            [
+                format!("{} ({})", r.name, r.kind),
+                mode,
+                r.partitions.to_string(),
+                format!("{:.1}", r.consumed_rcu),
+                format!("{:.1}", r.consumed_wcu),
+                r.read_throttle_events.to_string(),
+                r.write_throttle_events.to_string(),
+            ]
+        }))
+        .collect();
         o.push_str(&align(&rows));
         for r in &self.resources {
             for (reason, n) in &r.throttle_events_by_reason {
@@ -327,21 +368,65 @@ impl Summary {
             t.attempts,
             pct(t.throttled_attempt_share)
         );
-        let shown: Vec<&crate::engine::CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != "partitions_added").collect();
+        let c = &self.cost;
+        let _ = writeln!(
+            o,
+            "cost ({}): ${:.2} over {:.2} h simulated; extrapolated ${:.2} a month (730 h), ${:.2} a year",
+            self.prices, c.total_usd, c.window_hours, c.monthly_usd, c.yearly_usd
+        );
+        for l in c.lines.iter().filter(|l| l.cost_usd > 0.0) {
+            let _ = writeln!(
+                o,
+                "  {} {}: {} = ${:.4}{}",
+                l.resource,
+                l.component,
+                l.arithmetic,
+                l.cost_usd,
+                if l.unverified {
+                    " (price unverified)"
+                } else {
+                    ""
+                }
+            );
+        }
+        let shown: Vec<&crate::engine::CapacityEvent> = self
+            .capacity_events
+            .iter()
+            .filter(|e| e.action != "partitions_added")
+            .collect();
         if !shown.is_empty() {
             let _ = writeln!(o, "capacity events ({}):", shown.len());
             for e in shown.iter().take(12) {
-                let dim = if e.dimension.is_empty() { String::new() } else { format!(" {}", e.dimension) };
-                let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };
-                let detail = if e.detail.is_empty() { String::new() } else { format!(" ({})", e.detail) };
-                let _ = writeln!(o, "  {:>6} s  {} {}{dim}{change}{detail}", e.time_s, e.resource, e.action);
+                let dim = if e.dimension.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", e.dimension)
+                };
+                let change = if e.old == e.new {
+                    String::new()
+                } else {
+                    format!(" {} -> {}", e.old, e.new)
+                };
+                let detail = if e.detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", e.detail)
+                };
+                let _ = writeln!(
+                    o,
+                    "  {:>6} s  {} {}{dim}{change}{detail}",
+                    e.time_s, e.resource, e.action
+                );
             }
             if shown.len() > 12 {
                 let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
             }
         }
         for s in &self.skipped_actions {
-            let _ = writeln!(o, "note: [[at]] {s} is parsed but not simulated by this version");
+            let _ = writeln!(
+                o,
+                "note: [[at]] {s} is parsed but not simulated by this version"
+            );
         }
         o
     }

@@ -88,7 +88,10 @@ impl<'a> Locator<'a> {
     /// Parses `text` for spans (a document that does not parse locates nothing).
     #[must_use]
     pub fn new(text: &'a str) -> Self {
-        Self { text, doc: DeTable::parse(text).ok() }
+        Self {
+            text,
+            doc: DeTable::parse(text).ok(),
+        }
     }
 
     /// The span of the key (for a table entry) or value at `path`; the nearest existing ancestor
@@ -110,7 +113,10 @@ impl<'a> Locator<'a> {
                         },
                         _ => return best,
                     };
-                    let Some((key, v)) = t.iter().find(|(key, _)| key.get_ref().as_ref() == k.as_str()) else {
+                    let Some((key, v)) = t
+                        .iter()
+                        .find(|(key, _)| key.get_ref().as_ref() == k.as_str())
+                    else {
                         return best;
                     };
                     best = Some(key.span());
@@ -119,7 +125,9 @@ impl<'a> Locator<'a> {
                 }
                 Seg::Index(i) => {
                     let Some(v) = value else { return best };
-                    let DeValue::Array(a) = v.get_ref() else { return best };
+                    let DeValue::Array(a) = v.get_ref() else {
+                        return best;
+                    };
                     let Some(item) = a.get(*i) else { return best };
                     best = Some(item.span());
                     value = Some(item);
@@ -133,7 +141,9 @@ impl<'a> Locator<'a> {
     /// cover only their headers, so "the nearest key before the error" is the reliable rule).
     #[must_use]
     pub fn path_at(&self, span: &Range<usize>) -> KeyPath {
-        let Some(doc) = self.doc.as_ref() else { return KeyPath::root() };
+        let Some(doc) = self.doc.as_ref() else {
+            return KeyPath::root();
+        };
         let mut best: Option<(usize, KeyPath)> = None;
         collect(doc.get_ref(), &KeyPath::root(), span.start, &mut best);
         best.map_or_else(KeyPath::root, |(_, p)| p)
@@ -142,7 +152,8 @@ impl<'a> Locator<'a> {
     /// Line and column of a path (1, 1 when it cannot be found).
     #[must_use]
     pub fn line_col_of(&self, path: &KeyPath) -> (usize, usize) {
-        self.span_of(path).map_or((1, 1), |s| line_col(self.text, s.start))
+        self.span_of(path)
+            .map_or((1, 1), |s| line_col(self.text, s.start))
     }
 }
 
@@ -158,7 +169,12 @@ fn collect(t: &DeTable<'_>, at: &KeyPath, offset: usize, best: &mut Option<(usiz
     }
 }
 
-fn collect_value(v: &Spanned<DeValue<'_>>, at: &KeyPath, offset: usize, best: &mut Option<(usize, KeyPath)>) {
+fn collect_value(
+    v: &Spanned<DeValue<'_>>,
+    at: &KeyPath,
+    offset: usize,
+    best: &mut Option<(usize, KeyPath)>,
+) {
     match v.get_ref() {
         DeValue::Table(t) => collect(t, at, offset, best),
         DeValue::Array(a) => {
@@ -184,17 +200,28 @@ mod tests {
     #[test]
     fn finds_nested_paths() {
         let l = Locator::new(DOC);
-        let p = KeyPath::root().key("pattern").index(1).key("rate").key("spike").key("peak");
+        let p = KeyPath::root()
+            .key("pattern")
+            .index(1)
+            .key("rate")
+            .key("spike")
+            .key("peak");
         assert_eq!(p.to_string(), "pattern[1].rate.spike.peak");
         assert_eq!(l.line_col_of(&p), (9, 20));
-        assert_eq!(l.line_col_of(&KeyPath::root().key("scenario").key("duration")), (2, 1));
+        assert_eq!(
+            l.line_col_of(&KeyPath::root().key("scenario").key("duration")),
+            (2, 1)
+        );
     }
 
     #[test]
     fn maps_offsets_back_to_paths() {
         let l = Locator::new(DOC);
         let off = DOC.find("5 }").unwrap();
-        assert_eq!(l.path_at(&(off..off + 1)).to_string(), "pattern[1].rate.spike.peak");
+        assert_eq!(
+            l.path_at(&(off..off + 1)).to_string(),
+            "pattern[1].rate.spike.peak"
+        );
     }
 
     #[test]

@@ -143,7 +143,11 @@ pub struct HeatSpec {
 
 impl Default for HeatSpec {
     fn default() -> Self {
-        Self { threshold: 0.8, window_minutes: 5, delay_s: 300 }
+        Self {
+            threshold: 0.8,
+            window_minutes: 5,
+            delay_s: 300,
+        }
     }
 }
 
@@ -319,7 +323,10 @@ impl Op {
     /// Does it consume write capacity?
     #[must_use]
     pub const fn is_write(self) -> bool {
-        matches!(self, Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite | Op::TransactWrite)
+        matches!(
+            self,
+            Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite | Op::TransactWrite
+        )
     }
 
     /// The API name.
@@ -552,7 +559,16 @@ pub enum ScenarioError {
 fn fmt_problems(path: &Path, problems: &[Problem]) -> String {
     problems
         .iter()
-        .map(|p| format!("{}:{}:{}: {}: {}", path.display(), p.line, p.column, p.key, p.message))
+        .map(|p| {
+            format!(
+                "{}:{}:{}: {}: {}",
+                path.display(),
+                p.line,
+                p.column,
+                p.key,
+                p.message
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

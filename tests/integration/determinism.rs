@@ -8,9 +8,19 @@ use std::path::Path;
 
 fn outputs(seed: u64, fidelity: Fidelity) -> (String, Vec<u8>, Vec<u8>) {
     let sc = load(Path::new("scenarios/quickstart.toml")).unwrap();
-    let opts = RunOptions { seed: Some(seed), fidelity: Some(fidelity), duration: Some(SimDuration::from_secs(420)), record_partitions: true, ..RunOptions::default() };
+    let opts = RunOptions {
+        seed: Some(seed),
+        fidelity: Some(fidelity),
+        duration: Some(SimDuration::from_secs(420)),
+        record_partitions: true,
+        ..RunOptions::default()
+    };
     let r = simulate(&sc, &opts);
-    (Summary::new(&sc, &r).to_json(), tables::timeseries_csv(&r), tables::partitions_csv(&r))
+    (
+        Summary::new(&sc, &r, &ddbsim::cost::Catalog::builtin()).to_json(),
+        tables::timeseries_csv(&r),
+        tables::partitions_csv(&r),
+    )
 }
 
 #[test]

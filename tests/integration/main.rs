@@ -3,6 +3,7 @@
 
 mod behaviour; // engine behaviour against hand-worked expectations (§2, §3, §7, §11, §12)
 mod cli; // the binary as a user runs it: exit codes, files, messages
+mod cost; // bills and compare picks against hand-worked dollars
 mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod malformed; // a battery of bad scenarios, each with a clear error
@@ -24,10 +25,16 @@ pub fn scenario(text: &str) -> Scenario {
 
 /// Runs with partition recording on.
 pub fn run(sc: &Scenario) -> RunResult {
-    simulate(sc, &RunOptions { record_partitions: true, ..RunOptions::default() })
+    simulate(
+        sc,
+        &RunOptions {
+            record_partitions: true,
+            ..RunOptions::default()
+        },
+    )
 }
 
 /// Runs and summarises.
 pub fn run_summary(sc: &Scenario) -> Summary {
-    Summary::new(sc, &run(sc))
+    Summary::new(sc, &run(sc), &ddbsim::cost::Catalog::builtin())
 }

@@ -93,13 +93,18 @@ fn every_malformed_scenario_is_reported_with_its_place() {
             Ok(_) => panic!("{what}: accepted"),
             Err(e) => e,
         };
-        let ScenarioError::Invalid { problems, .. } = &err else { panic!("{what}: {err}") };
+        let ScenarioError::Invalid { problems, .. } = &err else {
+            panic!("{what}: {err}")
+        };
         let Some(p) = problems.iter().find(|p| p.key == key || key.is_empty()) else {
             wrong.push(format!("{what}: no problem at {key}: {err}"));
             continue;
         };
         if !p.message.contains(words) || p.line != line {
-            wrong.push(format!("{what}: expected line {line} with {words:?}, got {}:{} {:?}", p.line, p.column, p.message));
+            wrong.push(format!(
+                "{what}: expected line {line} with {words:?}, got {}:{} {:?}",
+                p.line, p.column, p.message
+            ));
         }
         let shown = err.to_string();
         assert!(shown.starts_with("bad.toml:"), "{what}: {shown}");
@@ -109,12 +114,16 @@ fn every_malformed_scenario_is_reported_with_its_place() {
 
 #[test]
 fn the_switch_limit_is_four_a_day() {
-    let mut text = VALID.replace("duration = \"10m\"", "duration = \"2d\"").replace("index_writes = { ByStatus = \"insert\" }\n", "");
+    let mut text = VALID
+        .replace("duration = \"10m\"", "duration = \"2d\"")
+        .replace("index_writes = { ByStatus = \"insert\" }\n", "");
     text = text.replace("[[gsi]]\nname = \"ByStatus\"\npartition_key = \"status\"\ncapacity = { read = 10, write = 10 }\n", "");
     for h in 0..5 {
         text.push_str(&format!("\n[[at]]\ntime = \"{}h\"\nswitch_mode = \"on_demand\"\n\n[[at]]\ntime = \"{}h30m\"\nswitch_mode = \"provisioned\"\n", h, h));
     }
-    let err = parse_str(&text, Path::new("s.toml")).unwrap_err().to_string();
+    let err = parse_str(&text, Path::new("s.toml"))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("4 per rolling 24 hours"), "{err}");
     assert!(err.contains("at[8].switch_mode"), "{err}");
 }
