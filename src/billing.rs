@@ -20,31 +20,16 @@ pub fn usage_of(sc: &Scenario, r: &RunResult) -> Usage {
                 name: r.resource_names[i].clone(),
                 on_demand: r.resource_modes[i] == "on_demand",
                 read_units: series.iter().map(|m| m.consumed[0]).sum::<u64>() as f64 / MILLI as f64,
-                write_units: series.iter().map(|m| m.consumed[1]).sum::<u64>() as f64
-                    / MILLI as f64,
+                write_units: series.iter().map(|m| m.consumed[1]).sum::<u64>() as f64 / MILLI as f64,
                 // Unit-seconds / 60: a full minute's average units; a partial last minute weighs
                 // only the seconds it lasted.
-                provisioned_rcu_by_minute: series
-                    .iter()
-                    .map(|x| x.provisioned_unit_seconds[0] as f64 / 60.0)
-                    .collect(),
-                provisioned_wcu_by_minute: series
-                    .iter()
-                    .map(|x| x.provisioned_unit_seconds[1] as f64 / 60.0)
-                    .collect(),
-                storage_gb_by_minute: series
-                    .iter()
-                    .enumerate()
-                    .map(|(m, x)| x.stored_bytes as f64 / 1e9 * secs(m) / 60.0)
-                    .collect(),
+                provisioned_rcu_by_minute: series.iter().map(|x| x.provisioned_unit_seconds[0] as f64 / 60.0).collect(),
+                provisioned_wcu_by_minute: series.iter().map(|x| x.provisioned_unit_seconds[1] as f64 / 60.0).collect(),
+                storage_gb_by_minute: series.iter().enumerate().map(|(m, x)| x.stored_bytes as f64 / 1e9 * secs(m) / 60.0).collect(),
             }
         })
         .collect();
-    Usage {
-        hours: r.duration_s as f64 / 3_600.0,
-        standard_ia: sc.table.table_class == TableClass::StandardIa,
-        resources,
-    }
+    Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: sc.table.table_class == TableClass::StandardIa, resources }
 }
 
 /// The bill of a run in the scenario's own mode, at `catalog` prices with the scenario's
@@ -52,12 +37,5 @@ pub fn usage_of(sc: &Scenario, r: &RunResult) -> Usage {
 #[must_use]
 pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    bill(
-        &usage_of(sc, r),
-        &catalog,
-        &BillOptions {
-            free_tier: sc.pricing.free_tier,
-            reservation: None,
-        },
-    )
+    bill(&usage_of(sc, r), &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None })
 }

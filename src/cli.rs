@@ -8,6 +8,7 @@ use crate::cost::Catalog;
 use crate::engine::{simulate, RunOptions};
 use crate::report::{self, Summary};
 use crate::scenario::{self, Fidelity, ScenarioError};
+use crate::sweep;
 use crate::time::parse_duration;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -30,6 +31,19 @@ pub enum Command {
     Run(RunArgs),
     /// Run the scenario's traffic under every capacity mode and compare cost and throttling.
     Compare(CompareArgs),
+    /// Sweep scenario keys over values (Cartesian product), with replications per point.
+    Sweep(SweepArgs),
+    /// Combine the outputs of a sharded sweep (`--shard I/N`) into the files one run writes.
+    Merge {
+        /// Output folders of the shares.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where to write the merged files [default: the first folder's parent / merged].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Explore write sharding of a key: shard counts 1, 2, 4, ... with replications.
+    Shards(ShardsArgs),
     /// Check scenario files and print every problem (exit 1 if any).
     Validate {
         /// Scenario files.
@@ -63,6 +77,79 @@ pub struct RunArgs {
     /// A price catalog (TOML) instead of the built-in us-east-1 prices.
     #[arg(long)]
     pub prices: Option<PathBuf>,
+    /// Independent replications from the master seed (key placement, traffic and jitter all
+    /// vary); the outputs are replication 0's, plus replications.csv and replications.json.
+    #[arg(long, default_value_t = 1)]
+    pub replications: u64,
+}
+
+/// `ddbsim sweep`.
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// PATH=VALUES: a dotted key path (array entries by name: pattern.feed.rate.constant) and
+    /// values "1,2,4", "50..90:10" or "100..5000:x2". Several make a Cartesian product.
+    #[arg(long = "set", required = true)]
+    pub sets: Vec<String>,
+    /// Replications per point.
+    #[arg(long, default_value_t = 1)]
+    pub replications: u64,
+    /// Run only share I of N of the points (1-based), e.g. 2/4; combine with `ddbsim merge`.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Output folder [default: output/<scenario name>/sweep].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Master seed, instead of the scenario's.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Fidelity, instead of the scenario's.
+    #[arg(long, value_enum)]
+    pub fidelity: Option<FidelityArg>,
+    /// Simulated duration, instead of the scenario's.
+    #[arg(long)]
+    pub duration: Option<String>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `ddbsim shards`.
+#[derive(Debug, clap::Args)]
+pub struct ShardsArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// The key space to shard.
+    #[arg(long)]
+    pub key: String,
+    /// Largest shard count (counts double from 1).
+    #[arg(long, default_value_t = 64)]
+    pub max: u64,
+    /// Suffix: "random" (reads query every shard) or "hash" (a point read hits one).
+    #[arg(long, default_value = "random")]
+    pub by: String,
+    /// Replications per count (placement of shards on partitions varies).
+    #[arg(long, default_value_t = 10)]
+    pub replications: u64,
+    /// Percentile of the throttled share to judge: 50, 95 or 99.
+    #[arg(long, default_value_t = 95.0)]
+    pub percentile: f64,
+    /// Largest throttled share accepted, e.g. "0.1%".
+    #[arg(long, default_value = "0.1%")]
+    pub max_throttle: String,
+    /// Output folder [default: output/<scenario name>/shards].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Master seed, instead of the scenario's.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated duration, instead of the scenario's.
+    #[arg(long)]
+    pub duration: Option<String>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `ddbsim compare`.
@@ -100,6 +187,9 @@ pub struct CompareArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Independent replications; adds compare-replications.json with statistics per mode.
+    #[arg(long, default_value_t = 1)]
+    pub replications: u64,
 }
 
 /// `--fidelity`.
@@ -161,11 +251,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Run(a) => run_cmd(&a),
         Command::Compare(a) => compare_cmd(&a),
+        Command::Sweep(a) => sweep_cmd(&a),
+        Command::Merge { dirs, out } => merge_cmd(&dirs, out.as_ref()),
+        Command::Shards(a) => shards_cmd(&a),
         Command::Validate { scenarios } => validate_cmd(&scenarios),
         Command::Schema => {
             let schema = schemars::schema_for!(scenario::raw::RawScenario);
-            let text = serde_json::to_string_pretty(&schema)
-                .map_err(|e| CliError::Runtime(e.to_string()))?;
+            let text = serde_json::to_string_pretty(&schema).map_err(|e| CliError::Runtime(e.to_string()))?;
             println!("{text}");
             Ok(())
         }
@@ -183,12 +275,9 @@ fn duration_arg(d: Option<&String>) -> Result<Option<crate::time::SimDuration>, 
     match d {
         None => Ok(None),
         Some(d) => {
-            let d =
-                parse_duration(d).map_err(|m| CliError::BadInput(format!("--duration: {m}")))?;
+            let d = parse_duration(d).map_err(|m| CliError::BadInput(format!("--duration: {m}")))?;
             if d.as_secs() == 0 || d.as_micros() % 1_000_000 != 0 {
-                return Err(CliError::BadInput(
-                    "--duration: a whole number of seconds, at least 1s".into(),
-                ));
+                return Err(CliError::BadInput("--duration: a whole number of seconds, at least 1s".into()));
             }
             Ok(Some(d))
         }
@@ -227,9 +316,7 @@ fn share_arg(s: &str) -> Result<f64, CliError> {
     };
     match v {
         Ok(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(CliError::BadInput(format!(
-            "--max-throttle: \"{s}\" is not a share such as \"0.1%\" or 0.001"
-        ))),
+        _ => Err(CliError::BadInput(format!("--max-throttle: \"{s}\" is not a share such as \"0.1%\" or 0.001"))),
     }
 }
 
@@ -237,22 +324,13 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
     let sc = load(&a.scenario)?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     if !(20.0..=90.0).contains(&a.target) {
-        return Err(CliError::BadInput(format!(
-            "--target: between 20 and 90 percent, not {}",
-            a.target
-        )));
+        return Err(CliError::BadInput(format!("--target: between 20 and 90 percent, not {}", a.target)));
     }
     if a.reserved_term != 1 && a.reserved_term != 3 {
-        return Err(CliError::BadInput(format!(
-            "--reserved-term: 1 or 3 years, not {}",
-            a.reserved_term
-        )));
+        return Err(CliError::BadInput(format!("--reserved-term: 1 or 3 years, not {}", a.reserved_term)));
     }
     if !(0.0..=100.0).contains(&a.reserved_percentile) {
-        return Err(CliError::BadInput(format!(
-            "--reserved-percentile: 0 to 100, not {}",
-            a.reserved_percentile
-        )));
+        return Err(CliError::BadInput(format!("--reserved-percentile: 0 to 100, not {}", a.reserved_percentile)));
     }
     let o = CompareOptions {
         seed: a.seed,
@@ -262,24 +340,162 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         reserved_percentile: a.reserved_percentile,
         reserved_years: a.reserved_term,
         target: a.target / 100.0,
+        replication: 0,
     };
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
-    let c = compare(&sc, &catalog, &o);
+    let reps = replications_arg(a.replications)?;
+    let cs: Vec<crate::compare::Comparison> =
+        crate::runner::par_indexed(reps, |rep| compare(&sc, &catalog, &CompareOptions { replication: rep, ..o.clone() }));
+    let c = &cs[0];
+    let mut files = vec![("compare.csv", c.to_csv()), ("compare.json", c.to_json().into_bytes())];
+    let replicated = (reps > 1).then(|| crate::compare::ReplicatedComparison::of(&cs));
+    if let Some(rc) = &replicated {
+        let json = serde_json::to_string_pretty(rc).map_err(|e| CliError::Runtime(e.to_string()))? + "\n";
+        files.push(("compare-replications.json", json.into_bytes()));
+    }
+    let written = write_files(&out, files)?;
+    if !a.quiet {
+        print!("{}", c.to_table());
+        if let Some(rc) = &replicated {
+            print!("{}", rc.to_table());
+        }
+        println!("wrote {}", written.join(", "));
+    }
+    Ok(())
+}
+
+fn write_files(out: &std::path::Path, files: Vec<(&str, Vec<u8>)>) -> Result<Vec<String>, CliError> {
+    crate::output::prepare_dir(out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let mut written = Vec::new();
-    for (name, bytes) in [
-        ("compare.csv", c.to_csv()),
-        ("compare.json", c.to_json().into_bytes()),
-    ] {
+    for (name, bytes) in files {
         let p = out.join(name);
         crate::output::write_atomic(&p, &bytes).map_err(|e| CliError::Runtime(e.to_string()))?;
         written.push(p.display().to_string());
     }
+    Ok(written)
+}
+
+fn replications_arg(n: u64) -> Result<u64, CliError> {
+    if n == 0 || n > 100_000 {
+        return Err(CliError::BadInput(format!("--replications: 1 to 100000, not {n}")));
+    }
+    Ok(n)
+}
+
+fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
+    let sc = load(&a.scenario)?;
+    let text = std::fs::read_to_string(&a.scenario).map_err(|e| CliError::BadInput(format!("{}: {e}", a.scenario.display())))?;
+    let sets = a.sets.iter().map(|s| sweep::parse_set(s)).collect::<Result<Vec<_>, _>>().map_err(|e| CliError::BadInput(e.0))?;
+    let shard = a.shard.as_deref().map(sweep::parse_shard).transpose().map_err(|e| CliError::BadInput(e.0))?;
+    let reps = replications_arg(a.replications)?;
+    let prepared = sweep::prepare(&text, &a.scenario, &sets).map_err(|e| CliError::BadInput(e.0))?;
+    let base = RunOptions {
+        seed: a.seed,
+        fidelity: fidelity_arg(a.fidelity),
+        duration: duration_arg(a.duration.as_ref())?,
+        ..RunOptions::default()
+    };
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("sweep"));
+    crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let result = sweep::run(
+        &prepared,
+        &sc.name,
+        a.seed.unwrap_or(sc.seed),
+        reps,
+        shard,
+        &base,
+        &Catalog::builtin().with_overrides(&sc.pricing.overrides),
+        a.quiet,
+    );
+    let written = write_files(&out, vec![("sweep.csv", result.to_csv()), ("sweep.json", result.to_json().into_bytes())])?;
     if !a.quiet {
-        print!("{}", c.to_table());
+        print!("{}", result.to_table());
+        println!("wrote {}", written.join(", "));
+    }
+    Ok(())
+}
+
+fn merge_cmd(dirs: &[PathBuf], out: Option<&PathBuf>) -> Result<(), CliError> {
+    let mut parts = Vec::new();
+    for d in dirs {
+        let p = d.join("sweep.json");
+        let text = std::fs::read_to_string(&p).map_err(|e| CliError::BadInput(format!("{}: {e}", p.display())))?;
+        let part: sweep::SweepOutput =
+            serde_json::from_str(&text).map_err(|e| CliError::BadInput(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
+        parts.push(part);
+    }
+    let merged = sweep::merge(parts).map_err(|e| CliError::BadInput(e.0))?;
+    let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(std::path::Path::new(".")).join("merged"));
+    let written = write_files(&out, vec![("sweep.csv", merged.to_csv()), ("sweep.json", merged.to_json().into_bytes())])?;
+    println!("merged {} points of {}; wrote {}", merged.points.len(), merged.total_points, written.join(", "));
+    Ok(())
+}
+
+fn shards_cmd(a: &ShardsArgs) -> Result<(), CliError> {
+    let sc = load(&a.scenario)?;
+    let Some(ks) = sc.key_spaces.iter().position(|k| k.name == a.key) else {
+        return Err(CliError::BadInput(format!("--key {}: no key space of that name in {}", a.key, a.scenario.display())));
+    };
+    if a.by != "random" && a.by != "hash" {
+        return Err(CliError::BadInput(format!("--by: \"random\" or \"hash\", not \"{}\"", a.by)));
+    }
+    if a.max == 0 || a.max > 10_000 {
+        return Err(CliError::BadInput(format!("--max: 1 to 10000, not {}", a.max)));
+    }
+    if ![50.0, 95.0, 99.0].contains(&a.percentile) {
+        return Err(CliError::BadInput(format!("--percentile: 50, 95 or 99, not {}", a.percentile)));
+    }
+    let reps = replications_arg(a.replications)?;
+    let max_throttle = share_arg(&a.max_throttle)?;
+    let text = std::fs::read_to_string(&a.scenario).map_err(|e| CliError::BadInput(format!("{}: {e}", a.scenario.display())))?;
+    let counts = sweep::shard_counts(a.max);
+    let sets = vec![
+        (format!("keys.{}.shards.count", a.key), counts.iter().map(|&c| toml::Value::Integer(c as i64)).collect()),
+        (format!("keys.{}.shards.by", a.key), vec![toml::Value::String(a.by.clone())]),
+    ];
+    let prepared = sweep::prepare(&text, &a.scenario, &sets).map_err(|e| CliError::BadInput(e.0))?;
+    let base = RunOptions { seed: a.seed, duration: duration_arg(a.duration.as_ref())?, ..RunOptions::default() };
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("shards"));
+    crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let result = sweep::run(
+        &prepared,
+        &sc.name,
+        a.seed.unwrap_or(sc.seed),
+        reps,
+        None,
+        &base,
+        &Catalog::builtin().with_overrides(&sc.pricing.overrides),
+        a.quiet,
+    );
+    let reads_fan_out =
+        sc.patterns.iter().any(|p| p.key_space == Some(ks) && matches!(p.op, crate::scenario::Op::GetItem | crate::scenario::Op::Query));
+    let rows: Vec<sweep::ShardRow> = result
+        .points
+        .iter()
+        .zip(&counts)
+        .map(|(p, &count)| sweep::ShardRow {
+            count,
+            throttled_share: p.stats.throttled_share.clone(),
+            read_fan_out: if a.by == "random" && reads_fan_out { count } else { 1 },
+            read_units_per_s: p.runs.iter().map(|h| h.read_units_per_s).sum::<f64>() / p.runs.len() as f64,
+            monthly_usd: p.stats.monthly_usd.mean,
+        })
+        .collect();
+    let recommended = sweep::recommend(&rows, a.percentile, max_throttle);
+    let so = sweep::ShardsOutput {
+        scenario: sc.name.clone(),
+        key: a.key.clone(),
+        by: a.by.clone(),
+        replications: reps,
+        percentile: a.percentile,
+        max_throttle,
+        rows,
+        recommended,
+    };
+    let written = write_files(&out, vec![("shards.csv", so.to_csv()), ("shards.json", so.to_json().into_bytes())])?;
+    if !a.quiet {
+        print!("{}", so.to_table());
         println!("wrote {}", written.join(", "));
     }
     Ok(())
@@ -295,18 +511,55 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
         replication: 0,
         record_partitions: true,
     };
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     // Fail on an unwritable folder before spending time on the run.
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let reps = replications_arg(a.replications)?;
     let started = Instant::now();
-    let result = simulate(&sc, &opts);
+    let (result, headlines) = if reps > 1 {
+        let (r, hs) = crate::runner::replicate(&sc, reps, &opts, &catalog, a.quiet);
+        (r, Some(hs))
+    } else {
+        (simulate(&sc, &opts), None)
+    };
     let elapsed = started.elapsed();
     let summary = Summary::new(&sc, &result, &catalog);
-    let files =
-        report::write_run(&out, &result, &summary).map_err(|e| CliError::Runtime(e.to_string()))?;
+    let mut files = report::write_run(&out, &result, &summary).map_err(|e| CliError::Runtime(e.to_string()))?;
+    if let Some(hs) = &headlines {
+        let stats = crate::runner::HeadlineStats::of(hs);
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "replications": hs.len(), "stats": stats, "runs": hs }))
+            .map_err(|e| CliError::Runtime(e.to_string()))?
+            + "\n";
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+        for (i, h) in hs.iter().enumerate() {
+            w.serialize((i, h)).map_err(|e| CliError::Runtime(e.to_string()))?;
+        }
+        let csv_bytes = w.into_inner().map_err(|e| CliError::Runtime(e.to_string()))?;
+        let mut csv_text =
+            b"replication,offered,throttled_share,failed_share,failed,monthly_usd,p99_latency_ms,read_units_per_s,read_attempts\n".to_vec();
+        csv_text.extend(csv_bytes);
+        for (name, bytes) in [("replications.json", json.into_bytes()), ("replications.csv", csv_text)] {
+            let p = out.join(name);
+            crate::output::write_atomic(&p, &bytes).map_err(|e| CliError::Runtime(e.to_string()))?;
+            files.push(p);
+        }
+        if !a.quiet {
+            let t = &stats.throttled_share;
+            println!(
+                "{} replications: throttled share mean {:.4}% (95% CI {:.4}–{:.4}%), P50 {:.4}%, P95 {:.4}%, P99 {:.4}%; failed mean {:.1}; ${:.2}/month; p99 latency {:.1} ms",
+                hs.len(),
+                t.mean * 100.0,
+                t.ci95_low * 100.0,
+                t.ci95_high * 100.0,
+                t.p50 * 100.0,
+                t.p95 * 100.0,
+                t.p99 * 100.0,
+                stats.failed.mean,
+                stats.monthly_usd.mean,
+                stats.p99_latency_ms.mean
+            );
+        }
+    }
     if !a.quiet {
         let mut o = std::io::stdout().lock();
         let _ = write!(o, "{}", summary.to_table());
@@ -314,11 +567,7 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
             o,
             "simulated in {:.2} s; wrote {}",
             elapsed.as_secs_f64(),
-            files
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         );
     }
     Ok(())
@@ -343,10 +592,7 @@ fn validate_cmd(paths: &[PathBuf]) -> Result<(), CliError> {
         }
     }
     if bad > 0 {
-        Err(CliError::BadInput(format!(
-            "{bad} of {} scenario files have problems",
-            paths.len()
-        )))
+        Err(CliError::BadInput(format!("{bad} of {} scenario files have problems", paths.len())))
     } else {
         Ok(())
     }

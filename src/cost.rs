@@ -129,8 +129,7 @@ impl Catalog {
     /// Never: the built-in catalog is checked by a test.
     #[must_use]
     pub fn builtin() -> Self {
-        Self::parse(BUILTIN_US_EAST_1, Path::new("prices/us-east-1.toml"))
-            .expect("the built-in catalog is valid")
+        Self::parse(BUILTIN_US_EAST_1, Path::new("prices/us-east-1.toml")).expect("the built-in catalog is valid")
     }
 
     /// Reads a catalog file.
@@ -138,10 +137,7 @@ impl Catalog {
     /// # Errors
     /// [`CatalogError`] naming the file and the problem.
     pub fn load(path: &Path) -> Result<Self, CatalogError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CatalogError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(path).map_err(|source| CatalogError::Io { path: path.to_path_buf(), source })?;
         Self::parse(&text, path)
     }
 
@@ -151,31 +147,20 @@ impl Catalog {
     /// [`CatalogError::Invalid`]: a TOML error (with line and column), a missing item, a
     /// negative or non-finite price, an unknown item, a currency other than USD.
     pub fn parse(text: &str, path: &Path) -> Result<Self, CatalogError> {
-        let bad = |message: String| CatalogError::Invalid {
-            path: path.to_path_buf(),
-            message,
-        };
+        let bad = |message: String| CatalogError::Invalid { path: path.to_path_buf(), message };
         let raw: RawCatalog = toml::from_str(text).map_err(|e| {
-            let at = e
-                .span()
-                .map(|s| crate::scenario::locate::line_col(text, s.start));
+            let at = e.span().map(|s| crate::scenario::locate::line_col(text, s.start));
             bad(match at {
                 Some((l, c)) => format!("line {l}, column {c}: {}", e.message().trim()),
                 None => e.message().trim().to_string(),
             })
         })?;
         if raw.currency != "USD" {
-            return Err(bad(format!(
-                "currency \"{}\": only USD catalogs are supported",
-                raw.currency
-            )));
+            return Err(bad(format!("currency \"{}\": only USD catalogs are supported", raw.currency)));
         }
         for name in REQUIRED_ITEMS {
             if !raw.items.contains_key(*name) {
-                return Err(bad(format!(
-                    "items.{name}: missing; a catalog prices every item ({})",
-                    REQUIRED_ITEMS.join(", ")
-                )));
+                return Err(bad(format!("items.{name}: missing; a catalog prices every item ({})", REQUIRED_ITEMS.join(", "))));
             }
         }
         let mut items = BTreeMap::new();
@@ -184,24 +169,12 @@ impl Catalog {
                 return Err(bad(format!("items.{name}: unknown price item")));
             }
             if !it.usd.is_finite() || it.usd < 0.0 {
-                return Err(bad(format!(
-                    "items.{name}.usd: a price must be a finite number >= 0, not {}",
-                    it.usd
-                )));
+                return Err(bad(format!("items.{name}.usd: a price must be a finite number >= 0, not {}", it.usd)));
             }
-            items.insert(
-                name,
-                Price {
-                    usd: it.usd,
-                    verified: it.verified,
-                    source: it.source,
-                },
-            );
+            items.insert(name, Price { usd: it.usd, verified: it.verified, source: it.source });
         }
         if !raw.free_tier.storage_gb.is_finite() || raw.free_tier.storage_gb < 0.0 {
-            return Err(bad(
-                "free_tier.storage_gb: must be a finite number >= 0".into()
-            ));
+            return Err(bad("free_tier.storage_gb: must be a finite number >= 0".into()));
         }
         Ok(Self {
             region: raw.region,
@@ -217,14 +190,7 @@ impl Catalog {
     #[must_use]
     pub fn with_overrides(mut self, overrides: &[(String, f64)]) -> Self {
         for (k, v) in overrides {
-            self.items.insert(
-                k.clone(),
-                Price {
-                    usd: *v,
-                    verified: false,
-                    source: "[pricing.overrides] in the scenario".into(),
-                },
-            );
+            self.items.insert(k.clone(), Price { usd: *v, verified: false, source: "[pricing.overrides] in the scenario".into() });
         }
         self
     }
@@ -395,21 +361,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
             arithmetic,
         });
     };
-    let mut free_rcu_hours = if opts.free_tier {
-        catalog.free_rcu as f64 * usage.hours
-    } else {
-        0.0
-    };
-    let mut free_wcu_hours = if opts.free_tier {
-        catalog.free_wcu as f64 * usage.hours
-    } else {
-        0.0
-    };
-    let mut free_gb_months = if opts.free_tier && !ia {
-        catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH
-    } else {
-        0.0
-    };
+    let mut free_rcu_hours = if opts.free_tier { catalog.free_rcu as f64 * usage.hours } else { 0.0 };
+    let mut free_wcu_hours = if opts.free_tier { catalog.free_wcu as f64 * usage.hours } else { 0.0 };
+    let mut free_gb_months = if opts.free_tier && !ia { catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH } else { 0.0 };
     let mut upfront = 0.0;
     for (i, r) in usage.resources.iter().enumerate() {
         if r.on_demand {
@@ -418,37 +372,12 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
             let ri = p("on_demand_read_per_million");
             let wi = p("on_demand_write_per_million");
             let (rp, wp) = (catalog.price(&ri).usd, catalog.price(&wi).usd);
-            add(
-                &mut lines,
-                &r.name,
-                "reads",
-                rm,
-                "million RRU",
-                &ri,
-                1.0,
-                format!("{} M RRU x ${rp}", fmt_num(rm)),
-            );
-            add(
-                &mut lines,
-                &r.name,
-                "writes",
-                wm,
-                "million WRU",
-                &wi,
-                1.0,
-                format!("{} M WRU x ${wp}", fmt_num(wm)),
-            );
+            add(&mut lines, &r.name, "reads", rm, "million RRU", &ri, 1.0, format!("{} M RRU x ${rp}", fmt_num(rm)));
+            add(&mut lines, &r.name, "writes", wm, "million WRU", &wi, 1.0, format!("{} M WRU x ${wp}", fmt_num(wm)));
         } else {
-            for (write, series) in [
-                (false, &r.provisioned_rcu_by_minute),
-                (true, &r.provisioned_wcu_by_minute),
-            ] {
+            for (write, series) in [(false, &r.provisioned_rcu_by_minute), (true, &r.provisioned_wcu_by_minute)] {
                 let mut unit_hours = ResourceUsage::unit_hours(series);
-                let (label, item) = if write {
-                    ("WCU", p("provisioned_wcu_hour"))
-                } else {
-                    ("RCU", p("provisioned_rcu_hour"))
-                };
+                let (label, item) = if write { ("WCU", p("provisioned_wcu_hour")) } else { ("RCU", p("provisioned_rcu_hour")) };
                 let component = if write { "writes" } else { "reads" };
                 // Reserved capacity covers the table (Standard class only).
                 if let (Some(res), 0, false) = (opts.reservation, i, ia) {
@@ -472,7 +401,7 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
                             &up_item,
                             1.0,
                             format!(
-                                "{} blocks of 100 {label} x ${up} x {:.1} h / {} h term",
+                                "{} blocks of 100 {label} x ${up} x {:.3} h / {} h term",
                                 fmt_num(blocks),
                                 usage.hours,
                                 fmt_num(term_hours)
@@ -486,31 +415,19 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
                             "block-hours",
                             &hr_item,
                             1.0,
-                            format!("{} blocks x {:.1} h x ${hr}", fmt_num(blocks), usage.hours),
+                            format!("{} blocks x {:.3} h x ${hr}", fmt_num(blocks), usage.hours),
                         );
-                        let excess: f64 = series
-                            .iter()
-                            .map(|&x| (x - units as f64).max(0.0))
-                            .sum::<f64>()
-                            / 60.0;
+                        let excess: f64 = series.iter().map(|&x| (x - units as f64).max(0.0)).sum::<f64>() / 60.0;
                         unit_hours = excess;
                     }
                 }
-                let free = if write {
-                    &mut free_wcu_hours
-                } else {
-                    &mut free_rcu_hours
-                };
+                let free = if write { &mut free_wcu_hours } else { &mut free_rcu_hours };
                 let deducted = unit_hours.min(*free);
                 *free -= deducted;
                 let billed = unit_hours - deducted;
                 let price = catalog.price(&item).usd;
                 let avg = billed / usage.hours.max(1e-12);
-                let free_note = if deducted > 0.0 {
-                    format!(" (after {} free {label}-h)", fmt_num(deducted))
-                } else {
-                    String::new()
-                };
+                let free_note = if deducted > 0.0 { format!(" (after {} free {label}-h)", fmt_num(deducted)) } else { String::new() };
                 add(
                     &mut lines,
                     &r.name,
@@ -519,11 +436,7 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
                     if write { "WCU-hours" } else { "RCU-hours" },
                     &item,
                     1.0,
-                    format!(
-                        "{} {label} x {:.1} h x ${price}{free_note}",
-                        fmt_num((avg * 1000.0).round() / 1000.0),
-                        usage.hours
-                    ),
+                    format!("{} {label} x {:.3} h x ${price}{free_note}", fmt_num((avg * 1000.0).round() / 1000.0), usage.hours),
                 );
             }
         }
@@ -532,8 +445,7 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         free_gb_months -= deducted;
         let item = p("storage_gb_month");
         let price = catalog.price(&item).usd;
-        let avg_gb =
-            r.storage_gb_by_minute.iter().sum::<f64>() / r.storage_gb_by_minute.len().max(1) as f64;
+        let avg_gb = r.storage_gb_by_minute.iter().sum::<f64>() / r.storage_gb_by_minute.len().max(1) as f64;
         add(
             &mut lines,
             &r.name,
@@ -542,15 +454,11 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
             "GB-months",
             &item,
             1.0,
-            format!("{avg_gb:.3} GB x {:.1} h / 730 h x ${price}", usage.hours),
+            format!("{avg_gb:.3} GB x {:.3} h / 730 h x ${price}", usage.hours),
         );
     }
     let total: f64 = lines.iter().map(|l| l.cost_usd).sum();
-    let scale = if usage.hours > 0.0 {
-        HOURS_PER_MONTH / usage.hours
-    } else {
-        0.0
-    };
+    let scale = if usage.hours > 0.0 { HOURS_PER_MONTH / usage.hours } else { 0.0 };
     Bill {
         window_hours: usage.hours,
         lines,
@@ -612,11 +520,7 @@ mod tests {
     #[test]
     fn dollar_4_provisioned_100_100_for_a_month() {
         // 100 x 0.00013 x 730 = 9.49; 100 x 0.00065 x 730 = 47.45.
-        let b = bill(
-            &prov(100.0, 100.0, 730.0),
-            &Catalog::builtin(),
-            &BillOptions::default(),
-        );
+        let b = bill(&prov(100.0, 100.0, 730.0), &Catalog::builtin(), &BillOptions::default());
         close(b.lines[0].cost_usd, 9.49);
         close(b.lines[1].cost_usd, 47.45);
         close(b.total_usd, 56.94);
@@ -626,47 +530,28 @@ mod tests {
     #[test]
     fn dollar_5_with_the_free_tier() {
         // 75 x (0.00013 + 0.00065) x 730 = 42.705.
-        let b = bill(
-            &prov(100.0, 100.0, 730.0),
-            &Catalog::builtin(),
-            &BillOptions {
-                free_tier: true,
-                reservation: None,
-            },
-        );
+        let b = bill(&prov(100.0, 100.0, 730.0), &Catalog::builtin(), &BillOptions { free_tier: true, reservation: None });
         close(b.total_usd, 42.705);
     }
 
     #[test]
     fn dollar_6_on_demand_units() {
         // 10 M WRU x 0.625 + 50 M RRU x 0.125 = 6.25 + 6.25.
-        let b = bill(
-            &od(50e6, 10e6, false),
-            &Catalog::builtin(),
-            &BillOptions::default(),
-        );
+        let b = bill(&od(50e6, 10e6, false), &Catalog::builtin(), &BillOptions::default());
         close(b.total_usd, 12.50);
     }
 
     #[test]
     fn dollar_7_eight_million_eventual_lookups() {
         // 8 M eventually consistent reads of <= 4 KB = 4 M RRU x 0.125 = 0.50.
-        let b = bill(
-            &od(8e6 * 0.5, 0.0, false),
-            &Catalog::builtin(),
-            &BillOptions::default(),
-        );
+        let b = bill(&od(8e6 * 0.5, 0.0, false), &Catalog::builtin(), &BillOptions::default());
         close(b.total_usd, 0.50);
     }
 
     #[test]
     fn dollar_8_standard_ia_on_demand() {
         // 1 M WRU x 0.78 + 1 M RRU x 0.155 = 0.935.
-        let b = bill(
-            &od(1e6, 1e6, true),
-            &Catalog::builtin(),
-            &BillOptions::default(),
-        );
+        let b = bill(&od(1e6, 1e6, true), &Catalog::builtin(), &BillOptions::default());
         close(b.total_usd, 0.935);
     }
 
@@ -687,18 +572,8 @@ mod tests {
     fn dollar_10_reserved_one_year_100_wcu() {
         // $150 upfront + 0.0128 x 8,760 = 262.128, against 100 x 0.00065 x 8,760 = 569.40 list.
         let u = prov(0.0, 100.0, 8_760.0);
-        let r = bill(
-            &u,
-            &Catalog::builtin(),
-            &BillOptions {
-                free_tier: false,
-                reservation: Some(Reservation {
-                    rcu: 0,
-                    wcu: 100,
-                    years: 1,
-                }),
-            },
-        );
+        let r =
+            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
         close(r.total_usd, 262.128);
         close(r.upfront_usd, 150.0);
         let list = bill(&u, &Catalog::builtin(), &BillOptions::default());
@@ -709,34 +584,14 @@ mod tests {
     fn reserved_three_years_and_excess_at_list() {
         // 3-year: a year bills 180 / 3 = 60 of the upfront + 0.0081 x 8,760 = 70.956 -> 130.956.
         let u = prov(0.0, 100.0, 8_760.0);
-        let r = bill(
-            &u,
-            &Catalog::builtin(),
-            &BillOptions {
-                free_tier: false,
-                reservation: Some(Reservation {
-                    rcu: 0,
-                    wcu: 100,
-                    years: 3,
-                }),
-            },
-        );
+        let r =
+            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 3 }) });
         close(r.total_usd, 130.956);
         // 150 WCU provisioned with 100 reserved for 730 h: 100/8760 x 150 ... = 12.5 upfront
         // share + 0.0128 x 730 = 9.344 + 50 x 0.00065 x 730 = 23.725 at list: 45.569.
         let u = prov(0.0, 150.0, 730.0);
-        let r = bill(
-            &u,
-            &Catalog::builtin(),
-            &BillOptions {
-                free_tier: false,
-                reservation: Some(Reservation {
-                    rcu: 0,
-                    wcu: 100,
-                    years: 1,
-                }),
-            },
-        );
+        let r =
+            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
         close(r.total_usd, 12.5 + 9.344 + 23.725);
     }
 
@@ -762,28 +617,11 @@ mod tests {
 
     #[test]
     fn malformed_catalogs_are_refused() {
-        let bad = |text: &str| {
-            Catalog::parse(text, Path::new("p.toml"))
-                .unwrap_err()
-                .to_string()
-        };
-        assert!(
-            bad(&BUILTIN_US_EAST_1.replace("usd = 0.625\n", "usd = -0.625\n"))
-                .contains("items.on_demand_write_per_million.usd")
-        );
-        assert!(bad(&BUILTIN_US_EAST_1.replace(
-            "[items.provisioned_rcu_hour]",
-            "[items.provisioned_rcu_hourly]"
-        ))
-        .contains("missing"));
-        assert!(
-            bad(&BUILTIN_US_EAST_1.replace("currency = \"USD\"", "currency = \"EUR\""))
-                .contains("only USD")
-        );
+        let bad = |text: &str| Catalog::parse(text, Path::new("p.toml")).unwrap_err().to_string();
+        assert!(bad(&BUILTIN_US_EAST_1.replace("usd = 0.625\n", "usd = -0.625\n")).contains("items.on_demand_write_per_million.usd"));
+        assert!(bad(&BUILTIN_US_EAST_1.replace("[items.provisioned_rcu_hour]", "[items.provisioned_rcu_hourly]")).contains("missing"));
+        assert!(bad(&BUILTIN_US_EAST_1.replace("currency = \"USD\"", "currency = \"EUR\"")).contains("only USD"));
         assert!(bad("region = 3").contains("p.toml: line 1"));
-        assert!(Catalog::load(Path::new("no/such/prices.toml"))
-            .unwrap_err()
-            .to_string()
-            .contains("no/such/prices.toml"));
+        assert!(Catalog::load(Path::new("no/such/prices.toml")).unwrap_err().to_string().contains("no/such/prices.toml"));
     }
 }

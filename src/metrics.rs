@@ -10,6 +10,8 @@ pub struct ResourceMinute {
     pub consumed: [u64; 2],
     /// Milli-units asked for by every attempt, admitted or not.
     pub requested: [u64; 2],
+    /// Milli-units asked for by first attempts only: the demand, whatever the capacity.
+    pub offered: [u64; 2],
     /// Throttle events by [`Reason`] and [`Dim`].
     pub throttle_events: [[u64; 2]; 4],
     /// Requests with a throttled event, by the request's [`Dim`] (`ThrottledRequests`).
@@ -40,6 +42,7 @@ impl ResourceMinute {
         for i in 0..2 {
             self.consumed[i] += other.consumed[i];
             self.requested[i] += other.requested[i];
+            self.offered[i] += other.offered[i];
             self.throttled_requests[i] += other.throttled_requests[i];
             for r in 0..4 {
                 self.throttle_events[r][i] += other.throttle_events[r][i];
@@ -105,11 +108,7 @@ const LINEAR: u64 = 1 << (SUB_BITS + 1);
 
 impl Default for Histogram {
     fn default() -> Self {
-        Self {
-            counts: vec![0; (LINEAR as usize) + 64 * (1 << SUB_BITS)],
-            total: 0,
-            max: 0,
-        }
+        Self { counts: vec![0; (LINEAR as usize) + 64 * (1 << SUB_BITS)], total: 0, max: 0 }
     }
 }
 

@@ -20,15 +20,9 @@ pub struct OutputError {
 /// # Errors
 /// [`OutputError`] naming the folder.
 pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
-    fs::create_dir_all(dir).map_err(|source| OutputError {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    fs::create_dir_all(dir).map_err(|source| OutputError { path: dir.to_path_buf(), source })?;
     let probe = dir.join(format!(".ddbsim-probe-{}", std::process::id()));
-    fs::write(&probe, b"").map_err(|source| OutputError {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    fs::write(&probe, b"").map_err(|source| OutputError { path: dir.to_path_buf(), source })?;
     let _ = fs::remove_file(&probe);
     Ok(())
 }
@@ -39,9 +33,7 @@ pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
 /// [`OutputError`] naming the file; no temporary file is left behind.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
@@ -51,10 +43,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     })();
     result.map_err(|source| {
         let _ = fs::remove_file(&tmp);
-        OutputError {
-            path: path.to_path_buf(),
-            source,
-        }
+        OutputError { path: path.to_path_buf(), source }
     })
 }
 

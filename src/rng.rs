@@ -34,10 +34,7 @@ impl RngStreams {
     /// Streams for `replication` (0 for a single run) of the run seeded `master`.
     #[must_use]
     pub fn new(master: u64, replication: u64) -> Self {
-        Self {
-            master,
-            replication,
-        }
+        Self { master, replication }
     }
 
     /// The stream for `purpose`, sub-stream `index` (a pattern number, or 0).
@@ -76,21 +73,9 @@ mod tests {
     #[test]
     fn streams_are_reproducible_and_distinct() {
         let s = RngStreams::new(7, 0);
-        assert_eq!(
-            s.rng(Stream::Keys, 3).next_u64(),
-            s.rng(Stream::Keys, 3).next_u64()
-        );
-        assert_ne!(
-            s.rng(Stream::Keys, 3).next_u64(),
-            s.rng(Stream::Keys, 4).next_u64()
-        );
-        assert_ne!(
-            s.rng(Stream::Keys, 3).next_u64(),
-            s.rng(Stream::Jitter, 3).next_u64()
-        );
-        assert_ne!(
-            s.rng(Stream::Keys, 3).next_u64(),
-            RngStreams::new(7, 1).rng(Stream::Keys, 3).next_u64()
-        );
+        assert_eq!(s.rng(Stream::Keys, 3).next_u64(), s.rng(Stream::Keys, 3).next_u64());
+        assert_ne!(s.rng(Stream::Keys, 3).next_u64(), s.rng(Stream::Keys, 4).next_u64());
+        assert_ne!(s.rng(Stream::Keys, 3).next_u64(), s.rng(Stream::Jitter, 3).next_u64());
+        assert_ne!(s.rng(Stream::Keys, 3).next_u64(), RngStreams::new(7, 1).rng(Stream::Keys, 3).next_u64());
     }
 }

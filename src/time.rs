@@ -111,13 +111,7 @@ impl fmt::Display for SimDuration {
         if us == 0 {
             return write!(f, "0s");
         }
-        for (unit, n) in [
-            ("d", 86_400_000_000u64),
-            ("h", 3_600_000_000),
-            ("m", 60_000_000),
-            ("s", 1_000_000),
-            ("ms", 1_000),
-        ] {
+        for (unit, n) in [("d", 86_400_000_000u64), ("h", 3_600_000_000), ("m", 60_000_000), ("s", 1_000_000), ("ms", 1_000)] {
             if us % n == 0 {
                 return write!(f, "{}{unit}", us / n);
             }
@@ -138,21 +132,13 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
     let mut total: u64 = 0;
     let mut rest = t;
     while !rest.is_empty() {
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
         if digits == 0 {
-            return Err(format!(
-                "\"{text}\" is not a duration; write e.g. \"90s\", \"15m\", \"24h\" or \"7d\""
-            ));
+            return Err(format!("\"{text}\" is not a duration; write e.g. \"90s\", \"15m\", \"24h\" or \"7d\""));
         }
-        let n: u64 = rest[..digits]
-            .parse()
-            .map_err(|_| format!("\"{text}\": number too large"))?;
+        let n: u64 = rest[..digits].parse().map_err(|_| format!("\"{text}\": number too large"))?;
         rest = &rest[digits..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
+        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
         let unit = &rest[..unit_len];
         rest = &rest[unit_len..];
         let mult: u64 = match unit {
@@ -162,21 +148,10 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
             "m" => 60_000_000,
             "h" => 3_600_000_000,
             "d" => 86_400_000_000,
-            "" => {
-                return Err(format!(
-                    "\"{text}\" has a number without a unit (us, ms, s, m, h, d)"
-                ))
-            }
-            other => {
-                return Err(format!(
-                    "\"{text}\": unknown unit \"{other}\" (use us, ms, s, m, h or d)"
-                ))
-            }
+            "" => return Err(format!("\"{text}\" has a number without a unit (us, ms, s, m, h, d)")),
+            other => return Err(format!("\"{text}\": unknown unit \"{other}\" (use us, ms, s, m, h or d)")),
         };
-        total = n
-            .checked_mul(mult)
-            .and_then(|v| total.checked_add(v))
-            .ok_or_else(|| format!("\"{text}\" is too long a duration"))?;
+        total = n.checked_mul(mult).and_then(|v| total.checked_add(v)).ok_or_else(|| format!("\"{text}\" is too long a duration"))?;
     }
     Ok(SimDuration(total))
 }

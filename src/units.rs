@@ -116,10 +116,7 @@ pub fn batch_write_milli(item_bytes: &[u64]) -> u64 {
 /// TransactWriteItems of the given items.
 #[must_use]
 pub fn transact_write_milli(item_bytes: &[u64]) -> u64 {
-    item_bytes
-        .iter()
-        .map(|&b| transact_write_item_milli(b))
-        .sum()
+    item_bytes.iter().map(|&b| transact_write_item_milli(b)).sum()
 }
 
 /// Bytes a second that `units` read units serve at consistency `c`.

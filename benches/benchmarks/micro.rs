@@ -23,17 +23,7 @@ fn micro(c: &mut Criterion) {
     let mut g = c.benchmark_group("micro");
     g.throughput(Throughput::Elements(N));
     g.bench_function("admission_try_take", |b| {
-        let mut r = Resource::new(
-            "t".into(),
-            false,
-            &CapacitySpec::Provisioned {
-                read: 3_000_000,
-                write: 1,
-            },
-            0,
-            true,
-            false,
-        );
+        let mut r = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000_000, write: 1 }, 0, true, false);
         b.iter(|| {
             for i in 0..N {
                 let _ = black_box(r.try_take((i % 1_000) as usize, Dim::Read, 1_000));
@@ -50,17 +40,7 @@ fn micro(c: &mut Criterion) {
             shards: None,
         };
         let d = KeyDist::new(&ks);
-        let r = Resource::new(
-            "t".into(),
-            false,
-            &CapacitySpec::Provisioned {
-                read: 3_000_000,
-                write: 1,
-            },
-            0,
-            true,
-            false,
-        );
+        let r = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000_000, write: 1 }, 0, true, false);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         b.iter(|| {
             let mut acc = 0;

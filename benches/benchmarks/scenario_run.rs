@@ -32,14 +32,7 @@ fn headline() -> Scenario {
 }
 
 fn run(sc: &Scenario, f: Fidelity, secs: u64) -> u64 {
-    let r = simulate(
-        sc,
-        &RunOptions {
-            fidelity: Some(f),
-            duration: Some(SimDuration::from_secs(secs)),
-            ..RunOptions::default()
-        },
-    );
+    let r = simulate(sc, &RunOptions { fidelity: Some(f), duration: Some(SimDuration::from_secs(secs)), ..RunOptions::default() });
     r.rec.patterns.iter().map(|p| p.attempts).sum()
 }
 
@@ -49,14 +42,10 @@ fn bench_headline(c: &mut Criterion) {
     g.sampling_mode(SamplingMode::Flat).sample_size(10);
     // Fast: the whole 24 h (4.32 G requests).
     g.throughput(Throughput::Elements(50_000 * 86_400));
-    g.bench_function("fast_24h", |b| {
-        b.iter(|| black_box(run(&sc, Fidelity::Fast, 86_400)))
-    });
+    g.bench_function("fast_24h", |b| b.iter(|| black_box(run(&sc, Fidelity::Fast, 86_400))));
     // Exact: 10 simulated minutes (30 M requests); the 24 h figure scales linearly.
     g.throughput(Throughput::Elements(50_000 * 600));
-    g.bench_function("exact_10m", |b| {
-        b.iter(|| black_box(run(&sc, Fidelity::Exact, 600)))
-    });
+    g.bench_function("exact_10m", |b| b.iter(|| black_box(run(&sc, Fidelity::Exact, 600))));
     g.finish();
 }
 

@@ -9,8 +9,8 @@ use crate::model::resource::{initial_partitions, Mode, Resource, PARTITION_BYTES
 use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use crate::model::Dim;
 use crate::scenario::{
-    Action, AutoscalingSpec, DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ,
-    ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP, PARTITION_WRITE_CAP,
+    Action, AutoscalingSpec, DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP,
+    PARTITION_WRITE_CAP,
 };
 use crate::traffic::keys::key_hash;
 use crate::units::MILLI;
@@ -54,20 +54,15 @@ impl Control {
         self.warm[d as usize]
     }
 
-    pub(super) fn new(
-        r: &Resource,
-        scaling: Option<&AutoscalingSpec>,
-        doubling_minutes: f64,
-    ) -> Self {
+    pub(super) fn new(r: &Resource, scaling: Option<&AutoscalingSpec>, doubling_minutes: f64) -> Self {
         let warm = match r.mode {
             Mode::Provisioned { units } => units,
             Mode::OnDemand { warm, .. } => warm,
         };
         let od = match r.mode {
-            Mode::OnDemand { warm, .. } => Some([
-                OnDemandGrowth::new(warm[0], doubling_minutes),
-                OnDemandGrowth::new(warm[1], doubling_minutes),
-            ]),
+            Mode::OnDemand { warm, .. } => {
+                Some([OnDemandGrowth::new(warm[0], doubling_minutes), OnDemandGrowth::new(warm[1], doubling_minutes)])
+            }
             Mode::Provisioned { .. } => None,
         };
         let scalers = match scaling {
@@ -93,11 +88,7 @@ impl Control {
 #[derive(Clone, Debug)]
 pub(super) enum Pending {
     /// An UpdateTable completes: new provisioned units.
-    Update {
-        res: usize,
-        units: [Option<u64>; 2],
-        action: &'static str,
-    },
+    Update { res: usize, units: [Option<u64>; 2], action: &'static str },
     /// A pre-warm completes.
     Prewarm { res: usize, units: [Option<u64>; 2] },
     /// A split for heat completes at this hash.
@@ -110,16 +101,7 @@ impl Sim<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn event(
-        &mut self,
-        s: u64,
-        res: usize,
-        action: &'static str,
-        dim: Option<Dim>,
-        old: f64,
-        new: f64,
-        detail: String,
-    ) {
+    fn event(&mut self, s: u64, res: usize, action: &'static str, dim: Option<Dim>, old: f64, new: f64, detail: String) {
         self.events.push(CapacityEvent {
             time_s: s,
             resource: self.res[res].name.clone(),
@@ -151,15 +133,7 @@ impl Sim<'_> {
             self.res[r].grow_to(n);
             self.partitions_changed(r);
             let new = self.res[r].partition_count();
-            self.event(
-                s,
-                r,
-                "partitions_added",
-                None,
-                old as f64,
-                new as f64,
-                why.to_string(),
-            );
+            self.event(s, r, "partitions_added", None, old as f64, new as f64, why.to_string());
         }
     }
 
@@ -192,49 +166,34 @@ impl Sim<'_> {
                 Action::SetCapacity { index, read, write } => {
                     let r = index.map_or(0, |g| g + 1);
                     let Mode::Provisioned { units } = self.res[r].mode else {
-                        self.event(
-                            s,
-                            r,
-                            "refused_set_capacity",
-                            None,
-                            0.0,
-                            0.0,
-                            "the table is on-demand at this time".into(),
-                        );
+                        self.event(s, r, "refused_set_capacity", None, 0.0, 0.0, "the table is on-demand at this time".into());
                         continue;
                     };
                     let new = [read, write];
-                    let lowers = Dim::ALL
-                        .iter()
-                        .any(|&d| new[d as usize].is_some_and(|u| u < units[d as usize]));
+                    let lowers = Dim::ALL.iter().any(|&d| new[d as usize].is_some_and(|u| u < units[d as usize]));
                     if lowers {
                         let now = self.now_unix(s);
                         if !self.ctl[r].decreases.allowed(now) {
                             let n = self.ctl[r].decreases.count_on(now);
-                            self.event(s, r, "refused_decrease", None, 0.0, 0.0, format!("{n} decreases today and one within the last hour (DynamoDB allows 4 a day, then 1 an hour)"));
+                            self.event(
+                                s,
+                                r,
+                                "refused_decrease",
+                                None,
+                                0.0,
+                                0.0,
+                                format!("{n} decreases today and one within the last hour (DynamoDB allows 4 a day, then 1 an hour)"),
+                            );
                             continue;
                         }
                         self.ctl[r].decreases.record(now);
                     }
                     let at = s + self.update_latency(r, new);
-                    self.schedule(
-                        at,
-                        Pending::Update {
-                            res: r,
-                            units: new,
-                            action: "set_capacity",
-                        },
-                    );
+                    self.schedule(at, Pending::Update { res: r, units: new, action: "set_capacity" });
                 }
                 Action::Prewarm { index, read, write } => {
                     let r = index.map_or(0, |g| g + 1);
-                    self.schedule(
-                        s + self.sc.table.prewarm_delay.as_secs(),
-                        Pending::Prewarm {
-                            res: r,
-                            units: [read, write],
-                        },
-                    );
+                    self.schedule(s + self.sc.table.prewarm_delay.as_secs(), Pending::Prewarm { res: r, units: [read, write] });
                 }
                 Action::SwitchMode { on_demand } => {
                     for r in 0..self.res.len() {
@@ -252,28 +211,17 @@ impl Sim<'_> {
                 // Previous peak: half the highest provisioned throughput, so the table serves at
                 // least that at once; never below the new-table defaults (spec §5, O5).
                 let warm = [
-                    self.ctl[r].warm[0]
-                        .max(units[0])
-                        .max(ON_DEMAND_DEFAULT_WARM_READ),
-                    self.ctl[r].warm[1]
-                        .max(units[1])
-                        .max(ON_DEMAND_DEFAULT_WARM_WRITE),
+                    self.ctl[r].warm[0].max(units[0]).max(ON_DEMAND_DEFAULT_WARM_READ),
+                    self.ctl[r].warm[1].max(units[1]).max(ON_DEMAND_DEFAULT_WARM_WRITE),
                 ];
                 let d = self.ctl[r].doubling_minutes;
-                let mut od = [
-                    OnDemandGrowth::new(warm[0], d),
-                    OnDemandGrowth::new(warm[1], d),
-                ];
+                let mut od = [OnDemandGrowth::new(warm[0], d), OnDemandGrowth::new(warm[1], d)];
                 for (g, w) in od.iter_mut().zip(warm) {
                     g.raise(w as f64);
                 }
                 self.ctl[r].od = Some(od);
                 self.ctl[r].warm = warm;
-                self.res[r].mode = Mode::OnDemand {
-                    warm,
-                    max: [None, None],
-                    quota: DEFAULT_TABLE_QUOTA,
-                };
+                self.res[r].mode = Mode::OnDemand { warm, max: [None, None], quota: DEFAULT_TABLE_QUOTA };
                 self.res[r].refresh_limits();
                 let n = initial_partitions(&self.res[r].mode, 0) as usize;
                 self.grow(s, r, n, "switch to on-demand");
@@ -284,10 +232,7 @@ impl Sim<'_> {
                     None,
                     0.0,
                     1.0,
-                    format!(
-                        "provisioned {}/{} -> on-demand, warm {}/{}",
-                        units[0], units[1], warm[0], warm[1]
-                    ),
+                    format!("provisioned {}/{} -> on-demand, warm {}/{}", units[0], units[1], warm[0], warm[1]),
                 );
             }
             (Mode::OnDemand { .. }, false) => {
@@ -295,15 +240,13 @@ impl Sim<'_> {
                 let mut est = [SWITCH_ESTIMATE_MIN; 2];
                 for d in 0..2 {
                     let peak = self.ctl[r].history.iter().map(|h| h[d]).fold(0.0, f64::max);
-                    est[d] =
-                        ((peak / SWITCH_ESTIMATE_TARGET).ceil() as u64).max(SWITCH_ESTIMATE_MIN);
+                    est[d] = ((peak / SWITCH_ESTIMATE_TARGET).ceil() as u64).max(SWITCH_ESTIMATE_MIN);
                 }
                 self.ctl[r].od = None;
                 self.res[r].mode = Mode::Provisioned { units: est };
                 self.res[r].refresh_limits();
                 if let Some(a) = self.ctl[r].scaling.clone() {
-                    self.ctl[r].scalers =
-                        [a.read.map(Autoscaler::new), a.write.map(Autoscaler::new)];
+                    self.ctl[r].scalers = [a.read.map(Autoscaler::new), a.write.map(Autoscaler::new)];
                 }
                 self.event(
                     s,
@@ -312,10 +255,7 @@ impl Sim<'_> {
                     None,
                     1.0,
                     0.0,
-                    format!(
-                        "on-demand -> provisioned {}/{} (peak of the last 30 minutes at 70 %)",
-                        est[0], est[1]
-                    ),
+                    format!("on-demand -> provisioned {}/{} (peak of the last 30 minutes at 70 %)", est[0], est[1]),
                 );
             }
             _ => {}
@@ -328,11 +268,7 @@ impl Sim<'_> {
         while self.pending.first().is_some_and(|(t, _)| *t <= s) {
             let (_, p) = self.pending.remove(0);
             match p {
-                Pending::Update {
-                    res: r,
-                    units,
-                    action,
-                } => {
+                Pending::Update { res: r, units, action } => {
                     for d in Dim::ALL {
                         if units[d as usize].is_some() {
                             self.ctl[r].updating[d as usize] = false;
@@ -348,24 +284,11 @@ impl Sim<'_> {
                         let i = d as usize;
                         self.ctl[r].warm[i] = self.ctl[r].warm[i].max(new[i]);
                         if new[i] != old[i] {
-                            self.event(
-                                s,
-                                r,
-                                action,
-                                Some(d),
-                                old[i] as f64,
-                                new[i] as f64,
-                                String::new(),
-                            );
+                            self.event(s, r, action, Some(d), old[i] as f64, new[i] as f64, String::new());
                         }
                     }
                     let n = initial_partitions(&self.res[r].mode, 0) as usize;
-                    self.grow(
-                        s,
-                        r,
-                        n,
-                        "provisioned capacity above what the partitions serve",
-                    );
+                    self.grow(s, r, n, "provisioned capacity above what the partitions serve");
                 }
                 Pending::Prewarm { res: r, units } => {
                     for d in Dim::ALL {
@@ -376,23 +299,12 @@ impl Sim<'_> {
                             if let Some(od) = &mut self.ctl[r].od {
                                 od[i].raise(u as f64);
                             }
-                            self.event(
-                                s,
-                                r,
-                                "prewarm",
-                                Some(d),
-                                old as f64,
-                                self.ctl[r].warm[i] as f64,
-                                String::new(),
-                            );
+                            self.event(s, r, "prewarm", Some(d), old as f64, self.ctl[r].warm[i] as f64, String::new());
                         }
                     }
                     self.sync_on_demand(s, r);
                     let w = self.ctl[r].warm;
-                    let n = w[0]
-                        .div_ceil(PARTITION_READ_CAP)
-                        .max(w[1].div_ceil(PARTITION_WRITE_CAP))
-                        as usize;
+                    let n = w[0].div_ceil(PARTITION_READ_CAP).max(w[1].div_ceil(PARTITION_WRITE_CAP)) as usize;
                     self.grow(s, r, n, "pre-warm");
                 }
                 Pending::HeatSplit { res: r, at } => {
@@ -424,15 +336,8 @@ impl Sim<'_> {
         let Some(od) = &self.ctl[r].od else { return };
         let instant = [od[0].instant as u64, od[1].instant as u64];
         if let Mode::OnDemand { max, quota, .. } = self.res[r].mode {
-            self.ctl[r].warm = [
-                self.ctl[r].warm[0].max(instant[0]),
-                self.ctl[r].warm[1].max(instant[1]),
-            ];
-            self.res[r].mode = Mode::OnDemand {
-                warm: self.ctl[r].warm,
-                max,
-                quota,
-            };
+            self.ctl[r].warm = [self.ctl[r].warm[0].max(instant[0]), self.ctl[r].warm[1].max(instant[1])];
+            self.res[r].mode = Mode::OnDemand { warm: self.ctl[r].warm, max, quota };
             self.res[r].refresh_limits();
             let n = initial_partitions(&self.res[r].mode, 0) as usize;
             self.grow(s, r, n, "on-demand capacity grew");
@@ -445,10 +350,7 @@ impl Sim<'_> {
     pub(super) fn control_minute(&mut self, s: u64) {
         for r in 0..self.res.len() {
             let m = self.rec.resources[r].last().cloned().unwrap_or_default();
-            let rate = [
-                m.consumed[0] as f64 / MILLI as f64 / 60.0,
-                m.consumed[1] as f64 / MILLI as f64 / 60.0,
-            ];
+            let rate = [m.consumed[0] as f64 / MILLI as f64 / 60.0, m.consumed[1] as f64 / MILLI as f64 / 60.0];
             let c = &mut self.ctl[r];
             c.history.push_back(rate);
             while c.history.len() > SWITCH_ESTIMATE_MINUTES {
@@ -485,11 +387,7 @@ impl Sim<'_> {
                 Decision::ScaleIn(n) => (n, "scale_in"),
                 Decision::Hold => continue,
             };
-            let delay = if scaling.instant {
-                0
-            } else {
-                scaling.alarm_delay.as_secs()
-            };
+            let delay = if scaling.instant { 0 } else { scaling.alarm_delay.as_secs() };
             let call_at = s + delay;
             if action == "scale_in" {
                 let now = self.now_unix(call_at);
@@ -500,45 +398,22 @@ impl Sim<'_> {
             }
             let mut u = [None, None];
             u[i] = Some(new);
-            let latency = if scaling.instant {
-                0
-            } else {
-                self.update_latency(r, u)
-            };
+            let latency = if scaling.instant { 0 } else { self.update_latency(r, u) };
             if let Some(sc) = &mut self.ctl[r].scalers[i] {
                 sc.acted(decision, call_at);
             }
             self.ctl[r].updating[i] = true;
-            self.schedule(
-                call_at + latency,
-                Pending::Update {
-                    res: r,
-                    units: u,
-                    action,
-                },
-            );
+            self.schedule(call_at + latency, Pending::Update { res: r, units: u, action });
         }
     }
 
     fn split_for_size(&mut self, s: u64, r: usize) {
-        while let Some(i) = self.res[r]
-            .parts
-            .iter()
-            .position(|p| p.bytes > PARTITION_BYTES)
-        {
+        while let Some(i) = self.res[r].parts.iter().position(|p| p.bytes > PARTITION_BYTES) {
             let (lo, hi) = self.res[r].range(i);
             let old = self.res[r].partition_count();
             self.res[r].split(i, ((u128::from(lo) + hi) / 2) as u64, 0.5);
             self.partitions_changed(r);
-            self.event(
-                s,
-                r,
-                "split_for_size",
-                None,
-                old as f64,
-                (old + 1) as f64,
-                format!("partition {i} reached 10 GB"),
-            );
+            self.event(s, r, "split_for_size", None, old as f64, (old + 1) as f64, format!("partition {i} reached 10 GB"));
         }
     }
 
@@ -561,15 +436,7 @@ impl Sim<'_> {
             self.ctl[r].heat_handled.insert(lo);
             match self.heat_split_point(r, i, s) {
                 Ok(at) => self.schedule(s + heat.delay_s, Pending::HeatSplit { res: r, at }),
-                Err(why) => self.event(
-                    s,
-                    r,
-                    "heat_split_skipped",
-                    None,
-                    0.0,
-                    0.0,
-                    format!("partition {i}: {why}"),
-                ),
+                Err(why) => self.event(s, r, "heat_split_skipped", None, 0.0, 0.0, format!("partition {i}: {why}")),
             }
         }
     }
@@ -591,10 +458,7 @@ impl Sim<'_> {
             }
             for g in &p.gsi {
                 if g.res == r {
-                    spaces.push((
-                        g.key_space,
-                        lambda * g.coverage * p.items_per_attempt as f64,
-                    ));
+                    spaces.push((g.key_space, lambda * g.coverage * p.items_per_attempt as f64));
                 }
             }
             for (ks, weight) in spaces {
@@ -602,10 +466,7 @@ impl Sim<'_> {
                 if dist.sequential_period_s.is_some() {
                     return Err("sequential keys (DynamoDB does not split for heat on them)");
                 }
-                let count = self.sc.key_spaces[ks]
-                    .shards
-                    .map_or(1, |sh| sh.count)
-                    .min(64);
+                let count = self.sc.key_spaces[ks].shards.map_or(1, |sh| sh.count).min(64);
                 for (rank, &pr) in dist.head.iter().enumerate() {
                     for sh in 0..count {
                         let h = key_hash(self.salt, ks as u64, rank as u64, sh);
@@ -614,18 +475,13 @@ impl Sim<'_> {
                         }
                     }
                 }
-                tail += weight
-                    * dist.tail_prob
-                    * ((hi - u128::from(lo)) as f64 / 18_446_744_073_709_551_616.0);
+                tail += weight * dist.tail_prob * ((hi - u128::from(lo)) as f64 / 18_446_744_073_709_551_616.0);
             }
         }
         if tail > 0.0 {
             let step = (hi - u128::from(lo)) / u128::from(TAIL_POINTS);
             for k in 0..TAIL_POINTS {
-                points.push((
-                    (u128::from(lo) + step * u128::from(k) + step / 2) as u64,
-                    tail / TAIL_POINTS as f64,
-                ));
+                points.push(((u128::from(lo) + step * u128::from(k) + step / 2) as u64, tail / TAIL_POINTS as f64));
             }
         }
         let total: f64 = points.iter().map(|p| p.1).sum();
@@ -642,11 +498,7 @@ impl Sim<'_> {
             cum += w[0].1;
             if cum >= 0.5 * total {
                 let at = ((u128::from(w[0].0) + u128::from(w[1].0)) / 2 + 1) as u64;
-                return if at > lo && u128::from(at) < hi {
-                    Ok(at)
-                } else {
-                    Err("no split point inside the range")
-                };
+                return if at > lo && u128::from(at) < hi { Ok(at) } else { Err("no split point inside the range") };
             }
         }
         Err("no split point inside the range")

@@ -24,9 +24,7 @@ use crate::model::client::{AfterThrottle, Client};
 use crate::model::resource::{Mode, Resource};
 use crate::model::{Dim, Reason};
 use crate::rng::{RngStreams, Stream};
-use crate::scenario::{
-    Fidelity, IndexRef, Op, PatternSpec, Projection, Scenario, Shards, SizeSpec,
-};
+use crate::scenario::{Fidelity, IndexRef, Op, PatternSpec, Projection, Scenario, Shards, SizeSpec};
 use crate::time::{SimDuration, MICROS_PER_SEC};
 use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
 use crate::traffic::poisson::poisson;
@@ -246,16 +244,11 @@ impl<'a> Sim<'a> {
         )];
         // Index entries of the items already in the table: a GSI holds `coverage` of them, each
         // sized by its projection plus 100 bytes (spec §1.3), relative to the mean item written.
-        let mean_item = sc
-            .patterns
-            .iter()
-            .find(|p| p.op.is_write())
-            .map_or(1_024, |p| mean_bytes(p.size)) as f64;
+        let mean_item = sc.patterns.iter().find(|p| p.op.is_write()).map_or(1_024, |p| mean_bytes(p.size)) as f64;
         for g in &sc.gsis {
             let entry = index_entry_bytes(g.projection, mean_item as u64) as f64;
-            let bytes =
-                sc.table.storage_bytes as f64 * g.coverage * (entry + ITEM_OVERHEAD_BYTES as f64)
-                    / (mean_item + ITEM_OVERHEAD_BYTES as f64);
+            let bytes = sc.table.storage_bytes as f64 * g.coverage * (entry + ITEM_OVERHEAD_BYTES as f64)
+                / (mean_item + ITEM_OVERHEAD_BYTES as f64);
             res.push(Resource::new(
                 g.name.clone(),
                 true,
@@ -268,20 +261,13 @@ impl<'a> Sim<'a> {
         let dists: Vec<KeyDist> = sc.key_spaces.iter().map(KeyDist::new).collect();
         let pats = sc.patterns.iter().map(|p| compile_pattern(sc, p)).collect();
         let n = sc.patterns.len() as u64;
-        let demand = res
-            .iter()
-            .map(|r| [vec![0; r.partition_count()], vec![0; r.partition_count()]])
-            .collect();
+        let demand = res.iter().map(|r| [vec![0; r.partition_count()], vec![0; r.partition_count()]]).collect();
         let cur = vec![ResourceMinute::default(); res.len()];
         let ctl = res
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let scaling = if i == 0 {
-                    sc.table.autoscaling.as_ref()
-                } else {
-                    sc.gsis[i - 1].autoscaling.as_ref()
-                };
+                let scaling = if i == 0 { sc.table.autoscaling.as_ref() } else { sc.gsis[i - 1].autoscaling.as_ref() };
                 control::Control::new(r, scaling, sc.table.on_demand_doubling_minutes)
             })
             .collect();
@@ -360,19 +346,9 @@ impl<'a> Sim<'a> {
             resource_modes: self
                 .res
                 .iter()
-                .map(|r| {
-                    if matches!(r.mode, Mode::OnDemand { .. }) {
-                        "on_demand"
-                    } else {
-                        "provisioned"
-                    }
-                })
+                .map(|r| if matches!(r.mode, Mode::OnDemand { .. }) { "on_demand" } else { "provisioned" })
                 .collect(),
-            resource_bytes: self
-                .res
-                .iter()
-                .map(|r| r.parts.iter().map(|p| p.bytes).sum())
-                .collect(),
+            resource_bytes: self.res.iter().map(|r| r.parts.iter().map(|p| p.bytes).sum()).collect(),
             rec: self.rec,
             events: self.events,
             skipped_actions: self.skipped,
@@ -394,10 +370,7 @@ impl<'a> Sim<'a> {
             m.partitions = res.partition_count() as u64;
             m.stored_bytes = res.parts.iter().map(|p| p.bytes).sum();
             self.rec.resources[r].push(m);
-            let caps = [
-                crate::scenario::PARTITION_READ_CAP * MILLI * secs,
-                crate::scenario::PARTITION_WRITE_CAP * MILLI * secs,
-            ];
+            let caps = [crate::scenario::PARTITION_READ_CAP * MILLI * secs, crate::scenario::PARTITION_WRITE_CAP * MILLI * secs];
             let mut util = Vec::with_capacity(res.partition_count());
             for (p, part) in self.res[r].parts.iter_mut().enumerate() {
                 if self.record_partitions {
@@ -409,10 +382,7 @@ impl<'a> Sim<'a> {
                         throttles: part.minute_throttles,
                     });
                 }
-                util.push(
-                    (part.minute_consumed[0] as f64 / caps[0] as f64)
-                        .max(part.minute_consumed[1] as f64 / caps[1] as f64),
-                );
+                util.push((part.minute_consumed[0] as f64 / caps[0] as f64).max(part.minute_consumed[1] as f64 / caps[1] as f64));
                 part.minute_consumed = [0; 2];
                 part.minute_throttles = [0; 2];
             }
@@ -421,9 +391,7 @@ impl<'a> Sim<'a> {
             }
         }
         let h = &self.minute_latency;
-        self.rec
-            .latency_by_minute
-            .push([h.quantile(0.5), h.quantile(0.99), h.max()]);
+        self.rec.latency_by_minute.push([h.quantile(0.5), h.quantile(0.99), h.max()]);
         self.minute_latency = crate::metrics::Histogram::default();
     }
 
@@ -442,9 +410,7 @@ impl<'a> Sim<'a> {
         let p = &self.pats[j];
         match (p.size, &p.lognormal) {
             (SizeSpec::Fixed(b), _) => b,
-            (_, Some(ln)) => {
-                (ln.sample(&mut self.rng_sizes[j]).round() as u64).clamp(1, MAX_ITEM_BYTES)
-            }
+            (_, Some(ln)) => (ln.sample(&mut self.rng_sizes[j]).round() as u64).clamp(1, MAX_ITEM_BYTES),
             (SizeSpec::LogNormal { mean, .. }, None) => mean as u64,
         }
     }
@@ -470,14 +436,7 @@ impl<'a> Sim<'a> {
         units_of(&self.pats[j], bytes)
     }
 
-    fn key_partition(
-        &mut self,
-        j: usize,
-        res: usize,
-        ks: usize,
-        s: u64,
-        shard_draw: bool,
-    ) -> (u64, usize) {
+    fn key_partition(&mut self, j: usize, res: usize, ks: usize, s: u64, shard_draw: bool) -> (u64, usize) {
         let r1 = self.rng_keys[j].next_u64();
         let r2 = self.rng_keys[j].next_u64();
         let rank = self.dists[ks].sample(r1, r2, s);
@@ -495,15 +454,7 @@ impl<'a> Sim<'a> {
     fn draw_request(&mut self, j: usize, s: u64, time: u64, out: &mut Vec<Attempt>) {
         let (kind, res, dim, ks, fanout, items, op) = {
             let p = &self.pats[j];
-            (
-                p.kind,
-                p.res,
-                p.dim,
-                p.key_space,
-                p.fanout,
-                p.items_per_attempt,
-                p.op,
-            )
+            (p.kind, p.res, p.dim, p.key_space, p.fanout, p.items_per_attempt, p.op)
         };
         match kind {
             Kind::Simple => {
@@ -516,18 +467,12 @@ impl<'a> Sim<'a> {
                         first: time,
                         pat: j as u32,
                         n: 1,
-                        charges: Charges::One(Charge {
-                            res: res as u16,
-                            dim,
-                            part: part as u32,
-                            units,
-                        }),
+                        charges: Charges::One(Charge { res: res as u16, dim, part: part as u32, units }),
                     });
                 };
                 match ks {
                     None => {
-                        let part =
-                            self.rng_keys[j].random_range(0..self.res[res].partition_count());
+                        let part = self.rng_keys[j].random_range(0..self.res[res].partition_count());
                         push(self, out, part);
                     }
                     Some(ks) if fanout > 1 => {
@@ -535,8 +480,7 @@ impl<'a> Sim<'a> {
                         let r2 = self.rng_keys[j].next_u64();
                         let rank = self.dists[ks].sample(r1, r2, s);
                         for sh in 0..fanout {
-                            let part = self.res[res]
-                                .partition_of(key_hash(self.salt, ks as u64, rank, sh));
+                            let part = self.res[res].partition_of(key_hash(self.salt, ks as u64, rank, sh));
                             push(self, out, part);
                         }
                     }
@@ -555,12 +499,7 @@ impl<'a> Sim<'a> {
                     };
                     let bytes = self.draw_size(j);
                     let units = units_of(&self.pats[j], bytes);
-                    charges.push(Charge {
-                        res: res as u16,
-                        dim,
-                        part: part as u32,
-                        units,
-                    });
+                    charges.push(Charge { res: res as u16, dim, part: part as u32, units });
                     for g in 0..self.pats[j].gsi.len() {
                         let (gres, gks, writes, coverage, projection) = {
                             let w = &self.pats[j].gsi[g];
@@ -580,19 +519,8 @@ impl<'a> Sim<'a> {
                     }
                 }
                 let seq = self.next_seq();
-                let charges = if charges.len() == 1 {
-                    Charges::One(charges[0])
-                } else {
-                    Charges::Many(charges.into_boxed_slice())
-                };
-                out.push(Attempt {
-                    time,
-                    seq,
-                    first: time,
-                    pat: j as u32,
-                    n: 1,
-                    charges,
-                });
+                let charges = if charges.len() == 1 { Charges::One(charges[0]) } else { Charges::Many(charges.into_boxed_slice()) };
+                out.push(Attempt { time, seq, first: time, pat: j as u32, n: 1, charges });
             }
         }
     }
@@ -637,8 +565,7 @@ impl<'a> Sim<'a> {
                         continue;
                     }
                     if self.pats[j].kind == Kind::Simple
-                        && lambda * self.pats[j].fanout as f64
-                            >= 0.25 * self.res[self.pats[j].res].partition_count() as f64
+                        && lambda * self.pats[j].fanout as f64 >= 0.25 * self.res[self.pats[j].res].partition_count() as f64
                     {
                         self.draw_counts(j, s, lambda, &mut simple);
                     } else {
@@ -661,8 +588,7 @@ impl<'a> Sim<'a> {
                     for &(j, part, count, units) in &simple {
                         let (res, dim) = (self.pats[j as usize].res, self.pats[j as usize].dim);
                         for _ in 0..count {
-                            let time =
-                                t0 + self.rng_arr[j as usize].random_range(0..MICROS_PER_SEC);
+                            let time = t0 + self.rng_arr[j as usize].random_range(0..MICROS_PER_SEC);
                             let seq = self.next_seq();
                             batch.push(Attempt {
                                 time,
@@ -670,12 +596,7 @@ impl<'a> Sim<'a> {
                                 first: time,
                                 pat: j,
                                 n: 1,
-                                charges: Charges::One(Charge {
-                                    res: res as u16,
-                                    dim,
-                                    part,
-                                    units,
-                                }),
+                                charges: Charges::One(Charge { res: res as u16, dim, part, units }),
                             });
                         }
                     }
@@ -732,11 +653,7 @@ impl<'a> Sim<'a> {
                 let dist = &self.dists[ks];
                 let count = p.shards.map_or(1, |s| s.count);
                 // Mass each shard of a key receives per request touching that key.
-                let per_shard = if p.fanout > 1 {
-                    1.0
-                } else {
-                    1.0 / count as f64
-                };
+                let per_shard = if p.fanout > 1 { 1.0 } else { 1.0 / count as f64 };
                 let spread = |w: &mut [f64], rank: u64, mass: f64| {
                     if count > MAX_TRACKED_SHARDS {
                         let each = mass * per_shard * count as f64 / n as f64;
@@ -791,10 +708,10 @@ impl<'a> Sim<'a> {
                 totals[c.res as usize][c.dim as usize] += c.units;
             }
         }
-        let mut ok = totals.iter().enumerate().all(|(r, t)| {
-            t[0] <= self.res[r].limit_milli(Dim::Read)
-                && t[1] <= self.res[r].limit_milli(Dim::Write)
-        });
+        let mut ok = totals
+            .iter()
+            .enumerate()
+            .all(|(r, t)| t[0] <= self.res[r].limit_milli(Dim::Read) && t[1] <= self.res[r].limit_milli(Dim::Write));
         if ok {
             for &(r, d, p) in &touched {
                 let dim = if d == 0 { Dim::Read } else { Dim::Write };
@@ -820,17 +737,9 @@ impl<'a> Sim<'a> {
             let (res, dim) = (self.pats[j as usize].res, self.pats[j as usize].dim);
             self.res[res].take_bulk(part as usize, dim, count * units);
             self.cur[res].requested[dim as usize] += count * units;
+            self.cur[res].offered[dim as usize] += count * units;
             if self.pats[j as usize].base_delta != 0 {
-                self.store(
-                    j as usize,
-                    &Charge {
-                        res: res as u16,
-                        dim,
-                        part,
-                        units,
-                    },
-                    count,
-                );
+                self.store(j as usize, &Charge { res: res as u16, dim, part, units }, count);
             }
             let t = &mut self.rec.patterns[j as usize];
             t.offered += count;
@@ -844,6 +753,9 @@ impl<'a> Sim<'a> {
             for c in a.charges.as_slice() {
                 self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units);
                 self.cur[c.res as usize].requested[c.dim as usize] += c.units;
+                if a.n == 1 {
+                    self.cur[c.res as usize].offered[c.dim as usize] += c.units;
+                }
                 self.store(a.pat as usize, c, 1);
             }
             let t = &mut self.rec.patterns[a.pat as usize];
@@ -878,11 +790,7 @@ impl<'a> Sim<'a> {
                 (None, Some(_)) => false,
                 (Some(a), Some(b)) => a <= b,
             };
-            let a = if take_new {
-                it.next()
-            } else {
-                self.queue.pop_before(t1)
-            };
+            let a = if take_new { it.next() } else { self.queue.pop_before(t1) };
             if let Some(a) = a {
                 self.process(a);
             }
@@ -903,6 +811,9 @@ impl<'a> Sim<'a> {
         }
         for c in a.charges.as_slice() {
             self.cur[c.res as usize].requested[c.dim as usize] += c.units;
+            if a.n == 1 {
+                self.cur[c.res as usize].offered[c.dim as usize] += c.units;
+            }
         }
         let throttled: Vec<Charge> = match kind {
             Kind::Batch => {
@@ -922,9 +833,7 @@ impl<'a> Sim<'a> {
                 left
             }
             Kind::Simple => {
-                let Charges::One(c) = &a.charges else {
-                    unreachable!("simple attempts carry one charge")
-                };
+                let Charges::One(c) = &a.charges else { unreachable!("simple attempts carry one charge") };
                 match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
                     Ok(_) => {
                         self.store(j, c, 1);
@@ -943,9 +852,7 @@ impl<'a> Sim<'a> {
                 let mut failed = false;
                 for c in charges {
                     let r = if failed {
-                        self.res[c.res as usize]
-                            .check(c.part as usize, c.dim, c.units)
-                            .map(|()| 0)
+                        self.res[c.res as usize].check(c.part as usize, c.dim, c.units).map(|()| 0)
                     } else {
                         self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units)
                     };
@@ -994,19 +901,8 @@ impl<'a> Sim<'a> {
         let jitter: f64 = self.rng_jitter.random();
         match self.client.after_throttle(instance, a.n, jitter) {
             AfterThrottle::Retry(delay) => {
-                let charges = if throttled.len() == 1 {
-                    Charges::One(throttled[0])
-                } else {
-                    Charges::Many(throttled.into_boxed_slice())
-                };
-                self.queue.push(Attempt {
-                    time: a.time + delay.as_micros(),
-                    seq: a.seq,
-                    first: a.first,
-                    pat: a.pat,
-                    n: a.n + 1,
-                    charges,
-                });
+                let charges = if throttled.len() == 1 { Charges::One(throttled[0]) } else { Charges::Many(throttled.into_boxed_slice()) };
+                self.queue.push(Attempt { time: a.time + delay.as_micros(), seq: a.seq, first: a.first, pat: a.pat, n: a.n + 1, charges });
             }
             AfterThrottle::Exhausted => self.rec.patterns[j].failed_exhausted += 1,
             AfterThrottle::QuotaEmpty => self.rec.patterns[j].failed_quota += 1,
@@ -1016,14 +912,8 @@ impl<'a> Sim<'a> {
     /// Applies the storage change of an admitted charge of pattern `j`.
     fn store(&mut self, j: usize, c: &Charge, count: u64) {
         let p = &self.pats[j];
-        let delta = if c.res as usize == p.res {
-            p.base_delta
-        } else {
-            p.gsi
-                .iter()
-                .find(|g| g.res == c.res as usize)
-                .map_or(0, |g| g.delta)
-        };
+        let delta =
+            if c.res as usize == p.res { p.base_delta } else { p.gsi.iter().find(|g| g.res == c.res as usize).map_or(0, |g| g.delta) };
         if delta != 0 {
             let b = &mut self.res[c.res as usize].parts[c.part as usize].bytes;
             *b = b.saturating_add_signed(delta * count as i64);
@@ -1062,18 +952,11 @@ fn units_of(p: &Pat, bytes: u64) -> u64 {
         Op::TransactGet => units::get_item_milli(bytes, Consistency::Transactional),
         Op::Query | Op::Scan => units::query_milli(bytes, p.consistency),
         Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite => {
-            units::write_milli(bytes)
-                + p.lsi_projections
-                    .iter()
-                    .map(|&pr| units::write_milli(index_entry_bytes(pr, bytes)))
-                    .sum::<u64>()
+            units::write_milli(bytes) + p.lsi_projections.iter().map(|&pr| units::write_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
         }
         Op::TransactWrite => {
             units::transact_write_item_milli(bytes)
-                + p.lsi_projections
-                    .iter()
-                    .map(|&pr| units::transact_write_item_milli(index_entry_bytes(pr, bytes)))
-                    .sum::<u64>()
+                + p.lsi_projections.iter().map(|&pr| units::transact_write_item_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
         }
     }
 }
@@ -1083,19 +966,10 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         Some(IndexRef::Gsi(g)) => g + 1,
         _ => 0,
     };
-    let dim = if p.op.is_write() {
-        Dim::Write
-    } else {
-        Dim::Read
-    };
-    let shards = p
-        .key_space
-        .and_then(|k| sc.key_spaces[k].shards)
-        .filter(|s| s.count > 1);
+    let dim = if p.op.is_write() { Dim::Write } else { Dim::Read };
+    let shards = p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.count > 1);
     let fanout = match shards {
-        Some(s) if s.random && !p.op.is_write() && matches!(p.op, Op::GetItem | Op::Query) => {
-            s.count
-        }
+        Some(s) if s.random && !p.op.is_write() && matches!(p.op, Op::GetItem | Op::Query) => s.count,
         _ => 1,
     };
     let gsi: Vec<GsiWrite> = p
@@ -1103,8 +977,7 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         .iter()
         .map(|&(g, k)| GsiWrite {
             delta: if k == crate::scenario::IndexWrite::Insert {
-                (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES)
-                    as i64
+                (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64
             } else {
                 0
             },
@@ -1125,11 +998,7 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         Op::Query if fanout > 1 => p.items.div_ceil(fanout),
         _ => p.items,
     };
-    let lsi_projections = if p.op.is_write() {
-        sc.lsis.iter().map(|l| l.projection).collect()
-    } else {
-        Vec::new()
-    };
+    let lsi_projections = if p.op.is_write() { sc.lsis.iter().map(|l| l.projection).collect() } else { Vec::new() };
     let lognormal = match p.size {
         SizeSpec::LogNormal { mean, sigma } => {
             // mean of the log-normal = exp(mu + sigma^2 / 2)
@@ -1155,9 +1024,7 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         gsi,
         factor: 1.0,
         base_delta: match p.op {
-            Op::PutItem | Op::BatchWrite | Op::TransactWrite => {
-                (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64
-            }
+            Op::PutItem | Op::BatchWrite | Op::TransactWrite => (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64,
             Op::DeleteItem => -((mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64),
             _ => 0,
         },

@@ -39,9 +39,7 @@ pub struct EventQueue<T: Keyed> {
 
 impl<T: Keyed> Default for EventQueue<T> {
     fn default() -> Self {
-        Self {
-            heap: BinaryHeap::new(),
-        }
+        Self { heap: BinaryHeap::new() }
     }
 }
 

@@ -30,10 +30,7 @@ impl Client {
     /// A client fleet as the scenario describes it.
     #[must_use]
     pub fn new(spec: ClientSpec) -> Self {
-        Self {
-            spec,
-            tokens: vec![spec.quota; spec.instances as usize],
-        }
+        Self { spec, tokens: vec![spec.quota; spec.instances as usize] }
     }
 
     /// The settings.
@@ -54,10 +51,7 @@ impl Client {
     pub fn max_backoff(&self, attempt: u32) -> SimDuration {
         let base = self.spec.throttle_base.as_micros();
         let shift = attempt.saturating_sub(1).min(40);
-        SimDuration::from_micros(
-            base.saturating_mul(1u64 << shift)
-                .min(self.spec.cap.as_micros()),
-        )
+        SimDuration::from_micros(base.saturating_mul(1u64 << shift).min(self.spec.cap.as_micros()))
     }
 
     /// Decides what follows a throttled attempt number `attempt` (1-based) of `instance`;
@@ -83,11 +77,7 @@ impl Client {
         if self.spec.quota == 0 {
             return;
         }
-        let back = if attempt <= 1 {
-            1
-        } else {
-            self.spec.throttle_cost
-        };
+        let back = if attempt <= 1 { 1 } else { self.spec.throttle_cost };
         let t = &mut self.tokens[instance as usize];
         *t = (*t + back).min(self.spec.quota);
     }
@@ -134,14 +124,8 @@ mod tests {
     #[test]
     fn four_attempts_then_give_up() {
         let mut c = Client::new(spec());
-        assert_eq!(
-            c.after_throttle(0, 1, 0.5),
-            AfterThrottle::Retry(SimDuration::from_millis(500))
-        );
-        assert!(matches!(
-            c.after_throttle(0, 3, 0.5),
-            AfterThrottle::Retry(_)
-        ));
+        assert_eq!(c.after_throttle(0, 1, 0.5), AfterThrottle::Retry(SimDuration::from_millis(500)));
+        assert!(matches!(c.after_throttle(0, 3, 0.5), AfterThrottle::Retry(_)));
         assert_eq!(c.after_throttle(0, 4, 0.5), AfterThrottle::Exhausted);
     }
 
@@ -149,16 +133,10 @@ mod tests {
     fn quota_of_500_allows_100_throttling_retries() {
         let mut c = Client::new(spec());
         for _ in 0..100 {
-            assert!(matches!(
-                c.after_throttle(0, 1, 0.0),
-                AfterThrottle::Retry(_)
-            ));
+            assert!(matches!(c.after_throttle(0, 1, 0.0), AfterThrottle::Retry(_)));
         }
         assert_eq!(c.after_throttle(0, 1, 0.0), AfterThrottle::QuotaEmpty);
         c.on_success(0, 2);
-        assert!(matches!(
-            c.after_throttle(0, 1, 0.0),
-            AfterThrottle::Retry(_)
-        ));
+        assert!(matches!(c.after_throttle(0, 1, 0.0), AfterThrottle::Retry(_)));
     }
 }

@@ -49,12 +49,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in counter order.
-    pub const ALL: [Reason; 4] = [
-        Reason::KeyRange,
-        Reason::Provisioned,
-        Reason::MaxOnDemand,
-        Reason::AccountLimit,
-    ];
+    pub const ALL: [Reason; 4] = [Reason::KeyRange, Reason::Provisioned, Reason::MaxOnDemand, Reason::AccountLimit];
 
     /// The word DynamoDB's metric and reason names use: `KeyRange`, `Provisioned`, ...
     #[must_use]
@@ -76,11 +71,6 @@ impl Reason {
             Reason::MaxOnDemand => "MaxOnDemandThroughputExceeded",
             Reason::AccountLimit => "AccountLimitExceeded",
         };
-        format!(
-            "{}{}{}",
-            if index { "Index" } else { "Table" },
-            if dim == Dim::Read { "Read" } else { "Write" },
-            tail
-        )
+        format!("{}{}{}", if index { "Index" } else { "Table" }, if dim == Dim::Read { "Read" } else { "Write" }, tail)
     }
 }

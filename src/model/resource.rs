@@ -65,11 +65,7 @@ pub struct Partition {
 
 impl Partition {
     fn with_share(share: f64, bytes: u64) -> Self {
-        Self {
-            share,
-            bytes,
-            ..Self::default()
-        }
+        Self { share, bytes, ..Self::default() }
     }
 
     /// The two children of a split, the first taking `frac` of the data.
@@ -89,14 +85,7 @@ impl Partition {
         let (t1, t2) = pair(self.minute_throttles);
         let bytes1 = (self.bytes as f64 * frac.clamp(0.0, 1.0)) as u64;
         (
-            Partition {
-                used: u1,
-                burst: b1,
-                minute_consumed: c1,
-                minute_throttles: t1,
-                share: self.share / 2.0,
-                bytes: bytes1,
-            },
+            Partition { used: u1, burst: b1, minute_consumed: c1, minute_throttles: t1, share: self.share / 2.0, bytes: bytes1 },
             Partition {
                 used: u2,
                 burst: b2,
@@ -143,29 +132,12 @@ impl Resource {
     /// throughput's `max(ceil(R/3000), ceil(W/1000))` (a new table: 4), and `ceil(GB/10)` for
     /// storage; the largest of these.
     #[must_use]
-    pub fn new(
-        name: String,
-        is_index: bool,
-        capacity: &CapacitySpec,
-        storage_bytes: u64,
-        burst_full: bool,
-        linear: bool,
-    ) -> Self {
+    pub fn new(name: String, is_index: bool, capacity: &CapacitySpec, storage_bytes: u64, burst_full: bool, linear: bool) -> Self {
         let mode = match *capacity {
-            CapacitySpec::Provisioned { read, write } => Mode::Provisioned {
-                units: [read, write],
-            },
-            CapacitySpec::OnDemand {
-                warm_read,
-                warm_write,
-                max_read,
-                max_write,
-                table_quota,
-            } => Mode::OnDemand {
-                warm: [warm_read, warm_write],
-                max: [max_read, max_write],
-                quota: table_quota,
-            },
+            CapacitySpec::Provisioned { read, write } => Mode::Provisioned { units: [read, write] },
+            CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
+                Mode::OnDemand { warm: [warm_read, warm_write], max: [max_read, max_write], quota: table_quota }
+            }
         };
         let n = initial_partitions(&mode, storage_bytes);
         let mut r = Self {
@@ -173,14 +145,7 @@ impl Resource {
             is_index,
             mode,
             bounds: equal_bounds(n),
-            parts: (0..n)
-                .map(|i| {
-                    Partition::with_share(
-                        1.0 / n as f64,
-                        storage_bytes / n + u64::from(i < storage_bytes % n),
-                    )
-                })
-                .collect(),
+            parts: (0..n).map(|i| Partition::with_share(1.0 / n as f64, storage_bytes / n + u64::from(i < storage_bytes % n))).collect(),
             used: [0; 2],
             second_consumed: [0; 2],
             limit: [0; 2],
@@ -297,12 +262,7 @@ impl Resource {
     /// The hash range of partition `i`: `(start, end)` with `end` exclusive (2^64 for the last).
     #[must_use]
     pub fn range(&self, i: usize) -> (u64, u128) {
-        (
-            self.bounds[i],
-            self.bounds
-                .get(i + 1)
-                .map_or(1u128 << 64, |&b| u128::from(b)),
-        )
+        (self.bounds[i], self.bounds.get(i + 1).map_or(1u128 << 64, |&b| u128::from(b)))
     }
 
     /// Splits every partition in two at the middle of its range until there are at least `n`
@@ -343,8 +303,7 @@ impl Resource {
         }
         let i = d as usize;
         let room = self.limit[i].saturating_sub(self.used[i]);
-        if u <= room || (matches!(self.mode, Mode::Provisioned { .. }) && part.burst[i] >= u - room)
-        {
+        if u <= room || (matches!(self.mode, Mode::Provisioned { .. }) && part.burst[i] >= u - room) {
             Ok(())
         } else {
             Err(self.limit_reason[i])
@@ -397,11 +356,7 @@ impl Resource {
     #[must_use]
     pub fn partition_fits_fresh(&self, d: Dim, u: u64, other: u64) -> bool {
         if self.linear {
-            let (r, w) = if d == Dim::Read {
-                (u, other)
-            } else {
-                (other, u)
-            };
+            let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
             r + 3 * w <= PARTITION_CAP_MILLI[0]
         } else {
             u <= PARTITION_CAP_MILLI[d as usize]
@@ -412,10 +367,7 @@ impl Resource {
     /// second to the minute and opens a fresh window.
     pub fn end_second(&mut self) {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
-        let prov = [
-            self.provisioned(Dim::Read) as f64 * MILLI as f64,
-            self.provisioned(Dim::Write) as f64 * MILLI as f64,
-        ];
+        let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
         for p in &mut self.parts {
             for (i, prov_i) in prov.iter().enumerate() {
                 if provisioned {
@@ -445,21 +397,15 @@ pub fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
             // ceil(R/3000 + W/1000) = ceil((R + 3W) / 3000), in integers.
             (units[0] + 3 * units[1]).div_ceil(PARTITION_READ_CAP)
         }
-        Mode::OnDemand { warm, .. } => warm[0]
-            .div_ceil(PARTITION_READ_CAP)
-            .max(warm[1].div_ceil(PARTITION_WRITE_CAP)),
+        Mode::OnDemand { warm, .. } => warm[0].div_ceil(PARTITION_READ_CAP).max(warm[1].div_ceil(PARTITION_WRITE_CAP)),
     };
-    by_throughput
-        .max(storage_bytes.div_ceil(PARTITION_BYTES))
-        .max(1)
+    by_throughput.max(storage_bytes.div_ceil(PARTITION_BYTES)).max(1)
 }
 
 /// Hash-range starts of `n` equal partitions.
 #[must_use]
 pub fn equal_bounds(n: u64) -> Vec<u64> {
-    (0..n)
-        .map(|i| ((u128::from(i) << 64) / u128::from(n)) as u64)
-        .collect()
+    (0..n).map(|i| ((u128::from(i) << 64) / u128::from(n)) as u64).collect()
 }
 
 #[cfg(test)]
@@ -473,10 +419,7 @@ mod tests {
     #[test]
     fn p1_p2_p3_initial_partitions() {
         // P1: 1,000 RCU + 500 WCU -> 1 partition.
-        assert_eq!(
-            Resource::new("t".into(), false, &prov(1_000, 500), 0, true, false).partition_count(),
-            1
-        );
+        assert_eq!(Resource::new("t".into(), false, &prov(1_000, 500), 0, true, false).partition_count(), 1);
         // P2: 1,000 / 1,000 -> 2 partitions of 500 RCU + 500 WCU.
         let p2 = Resource::new("t".into(), false, &prov(1_000, 1_000), 0, true, false);
         assert_eq!(p2.partition_count(), 2);
@@ -492,33 +435,13 @@ mod tests {
     #[test]
     fn storage_decides_when_larger() {
         // 95 GB needs 10 partitions of 10 GB, more than 100 RCU/WCU would.
-        assert_eq!(
-            Resource::new(
-                "t".into(),
-                false,
-                &prov(100, 100),
-                95_000_000_000,
-                true,
-                false
-            )
-            .partition_count(),
-            10
-        );
+        assert_eq!(Resource::new("t".into(), false, &prov(100, 100), 95_000_000_000, true, false).partition_count(), 10);
     }
 
     #[test]
     fn new_on_demand_table_has_four_partitions() {
-        let od = CapacitySpec::OnDemand {
-            warm_read: 12_000,
-            warm_write: 4_000,
-            max_read: None,
-            max_write: None,
-            table_quota: 40_000,
-        };
-        assert_eq!(
-            Resource::new("t".into(), false, &od, 0, true, false).partition_count(),
-            4
-        );
+        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: 40_000 };
+        assert_eq!(Resource::new("t".into(), false, &od, 0, true, false).partition_count(), 4);
     }
 
     #[test]
@@ -559,10 +482,7 @@ mod tests {
                 first_throttle = Some(s);
             }
             if s >= 900 {
-                assert_eq!(
-                    ok, 150,
-                    "after the credit is spent, 150 RCU/s are served (second {s})"
-                );
+                assert_eq!(ok, 150, "after the credit is spent, 150 RCU/s are served (second {s})");
             }
             r.end_second();
         }
@@ -590,16 +510,7 @@ mod tests {
     fn partition_lookup_agrees_with_the_ranges() {
         let mut r = Resource::new("t".into(), false, &prov(1, 7_000), 0, true, false);
         assert_eq!(r.partition_count(), 8);
-        let hs = [
-            0u64,
-            1,
-            u64::MAX / 8 - 1,
-            u64::MAX / 8,
-            u64::MAX / 8 + 1,
-            u64::MAX / 2,
-            u64::MAX - 1,
-            u64::MAX,
-        ];
+        let hs = [0u64, 1, u64::MAX / 8 - 1, u64::MAX / 8, u64::MAX / 8 + 1, u64::MAX / 2, u64::MAX - 1, u64::MAX];
         let fast: Vec<usize> = hs.iter().map(|&h| r.partition_of(h)).collect();
         let bounds = r.bounds().to_vec();
         let parts = r.parts.clone();
@@ -618,24 +529,9 @@ mod tests {
         let mut r = Resource::new("t".into(), false, &prov(5_000, 2_000), 0, true, false);
         let (lo, hi) = r.range(2);
         r.split(2, ((u128::from(lo) + hi) / 2) as u64, 0.5);
-        let allocs: Vec<(u64, u64)> = (0..5)
-            .map(|i| {
-                (
-                    r.allocation_milli(i, Dim::Read) / MILLI,
-                    r.allocation_milli(i, Dim::Write) / MILLI,
-                )
-            })
-            .collect();
-        assert_eq!(
-            allocs,
-            vec![
-                (1_250, 500),
-                (1_250, 500),
-                (625, 250),
-                (625, 250),
-                (1_250, 500)
-            ]
-        );
+        let allocs: Vec<(u64, u64)> =
+            (0..5).map(|i| (r.allocation_milli(i, Dim::Read) / MILLI, r.allocation_milli(i, Dim::Write) / MILLI)).collect();
+        assert_eq!(allocs, vec![(1_250, 500), (1_250, 500), (625, 250), (625, 250), (1_250, 500)]);
     }
 
     #[test]
@@ -673,13 +569,7 @@ mod tests {
 
     #[test]
     fn on_demand_reasons() {
-        let od = CapacitySpec::OnDemand {
-            warm_read: 12_000,
-            warm_write: 4_000,
-            max_read: Some(100),
-            max_write: None,
-            table_quota: 40_000,
-        };
+        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: Some(100), max_write: None, table_quota: 40_000 };
         let mut r = Resource::new("t".into(), false, &od, 0, true, false);
         for _ in 0..100 {
             r.try_take(0, Dim::Read, MILLI).unwrap();

@@ -33,11 +33,7 @@ impl DecreaseQuota {
     /// May a decrease happen at `now_unix_s`?
     #[must_use]
     pub fn allowed(&self, now_unix_s: i64) -> bool {
-        let today = if now_unix_s.div_euclid(86_400) == self.day {
-            self.count_today
-        } else {
-            0
-        };
+        let today = if now_unix_s.div_euclid(86_400) == self.day { self.count_today } else { 0 };
         today < FREE_DECREASES_PER_DAY || self.last_unix_s.is_none_or(|l| now_unix_s - l >= HOUR_S)
     }
 
@@ -95,17 +91,11 @@ impl Autoscaler {
     /// A scaler with no datapoints yet.
     #[must_use]
     pub fn new(spec: ScalingTargetSpec) -> Self {
-        Self {
-            spec,
-            history: VecDeque::with_capacity(SCALE_IN_DATAPOINTS + 1),
-            last_out_s: None,
-            last_in_s: None,
-        }
+        Self { spec, history: VecDeque::with_capacity(SCALE_IN_DATAPOINTS + 1), last_out_s: None, last_in_s: None }
     }
 
     fn size(&self, consumed_per_s: f64) -> u64 {
-        ((consumed_per_s / self.spec.target - 1e-9).ceil().max(0.0) as u64)
-            .clamp(self.spec.min, self.spec.max)
+        ((consumed_per_s / self.spec.target - 1e-9).ceil().max(0.0) as u64).clamp(self.spec.min, self.spec.max)
     }
 
     /// Adds the datapoint of the minute just ended (consumed units per second, its average) and
@@ -125,9 +115,7 @@ impl Autoscaler {
             let high = self.spec.target * prov;
             if last.clone().all(|&x| x > high) {
                 let new = self.size(last.fold(f64::INFINITY, |a, &b| a.min(b)));
-                let cooled = self
-                    .last_out_s
-                    .is_none_or(|t| now_s >= t + self.spec.scale_out_cooldown.as_secs());
+                let cooled = self.last_out_s.is_none_or(|t| now_s >= t + self.spec.scale_out_cooldown.as_secs());
                 if new > provisioned && cooled {
                     return Decision::ScaleOut(new);
                 }
@@ -137,9 +125,7 @@ impl Autoscaler {
             let low = (self.spec.target - SCALE_IN_MARGIN) * prov;
             if self.history.iter().all(|&x| x < low) {
                 let new = self.size(self.history.iter().fold(0.0, |a, &b| a.max(b)));
-                let cooled = self
-                    .last_in_s
-                    .is_none_or(|t| now_s >= t + self.spec.scale_in_cooldown.as_secs());
+                let cooled = self.last_in_s.is_none_or(|t| now_s >= t + self.spec.scale_in_cooldown.as_secs());
                 if new < provisioned && cooled {
                     return Decision::ScaleIn(new);
                 }
@@ -173,11 +159,7 @@ impl OnDemandGrowth {
     /// A table that can serve `warm` units per second instantly.
     #[must_use]
     pub fn new(warm: u64, doubling_minutes: f64) -> Self {
-        Self {
-            prev_peak: warm as f64 / 2.0,
-            instant: warm as f64,
-            doubling_minutes,
-        }
+        Self { prev_peak: warm as f64 / 2.0, instant: warm as f64, doubling_minutes }
     }
 
     /// Adds a minute whose average consumption was `consumed_per_s`; returns the new instant
@@ -206,13 +188,7 @@ mod tests {
     use crate::time::SimDuration;
 
     fn spec(min: u64, max: u64, target: f64) -> ScalingTargetSpec {
-        ScalingTargetSpec {
-            min,
-            max,
-            target,
-            scale_in_cooldown: SimDuration::ZERO,
-            scale_out_cooldown: SimDuration::ZERO,
-        }
+        ScalingTargetSpec { min, max, target, scale_in_cooldown: SimDuration::ZERO, scale_out_cooldown: SimDuration::ZERO }
     }
 
     /// AS1: trying to decrease every minute of a UTC day succeeds at 00:00, 00:01, 00:02, 00:03,

@@ -14,11 +14,7 @@ pub use summary::Summary;
 ///
 /// # Errors
 /// [`OutputError`] naming the folder or file that could not be written.
-pub fn write_run(
-    dir: &Path,
-    r: &RunResult,
-    summary: &Summary,
-) -> Result<Vec<PathBuf>, OutputError> {
+pub fn write_run(dir: &Path, r: &RunResult, summary: &Summary) -> Result<Vec<PathBuf>, OutputError> {
     prepare_dir(dir)?;
     let mut written = Vec::new();
     let files: [(&str, Vec<u8>); 3] = [

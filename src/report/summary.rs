@@ -265,15 +265,9 @@ impl Summary {
                 p999: ms(h.quantile(0.999)),
                 max: ms(h.max()),
             },
-            engine: EngineSummary {
-                bulk_seconds: r.bulk_seconds,
-                replayed_seconds: r.replayed_seconds,
-            },
+            engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
             cost: crate::billing::bill_of(sc, r, catalog),
-            prices: format!(
-                "{} prices read on {}",
-                catalog.region, catalog.prices_read_on
-            ),
+            prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
             capacity_events: r.events.clone(),
             skipped_actions: r.skipped_actions.clone(),
         }
@@ -331,11 +325,8 @@ impl Summary {
             "write thr ev".into(),
         ])
         .chain(self.resources.iter().map(|r| {
-            let mode = if r.mode == "provisioned" {
-                format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu)
-            } else {
-                "on-demand".to_string()
-            };
+            let mode =
+                if r.mode == "provisioned" { format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu) } else { "on-demand".to_string() };
             [
                 format!("{} ({})", r.name, r.kind),
                 mode,
@@ -355,7 +346,11 @@ impl Summary {
         }
         let _ = writeln!(o);
         let l = &self.latency_ms;
-        let _ = writeln!(o, "latency of served requests (ms): p50 {:.1} · p90 {:.1} · p99 {:.1} · p99.9 {:.1} · max {:.1}", l.p50, l.p90, l.p99, l.p999, l.max);
+        let _ = writeln!(
+            o,
+            "latency of served requests (ms): p50 {:.1} · p90 {:.1} · p99 {:.1} · p99.9 {:.1} · max {:.1}",
+            l.p50, l.p90, l.p99, l.p999, l.max
+        );
         let t = &self.requests;
         let _ = writeln!(
             o,
@@ -382,51 +377,24 @@ impl Summary {
                 l.component,
                 l.arithmetic,
                 l.cost_usd,
-                if l.unverified {
-                    " (price unverified)"
-                } else {
-                    ""
-                }
+                if l.unverified { " (price unverified)" } else { "" }
             );
         }
-        let shown: Vec<&crate::engine::CapacityEvent> = self
-            .capacity_events
-            .iter()
-            .filter(|e| e.action != "partitions_added")
-            .collect();
+        let shown: Vec<&crate::engine::CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != "partitions_added").collect();
         if !shown.is_empty() {
             let _ = writeln!(o, "capacity events ({}):", shown.len());
             for e in shown.iter().take(12) {
-                let dim = if e.dimension.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", e.dimension)
-                };
-                let change = if e.old == e.new {
-                    String::new()
-                } else {
-                    format!(" {} -> {}", e.old, e.new)
-                };
-                let detail = if e.detail.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", e.detail)
-                };
-                let _ = writeln!(
-                    o,
-                    "  {:>6} s  {} {}{dim}{change}{detail}",
-                    e.time_s, e.resource, e.action
-                );
+                let dim = if e.dimension.is_empty() { String::new() } else { format!(" {}", e.dimension) };
+                let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };
+                let detail = if e.detail.is_empty() { String::new() } else { format!(" ({})", e.detail) };
+                let _ = writeln!(o, "  {:>6} s  {} {}{dim}{change}{detail}", e.time_s, e.resource, e.action);
             }
             if shown.len() > 12 {
                 let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
             }
         }
         for s in &self.skipped_actions {
-            let _ = writeln!(
-                o,
-                "note: [[at]] {s} is parsed but not simulated by this version"
-            );
+            let _ = writeln!(o, "note: [[at]] {s} is parsed but not simulated by this version");
         }
         o
     }

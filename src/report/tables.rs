@@ -62,55 +62,30 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
         for (ri, series) in r.rec.resources.iter().enumerate() {
             let x = &series[m];
             let name = &r.resource_names[ri];
-            let mut push = |metric: String, value: f64| {
-                rows.push(SeriesRow {
-                    time_s,
-                    resource: name.clone(),
-                    metric,
-                    value,
-                })
-            };
+            let mut push = |metric: String, value: f64| rows.push(SeriesRow { time_s, resource: name.clone(), metric, value });
             for d in Dim::ALL {
                 let w = if d == Dim::Read { "Read" } else { "Write" };
                 let i = d as usize;
                 push(format!("Consumed{w}CapacityUnits"), units(x.consumed[i]));
                 push(format!("Requested{w}CapacityUnits"), units(x.requested[i]));
                 if r.resource_modes[ri] == "provisioned" {
-                    push(
-                        format!("Provisioned{w}CapacityUnits"),
-                        x.provisioned[i] as f64,
-                    );
+                    push(format!("Provisioned{w}CapacityUnits"), x.provisioned[i] as f64);
                 }
                 push(format!("{w}CapacityLimit"), x.capacity[i] as f64);
                 push(format!("Warm{w}Throughput"), x.warm[i] as f64);
                 push(format!("{w}ThrottleEvents"), x.events(d) as f64);
                 for reason in Reason::ALL {
-                    push(
-                        format!("{w}{}ThroughputThrottleEvents", reason.metric_word()),
-                        x.throttle_events[reason as usize][i] as f64,
-                    );
+                    push(format!("{w}{}ThroughputThrottleEvents", reason.metric_word()), x.throttle_events[reason as usize][i] as f64);
                 }
             }
             if ri == 0 {
-                push(
-                    "ThrottledRequests".into(),
-                    (x.throttled_requests[0] + x.throttled_requests[1]) as f64,
-                );
+                push("ThrottledRequests".into(), (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
             }
             push("PartitionCount".into(), x.partitions as f64);
         }
         if let Some(l) = r.rec.latency_by_minute.get(m) {
-            for (metric, v) in [
-                ("LatencyP50Ms", l[0]),
-                ("LatencyP99Ms", l[1]),
-                ("LatencyMaxMs", l[2]),
-            ] {
-                rows.push(SeriesRow {
-                    time_s,
-                    resource: "client".into(),
-                    metric: metric.into(),
-                    value: v as f64 / 1_000.0,
-                });
+            for (metric, v) in [("LatencyP50Ms", l[0]), ("LatencyP99Ms", l[1]), ("LatencyMaxMs", l[2])] {
+                rows.push(SeriesRow { time_s, resource: "client".into(), metric: metric.into(), value: v as f64 / 1_000.0 });
             }
         }
     }
@@ -134,9 +109,7 @@ pub fn partition_rows(r: &RunResult) -> Vec<PartitionRow> {
                 read_throttle_events: p.throttles[0],
                 write_throttle_events: p.throttles[1],
                 read_utilization: round6(units(p.consumed[0]) / (PARTITION_READ_CAP as f64 * secs)),
-                write_utilization: round6(
-                    units(p.consumed[1]) / (PARTITION_WRITE_CAP as f64 * secs),
-                ),
+                write_utilization: round6(units(p.consumed[1]) / (PARTITION_WRITE_CAP as f64 * secs)),
             }
         })
         .collect()

@@ -88,10 +88,7 @@ impl<'a> Locator<'a> {
     /// Parses `text` for spans (a document that does not parse locates nothing).
     #[must_use]
     pub fn new(text: &'a str) -> Self {
-        Self {
-            text,
-            doc: DeTable::parse(text).ok(),
-        }
+        Self { text, doc: DeTable::parse(text).ok() }
     }
 
     /// The span of the key (for a table entry) or value at `path`; the nearest existing ancestor
@@ -113,10 +110,7 @@ impl<'a> Locator<'a> {
                         },
                         _ => return best,
                     };
-                    let Some((key, v)) = t
-                        .iter()
-                        .find(|(key, _)| key.get_ref().as_ref() == k.as_str())
-                    else {
+                    let Some((key, v)) = t.iter().find(|(key, _)| key.get_ref().as_ref() == k.as_str()) else {
                         return best;
                     };
                     best = Some(key.span());
@@ -152,8 +146,7 @@ impl<'a> Locator<'a> {
     /// Line and column of a path (1, 1 when it cannot be found).
     #[must_use]
     pub fn line_col_of(&self, path: &KeyPath) -> (usize, usize) {
-        self.span_of(path)
-            .map_or((1, 1), |s| line_col(self.text, s.start))
+        self.span_of(path).map_or((1, 1), |s| line_col(self.text, s.start))
     }
 }
 
@@ -169,12 +162,7 @@ fn collect(t: &DeTable<'_>, at: &KeyPath, offset: usize, best: &mut Option<(usiz
     }
 }
 
-fn collect_value(
-    v: &Spanned<DeValue<'_>>,
-    at: &KeyPath,
-    offset: usize,
-    best: &mut Option<(usize, KeyPath)>,
-) {
+fn collect_value(v: &Spanned<DeValue<'_>>, at: &KeyPath, offset: usize, best: &mut Option<(usize, KeyPath)>) {
     match v.get_ref() {
         DeValue::Table(t) => collect(t, at, offset, best),
         DeValue::Array(a) => {
@@ -195,33 +183,23 @@ fn collect_value(
 mod tests {
     use super::*;
 
-    const DOC: &str = "[scenario]\nduration = \"1h\"\n\n[[pattern]]\nname = \"a\"\n\n[[pattern]]\nname = \"b\"\nrate = { spike = { peak = 5 } }\n";
+    const DOC: &str =
+        "[scenario]\nduration = \"1h\"\n\n[[pattern]]\nname = \"a\"\n\n[[pattern]]\nname = \"b\"\nrate = { spike = { peak = 5 } }\n";
 
     #[test]
     fn finds_nested_paths() {
         let l = Locator::new(DOC);
-        let p = KeyPath::root()
-            .key("pattern")
-            .index(1)
-            .key("rate")
-            .key("spike")
-            .key("peak");
+        let p = KeyPath::root().key("pattern").index(1).key("rate").key("spike").key("peak");
         assert_eq!(p.to_string(), "pattern[1].rate.spike.peak");
         assert_eq!(l.line_col_of(&p), (9, 20));
-        assert_eq!(
-            l.line_col_of(&KeyPath::root().key("scenario").key("duration")),
-            (2, 1)
-        );
+        assert_eq!(l.line_col_of(&KeyPath::root().key("scenario").key("duration")), (2, 1));
     }
 
     #[test]
     fn maps_offsets_back_to_paths() {
         let l = Locator::new(DOC);
         let off = DOC.find("5 }").unwrap();
-        assert_eq!(
-            l.path_at(&(off..off + 1)).to_string(),
-            "pattern[1].rate.spike.peak"
-        );
+        assert_eq!(l.path_at(&(off..off + 1)).to_string(), "pattern[1].rate.spike.peak");
     }
 
     #[test]

@@ -143,11 +143,7 @@ pub struct HeatSpec {
 
 impl Default for HeatSpec {
     fn default() -> Self {
-        Self {
-            threshold: 0.8,
-            window_minutes: 5,
-            delay_s: 300,
-        }
+        Self { threshold: 0.8, window_minutes: 5, delay_s: 300 }
     }
 }
 
@@ -323,10 +319,7 @@ impl Op {
     /// Does it consume write capacity?
     #[must_use]
     pub const fn is_write(self) -> bool {
-        matches!(
-            self,
-            Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite | Op::TransactWrite
-        )
+        matches!(self, Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite | Op::TransactWrite)
     }
 
     /// The API name.
@@ -557,18 +550,5 @@ pub enum ScenarioError {
 }
 
 fn fmt_problems(path: &Path, problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(|p| {
-            format!(
-                "{}:{}:{}: {}: {}",
-                path.display(),
-                p.line,
-                p.column,
-                p.key,
-                p.message
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    problems.iter().map(|p| format!("{}:{}:{}: {}: {}", path.display(), p.line, p.column, p.key, p.message)).collect::<Vec<_>>().join("\n")
 }

@@ -16,10 +16,7 @@ impl AliasTable {
     #[must_use]
     pub fn new(weights: &[f64]) -> Self {
         let n = weights.len();
-        assert!(
-            n > 0 && n < u32::MAX as usize,
-            "alias table over 1..2^32 outcomes"
-        );
+        assert!(n > 0 && n < u32::MAX as usize, "alias table over 1..2^32 outcomes");
         let sum: f64 = weights.iter().sum();
         let scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / sum).collect();
         let mut prob = vec![0u32; n];
@@ -47,9 +44,7 @@ impl AliasTable {
             prob[i] = u32::MAX;
             alias[i] = i as u32;
         }
-        Self {
-            slots: prob.into_iter().zip(alias).map(|(p, a)| [p, a]).collect(),
-        }
+        Self { slots: prob.into_iter().zip(alias).map(|(p, a)| [p, a]).collect() }
     }
 
     /// Number of outcomes.
@@ -99,10 +94,7 @@ mod tests {
         for (i, c) in counts.iter().enumerate() {
             let expect = n as f64 * (i as f64 + 1.0) / 10.0;
             let sd = (expect * (1.0 - (i as f64 + 1.0) / 10.0)).sqrt();
-            assert!(
-                (*c as f64 - expect).abs() < 5.0 * sd,
-                "outcome {i}: {c} vs {expect}"
-            );
+            assert!((*c as f64 - expect).abs() < 5.0 * sd, "outcome {i}: {c} vs {expect}");
         }
     }
 

@@ -55,10 +55,7 @@ impl KeyDist {
                 if rest == 0 {
                     (head, 0.0, card, None)
                 } else if rest <= HEAD_KEYS {
-                    head.extend(std::iter::repeat_n(
-                        (1.0 - share) / rest as f64,
-                        rest as usize,
-                    ));
+                    head.extend(std::iter::repeat_n((1.0 - share) / rest as f64, rest as usize));
                     (head, 0.0, card, None)
                 } else {
                     (head, 1.0 - share, hot, None)
@@ -69,31 +66,15 @@ impl KeyDist {
                 let head_w: Vec<f64> = (1..=h).map(|r| (r as f64).powf(-s)).collect();
                 let head_sum: f64 = head_w.iter().sum();
                 // Tail mass: sum over r in (h, card] of r^-s, by the midpoint integral.
-                let tail = if card > h {
-                    integral_pow(h as f64 + 0.5, card as f64 + 0.5, *s)
-                } else {
-                    0.0
-                };
+                let tail = if card > h { integral_pow(h as f64 + 0.5, card as f64 + 0.5, *s) } else { 0.0 };
                 let total = head_sum + tail;
-                (
-                    head_w.iter().map(|w| w / total).collect(),
-                    tail / total,
-                    h,
-                    None,
-                )
+                (head_w.iter().map(|w| w / total).collect(), tail / total, h, None)
             }
         };
         let mut slots = head.clone();
         slots.push(tail_prob);
         let alias = AliasTable::new(&slots);
-        Self {
-            head,
-            tail_prob,
-            tail_lo,
-            tail_hi: card,
-            alias,
-            sequential_period_s: seq,
-        }
+        Self { head, tail_prob, tail_lo, tail_hi: card, alias, sequential_period_s: seq }
     }
 
     /// Draws a key rank from two uniform 64-bit values, for a request at second `s`.
@@ -126,12 +107,7 @@ fn integral_pow(a: f64, b: f64, s: f64) -> f64 {
 #[inline]
 #[must_use]
 pub fn key_hash(salt: u64, key_space: u64, rank: u64, shard: u64) -> u64 {
-    mix64(
-        salt ^ mix64(
-            key_space.wrapping_mul(0x9E37_79B9)
-                ^ mix64(rank.wrapping_mul(0x1_0000_0001).wrapping_add(shard)),
-        ),
-    )
+    mix64(salt ^ mix64(key_space.wrapping_mul(0x9E37_79B9) ^ mix64(rank.wrapping_mul(0x1_0000_0001).wrapping_add(shard))))
 }
 
 #[cfg(test)]
@@ -140,13 +116,7 @@ mod tests {
     use crate::time::SimDuration;
 
     fn ks(card: u64, pop: Popularity) -> KeySpaceSpec {
-        KeySpaceSpec {
-            name: "k".into(),
-            cardinality: card,
-            popularity: pop,
-            value_names: vec![],
-            shards: None,
-        }
+        KeySpaceSpec { name: "k".into(), cardinality: card, popularity: pop, value_names: vec![], shards: None }
     }
 
     #[test]
@@ -165,13 +135,7 @@ mod tests {
 
     #[test]
     fn hot_keys_carry_their_share() {
-        let d = KeyDist::new(&ks(
-            10_000_000,
-            Popularity::Hot {
-                keys: 3,
-                share: 0.4,
-            },
-        ));
+        let d = KeyDist::new(&ks(10_000_000, Popularity::Hot { keys: 3, share: 0.4 }));
         assert_eq!(d.head.len(), 3);
         assert!((d.head[0] - 0.4 / 3.0).abs() < 1e-12);
         assert!((d.tail_prob - 0.6).abs() < 1e-12);
@@ -180,10 +144,7 @@ mod tests {
 
     #[test]
     fn sequential_keys_follow_time() {
-        let d = KeyDist::new(&ks(
-            400,
-            Popularity::Sequential(SimDuration::from_secs(86_400)),
-        ));
+        let d = KeyDist::new(&ks(400, Popularity::Sequential(SimDuration::from_secs(86_400))));
         assert_eq!(d.sample(1, 2, 86_399), 0);
         assert_eq!(d.sample(1, 2, 86_400), 1);
     }

@@ -45,14 +45,8 @@ mod tests {
             let mean = xs.iter().sum::<f64>() / n as f64;
             let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
             let se = (lambda / n as f64).sqrt();
-            assert!(
-                (mean - lambda).abs() < 5.0 * se,
-                "lambda {lambda}: mean {mean}"
-            );
-            assert!(
-                (var / lambda - 1.0).abs() < 0.1,
-                "lambda {lambda}: variance {var}"
-            );
+            assert!((mean - lambda).abs() < 5.0 * se, "lambda {lambda}: mean {mean}");
+            assert!((var / lambda - 1.0).abs() < 0.1, "lambda {lambda}: variance {var}");
         }
     }
 }

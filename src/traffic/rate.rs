@@ -9,33 +9,19 @@ pub fn rate_at(shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
     let t = s as f64 + 0.5;
     match shape {
         RateShape::Constant(r) => *r,
-        RateShape::Diurnal {
-            min,
-            max,
-            peak_s_of_day,
-        } => {
+        RateShape::Diurnal { min, max, peak_s_of_day } => {
             let tod = (start_s_of_day as f64 + t) % 86_400.0;
             let phase = (tod - *peak_s_of_day as f64) / 86_400.0 * std::f64::consts::TAU;
             min + (max - min) * (1.0 + phase.cos()) / 2.0
         }
-        RateShape::Spike {
-            base,
-            peak,
-            at_s,
-            len_s,
-        } => {
+        RateShape::Spike { base, peak, at_s, len_s } => {
             if s >= *at_s && s < at_s + len_s {
                 *peak
             } else {
                 *base
             }
         }
-        RateShape::Ramp {
-            from,
-            to,
-            start_s,
-            over_s,
-        } => {
+        RateShape::Ramp { from, to, start_s, over_s } => {
             if s < *start_s {
                 *from
             } else if s >= start_s + over_s {
@@ -69,32 +55,18 @@ mod tests {
 
     #[test]
     fn shapes() {
-        let spike = RateShape::Spike {
-            base: 10.0,
-            peak: 100.0,
-            at_s: 60,
-            len_s: 30,
-        };
+        let spike = RateShape::Spike { base: 10.0, peak: 100.0, at_s: 60, len_s: 30 };
         assert_eq!(rate_at(&spike, 59, 0), 10.0);
         assert_eq!(rate_at(&spike, 60, 0), 100.0);
         assert_eq!(rate_at(&spike, 89, 0), 100.0);
         assert_eq!(rate_at(&spike, 90, 0), 10.0);
-        let ramp = RateShape::Ramp {
-            from: 0.0,
-            to: 100.0,
-            start_s: 0,
-            over_s: 100,
-        };
+        let ramp = RateShape::Ramp { from: 0.0, to: 100.0, start_s: 0, over_s: 100 };
         assert!((rate_at(&ramp, 49, 0) - 49.5).abs() < 1e-9);
         assert_eq!(rate_at(&ramp, 100, 0), 100.0);
         let steps = RateShape::Steps(vec![(0, 1.0), (10, 5.0)]);
         assert_eq!(rate_at(&steps, 9, 0), 1.0);
         assert_eq!(rate_at(&steps, 10, 0), 5.0);
-        let d = RateShape::Diurnal {
-            min: 100.0,
-            max: 300.0,
-            peak_s_of_day: 14 * 3600,
-        };
+        let d = RateShape::Diurnal { min: 100.0, max: 300.0, peak_s_of_day: 14 * 3600 };
         assert!((rate_at(&d, 14 * 3600, 0) - 300.0).abs() < 1e-3);
         assert!((rate_at(&d, 2 * 3600, 0) - 100.0).abs() < 1e-3);
         // A run starting at 12:00 reaches the peak two hours in.

@@ -33,10 +33,7 @@ fn hot_key_at_one_and_a_half_times_the_cap_throttles_a_third() {
     let share = p.requests.throttled_attempt_share;
     assert!((share - 1.0 / 3.0).abs() < 0.005, "throttled share {share}");
     assert_eq!(s.resources[0].throttle_events_by_reason.len(), 1);
-    assert_eq!(
-        s.resources[0].throttle_events_by_reason["TableWriteKeyRangeThroughputExceeded"],
-        p.requests.throttled_attempts
-    );
+    assert_eq!(s.resources[0].throttle_events_by_reason["TableWriteKeyRangeThroughputExceeded"], p.requests.throttled_attempts);
     // Table utilization is only 1,000 of 5,000 WCU.
     assert!((s.resources[0].peak_minute_wcu_per_s - 1_000.0).abs() < 1e-9);
 }
@@ -69,17 +66,11 @@ retry = "none"
     let t = &r.rec.resources[0];
     // Random-walk spread of the credit over 900 s is about sqrt(900 * 200) ≈ 424 units, i.e.
     // ±9 s: no throttling before minute 19 (1,140 s), throttling by minute 21 (1,260 s).
-    let first = t
-        .iter()
-        .position(|m| m.events(Dim::Read) > 0)
-        .expect("throttling starts");
+    let first = t.iter().position(|m| m.events(Dim::Read) > 0).expect("throttling starts");
     assert!((19..=20).contains(&first), "first throttled minute {first}");
     for m in &t[21..25] {
         let per_s = m.consumed[0] as f64 / 1_000.0 / 60.0;
-        assert!(
-            (148.0..=152.0).contains(&per_s),
-            "served {per_s} RCU/s after the credit is spent"
-        );
+        assert!((148.0..=152.0).contains(&per_s), "served {per_s} RCU/s after the credit is spent");
         assert!(m.throttle_events[Reason::Provisioned as usize][0] > 0);
     }
 }
@@ -108,9 +99,7 @@ retry = "none"
     );
     let s = run_summary(&sc);
     assert_eq!(s.resources[0].consumed_rcu, 180_000.0);
-    assert!(
-        s.resources[0].throttle_events_by_reason["TableReadKeyRangeThroughputExceeded"] > 50_000
-    );
+    assert!(s.resources[0].throttle_events_by_reason["TableReadKeyRangeThroughputExceeded"] > 50_000);
 }
 
 /// P4 and P8: raising capacity past what the partitions serve doubles them; lowering never
@@ -137,10 +126,7 @@ rate = {{ constant = 1 }}
 "#
         ))
     };
-    let sc = base(
-        "{ mode = \"provisioned\", read = 5000, write = 2000 }",
-        "[[at]]\ntime = \"1m\"\nset_capacity = { read = 8000 }\n",
-    );
+    let sc = base("{ mode = \"provisioned\", read = 5000, write = 2000 }", "[[at]]\ntime = \"1m\"\nset_capacity = { read = 8000 }\n");
     let r = run(&sc);
     let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
     assert_eq!(parts, vec![4, 8, 8, 8, 8]);
@@ -198,21 +184,12 @@ retry = "none"
     );
     let s = run_summary(&sc);
     let p = &s.patterns[0];
-    assert_eq!(
-        p.requests.served, 120,
-        "one write a second through a 1 WCU index"
-    );
+    assert_eq!(p.requests.served, 120, "one write a second through a 1 WCU index");
     let throttled = p.requests.offered - 120;
     assert_eq!(s.resources[3].write_throttle_events, throttled);
-    assert_eq!(
-        s.resources[3].throttle_events_by_reason["IndexWriteProvisionedThroughputExceeded"],
-        throttled
-    );
+    assert_eq!(s.resources[3].throttle_events_by_reason["IndexWriteProvisionedThroughputExceeded"], throttled);
     assert_eq!(s.resources[0].write_throttle_events, 0);
-    assert_eq!(
-        s.resources[1].write_throttle_events + s.resources[2].write_throttle_events,
-        0
-    );
+    assert_eq!(s.resources[1].write_throttle_events + s.resources[2].write_throttle_events, 0);
     assert_eq!(s.resources[0].throttled_requests, throttled);
     // Index write units: 500-byte items with ALL projection cost 1 WCU on A and B.
     assert_eq!(s.resources[1].consumed_wcu, 120.0);
@@ -246,18 +223,10 @@ retry = "none"
     let r = &s.resources[0];
     let p = &s.patterns[0];
     // Every item costs 1 RCU: items admitted + items throttled = 10 per batch.
-    assert_eq!(
-        r.consumed_rcu as u64 + r.read_throttle_events,
-        10 * p.requests.offered
-    );
+    assert_eq!(r.consumed_rcu as u64 + r.read_throttle_events, 10 * p.requests.offered);
     // Most batches are partly served (5 RCU a second), so far fewer batches count as
     // ThrottledRequests than batches with a throttled item.
-    assert!(
-        r.throttled_requests < p.requests.throttled_requests / 2,
-        "{} vs {}",
-        r.throttled_requests,
-        p.requests.throttled_requests
-    );
+    assert!(r.throttled_requests < p.requests.throttled_requests / 2, "{} vs {}", r.throttled_requests, p.requests.throttled_requests);
 }
 
 /// A new on-demand table serves 4,000 WRU/s over 4 partitions; a sequential key sends all of it
@@ -289,18 +258,10 @@ retry = "none"
     let s = run_summary(&scenario(&text("")));
     assert_eq!(s.resources[0].partitions, 4);
     assert_eq!(s.resources[0].consumed_wcu, 120_000.0);
-    assert!(s.resources[0]
-        .throttle_events_by_reason
-        .contains_key("TableWriteKeyRangeThroughputExceeded"));
+    assert!(s.resources[0].throttle_events_by_reason.contains_key("TableWriteKeyRangeThroughputExceeded"));
     let s = run_summary(&scenario(&text(", max_write = 500")));
     assert_eq!(s.resources[0].consumed_wcu, 60_000.0);
-    assert_eq!(
-        s.resources[0]
-            .throttle_events_by_reason
-            .keys()
-            .collect::<Vec<_>>(),
-        vec!["TableWriteMaxOnDemandThroughputExceeded"]
-    );
+    assert_eq!(s.resources[0].throttle_events_by_reason.keys().collect::<Vec<_>>(), vec!["TableWriteMaxOnDemandThroughputExceeded"]);
 }
 
 /// Write sharding spreads a hot key: 8 random shards of a 1,500 WU/s key over 6 partitions put
@@ -313,27 +274,18 @@ fn write_sharding_relieves_a_hot_key() {
     );
     let s = run_summary(&scenario(&sharded));
     let unsharded = run_summary(&scenario(HOT_KEY));
-    assert!(
-        s.patterns[0].requests.throttled_attempt_share
-            < unsharded.patterns[0].requests.throttled_attempt_share / 2.0
-    );
+    assert!(s.patterns[0].requests.throttled_attempt_share < unsharded.patterns[0].requests.throttled_attempt_share / 2.0);
 }
 
 /// Retries re-enter admission: with sdk-2026 retries the hot key sends more attempts than
 /// requests, and every success after a retry has a latency above the 5 ms service time.
 #[test]
 fn retries_re_enter_admission_and_add_latency() {
-    let text = HOT_KEY.replace(
-        "retry = \"none\"",
-        "retry = { attempts = 4, base = \"25ms\", quota = 0 }",
-    );
+    let text = HOT_KEY.replace("retry = \"none\"", "retry = { attempts = 4, base = \"25ms\", quota = 0 }");
     let s = run_summary(&scenario(&text));
     let p = &s.patterns[0];
     assert!(p.requests.attempts > p.requests.offered);
-    assert_eq!(
-        p.requests.served + p.requests.failed + p.requests.pending_at_end,
-        p.requests.offered
-    );
+    assert_eq!(p.requests.served + p.requests.failed + p.requests.pending_at_end, p.requests.offered);
     assert!(s.latency_ms.p99 > 5.0);
     assert!((s.latency_ms.p50 - 5.0).abs() < 0.05);
 }

@@ -4,35 +4,21 @@ use std::path::Path;
 use std::process::Command;
 
 fn ddbsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ddbsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
 }
 
 #[test]
 fn run_writes_outputs_and_prints_the_summary() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("q");
-    let o = ddbsim(&[
-        "run",
-        "scenarios/quickstart.toml",
-        "--duration",
-        "2m",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "2m", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        stdout.contains("record-activity") && stdout.contains("latency"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("record-activity") && stdout.contains("latency"), "{stdout}");
     for f in ["summary.json", "timeseries.csv", "partitions.csv"] {
         assert!(out.join(f).is_file(), "{f}");
     }
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["duration_s"], 120);
     // Nothing but the three files: no temporary files left behind.
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3);
@@ -44,14 +30,7 @@ fn an_unwritable_output_folder_exits_2_naming_it() {
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, "x").unwrap();
     let out = blocker.join("sub");
-    let o = ddbsim(&[
-        "run",
-        "scenarios/quickstart.toml",
-        "--duration",
-        "1m",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "1m", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains(out.to_str().unwrap()));
 }
@@ -72,39 +51,23 @@ fn a_malformed_scenario_exits_1_with_file_line_and_key() {
         let o = ddbsim(&[cmd, p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(1), "{cmd}");
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.contains("bad.toml:5:") && err.contains("table.capacity.write"),
-            "{cmd}: {err}"
-        );
+        assert!(err.contains("bad.toml:5:") && err.contains("table.capacity.write"), "{cmd}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
 }
 
 #[test]
 fn bad_arguments_exit_1() {
-    assert_eq!(
-        ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "soon"])
-            .status
-            .code(),
-        Some(1)
-    );
-    assert_eq!(
-        ddbsim(&["run", "scenarios/quickstart.toml", "--fidelity", "perfect"])
-            .status
-            .code(),
-        Some(1)
-    );
+    assert_eq!(ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "soon"]).status.code(), Some(1));
+    assert_eq!(ddbsim(&["run", "scenarios/quickstart.toml", "--fidelity", "perfect"]).status.code(), Some(1));
     assert_eq!(ddbsim(&["frobnicate"]).status.code(), Some(1));
     assert_eq!(ddbsim(&["--help"]).status.code(), Some(0));
 }
 
 #[test]
 fn validate_accepts_every_bundled_scenario() {
-    let mut files: Vec<String> = std::fs::read_dir("scenarios")
-        .unwrap()
-        .map(|e| e.unwrap().path().display().to_string())
-        .filter(|p| p.ends_with(".toml"))
-        .collect();
+    let mut files: Vec<String> =
+        std::fs::read_dir("scenarios").unwrap().map(|e| e.unwrap().path().display().to_string()).filter(|p| p.ends_with(".toml")).collect();
     files.sort();
     let mut args = vec!["validate"];
     args.extend(files.iter().map(String::as_str));
@@ -126,12 +89,7 @@ fn schema_is_json_schema_of_the_format() {
 fn compare_writes_its_files_and_picks() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
-    let o = ddbsim(&[
-        "compare",
-        "scenarios/spiky-batch.toml",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = ddbsim(&["compare", "scenarios/spiky-batch.toml", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("pick: on_demand"));
     let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
@@ -143,49 +101,14 @@ fn compare_writes_its_files_and_picks() {
 fn a_bad_price_catalog_exits_1_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("prices.toml");
-    std::fs::write(
-        &p,
-        ddbsim::cost::BUILTIN_US_EAST_1.replace("usd = 0.00065\n", "usd = -1\n"),
-    )
-    .unwrap();
-    let o = ddbsim(&[
-        "run",
-        "scenarios/quickstart.toml",
-        "--duration",
-        "1m",
-        "--prices",
-        p.to_str().unwrap(),
-    ]);
+    std::fs::write(&p, ddbsim::cost::BUILTIN_US_EAST_1.replace("usd = 0.00065\n", "usd = -1\n")).unwrap();
+    let o = ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "1m", "--prices", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("prices.toml") && err.contains("provisioned_wcu_hour"),
-        "{err}"
-    );
-    std::fs::write(
-        &p,
-        ddbsim::cost::BUILTIN_US_EAST_1.replace("region = \"us-east-1\"", "region = \"eu-west-1\""),
-    )
-    .unwrap();
-    let o = ddbsim(&[
-        "compare",
-        "scenarios/quickstart.toml",
-        "--duration",
-        "1m",
-        "--prices",
-        p.to_str().unwrap(),
-    ]);
+    assert!(err.contains("prices.toml") && err.contains("provisioned_wcu_hour"), "{err}");
+    std::fs::write(&p, ddbsim::cost::BUILTIN_US_EAST_1.replace("region = \"us-east-1\"", "region = \"eu-west-1\"")).unwrap();
+    let o = ddbsim(&["compare", "scenarios/quickstart.toml", "--duration", "1m", "--prices", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("eu-west-1"));
-    assert_eq!(
-        ddbsim(&[
-            "compare",
-            "scenarios/quickstart.toml",
-            "--max-throttle",
-            "lots"
-        ])
-        .status
-        .code(),
-        Some(1)
-    );
+    assert_eq!(ddbsim(&["compare", "scenarios/quickstart.toml", "--max-throttle", "lots"]).status.code(), Some(1));
 }

@@ -21,29 +21,13 @@ fn steady_table_bills_as_worked_by_hand() {
     let sc = load(Path::new("scenarios/steady-provisioned.toml")).unwrap();
     let r = simulate(&sc, &RunOptions::default());
     let s = Summary::new(&sc, &r, &Catalog::builtin());
-    assert!(
-        (s.cost.monthly_usd - 974.00).abs() < 0.005,
-        "{}",
-        s.cost.monthly_usd
-    );
+    assert!((s.cost.monthly_usd - 974.00).abs() < 0.005, "{}", s.cost.monthly_usd);
     let c = pick("scenarios/steady-provisioned.toml");
     let od = c.rows.iter().find(|r| r.mode == "on_demand").unwrap();
     // Poisson traffic over an hour: within 0.2 % of the expected request count.
-    assert!(
-        (od.monthly_usd / 2_324.50 - 1.0).abs() < 0.002,
-        "{}",
-        od.monthly_usd
-    );
-    let fixed = c
-        .rows
-        .iter()
-        .find(|r| r.mode == "provisioned_fixed")
-        .unwrap();
-    assert!(
-        (974.0..1_000.0).contains(&fixed.monthly_usd),
-        "{}",
-        fixed.monthly_usd
-    );
+    assert!((od.monthly_usd / 2_324.50 - 1.0).abs() < 0.002, "{}", od.monthly_usd);
+    let fixed = c.rows.iter().find(|r| r.mode == "provisioned_fixed").unwrap();
+    assert!((974.0..1_000.0).contains(&fixed.monthly_usd), "{}", fixed.monthly_usd);
     assert_eq!(c.pick.as_deref(), Some("reserved_1y"));
 }
 
@@ -62,11 +46,7 @@ fn flat_heavy_picks_reserved_capacity() {
     assert_eq!(c.pick.as_deref(), Some("reserved_1y"));
     let reserved = c.rows.iter().find(|r| r.mode == "reserved_1y").unwrap();
     // 142 blocks of 100 RCU x $30 + 42 blocks of 100 WCU x $150.
-    assert!(
-        (reserved.upfront_usd - (142.0 * 30.0 + 42.0 * 150.0)).abs() < 1e-9,
-        "{}",
-        reserved.upfront_usd
-    );
+    assert!((reserved.upfront_usd - (142.0 * 30.0 + 42.0 * 150.0)).abs() < 1e-9, "{}", reserved.upfront_usd);
 }
 
 /// Cold archive: 2,000 GB of storage is $500 a month on Standard and $200 on Standard-IA, so
@@ -77,30 +57,14 @@ fn cold_archive_picks_standard_ia() {
     let p = c.pick.clone().unwrap();
     assert!(p.ends_with("+standard_ia"), "{p}");
     let ia = c.rows.iter().find(|r| r.mode == p).unwrap();
-    let storage: f64 = ia
-        .bill
-        .lines
-        .iter()
-        .filter(|l| l.component == "storage")
-        .map(|l| l.cost_usd)
-        .sum();
-    assert!(
-        (storage * 730.0 - 200.0).abs() < 0.01,
-        "{}",
-        storage * 730.0
-    );
+    let storage: f64 = ia.bill.lines.iter().filter(|l| l.component == "storage").map(|l| l.cost_usd).sum();
+    assert!((storage * 730.0 - 200.0).abs() < 0.01, "{}", storage * 730.0);
 }
 
 #[test]
 fn the_report_flags_unverified_prices() {
     let c = pick("scenarios/cold-archive.toml");
-    assert!(c
-        .unverified_prices
-        .contains(&"ia_storage_gb_month".to_string()));
+    assert!(c.unverified_prices.contains(&"ia_storage_gb_month".to_string()));
     assert!(c.to_table().contains("unverified prices"));
-    assert!(
-        !c.unverified_prices
-            .contains(&"storage_gb_month".to_string()),
-        "Standard storage is a documented price"
-    );
+    assert!(!c.unverified_prices.contains(&"storage_gb_month".to_string()), "Standard storage is a documented price");
 }

@@ -16,11 +16,7 @@ fn outputs(seed: u64, fidelity: Fidelity) -> (String, Vec<u8>, Vec<u8>) {
         ..RunOptions::default()
     };
     let r = simulate(&sc, &opts);
-    (
-        Summary::new(&sc, &r, &ddbsim::cost::Catalog::builtin()).to_json(),
-        tables::timeseries_csv(&r),
-        tables::partitions_csv(&r),
-    )
+    (Summary::new(&sc, &r, &ddbsim::cost::Catalog::builtin()).to_json(), tables::timeseries_csv(&r), tables::partitions_csv(&r))
 }
 
 #[test]

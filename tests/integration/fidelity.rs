@@ -9,37 +9,19 @@ use ddbsim::scenario::{Fidelity, Scenario};
 const SEEDS: u64 = 30;
 
 fn throttled(sc: &Scenario, f: Fidelity, seed: u64) -> f64 {
-    let r = simulate(
-        sc,
-        &RunOptions {
-            seed: Some(seed),
-            fidelity: Some(f),
-            ..RunOptions::default()
-        },
-    );
-    r.rec
-        .patterns
-        .iter()
-        .map(|p| p.throttled_attempts as f64)
-        .sum()
+    let r = simulate(sc, &RunOptions { seed: Some(seed), fidelity: Some(f), ..RunOptions::default() });
+    r.rec.patterns.iter().map(|p| p.throttled_attempts as f64).sum()
 }
 
 fn mean_var(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
     let m = xs.iter().sum::<f64>() / n;
-    (
-        m,
-        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0),
-    )
+    (m, xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0))
 }
 
 fn z(sc: &Scenario) -> (f64, f64, f64) {
-    let fast: Vec<f64> = (0..SEEDS)
-        .map(|s| throttled(sc, Fidelity::Fast, 1_000 + s))
-        .collect();
-    let exact: Vec<f64> = (0..SEEDS)
-        .map(|s| throttled(sc, Fidelity::Exact, 2_000 + s))
-        .collect();
+    let fast: Vec<f64> = (0..SEEDS).map(|s| throttled(sc, Fidelity::Fast, 1_000 + s)).collect();
+    let exact: Vec<f64> = (0..SEEDS).map(|s| throttled(sc, Fidelity::Exact, 2_000 + s)).collect();
     let (mf, vf) = mean_var(&fast);
     let (me, ve) = mean_var(&exact);
     let se = (vf / SEEDS as f64 + ve / SEEDS as f64).sqrt().max(1e-9);
@@ -49,10 +31,7 @@ fn z(sc: &Scenario) -> (f64, f64, f64) {
 fn check(name: &str, text: &str) {
     let (z, mf, me) = z(&scenario(text));
     assert!(me > 0.0, "{name}: the scenario must throttle");
-    assert!(
-        z.abs() < 2.0,
-        "{name}: fast {mf:.1} vs exact {me:.1} throttled attempts, z = {z:.2}"
-    );
+    assert!(z.abs() < 2.0, "{name}: fast {mf:.1} vs exact {me:.1} throttled attempts, z = {z:.2}");
 }
 
 #[test]

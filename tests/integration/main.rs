@@ -9,6 +9,7 @@ mod fidelity; // fast within Monte Carlo noise of exact
 mod malformed; // a battery of bad scenarios, each with a clear error
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
+mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
 
 use ddbsim::engine::{simulate, RunOptions, RunResult};
 use ddbsim::report::Summary;
@@ -25,13 +26,7 @@ pub fn scenario(text: &str) -> Scenario {
 
 /// Runs with partition recording on.
 pub fn run(sc: &Scenario) -> RunResult {
-    simulate(
-        sc,
-        &RunOptions {
-            record_partitions: true,
-            ..RunOptions::default()
-        },
-    )
+    simulate(sc, &RunOptions { record_partitions: true, ..RunOptions::default() })
 }
 
 /// Runs and summarises.

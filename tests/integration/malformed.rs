@@ -41,39 +41,144 @@ index_writes = { ByStatus = "insert" }
 const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
     ("TOML syntax", "duration = \"10m\"", "duration = \"10m", "", "", 2),
     ("unknown top-level key", "[scenario]", "[scenario]\ncolour = 1", "scenario.colour", "unknown field", 2),
-    ("unknown nested key", "item_bytes = 1000\nrate = { constant = 10 }", "item_bytes = 1000\nrate = { constant = 10 }\nsize = 3", "pattern[0].size", "unknown field", 25),
+    (
+        "unknown nested key",
+        "item_bytes = 1000\nrate = { constant = 10 }",
+        "item_bytes = 1000\nrate = { constant = 10 }\nsize = 3",
+        "pattern[0].size",
+        "unknown field",
+        25,
+    ),
     ("missing duration", "duration = \"10m\"", "", "scenario", "duration", 1),
     ("bad duration text", "\"10m\"", "\"10 minutes\"", "scenario.duration", "unit", 2),
     ("zero duration", "\"10m\"", "\"0s\"", "scenario.duration", "longer than zero", 2),
     ("negative rate", "{ constant = 10 }", "{ constant = -10 }", "pattern[0].rate.constant", ">= 0", 24),
     ("zipf exponent zero", "zipf = 1.1", "zipf = 0.0", "keys.user.popularity.zipf", "above 0", 10),
-    ("item over 400 KB", "item_bytes = 1000\nrate = { constant", "item_bytes = 500000\nrate = { constant", "pattern[0].item_bytes", "400 KB", 23),
+    (
+        "item over 400 KB",
+        "item_bytes = 1000\nrate = { constant",
+        "item_bytes = 500000\nrate = { constant",
+        "pattern[0].item_bytes",
+        "400 KB",
+        23,
+    ),
     ("capacity below 1", "read = 100, write = 100", "read = 0, write = 100", "table.capacity.read", "at least 1", 6),
     ("missing key space", "partition_key = \"user\"", "partition_key = \"usr\"", "table.partition_key", "no key space \"usr\"", 5),
-    ("pattern on missing index", "op = \"get_item\"", "op = \"query\"\nindex = \"ByDate\"", "pattern[0].index", "no index named \"ByDate\"", 23),
+    (
+        "pattern on missing index",
+        "op = \"get_item\"",
+        "op = \"query\"\nindex = \"ByDate\"",
+        "pattern[0].index",
+        "no index named \"ByDate\"",
+        23,
+    ),
     ("unknown op", "op = \"get_item\"", "op = \"get\"", "pattern[0].op", "unknown variant", 22),
     ("spike starts after the end", "at = \"1m\"", "at = \"1h\"", "pattern[1].rate.spike.at", "after the run ends", 30),
-    ("hot share above 1", "popularity = { zipf = 1.1 }", "popularity = { hot = { keys = 3, share = 1.5 } }", "keys.user.popularity.hot.share", "at most 1", 10),
+    (
+        "hot share above 1",
+        "popularity = { zipf = 1.1 }",
+        "popularity = { hot = { keys = 3, share = 1.5 } }",
+        "keys.user.popularity.hot.share",
+        "at most 1",
+        10,
+    ),
     ("zero cardinality", "cardinality = 1000", "cardinality = 0", "keys.user.cardinality", "at least 1", 9),
     ("negative value weight", "deleted = 0.1", "deleted = -0.1", "keys.status.values.deleted", ">= 0", 13),
     ("duplicate pattern name", "name = \"write\"", "name = \"read\"", "pattern[1].name", "second pattern", 27),
     ("consistency on a write", "op = \"put_item\"", "op = \"put_item\"\nconsistency = \"strong\"", "pattern[1].consistency", "write", 29),
     ("index_writes on a missing index", "ByStatus = \"insert\"", "ByDay = \"insert\"", "pattern[1].index_writes.ByDay", "no GSI named", 31),
-    ("GSI on a missing key space", "partition_key = \"status\"", "partition_key = \"state\"", "gsi[0].partition_key", "no key space \"state\"", 17),
-    ("auto scaling target 95 %", "capacity = { mode = \"provisioned\", read = 100, write = 100 }", "capacity = { mode = \"provisioned\", read = 100, write = 100 }\nautoscaling = { read = { min = 5, max = 100, target = 95 } }", "table.autoscaling.read.target", "between 20 and 90", 7),
-    ("auto scaling min above max", "capacity = { mode = \"provisioned\", read = 100, write = 100 }", "capacity = { mode = \"provisioned\", read = 100, write = 100 }\nautoscaling = { read = { min = 500, max = 100, target = 70 } }", "table.autoscaling.read.min", "above max", 7),
-    ("unknown retry preset", "[[pattern]]\nname = \"read\"", "[client]\nretry = \"aggressive\"\n\n[[pattern]]\nname = \"read\"", "client.retry", "unknown retry preset", 21),
-    ("[[at]] with two actions", "[[pattern]]\nname = \"read\"", "[[at]]\ntime = \"1m\"\nset_capacity = { read = 5 }\nprewarm = { read = 5 }\n\n[[pattern]]\nname = \"read\"", "at[0]", "exactly one action", 20),
-    ("[[at]] after the end", "[[pattern]]\nname = \"read\"", "[[at]]\ntime = \"2h\"\nset_capacity = { read = 5 }\n\n[[pattern]]\nname = \"read\"", "at[0].time", "not before the end", 21),
-    ("add_gsi of an LSI", "[[pattern]]\nname = \"read\"", "[[lsi]]\nname = \"ByAmount\"\n\n[[at]]\ntime = \"1m\"\nadd_gsi = \"ByAmount\"\n\n[[pattern]]\nname = \"read\"", "at[0].add_gsi", "cannot be added later", 25),
+    (
+        "GSI on a missing key space",
+        "partition_key = \"status\"",
+        "partition_key = \"state\"",
+        "gsi[0].partition_key",
+        "no key space \"state\"",
+        17,
+    ),
+    (
+        "auto scaling target 95 %",
+        "capacity = { mode = \"provisioned\", read = 100, write = 100 }",
+        "capacity = { mode = \"provisioned\", read = 100, write = 100 }\nautoscaling = { read = { min = 5, max = 100, target = 95 } }",
+        "table.autoscaling.read.target",
+        "between 20 and 90",
+        7,
+    ),
+    (
+        "auto scaling min above max",
+        "capacity = { mode = \"provisioned\", read = 100, write = 100 }",
+        "capacity = { mode = \"provisioned\", read = 100, write = 100 }\nautoscaling = { read = { min = 500, max = 100, target = 70 } }",
+        "table.autoscaling.read.min",
+        "above max",
+        7,
+    ),
+    (
+        "unknown retry preset",
+        "[[pattern]]\nname = \"read\"",
+        "[client]\nretry = \"aggressive\"\n\n[[pattern]]\nname = \"read\"",
+        "client.retry",
+        "unknown retry preset",
+        21,
+    ),
+    (
+        "[[at]] with two actions",
+        "[[pattern]]\nname = \"read\"",
+        "[[at]]\ntime = \"1m\"\nset_capacity = { read = 5 }\nprewarm = { read = 5 }\n\n[[pattern]]\nname = \"read\"",
+        "at[0]",
+        "exactly one action",
+        20,
+    ),
+    (
+        "[[at]] after the end",
+        "[[pattern]]\nname = \"read\"",
+        "[[at]]\ntime = \"2h\"\nset_capacity = { read = 5 }\n\n[[pattern]]\nname = \"read\"",
+        "at[0].time",
+        "not before the end",
+        21,
+    ),
+    (
+        "add_gsi of an LSI",
+        "[[pattern]]\nname = \"read\"",
+        "[[lsi]]\nname = \"ByAmount\"\n\n[[at]]\ntime = \"1m\"\nadd_gsi = \"ByAmount\"\n\n[[pattern]]\nname = \"read\"",
+        "at[0].add_gsi",
+        "cannot be added later",
+        25,
+    ),
     ("unknown region", "[scenario]", "[pricing]\nregion = \"mars-north-1\"\n\n[scenario]", "pricing.region", "no price catalog", 2),
-    ("negative price", "[scenario]", "[pricing]\noverrides = { provisioned_wcu_hour = -1.0 }\n\n[scenario]", "pricing.overrides.provisioned_wcu_hour", ">= 0", 2),
+    (
+        "negative price",
+        "[scenario]",
+        "[pricing]\noverrides = { provisioned_wcu_hour = -1.0 }\n\n[scenario]",
+        "pricing.overrides.provisioned_wcu_hour",
+        ">= 0",
+        2,
+    ),
     ("trace file missing", "{ constant = 10 }", "{ trace = \"nowhere.csv\" }", "pattern[0].rate.trace", "cannot read the trace file", 24),
-    ("steps out of order", "{ constant = 10 }", "{ steps = [[\"0s\", 1], [\"5m\", 2], [\"1m\", 3]] }", "pattern[0].rate.steps[2]", "increase", 24),
+    (
+        "steps out of order",
+        "{ constant = 10 }",
+        "{ steps = [[\"0s\", 1], [\"5m\", 2], [\"1m\", 3]] }",
+        "pattern[0].rate.steps[2]",
+        "increase",
+        24,
+    ),
     ("too many items for BatchWriteItem", "op = \"put_item\"", "op = \"batch_write\"\nitems = 30", "pattern[1].items", "1 to 25", 29),
     ("a negative storage", "partition_key = \"user\"", "partition_key = \"user\"\nstorage_gb = -3", "table.storage_gb", ">= 0", 6),
-    ("[[at]] on a missing index", "[[pattern]]\nname = \"read\"", "[[at]]\ntime = \"1m\"\nindex = \"ByDay\"\nset_capacity = { read = 5 }\n\n[[pattern]]\nname = \"read\"", "at[0].index", "no GSI named \"ByDay\"", 22),
-    ("split_for_heat threshold above 1", "partition_key = \"user\"", "partition_key = \"user\"\nsplit_for_heat = { threshold = 1.5 }", "table.split_for_heat.threshold", "at most 1", 6),
+    (
+        "[[at]] on a missing index",
+        "[[pattern]]\nname = \"read\"",
+        "[[at]]\ntime = \"1m\"\nindex = \"ByDay\"\nset_capacity = { read = 5 }\n\n[[pattern]]\nname = \"read\"",
+        "at[0].index",
+        "no GSI named \"ByDay\"",
+        22,
+    ),
+    (
+        "split_for_heat threshold above 1",
+        "partition_key = \"user\"",
+        "partition_key = \"user\"\nsplit_for_heat = { threshold = 1.5 }",
+        "table.split_for_heat.threshold",
+        "at most 1",
+        6,
+    ),
     ("a bad start instant", "duration = \"10m\"", "duration = \"10m\"\nstart = \"next tuesday\"", "scenario.start", "RFC 3339", 3),
 ];
 
@@ -93,18 +198,13 @@ fn every_malformed_scenario_is_reported_with_its_place() {
             Ok(_) => panic!("{what}: accepted"),
             Err(e) => e,
         };
-        let ScenarioError::Invalid { problems, .. } = &err else {
-            panic!("{what}: {err}")
-        };
+        let ScenarioError::Invalid { problems, .. } = &err else { panic!("{what}: {err}") };
         let Some(p) = problems.iter().find(|p| p.key == key || key.is_empty()) else {
             wrong.push(format!("{what}: no problem at {key}: {err}"));
             continue;
         };
         if !p.message.contains(words) || p.line != line {
-            wrong.push(format!(
-                "{what}: expected line {line} with {words:?}, got {}:{} {:?}",
-                p.line, p.column, p.message
-            ));
+            wrong.push(format!("{what}: expected line {line} with {words:?}, got {}:{} {:?}", p.line, p.column, p.message));
         }
         let shown = err.to_string();
         assert!(shown.starts_with("bad.toml:"), "{what}: {shown}");
@@ -114,16 +214,15 @@ fn every_malformed_scenario_is_reported_with_its_place() {
 
 #[test]
 fn the_switch_limit_is_four_a_day() {
-    let mut text = VALID
-        .replace("duration = \"10m\"", "duration = \"2d\"")
-        .replace("index_writes = { ByStatus = \"insert\" }\n", "");
+    let mut text = VALID.replace("duration = \"10m\"", "duration = \"2d\"").replace("index_writes = { ByStatus = \"insert\" }\n", "");
     text = text.replace("[[gsi]]\nname = \"ByStatus\"\npartition_key = \"status\"\ncapacity = { read = 10, write = 10 }\n", "");
     for h in 0..5 {
-        text.push_str(&format!("\n[[at]]\ntime = \"{}h\"\nswitch_mode = \"on_demand\"\n\n[[at]]\ntime = \"{}h30m\"\nswitch_mode = \"provisioned\"\n", h, h));
+        text.push_str(&format!(
+            "\n[[at]]\ntime = \"{}h\"\nswitch_mode = \"on_demand\"\n\n[[at]]\ntime = \"{}h30m\"\nswitch_mode = \"provisioned\"\n",
+            h, h
+        ));
     }
-    let err = parse_str(&text, Path::new("s.toml"))
-        .unwrap_err()
-        .to_string();
+    let err = parse_str(&text, Path::new("s.toml")).unwrap_err().to_string();
     assert!(err.contains("4 per rolling 24 hours"), "{err}");
     assert!(err.contains("at[8].switch_mode"), "{err}");
 }

@@ -7,10 +7,7 @@ use ddbsim::time::SimDuration;
 #[test]
 fn every_bundled_scenario_loads_and_runs() {
     let mut n = 0;
-    let mut entries: Vec<_> = std::fs::read_dir("scenarios")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir("scenarios").unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
@@ -19,28 +16,10 @@ fn every_bundled_scenario_loads_and_runs() {
         let sc = load(&path).unwrap_or_else(|e| panic!("{e}"));
         for f in [Fidelity::Fast, Fidelity::Exact] {
             let d = sc.duration.min(SimDuration::from_secs(120));
-            let r = simulate(
-                &sc,
-                &RunOptions {
-                    fidelity: Some(f),
-                    duration: Some(d),
-                    record_partitions: true,
-                    ..RunOptions::default()
-                },
-            );
+            let r = simulate(&sc, &RunOptions { fidelity: Some(f), duration: Some(d), record_partitions: true, ..RunOptions::default() });
             let offered: u64 = r.rec.patterns.iter().map(|p| p.offered).sum();
-            let settled: u64 = r
-                .rec
-                .patterns
-                .iter()
-                .map(|p| p.served + p.failed() + p.pending_at_end)
-                .sum();
-            assert_eq!(
-                offered,
-                settled,
-                "{}: every request is served, failed or pending",
-                path.display()
-            );
+            let settled: u64 = r.rec.patterns.iter().map(|p| p.served + p.failed() + p.pending_at_end).sum();
+            assert_eq!(offered, settled, "{}: every request is served, failed or pending", path.display());
         }
         n += 1;
     }

@@ -1,0 +1,612 @@
+//! Sweeps: any scenario key set to a list or range of values, the Cartesian product of several
+//! keys, each point with replications; `--shard I/N` runs a share of the points and `merge`
+//! puts the shares back together, byte for byte what one run writes. Also the write-sharding
+//! explorer, a sweep preset over shard counts.
+
+use crate::cost::Catalog;
+use crate::engine::RunOptions;
+use crate::runner::{progress, run_jobs, Headline, HeadlineStats};
+use crate::scenario::{parse_str, Scenario};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use toml::Value;
+
+/// A sweep or merge that cannot go on: bad input. Fatal.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SweepError(pub String);
+
+/// One `--set PATH=VALUES`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetAxis {
+    /// Dotted key path; array entries by name (`pattern.feed.rate.constant`) or index.
+    pub path: String,
+    /// The values, as TOML literals.
+    pub values: Vec<String>,
+}
+
+fn literal(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn scalar(text: &str) -> Value {
+    let t = text.trim();
+    if let Ok(i) = t.parse::<i64>() {
+        Value::Integer(i)
+    } else if let Ok(f) = t.parse::<f64>() {
+        Value::Float(f)
+    } else if t == "true" || t == "false" {
+        Value::Boolean(t == "true")
+    } else {
+        Value::String(t.trim_matches('"').to_string())
+    }
+}
+
+/// Parses `PATH=VALUES`: `1,2,4`, `50..90:10` (step), `100..5000:x2` (factor), or words.
+///
+/// # Errors
+/// A message naming the argument: no `=`, an empty path, an empty or endless range.
+pub fn parse_set(arg: &str) -> Result<(String, Vec<Value>), SweepError> {
+    let bad = |m: String| SweepError(format!("--set {arg}: {m}"));
+    let (path, values) = arg.split_once('=').ok_or_else(|| bad("expected PATH=VALUES".into()))?;
+    let path = path.trim();
+    if path.is_empty() || path.split('.').any(str::is_empty) {
+        return Err(bad("the key path is empty or has an empty part".into()));
+    }
+    let values = values.trim();
+    let out: Vec<Value> =
+        if let Some(((a, b), step)) = values.split_once("..").and_then(|(a, rest)| rest.split_once(':').map(|(b, s)| ((a, b), s))) {
+            let (a, b): (f64, f64) = (
+                a.trim().parse().map_err(|_| bad(format!("\"{a}\" is not a number")))?,
+                b.trim().parse().map_err(|_| bad(format!("\"{b}\" is not a number")))?,
+            );
+            let ints = [a, b].iter().all(|x| x.fract() == 0.0);
+            let mut v = Vec::new();
+            if let Some(f) = step.trim().strip_prefix('x') {
+                let f: f64 = f.parse().map_err(|_| bad(format!("\"x{f}\" is not a factor")))?;
+                if !(f > 1.0 && f.is_finite()) || a <= 0.0 {
+                    return Err(bad("a geometric range needs a factor above 1 and a start above 0".into()));
+                }
+                let mut x = a;
+                while x <= b * (1.0 + 1e-12) {
+                    v.push(x);
+                    x *= f;
+                }
+            } else {
+                let s: f64 = step.trim().parse().map_err(|_| bad(format!("\"{step}\" is not a step")))?;
+                if !(s > 0.0 && s.is_finite()) {
+                    return Err(bad("the step must be above 0".into()));
+                }
+                let n = ((b - a) / s + 1e-9).floor();
+                if n >= 0.0 {
+                    for k in 0..=(n as u64) {
+                        v.push(a + k as f64 * s);
+                    }
+                }
+            }
+            if v.is_empty() {
+                return Err(bad(format!("the range {a}..{b} is empty")));
+            }
+            if v.len() > 10_000 {
+                return Err(bad(format!("{} values: at most 10000", v.len())));
+            }
+            v.into_iter().map(|x| if ints && x.fract() == 0.0 { Value::Integer(x as i64) } else { Value::Float(x) }).collect()
+        } else {
+            values.split(',').filter(|s| !s.trim().is_empty()).map(scalar).collect()
+        };
+    if out.is_empty() {
+        return Err(bad("no values".into()));
+    }
+    Ok((path.to_string(), out))
+}
+
+/// Sets `path` in a TOML document to `value`, creating missing tables; array entries are
+/// chosen by their `name` (or a number).
+///
+/// # Errors
+/// A message when the path goes through a value that is not a table, or names no entry.
+pub fn set_path(doc: &mut toml::Table, path: &str, value: Value) -> Result<(), SweepError> {
+    let segs: Vec<&str> = path.split('.').collect();
+    let mut cur: &mut toml::Table = doc;
+    let mut i = 0;
+    while i < segs.len() - 1 {
+        let seg = segs[i];
+        let entry = cur.entry(seg.to_string()).or_insert_with(|| Value::Table(toml::Table::new()));
+        cur = match entry {
+            Value::Table(t) => t,
+            Value::Array(a) => {
+                let sel = segs[i + 1];
+                i += 1;
+                let found = match sel.parse::<usize>() {
+                    Ok(n) => a.get_mut(n),
+                    Err(_) => a.iter_mut().find(|e| e.get("name").and_then(Value::as_str) == Some(sel)),
+                };
+                match found {
+                    Some(Value::Table(t)) => t,
+                    _ => return Err(SweepError(format!("{path}: no [[{seg}]] entry named or numbered \"{sel}\""))),
+                }
+            }
+            _ => return Err(SweepError(format!("{path}: \"{seg}\" is a value, not a table"))),
+        };
+        i += 1;
+    }
+    if i != segs.len() - 1 {
+        return Err(SweepError(format!("{path}: the path ends at an array entry; name a key inside it")));
+    }
+    cur.insert(segs[segs.len() - 1].to_string(), value);
+    Ok(())
+}
+
+/// A sweep point: its index and parameter values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointOut {
+    /// Index in the Cartesian product (first `--set` varies slowest).
+    pub index: usize,
+    /// `(path, value)` pairs.
+    pub params: Vec<(String, String)>,
+    /// One headline per replication.
+    pub runs: Vec<Headline>,
+    /// Statistics over the replications.
+    pub stats: HeadlineStats,
+}
+
+/// Everything a sweep (or a share of one) produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepOutput {
+    /// Scenario name.
+    pub scenario: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Replications per point.
+    pub replications: u64,
+    /// The axes.
+    pub sets: Vec<SetAxis>,
+    /// Points in the whole sweep.
+    pub total_points: usize,
+    /// `I/N` when this is one share of a sharded sweep.
+    pub shard: Option<String>,
+    /// The points run, by index.
+    pub points: Vec<PointOut>,
+}
+
+/// A prepared sweep: validated scenarios for every point.
+pub struct Sweep {
+    /// The axes.
+    pub sets: Vec<SetAxis>,
+    /// Scenario of each point.
+    pub scenarios: Vec<Scenario>,
+    /// Parameters of each point.
+    pub params: Vec<Vec<(String, String)>>,
+}
+
+/// Builds every point of the Cartesian product and validates its scenario.
+///
+/// # Errors
+/// [`SweepError`] naming the point, the key path and the problem (a bad path, a value of the
+/// wrong type, a value the scenario rules reject).
+pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)]) -> Result<Sweep, SweepError> {
+    let doc: toml::Table = toml::from_str(text).map_err(|e| SweepError(format!("{}: {}", path.display(), e.message())))?;
+    let total: usize = sets.iter().map(|s| s.1.len()).product();
+    if total > 100_000 {
+        return Err(SweepError(format!("{total} points: at most 100000")));
+    }
+    let mut scenarios = Vec::with_capacity(total);
+    let mut params = Vec::with_capacity(total);
+    for index in 0..total {
+        let mut rem = index;
+        let mut choice = vec![0; sets.len()];
+        for (k, s) in sets.iter().enumerate().rev() {
+            choice[k] = rem % s.1.len();
+            rem /= s.1.len();
+        }
+        let mut d = doc.clone();
+        let mut ps = Vec::new();
+        for (k, (p, vals)) in sets.iter().enumerate() {
+            let v = vals[choice[k]].clone();
+            ps.push((p.clone(), literal(&v)));
+            set_path(&mut d, p, v)?;
+        }
+        let label = ps.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(" ");
+        let new_text = toml::to_string(&d).map_err(|e| SweepError(format!("point {index} ({label}): {e}")))?;
+        let sc = parse_str(&new_text, path).map_err(|e| {
+            let msg = match &e {
+                crate::scenario::ScenarioError::Invalid { problems, .. } => {
+                    problems.iter().map(|p| format!("{}: {}", p.key, p.message)).collect::<Vec<_>>().join("; ")
+                }
+                other => other.to_string(),
+            };
+            SweepError(format!("{}: point {index} ({label}): {msg}", path.display()))
+        })?;
+        scenarios.push(sc);
+        params.push(ps);
+    }
+    Ok(Sweep {
+        sets: sets.iter().map(|(p, v)| SetAxis { path: p.clone(), values: v.iter().map(literal).collect() }).collect(),
+        scenarios,
+        params,
+    })
+}
+
+/// Parses `I/N` (1-based).
+///
+/// # Errors
+/// When it is not two whole numbers with 1 <= I <= N.
+pub fn parse_shard(s: &str) -> Result<(usize, usize), SweepError> {
+    let bad = || SweepError(format!("--shard {s}: expected I/N with 1 <= I <= N, e.g. 2/4"));
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Runs the points of `sweep` that belong to `shard` (all when `None`).
+#[must_use]
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    sweep: &Sweep,
+    name: &str,
+    seed: u64,
+    replications: u64,
+    shard: Option<(usize, usize)>,
+    base: &RunOptions,
+    catalog: &Catalog,
+    quiet: bool,
+) -> SweepOutput {
+    let mine: Vec<usize> = (0..sweep.scenarios.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect();
+    let jobs: Vec<(usize, u64)> = mine.iter().flat_map(|&i| (0..replications).map(move |r| (i, r))).collect();
+    let pb = progress(jobs.len() as u64, quiet, "sweep");
+    let hs = run_jobs(&sweep.scenarios, &jobs, base, catalog, &pb);
+    let points = mine
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let runs = hs[k * replications as usize..(k + 1) * replications as usize].to_vec();
+            PointOut { index: i, params: sweep.params[i].clone(), stats: HeadlineStats::of(&runs), runs }
+        })
+        .collect();
+    SweepOutput {
+        scenario: name.to_string(),
+        seed,
+        replications,
+        sets: sweep.sets.clone(),
+        total_points: sweep.scenarios.len(),
+        shard: shard.map(|(i, n)| format!("{i}/{n}")),
+        points,
+    }
+}
+
+/// Combines shares of one sweep.
+///
+/// # Errors
+/// When the parts are of different sweeps, or two parts hold the same point.
+pub fn merge(parts: Vec<SweepOutput>) -> Result<SweepOutput, SweepError> {
+    let mut it = parts.into_iter();
+    let mut out = it.next().ok_or_else(|| SweepError("merge needs at least one folder".into()))?;
+    for p in it {
+        if (p.scenario.as_str(), p.seed, p.replications, &p.sets, p.total_points)
+            != (out.scenario.as_str(), out.seed, out.replications, &out.sets, out.total_points)
+        {
+            return Err(SweepError(format!(
+                "the parts are not shares of one sweep (scenario {} vs {}, seed {} vs {}, or other axes)",
+                p.scenario, out.scenario, p.seed, out.seed
+            )));
+        }
+        out.points.extend(p.points);
+    }
+    out.points.sort_by_key(|p| p.index);
+    if let Some(w) = out.points.windows(2).find(|w| w[0].index == w[1].index) {
+        return Err(SweepError(format!("point {} appears in two parts", w[0].index)));
+    }
+    out.shard = if out.points.len() == out.total_points {
+        None
+    } else {
+        Some(format!("partial: {} of {} points", out.points.len(), out.total_points))
+    };
+    Ok(out)
+}
+
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    point: usize,
+    replication: String,
+    stat: &'a str,
+    params: String,
+    throttled_share: f64,
+    failed_share: f64,
+    failed: f64,
+    monthly_usd: f64,
+    p99_latency_ms: f64,
+}
+
+impl SweepOutput {
+    /// `sweep.json`.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("plain data");
+        s.push('\n');
+        s
+    }
+
+    /// `sweep.csv`: a row per point and replication (`stat = run`), then rows per point with
+    /// the mean, sd, 95 % CI bounds and P50/P95/P99 over replications.
+    #[must_use]
+    pub fn to_csv(&self) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for p in &self.points {
+            let params = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+            for (r, h) in p.runs.iter().enumerate() {
+                w.serialize(CsvRow {
+                    point: p.index,
+                    replication: r.to_string(),
+                    stat: "run",
+                    params: params.clone(),
+                    throttled_share: h.throttled_share,
+                    failed_share: h.failed_share,
+                    failed: h.failed as f64,
+                    monthly_usd: h.monthly_usd,
+                    p99_latency_ms: h.p99_latency_ms,
+                })
+                .expect("CSV into memory");
+            }
+            let s = &p.stats;
+            for (stat, pick) in [
+                ("mean", (|x: &crate::stats::Stat| x.mean) as fn(&crate::stats::Stat) -> f64),
+                ("sd", |x| x.sd),
+                ("ci95_low", |x| x.ci95_low),
+                ("ci95_high", |x| x.ci95_high),
+                ("p50", |x| x.p50),
+                ("p95", |x| x.p95),
+                ("p99", |x| x.p99),
+            ] {
+                w.serialize(CsvRow {
+                    point: p.index,
+                    replication: String::new(),
+                    stat,
+                    params: params.clone(),
+                    throttled_share: pick(&s.throttled_share),
+                    failed_share: pick(&s.failed_share),
+                    failed: pick(&s.failed),
+                    monthly_usd: pick(&s.monthly_usd),
+                    p99_latency_ms: pick(&s.p99_latency_ms),
+                })
+                .expect("CSV into memory");
+            }
+        }
+        w.into_inner().expect("CSV into memory")
+    }
+
+    /// A short terminal table.
+    #[must_use]
+    pub fn to_table(&self) -> String {
+        use std::fmt::Write as _;
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "ddbsim sweep · {} · seed {} · {} replications per point · {} of {} points",
+            self.scenario,
+            self.seed,
+            self.replications,
+            self.points.len(),
+            self.total_points
+        );
+        for p in &self.points {
+            let params = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+            let s = &p.stats;
+            let _ = writeln!(
+                o,
+                "  {params:<40} throttled {:.3}% (95% CI {:.3}–{:.3}%, P95 {:.3}%) · ${:.2}/month · p99 {:.1} ms",
+                s.throttled_share.mean * 100.0,
+                s.throttled_share.ci95_low * 100.0,
+                s.throttled_share.ci95_high * 100.0,
+                s.throttled_share.p95 * 100.0,
+                s.monthly_usd.mean,
+                s.p99_latency_ms.mean
+            );
+        }
+        o
+    }
+}
+
+/// One shard count of the write-sharding explorer.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardRow {
+    /// Shards.
+    pub count: u64,
+    /// Throttled share of attempts over replications.
+    pub throttled_share: crate::stats::Stat,
+    /// Requests a logical read of the key sends (N under random suffixes, 1 under hash).
+    pub read_fan_out: u64,
+    /// Read units consumed per second, mean over replications.
+    pub read_units_per_s: f64,
+    /// Monthly cost of the scenario's mode, mean, USD.
+    pub monthly_usd: f64,
+}
+
+/// The explorer's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardsOutput {
+    /// Scenario.
+    pub scenario: String,
+    /// Key space sharded.
+    pub key: String,
+    /// "random" or "hash".
+    pub by: String,
+    /// Replications per count.
+    pub replications: u64,
+    /// Percentile of the throttled share judged.
+    pub percentile: f64,
+    /// Largest throttled share accepted.
+    pub max_throttle: f64,
+    /// One row per shard count.
+    pub rows: Vec<ShardRow>,
+    /// Smallest count whose throttled share at the percentile is within the limit.
+    pub recommended: Option<u64>,
+}
+
+/// The shard counts 1, 2, 4, ... up to `max`.
+#[must_use]
+pub fn shard_counts(max: u64) -> Vec<u64> {
+    std::iter::successors(Some(1u64), |&c| (c * 2 <= max).then_some(c * 2)).collect()
+}
+
+/// Recommends the smallest count whose throttled share at `percentile` is at most `max_throttle`.
+#[must_use]
+pub fn recommend(rows: &[ShardRow], percentile: f64, max_throttle: f64) -> Option<u64> {
+    rows.iter()
+        .find(|r| {
+            let hs: Vec<f64> = vec![r.throttled_share.p50, r.throttled_share.p95, r.throttled_share.p99];
+            let v = if percentile <= 50.0 {
+                hs[0]
+            } else if percentile <= 95.0 {
+                hs[1]
+            } else {
+                hs[2]
+            };
+            v <= max_throttle
+        })
+        .map(|r| r.count)
+}
+
+impl ShardsOutput {
+    /// `shards.json`.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("plain data");
+        s.push('\n');
+        s
+    }
+
+    /// `shards.csv`.
+    #[must_use]
+    pub fn to_csv(&self) -> Vec<u8> {
+        #[derive(Serialize)]
+        struct Row {
+            shards: u64,
+            throttled_share_mean: f64,
+            throttled_share_p50: f64,
+            throttled_share_p95: f64,
+            throttled_share_p99: f64,
+            read_fan_out: u64,
+            read_units_per_s: f64,
+            monthly_usd: f64,
+            recommended: bool,
+        }
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in &self.rows {
+            w.serialize(Row {
+                shards: r.count,
+                throttled_share_mean: r.throttled_share.mean,
+                throttled_share_p50: r.throttled_share.p50,
+                throttled_share_p95: r.throttled_share.p95,
+                throttled_share_p99: r.throttled_share.p99,
+                read_fan_out: r.read_fan_out,
+                read_units_per_s: r.read_units_per_s,
+                monthly_usd: r.monthly_usd,
+                recommended: self.recommended == Some(r.count),
+            })
+            .expect("CSV into memory");
+        }
+        w.into_inner().expect("CSV into memory")
+    }
+
+    /// The terminal table.
+    #[must_use]
+    pub fn to_table(&self) -> String {
+        use std::fmt::Write as _;
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "ddbsim shards · {} · key {} ({} suffix) · {} replications · judged at P{}",
+            self.scenario, self.key, self.by, self.replications, self.percentile
+        );
+        let _ = writeln!(
+            o,
+            "{:>7}  {:>12}  {:>12}  {:>12}  {:>9}  {:>12}  {:>10}",
+            "shards", "thr mean", "thr P50", "thr P95", "fan-out", "read RU/s", "$/month"
+        );
+        for r in &self.rows {
+            let mark = if self.recommended == Some(r.count) { " *" } else { "" };
+            let _ = writeln!(
+                o,
+                "{:>7}  {:>11.3}%  {:>11.3}%  {:>11.3}%  {:>9}  {:>12.1}  {:>10.2}{mark}",
+                r.count,
+                r.throttled_share.mean * 100.0,
+                r.throttled_share.p50 * 100.0,
+                r.throttled_share.p95 * 100.0,
+                r.read_fan_out,
+                r.read_units_per_s,
+                r.monthly_usd
+            );
+        }
+        match self.recommended {
+            Some(c) => {
+                let _ = writeln!(
+                    o,
+                    "recommended: {c} shards — the fewest whose throttled share at P{} stays within {:.3}%",
+                    self.percentile,
+                    self.max_throttle * 100.0
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "recommended: none up to {} shards keeps throttling within {:.3}% at P{}",
+                    self.rows.last().map_or(0, |r| r.count),
+                    self.max_throttle * 100.0,
+                    self.percentile
+                );
+            }
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_lists() {
+        let v = |s: &str| parse_set(s).unwrap().1.iter().map(literal).collect::<Vec<_>>();
+        assert_eq!(v("a.b=1,2,4"), vec!["1", "2", "4"]);
+        assert_eq!(v("a.b=50..90:10"), vec!["50", "60", "70", "80", "90"]);
+        assert_eq!(v("a.b=100..5000:x2"), vec!["100", "200", "400", "800", "1600", "3200"]);
+        assert_eq!(v("a.b=0.5..1.0:0.25"), vec!["0.5", "0.75", "1.0"]);
+        assert_eq!(v("a.policy=aws,instant"), vec!["aws", "instant"]);
+        assert!(parse_set("a.b=10..5:1").unwrap_err().0.contains("empty"));
+        assert!(parse_set("a.b").unwrap_err().0.contains("PATH=VALUES"));
+        assert!(parse_set("a..b=1").is_err());
+        assert!(parse_set("a.b=1..5:x1").is_err());
+        assert!(parse_set("a.b=1..5:0").is_err());
+    }
+
+    #[test]
+    fn shard_arguments() {
+        assert_eq!(parse_shard("2/3").unwrap(), (2, 3));
+        assert!(parse_shard("4/3").is_err());
+        assert!(parse_shard("0/3").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+
+    #[test]
+    fn paths_through_named_array_entries() {
+        let mut d: toml::Table = toml::from_str("[[pattern]]\nname = \"feed\"\nrate = { constant = 1 }\n").unwrap();
+        set_path(&mut d, "pattern.feed.rate.constant", Value::Integer(5)).unwrap();
+        assert_eq!(d["pattern"][0]["rate"]["constant"].as_integer(), Some(5));
+        set_path(&mut d, "keys.user.shards.count", Value::Integer(8)).unwrap();
+        assert_eq!(d["keys"]["user"]["shards"]["count"].as_integer(), Some(8));
+        assert!(set_path(&mut d, "pattern.nope.rate", Value::Integer(1)).is_err());
+        assert!(set_path(&mut d, "pattern.feed.name.x", Value::Integer(1)).is_err());
+    }
+
+    #[test]
+    fn counts_double_to_the_max() {
+        assert_eq!(shard_counts(64), vec![1, 2, 4, 8, 16, 32, 64]);
+        assert_eq!(shard_counts(10), vec![1, 2, 4, 8]);
+    }
+}

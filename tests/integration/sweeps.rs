@@ -1,0 +1,141 @@
+//! Sweeps, replications, sharded sweeps and the write-sharding explorer.
+
+use std::path::Path;
+use std::process::Command;
+
+fn ddbsim(args: &[&str], threads: Option<&str>) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+    c.args(args);
+    if let Some(t) = threads {
+        c.env("RAYON_NUM_THREADS", t);
+    }
+    c.output().expect("the binary runs")
+}
+
+fn sweep_into(dir: &Path, threads: &str, extra: &[&str]) {
+    let mut args = vec![
+        "sweep",
+        "scenarios/hot-key.toml",
+        "--set",
+        "keys.device.shards.count=1,2,4",
+        "--set",
+        "keys.device.shards.by=random,hash",
+        "--replications",
+        "3",
+        "--duration",
+        "1m",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = ddbsim(&args, Some(threads));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn read(dir: &Path) -> (Vec<u8>, Vec<u8>) {
+    (std::fs::read(dir.join("sweep.csv")).unwrap(), std::fs::read(dir.join("sweep.json")).unwrap())
+}
+
+#[test]
+fn sweep_is_byte_identical_whatever_the_thread_count() {
+    let d = tempfile::tempdir().unwrap();
+    sweep_into(&d.path().join("one"), "1", &[]);
+    sweep_into(&d.path().join("two"), "2", &[]);
+    assert_eq!(read(&d.path().join("one")), read(&d.path().join("two")));
+    let csv = String::from_utf8(read(&d.path().join("one")).0).unwrap();
+    // 6 points x (3 replications + 7 summary rows) + header.
+    assert_eq!(csv.lines().count(), 1 + 6 * 10);
+}
+
+#[test]
+fn sharded_sweep_merges_into_the_same_bytes() {
+    let d = tempfile::tempdir().unwrap();
+    sweep_into(&d.path().join("all"), "2", &[]);
+    let mut dirs = Vec::new();
+    for i in 1..=3 {
+        let p = d.path().join(format!("part{i}"));
+        sweep_into(&p, "2", &["--shard", &format!("{i}/3")]);
+        dirs.push(p);
+    }
+    let merged = d.path().join("merged");
+    let mut args = vec!["merge"];
+    let ds: Vec<String> = dirs.iter().map(|p| p.display().to_string()).collect();
+    args.extend(ds.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let o = ddbsim(&args, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read(&merged), read(&d.path().join("all")));
+}
+
+/// The hot-date scenario writes 3,000 WU/s on one key against a 1,000 WU/s partition cap:
+/// ceil(3000 / 1000) = 3 shards is the floor, so the smallest power of two that serves it is 4
+/// (750 WU/s a shard). At the median placement of 4 shards over 40 partitions no two share a
+/// partition (probability 39 x 38 x 37 / 40^3 = 86 %), so at P50 the explorer must recommend 4;
+/// and 1 shard throttles 1 - 1000/3000 = 2/3 of the writes.
+#[test]
+fn shards_explorer_agrees_with_the_hand_calculation() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("s");
+    let o = ddbsim(
+        &[
+            "shards",
+            "scenarios/hot-date-sharding.toml",
+            "--key",
+            "day",
+            "--max",
+            "16",
+            "--replications",
+            "9",
+            "--percentile",
+            "50",
+            "--duration",
+            "1m",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("shards.json")).unwrap()).unwrap();
+    assert_eq!(v["recommended"], 4);
+    let one = v["rows"][0]["throttled_share"]["p50"].as_f64().unwrap();
+    assert!((one - 2.0 / 3.0).abs() < 0.005, "{one}");
+    assert_eq!(v["rows"][2]["read_fan_out"], 4);
+}
+
+#[test]
+fn replications_vary_the_placement() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("r");
+    let o = ddbsim(
+        &["run", "scenarios/cortex-placement.toml", "--replications", "8", "--duration", "1m", "--quiet", "--out", out.to_str().unwrap()],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("replications.json")).unwrap()).unwrap();
+    assert!(v["stats"]["throttled_share"]["sd"].as_f64().unwrap() > 0.0);
+    assert_eq!(std::fs::read_to_string(out.join("replications.csv")).unwrap().lines().count(), 9);
+}
+
+#[test]
+fn bad_sweep_arguments_exit_1_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--set", "pattern.nope.rate.constant=1,2"], "no [[pattern]] entry named"),
+        (&["--set", "keys.device.cardinality=10..5:1"], "empty"),
+        (&["--set", "keys.device.shards.count=many"], "point 0"),
+        (&["--set", "keys.device.cardinality=1,2", "--shard", "4/3"], "--shard 4/3"),
+        (&["--set", "keys.device.cardinality"], "PATH=VALUES"),
+        (&["--set", "keys.device.cardinality=0,5"], "cardinality must be at least 1"),
+    ];
+    for (extra, words) in cases {
+        let mut args = vec!["sweep", "scenarios/hot-key.toml", "--quiet"];
+        args.extend_from_slice(extra);
+        let o = ddbsim(&args, None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {err}");
+        assert!(err.contains(words), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
