@@ -104,6 +104,7 @@ pub fn progress(len: u64, quiet: bool, what: &str) -> ProgressBar {
 pub fn run_jobs(scenarios: &[Scenario], jobs: &[(usize, u64)], base: &RunOptions, catalog: &Catalog, pb: &ProgressBar) -> Vec<Headline> {
     let out: Vec<Headline> = jobs
         .par_iter()
+        .with_max_len(1)
         .map(|&(i, rep)| {
             let sc = &scenarios[i];
             let r = simulate(sc, &RunOptions { replication: rep, record_partitions: false, ..base.clone() });

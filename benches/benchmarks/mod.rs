@@ -1,3 +1,4 @@
 //! Benchmark groups.
 pub(crate) mod micro;
 pub(crate) mod scenario_run;
+pub(crate) mod sweep_scaling;
