@@ -44,6 +44,11 @@ pub enum Command {
     },
     /// Explore write sharding of a key: shard counts 1, 2, 4, ... with replications.
     Shards(ShardsArgs),
+    /// Redraw the charts and report.html of an earlier run from the files in its folder.
+    Plot {
+        /// The output folder of `ddbsim run`.
+        dir: PathBuf,
+    },
     /// Check scenario files and print every problem (exit 1 if any).
     Validate {
         /// Scenario files.
@@ -77,6 +82,9 @@ pub struct RunArgs {
     /// A price catalog (TOML) instead of the built-in us-east-1 prices.
     #[arg(long)]
     pub prices: Option<PathBuf>,
+    /// Skip the charts and report.html.
+    #[arg(long)]
+    pub no_charts: bool,
     /// Independent replications from the master seed (key placement, traffic and jitter all
     /// vary); the outputs are replication 0's, plus replications.csv and replications.json.
     #[arg(long, default_value_t = 1)]
@@ -254,6 +262,11 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Sweep(a) => sweep_cmd(&a),
         Command::Merge { dirs, out } => merge_cmd(&dirs, out.as_ref()),
         Command::Shards(a) => shards_cmd(&a),
+        Command::Plot { dir } => {
+            let files = report::replot(&dir).map_err(report_err)?;
+            println!("wrote {}", files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+            Ok(())
+        }
         Command::Validate { scenarios } => validate_cmd(&scenarios),
         Command::Schema => {
             let schema = schemars::schema_for!(scenario::raw::RawScenario);
@@ -363,6 +376,13 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         println!("wrote {}", written.join(", "));
     }
     Ok(())
+}
+
+fn report_err(e: report::ReportError) -> CliError {
+    match e {
+        report::ReportError::Input(m) => CliError::BadInput(m),
+        other => CliError::Runtime(other.to_string()),
+    }
 }
 
 fn write_files(out: &std::path::Path, files: Vec<(&str, Vec<u8>)>) -> Result<Vec<String>, CliError> {
@@ -525,6 +545,13 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
     let elapsed = started.elapsed();
     let summary = Summary::new(&sc, &result, &catalog);
     let mut files = report::write_run(&out, &result, &summary).map_err(|e| CliError::Runtime(e.to_string()))?;
+    if !a.no_charts {
+        let value = serde_json::to_value(&summary).map_err(|e| CliError::Runtime(e.to_string()))?;
+        let charts =
+            report::write_charts(&out, &report::tables::timeseries_rows(&result), &report::tables::partition_rows(&result), &value)
+                .map_err(report_err)?;
+        files.extend(charts);
+    }
     if let Some(hs) = &headlines {
         let stats = crate::runner::HeadlineStats::of(hs);
         let json = serde_json::to_string_pretty(&serde_json::json!({ "replications": hs.len(), "stats": stats, "runs": hs }))

@@ -82,6 +82,21 @@ pub struct RunResult {
     pub bulk_seconds: u64,
     /// Seconds replayed request by request.
     pub replayed_seconds: u64,
+    /// The busiest keys by requests per second, busiest first.
+    pub hot_keys: Vec<HotKey>,
+}
+
+/// A busy key: where it lives and how much traffic it draws.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct HotKey {
+    /// Table or index name.
+    pub resource: String,
+    /// Key label: `space#rank` (1 = most popular) or the explicit value's name.
+    pub key: String,
+    /// Partition holding it (its first shard) at the end of the run.
+    pub partition: usize,
+    /// Requests per second it received on average (all shards).
+    pub requests_per_s: f64,
 }
 
 /// A change of capacity or partitions during a run (for `summary.json` and the charts).
@@ -336,8 +351,42 @@ impl<'a> Sim<'a> {
         }
     }
 
+    fn hot_keys(&self) -> Vec<HotKey> {
+        let mut acc: std::collections::BTreeMap<(usize, usize, u64), f64> = std::collections::BTreeMap::new();
+        for (j, p) in self.pats.iter().enumerate() {
+            let Some(ks) = p.key_space else { continue };
+            let dist = &self.dists[ks];
+            let rate = self.rec.patterns[j].offered as f64 / self.duration_s as f64;
+            if dist.sequential_period_s.is_some() {
+                *acc.entry((p.res, ks, (self.duration_s - 1) / dist.sequential_period_s.unwrap_or(1))).or_default() += rate;
+                continue;
+            }
+            let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (rank, pr) in ranked.into_iter().take(5) {
+                *acc.entry((p.res, ks, rank as u64)).or_default() += rate * pr;
+            }
+        }
+        let mut v: Vec<((usize, usize, u64), f64)> = acc.into_iter().collect();
+        v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.into_iter()
+            .take(5)
+            .map(|((res, ks, rank), rate)| {
+                let space = &self.sc.key_spaces[ks];
+                let key = space.value_names.get(rank as usize).cloned().unwrap_or_else(|| format!("{}#{}", space.name, rank + 1));
+                HotKey {
+                    resource: self.res[res].name.clone(),
+                    key,
+                    partition: self.res[res].partition_of(key_hash(self.salt, ks as u64, rank, 0)),
+                    requests_per_s: (rate * 100.0).round() / 100.0,
+                }
+            })
+            .collect()
+    }
+
     fn finish(self) -> RunResult {
         RunResult {
+            hot_keys: self.hot_keys(),
             seed: self.seed,
             fidelity: self.fidelity,
             duration_s: self.duration_s,

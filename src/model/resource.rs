@@ -7,8 +7,9 @@
 //!   (or `r/3000 + w/1000 ≤ 1` with the linear model). A single key never exceeds it.
 //! * A **provisioned** resource has a table-level budget of its provisioned units per second
 //!   (global admission control: any partition may use it, up to its cap). When the budget is
-//!   spent, a request may draw on its partition's **burst credit**: up to 300 s of the
-//!   partition's share of provisioned capacity left unused, banked second by second.
+//!   spent, a request may draw on its partition's **burst credit**: the table's unused
+//!   provisioned capacity, banked second by second and shared among partitions by their
+//!   allocation, up to 300 s of each partition's allocation.
 //! * An **on-demand** resource has a table-level limit of its instant (warm) capacity, its
 //!   optional maximum throughput and the per-table quota, whichever is lowest; no burst bucket.
 //!
@@ -368,12 +369,17 @@ impl Resource {
     pub fn end_second(&mut self) {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
         let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
+        // Unused capacity is counted at the table (spec §3: the AWS example banks 150 RCU x 300 s
+        // for a table): what the table did not consume of its provisioned units this second,
+        // shared among the partitions by their allocation. A table that is fully used banks
+        // nothing, even if some of its partitions were quiet.
+        let unused = [(prov[0] - self.second_consumed[0] as f64).max(0.0), (prov[1] - self.second_consumed[1] as f64).max(0.0)];
         for p in &mut self.parts {
-            for (i, prov_i) in prov.iter().enumerate() {
+            for i in 0..2 {
                 if provisioned {
-                    let alloc = (prov_i * p.share).round() as u64;
-                    let unused = alloc.saturating_sub(p.used[i]);
-                    p.burst[i] = (p.burst[i] + unused).min(BURST_SECONDS * alloc);
+                    let cap = BURST_SECONDS * (prov[i] * p.share).round() as u64;
+                    let refill = (unused[i] * p.share).round() as u64;
+                    p.burst[i] = (p.burst[i] + refill).min(cap);
                 }
                 p.minute_consumed[i] += p.used[i];
                 p.used[i] = 0;

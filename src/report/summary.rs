@@ -42,6 +42,12 @@ pub struct Summary {
     pub capacity_events: Vec<crate::engine::CapacityEvent>,
     /// `[[at]]` actions this version reports but does not simulate.
     pub skipped_actions: Vec<String>,
+    /// The scenario's `[[at]]` timeline: (second, action).
+    pub timeline: Vec<(u64, String)>,
+    /// The busiest keys.
+    pub hot_keys: Vec<crate::engine::HotKey>,
+    /// The scenario file's text.
+    pub scenario_text: String,
 }
 
 /// Request counts.
@@ -148,6 +154,20 @@ pub struct EngineSummary {
     pub bulk_seconds: u64,
     /// Seconds replayed request by request.
     pub replayed_seconds: u64,
+}
+
+fn action_label(a: &crate::scenario::Action) -> String {
+    use crate::scenario::Action;
+    let units = |r: Option<u64>, w: Option<u64>| {
+        [r.map(|x| format!("read {x}")), w.map(|x| format!("write {x}"))].into_iter().flatten().collect::<Vec<_>>().join(", ")
+    };
+    match a {
+        Action::SetCapacity { read, write, .. } => format!("set_capacity {}", units(*read, *write)),
+        Action::Prewarm { read, write, .. } => format!("prewarm {}", units(*read, *write)),
+        Action::SwitchMode { on_demand } => format!("switch_mode {}", if *on_demand { "on_demand" } else { "provisioned" }),
+        Action::AddGsi(g) => format!("add_gsi #{g}"),
+        Action::ScaleRate { factor, .. } => format!("scale_rate x{factor}"),
+    }
 }
 
 fn share(a: u64, b: u64) -> f64 {
@@ -270,6 +290,14 @@ impl Summary {
             prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
             capacity_events: r.events.clone(),
             skipped_actions: r.skipped_actions.clone(),
+            timeline: sc
+                .actions
+                .iter()
+                .filter(|a| a.time.as_secs() < r.duration_s)
+                .map(|a| (a.time.as_secs(), action_label(&a.action)))
+                .collect(),
+            hot_keys: r.hot_keys.clone(),
+            scenario_text: sc.source_text.clone(),
         }
     }
 

@@ -7,7 +7,7 @@ use crate::units::MILLI;
 use serde::Serialize;
 
 /// One row of `timeseries.csv`.
-#[derive(Debug, Serialize, PartialEq)]
+#[derive(Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct SeriesRow {
     /// Start of the minute, seconds since the run started.
     pub time_s: u64,
@@ -20,7 +20,7 @@ pub struct SeriesRow {
 }
 
 /// One row of `partitions.csv`.
-#[derive(Debug, Serialize, PartialEq)]
+#[derive(Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct PartitionRow {
     /// Start of the minute, seconds since the run started.
     pub time_s: u64,

@@ -20,8 +20,24 @@ fn run_writes_outputs_and_prints_the_summary() {
     }
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["duration_s"], 120);
-    // Nothing but the three files: no temporary files left behind.
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3);
+    // The data, the charts and the report, and no temporary file left behind.
+    let mut names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "capacity.png",
+            "capacity.svg",
+            "hot-partitions.png",
+            "hot-partitions.svg",
+            "latency.png",
+            "latency.svg",
+            "partitions.csv",
+            "report.html",
+            "summary.json",
+            "timeseries.csv"
+        ]
+    );
 }
 
 #[test]
