@@ -5,7 +5,7 @@
 
 use crate::compare::{compare, CompareOptions};
 use crate::cost::Catalog;
-use crate::engine::{simulate, RunOptions};
+use crate::engine::RunOptions;
 use crate::report::{self, Summary};
 use crate::scenario::{self, Fidelity, ScenarioError};
 use crate::sweep;
@@ -361,7 +361,11 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
     let cs: Vec<crate::compare::Comparison> =
         crate::runner::par_indexed(reps, |rep| compare(&sc, &catalog, &CompareOptions { replication: rep, ..o.clone() }));
     let c = &cs[0];
-    let mut files = vec![("compare.csv", c.to_csv()), ("compare.json", c.to_json().into_bytes())];
+    let bars = c.cost_bars();
+    let (svg, png) = crate::draw_chart!(crate::report::plot::PANEL_HEIGHT + 200, "cost", |root| crate::report::plot::cost(root, &bars))
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let mut files =
+        vec![("compare.csv", c.to_csv()), ("compare.json", c.to_json().into_bytes()), ("cost.svg", svg.into_bytes()), ("cost.png", png)];
     let replicated = (reps > 1).then(|| crate::compare::ReplicatedComparison::of(&cs));
     if let Some(rc) = &replicated {
         let json = serde_json::to_string_pretty(rc).map_err(|e| CliError::Runtime(e.to_string()))? + "\n";
@@ -428,7 +432,24 @@ fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
         &Catalog::builtin().with_overrides(&sc.pricing.overrides),
         a.quiet,
     );
-    let written = write_files(&out, vec![("sweep.csv", result.to_csv()), ("sweep.json", result.to_json().into_bytes())])?;
+    let lines = result.chart_lines();
+    let x = sets.first().map_or("point", |s| s.0.as_str());
+    let (svg, png) = crate::draw_chart!(crate::report::plot::PANEL_HEIGHT + 200, "sweep", |root| crate::report::plot::sweep(
+        root,
+        x,
+        "throttled % of attempts",
+        &lines
+    ))
+    .map_err(|e| CliError::Runtime(e.to_string()))?;
+    let written = write_files(
+        &out,
+        vec![
+            ("sweep.csv", result.to_csv()),
+            ("sweep.json", result.to_json().into_bytes()),
+            ("sweep.svg", svg.into_bytes()),
+            ("sweep.png", png),
+        ],
+    )?;
     if !a.quiet {
         print!("{}", result.to_table());
         println!("wrote {}", written.join(", "));
@@ -513,7 +534,16 @@ fn shards_cmd(a: &ShardsArgs) -> Result<(), CliError> {
         rows,
         recommended,
     };
-    let written = write_files(&out, vec![("shards.csv", so.to_csv()), ("shards.json", so.to_json().into_bytes())])?;
+    let (svg, png) = so.chart().map_err(|e| CliError::Runtime(e.to_string()))?;
+    let written = write_files(
+        &out,
+        vec![
+            ("shards.csv", so.to_csv()),
+            ("shards.json", so.to_json().into_bytes()),
+            ("shards.svg", svg.into_bytes()),
+            ("shards.png", png),
+        ],
+    )?;
     if !a.quiet {
         print!("{}", so.to_table());
         println!("wrote {}", written.join(", "));
@@ -530,6 +560,7 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
         duration: duration_arg(a.duration.as_ref())?,
         replication: 0,
         record_partitions: true,
+        progress: None,
     };
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     // Fail on an unwritable folder before spending time on the run.
@@ -540,7 +571,7 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
         let (r, hs) = crate::runner::replicate(&sc, reps, &opts, &catalog, a.quiet);
         (r, Some(hs))
     } else {
-        (simulate(&sc, &opts), None)
+        (crate::runner::simulate_with_progress(&sc, &opts, a.quiet), None)
     };
     let elapsed = started.elapsed();
     let summary = Summary::new(&sc, &result, &catalog);

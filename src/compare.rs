@@ -454,6 +454,42 @@ fn cents(x: f64) -> f64 {
 }
 
 impl Comparison {
+    /// The bars of the cost chart: monthly USD by component (table reads, writes, storage,
+    /// reserved fees, and everything billed to GSIs as "indexes").
+    #[must_use]
+    pub fn cost_bars(&self) -> Vec<crate::report::plot::CostBar> {
+        self.rows
+            .iter()
+            .map(|r| {
+                let scale = if r.bill.window_hours > 0.0 { crate::cost::HOURS_PER_MONTH / r.bill.window_hours } else { 0.0 };
+                let table = r.bill.lines.first().map(|l| l.resource.clone()).unwrap_or_default();
+                let mut parts: Vec<(String, f64)> = Vec::new();
+                for l in &r.bill.lines {
+                    let key = if l.resource != table {
+                        "indexes"
+                    } else {
+                        match l.component {
+                            "reserved_upfront" | "reserved_hourly" => "reserved",
+                            other => other,
+                        }
+                    };
+                    match parts.iter_mut().find(|p| p.0 == key) {
+                        Some(p) => p.1 += l.cost_usd * scale,
+                        None => parts.push((key.to_string(), l.cost_usd * scale)),
+                    }
+                }
+                let order = ["reads", "writes", "storage", "reserved", "indexes"];
+                parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
+                crate::report::plot::CostBar {
+                    mode: r.mode.clone(),
+                    parts,
+                    throttled_share: r.throttled_attempt_share,
+                    picked: self.pick.as_deref() == Some(r.mode.as_str()),
+                }
+            })
+            .collect()
+    }
+
     /// `compare.csv`.
     #[must_use]
     pub fn to_csv(&self) -> Vec<u8> {

@@ -117,6 +117,46 @@ pub fn run_jobs(scenarios: &[Scenario], jobs: &[(usize, u64)], base: &RunOptions
     out
 }
 
+/// Runs one simulation with a progress bar on stderr that appears only if the run lasts more
+/// than a second (and stderr is a terminal and not `quiet`).
+#[must_use]
+pub fn simulate_with_progress(sc: &Scenario, opts: &RunOptions, quiet: bool) -> RunResult {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    let done = Arc::new(AtomicU64::new(0));
+    let finished = Arc::new(AtomicBool::new(false));
+    let total = opts.duration.unwrap_or(sc.duration).as_secs().max(1);
+    let watcher = {
+        let (done, finished) = (Arc::clone(&done), Arc::clone(&finished));
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let mut bar: Option<ProgressBar> = None;
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if bar.is_none() && !quiet && started.elapsed() > std::time::Duration::from_secs(1) {
+                    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+                    pb.set_style(
+                        ProgressStyle::with_template("simulating [{bar:30}] {pos}/{len} s simulated, ETA {eta}")
+                            .unwrap_or_else(|_| ProgressStyle::default_bar())
+                            .progress_chars("=> "),
+                    );
+                    bar = Some(pb);
+                }
+                if let Some(pb) = &bar {
+                    pb.set_position(done.load(Ordering::Relaxed));
+                }
+            }
+            if let Some(pb) = bar {
+                pb.finish_and_clear();
+            }
+        })
+    };
+    let r = simulate(sc, &RunOptions { progress: Some(done), ..opts.clone() });
+    finished.store(true, Ordering::Relaxed);
+    let _ = watcher.join();
+    r
+}
+
 /// `f(0..n)` in parallel, results in index order (deterministic whatever the thread count).
 pub fn par_indexed<T: Send>(n: u64, f: impl Fn(u64) -> T + Sync + Send) -> Vec<T> {
     (0..n).into_par_iter().map(f).collect()

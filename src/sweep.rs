@@ -324,6 +324,31 @@ struct CsvRow<'a> {
 }
 
 impl SweepOutput {
+    /// Lines of the sweep chart: throttled share (percent) against the first axis, one line per
+    /// combination of the other axes.
+    #[must_use]
+    pub fn chart_lines(&self) -> Vec<crate::report::plot::SweepLine> {
+        let mut lines: Vec<crate::report::plot::SweepLine> = Vec::new();
+        for p in &self.points {
+            let x = p.params.first().map_or(p.index as f64, |(_, v)| v.parse::<f64>().unwrap_or(p.index as f64));
+            let label = if p.params.len() > 1 {
+                p.params[1..].iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+            } else {
+                "throttled share".to_string()
+            };
+            let s = &p.stats.throttled_share;
+            let pt = (x, s.mean * 100.0, s.ci95_low * 100.0, s.ci95_high * 100.0);
+            match lines.iter_mut().find(|l| l.0 == label) {
+                Some(l) => l.1.push(pt),
+                None => lines.push((label, vec![pt])),
+            }
+        }
+        for l in &mut lines {
+            l.1.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        lines
+    }
+
     /// `sweep.json`.
     #[must_use]
     pub fn to_json(&self) -> String {
@@ -473,6 +498,38 @@ pub fn recommend(rows: &[ShardRow], percentile: f64, max_throttle: f64) -> Optio
 }
 
 impl ShardsOutput {
+    /// The explorer's chart: throttled share (percent, with its 95 % band) and monthly cost
+    /// against the shard count, as SVG and PNG.
+    ///
+    /// # Errors
+    /// [`crate::report::plot::ChartError`] from the backends.
+    pub fn chart(&self) -> Result<(String, Vec<u8>), crate::report::plot::ChartError> {
+        use crate::report::plot;
+        let thr: Vec<plot::SweepLine> = vec![(
+            "throttled share of attempts".to_string(),
+            self.rows
+                .iter()
+                .map(|r| {
+                    (
+                        r.count as f64,
+                        r.throttled_share.mean * 100.0,
+                        r.throttled_share.ci95_low * 100.0,
+                        r.throttled_share.ci95_high * 100.0,
+                    )
+                })
+                .collect(),
+        )];
+        let cost: Vec<plot::SweepLine> = vec![(
+            "monthly cost".to_string(),
+            self.rows.iter().map(|r| (r.count as f64, r.monthly_usd, r.monthly_usd, r.monthly_usd)).collect(),
+        )];
+        crate::draw_chart!(2 * plot::PANEL_HEIGHT + 100, "shards", |root| {
+            let areas = root.split_evenly((2, 1));
+            plot::sweep(&areas[0], "shards", "throttled %", &thr)?;
+            plot::sweep(&areas[1], "shards", "USD per month", &cost)
+        })
+    }
+
     /// `shards.json`.
     #[must_use]
     pub fn to_json(&self) -> String {

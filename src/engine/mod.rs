@@ -53,6 +53,8 @@ pub struct RunOptions {
     pub replication: u64,
     /// Record per-partition minutes (large for big tables).
     pub record_partitions: bool,
+    /// Simulated seconds done, updated every minute (for a progress bar in another thread).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// What a run produced.
@@ -210,6 +212,7 @@ pub fn simulate(sc: &Scenario, opts: &RunOptions) -> RunResult {
 
 struct Sim<'a> {
     sc: &'a Scenario,
+    progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
     seed: u64,
     fidelity: Fidelity,
     duration_s: u64,
@@ -288,6 +291,7 @@ impl<'a> Sim<'a> {
             .collect();
         Self {
             sc,
+            progress: opts.progress.clone(),
             seed,
             fidelity,
             duration_s,
@@ -340,6 +344,9 @@ impl<'a> Sim<'a> {
             if (s + 1) % 60 == 0 {
                 self.end_minute(s / 60);
                 self.control_minute(s + 1);
+                if let Some(p) = &self.progress {
+                    p.store(s + 1, std::sync::atomic::Ordering::Relaxed);
+                }
             }
         }
         if self.duration_s % 60 != 0 {

@@ -374,34 +374,39 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar])
     let e = err("cost");
     root.fill(&WHITE).map_err(&e)?;
     let y_max = bars.iter().map(|b| b.parts.iter().map(|p| p.1).sum::<f64>()).fold(1.0, f64::max) * 1.2;
-    let n = bars.len().max(1) as u32;
+    let n = bars.len().max(1) as f64;
     let mut chart = ChartBuilder::on(root)
         .caption("monthly cost by capacity mode (extrapolated from the simulated window)", (FONT, 18))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(80)
-        .build_cartesian_2d(0u32..n, 0f64..y_max)
+        .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..y_max)
         .map_err(&e)?;
     let names: Vec<String> = bars.iter().map(|b| if b.picked { format!("{} *", b.mode) } else { b.mode.clone() }).collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(bars.len())
-        .x_label_formatter(&|i| names.get(*i as usize).cloned().unwrap_or_default())
+        .x_labels(bars.len() * 2 + 1)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
         .y_desc("USD per month")
         .label_style((FONT, 11))
         .draw()
         .map_err(&e)?;
     for (name, color) in COMPONENTS {
-        let rects: Vec<Rectangle<(u32, f64)>> = bars
+        let rects: Vec<Rectangle<(f64, f64)>> = bars
             .iter()
             .enumerate()
             .filter_map(|(i, b)| {
                 let below: f64 = b.parts.iter().take_while(|p| p.0 != name).map(|p| p.1).sum();
-                b.parts
-                    .iter()
-                    .find(|p| p.0 == name)
-                    .map(|p| Rectangle::new([(i as u32, below), (i as u32 + 1, below + p.1)], color.filled()))
+                let x = i as f64;
+                b.parts.iter().find(|p| p.0 == name).map(|p| Rectangle::new([(x - 0.35, below), (x + 0.35, below + p.1)], color.filled()))
             })
             .collect();
         if !rects.is_empty() {
@@ -416,8 +421,8 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar])
         let top: f64 = b.parts.iter().map(|p| p.1).sum();
         chart
             .draw_series(std::iter::once(Text::new(
-                format!("${top:.0} · {:.2}% thr.", b.throttled_share * 100.0),
-                (i as u32, top + y_max * 0.02),
+                format!("${top:.0} · {:.2}% throttled", b.throttled_share * 100.0),
+                (i as f64 - 0.35, top + y_max * 0.02),
                 (FONT, 11),
             )))
             .map_err(&e)?;

@@ -7,6 +7,7 @@ mod cost; // bills and compare picks against hand-worked dollars
 mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod malformed; // a battery of bad scenarios, each with a clear error
+mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer

@@ -1,0 +1,156 @@
+//! Charts and the report: the data behind each chart is the data in the CSV files, `plot`
+//! redraws a run from its files, and report.html renders in headless Chromium with every
+//! chart visible and no network request.
+
+use ddbsim::report::plot;
+use ddbsim::report::tables::{PartitionRow, SeriesRow};
+use std::path::Path;
+use std::process::Command;
+
+fn ddbsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
+}
+
+fn run_quickstart(dir: &Path) {
+    let o = ddbsim(&["run", "scenarios/quickstart.toml", "--duration", "8m", "--quiet", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn read_csv<T: serde::de::DeserializeOwned>(p: &Path) -> Vec<T> {
+    csv::Reader::from_path(p).unwrap().deserialize().map(Result::unwrap).collect()
+}
+
+#[test]
+fn the_charts_plot_what_the_csv_files_say() {
+    let d = tempfile::tempdir().unwrap();
+    run_quickstart(d.path());
+    let series: Vec<SeriesRow> = read_csv(&d.path().join("timeseries.csv"));
+    let parts: Vec<PartitionRow> = read_csv(&d.path().join("partitions.csv"));
+    let panels = plot::capacity_panels(&series);
+    let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == "Write").expect("a write panel");
+    let csv_value =
+        |metric: &str, t: u64| series.iter().find(|r| r.resource == "UserActivity" && r.metric == metric && r.time_s == t).unwrap().value;
+    assert_eq!(w.minutes.len(), 8);
+    for (m, &minute) in w.minutes.iter().enumerate() {
+        let t = minute as u64 * 60;
+        assert_eq!(w.consumed[m], csv_value("ConsumedWriteCapacityUnits", t) / 60.0);
+        assert_eq!(w.requested[m], csv_value("RequestedWriteCapacityUnits", t) / 60.0);
+        assert_eq!(w.provisioned[m], csv_value("ProvisionedWriteCapacityUnits", t));
+        assert_eq!(w.throttle_events[m], csv_value("WriteThrottleEvents", t));
+    }
+    let maps = plot::heatmaps(&parts);
+    assert_eq!(maps.len(), 1);
+    assert_eq!(maps[0].cells.len(), parts.len());
+    for (cell, row) in maps[0].cells.iter().zip(&parts) {
+        assert_eq!(*cell, (row.time_s / 60, row.partition, row.read_utilization.max(row.write_utilization)));
+    }
+    let lat = plot::latency_points(&series);
+    assert_eq!(lat.len(), 8);
+    let p99: Vec<f64> = series.iter().filter(|r| r.metric == "LatencyP99Ms").map(|r| r.value).collect();
+    assert_eq!(lat.iter().map(|p| p.2).collect::<Vec<_>>(), p99);
+}
+
+#[test]
+fn plot_redraws_a_run_from_its_files() {
+    let d = tempfile::tempdir().unwrap();
+    run_quickstart(d.path());
+    let before: Vec<Vec<u8>> = ["capacity.svg", "hot-partitions.svg", "latency.svg", "report.html"]
+        .iter()
+        .map(|f| std::fs::read(d.path().join(f)).unwrap())
+        .collect();
+    for f in ["capacity.svg", "capacity.png", "hot-partitions.svg", "latency.svg", "report.html"] {
+        std::fs::remove_file(d.path().join(f)).unwrap();
+    }
+    let o = ddbsim(&["plot", d.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after: Vec<Vec<u8>> = ["capacity.svg", "hot-partitions.svg", "latency.svg", "report.html"]
+        .iter()
+        .map(|f| std::fs::read(d.path().join(f)).unwrap())
+        .collect();
+    assert!(before == after, "the redrawn charts differ from the run's");
+    assert!(d.path().join("capacity.png").is_file());
+}
+
+#[test]
+fn plot_on_a_folder_with_missing_files_exits_1_naming_the_file() {
+    let d = tempfile::tempdir().unwrap();
+    let o = ddbsim(&["plot", d.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("summary.json"));
+}
+
+#[test]
+fn the_report_is_self_contained() {
+    let d = tempfile::tempdir().unwrap();
+    run_quickstart(d.path());
+    let html = std::fs::read_to_string(d.path().join("report.html")).unwrap();
+    for needle in ["src=\"http", "href=\"http", "src='http", "@import", "url(http"] {
+        assert!(!html.contains(needle), "report.html refers to the network: {needle}");
+    }
+    assert_eq!(html.matches("<figure class=\"chart\"").count(), 3);
+    assert!(html.contains("seed 7") && html.contains("[[pattern]]"), "version, seed and scenario text are in the page");
+}
+
+/// Finds Debian's chromium; CI installs it, a developer machine may not have it.
+fn chromium() -> Option<&'static str> {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().find(|p| Path::new(p).exists())
+}
+
+/// Loads `page` in headless Chromium; returns the DOM and the page-initiated request URLs.
+fn load(page: &Path, work: &Path) -> (String, Vec<String>) {
+    let netlog = work.join(format!("{}.netlog.json", page.file_name().unwrap().to_string_lossy()));
+    let profile = work.join(format!("{}.profile", page.file_name().unwrap().to_string_lossy()));
+    let out = Command::new(chromium().unwrap())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=3000",
+            &format!("--user-data-dir={}", profile.display()),
+            &format!("--log-net-log={}", netlog.display()),
+            "--dump-dom",
+            &format!("file://{}", page.display()),
+        ])
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&netlog).unwrap_or_else(|_| "{}".into())).unwrap_or_default();
+    let types = &log["constants"]["logEventTypes"];
+    let start = types["URL_REQUEST_START_JOB"].as_i64().unwrap_or(-1);
+    let mut urls = Vec::new();
+    for e in log["events"].as_array().map_or(&[][..], Vec::as_slice) {
+        if e["type"].as_i64() == Some(start) {
+            let url = e["params"]["url"].as_str().unwrap_or("");
+            // Chromium's own background requests carry "not an origin"; the page's carry its origin.
+            if !url.is_empty() && e["params"]["initiator"].as_str() != Some("not an origin") && !url.starts_with("file:") {
+                urls.push(url.to_string());
+            }
+        }
+    }
+    (dom, urls)
+}
+
+#[test]
+fn report_renders_in_headless_chromium_with_every_chart_and_no_request() {
+    if chromium().is_none() {
+        assert!(std::env::var("CI").is_err(), "CI must have chromium installed (.ci/run installs Debian's chromium)");
+        eprintln!("skipped: chromium is not installed");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    run_quickstart(d.path());
+    let (dom, urls) = load(&d.path().join("report.html"), d.path());
+    assert!(dom.contains("data-charts-visible=\"3\""), "not every chart is visible: {}", &dom[..dom.len().min(300)]);
+    assert!(urls.is_empty(), "the report made network requests: {urls:?}");
+    // The detector itself: a page that fetches an image from the network is caught.
+    let control = d.path().join("control.html");
+    std::fs::write(&control, "<html><body><img src=\"http://127.0.0.1:9/x.png\"></body></html>").unwrap();
+    let (_, urls) = load(&control, d.path());
+    assert!(urls.iter().any(|u| u.starts_with("http://127.0.0.1:9/")), "the request detector saw nothing: {urls:?}");
+}
