@@ -26,6 +26,11 @@ pub struct ResourceMinute {
     pub provisioned_unit_seconds: [u64; 2],
     /// Bytes stored at the end of the minute.
     pub stored_bytes: u64,
+    /// Milli write units the index backfill consumed (CloudWatch `OnlineIndexConsumedWriteCapacity`,
+    /// not included in `consumed`).
+    pub online_consumed: u64,
+    /// Backfill progress at the end of the minute, basis points (10000 = done); 0 when none.
+    pub online_progress_bp: u32,
     /// Partitions at the end of the minute.
     pub partitions: u64,
 }
@@ -81,6 +86,8 @@ pub struct PatternTotals {
     pub failed_quota: u64,
     /// Requests still waiting to retry when the run ended.
     pub pending_at_end: u64,
+    /// Writes refused because their item collection would pass 10 GB (LSI tables).
+    pub failed_collection: u64,
     /// Attempts throttled.
     pub throttled_attempts: u64,
     /// Requests throttled at least once.
@@ -91,7 +98,7 @@ impl PatternTotals {
     /// Requests that failed, for whatever reason.
     #[must_use]
     pub fn failed(&self) -> u64 {
-        self.failed_exhausted + self.failed_quota
+        self.failed_exhausted + self.failed_quota + self.failed_collection
     }
 }
 
@@ -174,6 +181,17 @@ impl Histogram {
             }
         }
         self.max
+    }
+
+    /// Share of the values above `v` (to the histogram's resolution; 0 when empty).
+    #[must_use]
+    pub fn share_above(&self, v: u64) -> f64 {
+        if self.total == 0 {
+            return 0.0;
+        }
+        let i = Self::index(v);
+        let above: u64 = self.counts[i + 1..].iter().sum();
+        above as f64 / self.total as f64
     }
 
     /// Adds another histogram.

@@ -21,6 +21,8 @@ pub enum Stream {
     Jitter = 4,
     /// Hashing of keys onto partitions (the "placement" of keys).
     Placement = 5,
+    /// GSI propagation delays, per index.
+    Propagation = 6,
 }
 
 /// Derives independent streams from one master seed.

@@ -200,7 +200,7 @@ impl Sim<'_> {
                         self.switch_mode(s, r, on_demand);
                     }
                 }
-                Action::AddGsi(_) => self.skipped.push(format!("add_gsi at {}", a.time)),
+                Action::AddGsi(g) => self.add_gsi(s, g),
             }
         }
     }
@@ -367,6 +367,10 @@ impl Sim<'_> {
     }
 
     fn autoscale(&mut self, s: u64, r: usize, rate: [f64; 2]) {
+        // Application Auto Scaling does not manage an index while it is being created.
+        if !self.gsi_active[r] || self.backfill[r].is_some() {
+            return;
+        }
         let Mode::Provisioned { units } = self.res[r].mode else {
             return;
         };

@@ -17,7 +17,10 @@
 //! always drawn one by one.
 
 mod control;
+mod indexes;
 pub mod queue;
+
+pub use indexes::{CollectionInfo, COLLECTION_LIMIT_BYTES};
 
 use crate::metrics::{PartitionMinute, PatternTotals, Recorder, ResourceMinute};
 use crate::model::client::{AfterThrottle, Client};
@@ -86,6 +89,12 @@ pub struct RunResult {
     pub replayed_seconds: u64,
     /// The busiest keys by requests per second, busiest first.
     pub hot_keys: Vec<HotKey>,
+    /// Per resource: GSI propagation delay of the index writes applied, ms (p50, p99, max).
+    pub index_lag_ms: Vec<Option<[f64; 3]>>,
+    /// Per pattern with `after_write`: share of its index reads that miss the item.
+    pub stale_read_share: Vec<Option<f64>>,
+    /// Item collections above 1 GB or with refused writes (LSI tables).
+    pub item_collections: Vec<CollectionInfo>,
 }
 
 /// A busy key: where it lives and how much traffic it draws.
@@ -151,6 +160,8 @@ struct Attempt {
     first: u64,
     pat: u32,
     n: u32,
+    /// Rank of the partition-key value (item collections of LSI tables).
+    key: u64,
     charges: Charges,
 }
 
@@ -196,6 +207,8 @@ struct Pat {
     lsi_projections: Vec<Projection>,
     gsi: Vec<GsiWrite>,
     factor: f64,
+    /// Bytes a write adds to its item collection (LSI tables, put_item only).
+    collection_growth: Option<u64>,
     /// Bytes each admitted item adds to (or removes from) the table.
     base_delta: i64,
     weights: Vec<f64>,
@@ -237,6 +250,20 @@ struct Sim<'a> {
     ctl: Vec<control::Control>,
     pending: Vec<(u64, control::Pending)>,
     events: Vec<CapacityEvent>,
+    /// Per resource: the GSI exists (the table always does).
+    gsi_active: Vec<bool>,
+    /// Per resource: propagation of a GSI.
+    propagation: Vec<Option<indexes::Propagation>>,
+    /// Per resource: a backfill in progress.
+    backfill: Vec<Option<indexes::Backfill>>,
+    /// Per resource: backfill milli-units this second.
+    backfill_second: Vec<u64>,
+    /// Per resource: a backfill completed.
+    online_done: Vec<bool>,
+    /// Item collections of LSI tables: (key space, rank) -> (bytes, refused writes).
+    collections: std::collections::BTreeMap<(usize, u64), (u64, u64)>,
+    /// Bytes every collection holds at the start.
+    collection_start: u64,
     bulk_seconds: u64,
     replayed_seconds: u64,
     // Scratch buffers, reused every second.
@@ -318,6 +345,21 @@ impl<'a> Sim<'a> {
             skipped: Vec::new(),
             next_action: 0,
             ctl,
+            gsi_active: std::iter::once(true).chain(sc.gsis.iter().map(|g| !g.added_during_run)).collect(),
+            propagation: std::iter::once(None)
+                .chain(sc.gsis.iter().enumerate().map(|(i, g)| {
+                    Some(indexes::Propagation::new(
+                        g.propagation_median_us,
+                        g.propagation_p99_us,
+                        streams.rng(Stream::Propagation, i as u64),
+                    ))
+                }))
+                .collect(),
+            backfill: (0..=sc.gsis.len()).map(|_| None).collect(),
+            backfill_second: vec![0; sc.gsis.len() + 1],
+            online_done: vec![false; sc.gsis.len() + 1],
+            collections: std::collections::BTreeMap::new(),
+            collection_start: sc.table.storage_bytes / sc.key_spaces.get(sc.table.partition_key).map_or(1, |k| k.cardinality.max(1)),
             pending: Vec::new(),
             events: Vec::new(),
             bulk_seconds: 0,
@@ -333,10 +375,16 @@ impl<'a> Sim<'a> {
         for s in 0..self.duration_s {
             self.apply_actions(s);
             self.apply_pending(s);
+            self.run_backfills(s);
             self.second(s);
             for (r, res) in self.res.iter_mut().enumerate() {
+                let backfill = std::mem::take(&mut self.backfill_second[r]);
+                if let Some(b) = &mut self.backfill[r] {
+                    b.live_last_second = res.second_consumed[1].saturating_sub(backfill);
+                }
                 for d in Dim::ALL {
-                    self.cur[r].consumed[d as usize] += res.second_consumed[d as usize];
+                    let online = if d == Dim::Write { backfill } else { 0 };
+                    self.cur[r].consumed[d as usize] += res.second_consumed[d as usize] - online;
                     self.cur[r].provisioned_unit_seconds[d as usize] += res.provisioned(d);
                 }
                 res.end_second();
@@ -392,7 +440,28 @@ impl<'a> Sim<'a> {
     }
 
     fn finish(self) -> RunResult {
+        let index_lag_ms = self
+            .propagation
+            .iter()
+            .map(|p| {
+                p.as_ref()
+                    .filter(|p| p.delays.count() > 0)
+                    .map(|p| [p.delays.quantile(0.5), p.delays.quantile(0.99), p.delays.max()].map(|us| us as f64 / 1_000.0))
+            })
+            .collect();
+        let stale_read_share = self
+            .sc
+            .patterns
+            .iter()
+            .map(|p| match (p.after_write, p.index) {
+                (Some(d), Some(IndexRef::Gsi(g))) => self.propagation[g + 1].as_ref().map(|pr| pr.delays.share_above(d.as_micros())),
+                _ => None,
+            })
+            .collect();
         RunResult {
+            index_lag_ms,
+            stale_read_share,
+            item_collections: self.collection_report(),
             hot_keys: self.hot_keys(),
             seed: self.seed,
             fidelity: self.fidelity,
@@ -425,6 +494,7 @@ impl<'a> Sim<'a> {
             }
             m.partitions = res.partition_count() as u64;
             m.stored_bytes = res.parts.iter().map(|p| p.bytes).sum();
+            m.online_progress_bp = self.backfill_progress_bp(r);
             self.rec.resources[r].push(m);
             let caps = [crate::scenario::PARTITION_READ_CAP * MILLI * secs, crate::scenario::PARTITION_WRITE_CAP * MILLI * secs];
             let mut util = Vec::with_capacity(res.partition_count());
@@ -523,6 +593,7 @@ impl<'a> Sim<'a> {
                         first: time,
                         pat: j as u32,
                         n: 1,
+                        key: 0,
                         charges: Charges::One(Charge { res: res as u16, dim, part: part as u32, units }),
                     });
                 };
@@ -548,9 +619,14 @@ impl<'a> Sim<'a> {
             }
             Kind::AllOrNothing | Kind::Batch => {
                 let mut charges = Vec::with_capacity(items as usize * (1 + self.pats[j].gsi.len()));
+                let mut key = 0;
                 for _ in 0..items {
                     let part = match ks {
-                        Some(ks) => self.key_partition(j, res, ks, s, op.is_write()).1,
+                        Some(ks) => {
+                            let (rank, part) = self.key_partition(j, res, ks, s, op.is_write());
+                            key = rank;
+                            part
+                        }
                         None => self.rng_keys[j].random_range(0..self.res[res].partition_count()),
                     };
                     let bytes = self.draw_size(j);
@@ -561,7 +637,7 @@ impl<'a> Sim<'a> {
                             let w = &self.pats[j].gsi[g];
                             (w.res, w.key_space, w.writes, w.coverage, w.projection)
                         };
-                        if coverage < 1.0 && self.rng_keys[j].random::<f64>() >= coverage {
+                        if !self.gsi_active[gres] || (coverage < 1.0 && self.rng_keys[j].random::<f64>() >= coverage) {
                             continue;
                         }
                         let (_, gpart) = self.key_partition(j, gres, gks, s, true);
@@ -576,7 +652,7 @@ impl<'a> Sim<'a> {
                 }
                 let seq = self.next_seq();
                 let charges = if charges.len() == 1 { Charges::One(charges[0]) } else { Charges::Many(charges.into_boxed_slice()) };
-                out.push(Attempt { time, seq, first: time, pat: j as u32, n: 1, charges });
+                out.push(Attempt { time, seq, first: time, pat: j as u32, n: 1, key, charges });
             }
         }
     }
@@ -652,6 +728,7 @@ impl<'a> Sim<'a> {
                                 first: time,
                                 pat: j,
                                 n: 1,
+                                key: 0,
                                 charges: Charges::One(Charge { res: res as u16, dim, part, units }),
                             });
                         }
@@ -758,16 +835,19 @@ impl<'a> Sim<'a> {
             add(&mut self.demand, p.res as u16, p.dim, part, count * units);
             totals[p.res][p.dim as usize] += count * units;
         }
+        // Writes into size-capped item collections are decided one by one.
+        let mut ok = !batch.iter().any(|a| self.pats[a.pat as usize].collection_growth.is_some());
         for a in batch {
             for c in a.charges.as_slice() {
                 add(&mut self.demand, c.res, c.dim, c.part, c.units);
                 totals[c.res as usize][c.dim as usize] += c.units;
             }
         }
-        let mut ok = totals
-            .iter()
-            .enumerate()
-            .all(|(r, t)| t[0] <= self.res[r].limit_milli(Dim::Read) && t[1] <= self.res[r].limit_milli(Dim::Write));
+        ok = ok
+            && totals
+                .iter()
+                .enumerate()
+                .all(|(r, t)| t[0] <= self.res[r].limit_milli(Dim::Read) && t[1] <= self.res[r].limit_milli(Dim::Write));
         if ok {
             for &(r, d, p) in &touched {
                 let dim = if d == 0 { Dim::Read } else { Dim::Write };
@@ -930,6 +1010,13 @@ impl<'a> Sim<'a> {
                     }
                     self.cur[0].throttled_requests[req_dim as usize] += 1;
                     charges.to_vec()
+                } else if !self.collection_admits(j, a.key) {
+                    // ItemCollectionSizeLimitExceededException: nothing written, not retried.
+                    for (c, b) in taken {
+                        self.res[c.res as usize].untake(c.part as usize, c.dim, c.units, b);
+                    }
+                    self.rec.patterns[j].failed_collection += 1;
+                    return;
                 } else {
                     for (c, _) in &taken {
                         self.store(j, c, 1);
@@ -958,15 +1045,29 @@ impl<'a> Sim<'a> {
         match self.client.after_throttle(instance, a.n, jitter) {
             AfterThrottle::Retry(delay) => {
                 let charges = if throttled.len() == 1 { Charges::One(throttled[0]) } else { Charges::Many(throttled.into_boxed_slice()) };
-                self.queue.push(Attempt { time: a.time + delay.as_micros(), seq: a.seq, first: a.first, pat: a.pat, n: a.n + 1, charges });
+                self.queue.push(Attempt {
+                    time: a.time + delay.as_micros(),
+                    seq: a.seq,
+                    first: a.first,
+                    pat: a.pat,
+                    n: a.n + 1,
+                    key: a.key,
+                    charges,
+                });
             }
             AfterThrottle::Exhausted => self.rec.patterns[j].failed_exhausted += 1,
             AfterThrottle::QuotaEmpty => self.rec.patterns[j].failed_quota += 1,
         }
     }
 
-    /// Applies the storage change of an admitted charge of pattern `j`.
+    /// Applies the storage change of an admitted charge of pattern `j` (and, for an index
+    /// write, draws its propagation delay).
     fn store(&mut self, j: usize, c: &Charge, count: u64) {
+        if c.res as usize != self.pats[j].res {
+            if let Some(p) = &mut self.propagation[c.res as usize] {
+                p.record(count);
+            }
+        }
         let p = &self.pats[j];
         let delta =
             if c.res as usize == p.res { p.base_delta } else { p.gsi.iter().find(|g| g.res == c.res as usize).map_or(0, |g| g.delta) };
@@ -1044,10 +1145,16 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
             projection: sc.gsis[g].projection,
         })
         .collect();
+    // With LSIs, an item collection (the items and LSI entries of one partition-key value)
+    // is capped at 10 GB (spec §8): inserts are drawn with their key to track it.
+    let collection_growth = (!sc.lsis.is_empty() && p.op == Op::PutItem && p.key_space.is_some()).then(|| {
+        let item = mean_bytes(p.size);
+        item + ITEM_OVERHEAD_BYTES + sc.lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()
+    });
     let kind = match p.op {
         Op::BatchGet | Op::BatchWrite => Kind::Batch,
         Op::TransactGet | Op::TransactWrite => Kind::AllOrNothing,
-        _ if !gsi.is_empty() => Kind::AllOrNothing,
+        _ if !gsi.is_empty() || collection_growth.is_some() => Kind::AllOrNothing,
         _ => Kind::Simple,
     };
     let items_per_attempt = match p.op {
@@ -1079,6 +1186,7 @@ fn compile_pattern(sc: &Scenario, p: &PatternSpec) -> Pat {
         lsi_projections,
         gsi,
         factor: 1.0,
+        collection_growth,
         base_delta: match p.op {
             Op::PutItem | Op::BatchWrite | Op::TransactWrite => (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64,
             Op::DeleteItem => -((mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64),

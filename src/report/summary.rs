@@ -46,6 +46,8 @@ pub struct Summary {
     pub timeline: Vec<(u64, String)>,
     /// The busiest keys.
     pub hot_keys: Vec<crate::engine::HotKey>,
+    /// Item collections above 1 GB or with refused writes (LSI tables).
+    pub item_collections: Vec<crate::engine::CollectionInfo>,
     /// The scenario file's text.
     pub scenario_text: String,
 }
@@ -87,6 +89,10 @@ pub struct PatternSummary {
     pub failed_attempts_exhausted: u64,
     /// Failed because the retry quota was empty.
     pub failed_retry_quota: u64,
+    /// Failed with ItemCollectionSizeLimitExceededException (LSI tables).
+    pub failed_item_collection_limit: u64,
+    /// For a GSI read with `after_write`: share of reads that miss the not yet propagated item.
+    pub stale_read_share: Option<f64>,
 }
 
 /// One table or GSI.
@@ -130,6 +136,19 @@ pub struct ResourceSummary {
     pub warm_write: u64,
     /// Data stored at the end (items plus 100 bytes each), GB (10^9 bytes).
     pub storage_gb: f64,
+    /// GSI propagation delay of the index writes applied, ms.
+    pub replication_lag_ms: Option<LagSummary>,
+}
+
+/// GSI propagation delay, ms.
+#[derive(Debug, Serialize)]
+pub struct LagSummary {
+    /// Median.
+    pub p50: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Largest.
+    pub max: f64,
 }
 
 /// Latency percentiles, ms.
@@ -187,7 +206,8 @@ impl Summary {
             .patterns
             .iter()
             .zip(&r.rec.patterns)
-            .map(|(p, t)| {
+            .enumerate()
+            .map(|(i, (p, t))| {
                 let req = RequestSummary {
                     offered: t.offered,
                     served: t.served,
@@ -212,6 +232,8 @@ impl Summary {
                     requests: req,
                     failed_attempts_exhausted: t.failed_exhausted,
                     failed_retry_quota: t.failed_quota,
+                    failed_item_collection_limit: t.failed_collection,
+                    stale_read_share: r.stale_read_share.get(i).copied().flatten(),
                 }
             })
             .collect();
@@ -263,6 +285,7 @@ impl Summary {
                     warm_read: last.warm[0],
                     warm_write: last.warm[1],
                     storage_gb: (r.resource_bytes[i] as f64 / 1e6).round() / 1e3,
+                    replication_lag_ms: r.index_lag_ms[i].map(|l| LagSummary { p50: l[0], p99: l[1], max: l[2] }),
                 }
             })
             .collect();
@@ -297,6 +320,7 @@ impl Summary {
                 .map(|a| (a.time.as_secs(), action_label(&a.action)))
                 .collect(),
             hot_keys: r.hot_keys.clone(),
+            item_collections: r.item_collections.clone(),
             scenario_text: sc.source_text.clone(),
         }
     }

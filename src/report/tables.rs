@@ -82,6 +82,10 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
                 push("ThrottledRequests".into(), (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
             }
             push("PartitionCount".into(), x.partitions as f64);
+            if r.resource_is_index[ri] && series.iter().any(|m| m.online_progress_bp > 0) {
+                push("OnlineIndexConsumedWriteCapacity".into(), units(x.online_consumed));
+                push("OnlineIndexPercentageProgress".into(), f64::from(x.online_progress_bp) / 100.0);
+            }
         }
         if let Some(l) = r.rec.latency_by_minute.get(m) {
             for (metric, v) in [("LatencyP50Ms", l[0]), ("LatencyP99Ms", l[1]), ("LatencyMaxMs", l[2])] {

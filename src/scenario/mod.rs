@@ -279,6 +279,10 @@ pub struct GsiSpec {
     pub autoscaling: Option<AutoscalingSpec>,
     /// Created during the run by an `add_gsi` action, not at the start.
     pub added_during_run: bool,
+    /// Median propagation delay, µs.
+    pub propagation_median_us: u64,
+    /// 99th-percentile propagation delay, µs.
+    pub propagation_p99_us: u64,
 }
 
 /// An LSI.
@@ -446,6 +450,8 @@ pub struct PatternSpec {
     pub rate: RateShape,
     /// Index writes per request: (GSI position, kind).
     pub index_writes: Vec<(usize, IndexWrite)>,
+    /// Read-after-write delay for stale-read reporting (GSI queries only).
+    pub after_write: Option<SimDuration>,
 }
 
 /// The client: retries and latency.

@@ -305,6 +305,18 @@ pub struct RawGsi {
     pub capacity: Option<RawGsiCapacity>,
     /// Auto scaling of the index.
     pub autoscaling: Option<RawAutoscaling>,
+    /// Propagation delay from the table to the index: { median = "100ms", p99 = "1s" } (log-normal).
+    pub propagation: Option<RawPropagation>,
+}
+
+/// GSI propagation delay.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPropagation {
+    /// Median delay; default "100ms".
+    pub median: Option<String>,
+    /// 99th-percentile delay; default "1s".
+    pub p99: Option<String>,
 }
 
 /// GSI capacity: read/write units for a provisioned table, warm/max for an on-demand one.
@@ -370,6 +382,9 @@ pub struct RawPattern {
     /// Index writes each request causes, by index name: "insert", "key_change", "update" or "none".
     #[serde(default)]
     pub index_writes: BTreeMap<String, RawIndexWrite>,
+    /// For a query on a GSI: how long after the item's write the read comes ("50ms"); the
+    /// report gives the share of such reads that miss the item because it has not propagated.
+    pub after_write: Option<String>,
 }
 
 /// Operations.

@@ -260,6 +260,13 @@ impl Validator<'_> {
                 self.autoscaling(&at.key("autoscaling"), a)
             });
             let projection = self.projection(&at.key("projection"), g.projection.as_ref());
+            let pp = at.key("propagation");
+            let median =
+                self.opt_duration(&pp.key("median"), g.propagation.as_ref().and_then(|p| p.median.as_ref()), SimDuration::from_millis(100));
+            let p99 = self.opt_duration(&pp.key("p99"), g.propagation.as_ref().and_then(|p| p.p99.as_ref()), SimDuration::from_secs(1));
+            if median == SimDuration::ZERO || p99 < median {
+                self.err(&pp, format!("propagation needs 0 < median <= p99, not median {median} and p99 {p99}"));
+            }
             gsis.push(GsiSpec {
                 name: g.name.clone(),
                 partition_key: pk,
@@ -268,6 +275,8 @@ impl Validator<'_> {
                 capacity,
                 autoscaling,
                 added_during_run: false,
+                propagation_median_us: median.as_micros().max(1),
+                propagation_p99_us: p99.as_micros().max(median.as_micros().max(1)),
             });
         }
         let mut lsis = Vec::new();
@@ -307,6 +316,16 @@ impl Validator<'_> {
         }
         actions.sort_by_key(|a| a.time);
         self.check_switch_limit(&actions, &raw.at);
+        for (i, p) in patterns.iter().enumerate() {
+            if let Some(IndexRef::Gsi(g)) = p.index {
+                if gsis[g].added_during_run {
+                    self.err(
+                        &root.key("pattern").index(i).key("index"),
+                        format!("\"{}\" is created during the run by add_gsi; a pattern cannot read it from the start", gsis[g].name),
+                    );
+                }
+            }
+        }
 
         Some(Scenario {
             name,
@@ -700,7 +719,14 @@ impl Validator<'_> {
                 None => self.err(&ip, format!("no GSI named \"{name}\"")),
             }
         }
-        PatternSpec { name: p.name.clone(), op, key_space, index, size, items, consistency, rate, index_writes }
+        let after_write = p.after_write.as_ref().and_then(|d| {
+            let ap = at.key("after_write");
+            if !matches!(index, Some(IndexRef::Gsi(_))) || op.is_write() {
+                self.err(&ap, "after_write applies to reads of a GSI (query or scan with `index`)");
+            }
+            self.duration(&ap, d)
+        });
+        PatternSpec { name: p.name.clone(), op, key_space, index, size, items, consistency, rate, index_writes, after_write }
     }
 
     fn rate_shape(&mut self, at: &KeyPath, r: &RawRate, duration: SimDuration) -> RateShape {

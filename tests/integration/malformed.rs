@@ -179,6 +179,22 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         "at most 1",
         6,
     ),
+    (
+        "a pattern reading a GSI added later",
+        "[[pattern]]\nname = \"read\"\nop = \"get_item\"",
+        "[[at]]\ntime = \"1m\"\nadd_gsi = \"ByStatus\"\n\n[[pattern]]\nname = \"read\"\nop = \"query\"\nindex = \"ByStatus\"",
+        "pattern[0].index",
+        "created during the run",
+        27,
+    ),
+    (
+        "after_write on a table read",
+        "op = \"get_item\"",
+        "op = \"get_item\"\nafter_write = \"1s\"",
+        "pattern[0].after_write",
+        "reads of a GSI",
+        23,
+    ),
     ("a bad start instant", "duration = \"10m\"", "duration = \"10m\"\nstart = \"next tuesday\"", "scenario.start", "RFC 3339", 3),
 ];
 
@@ -210,6 +226,23 @@ fn every_malformed_scenario_is_reported_with_its_place() {
         assert!(shown.starts_with("bad.toml:"), "{what}: {shown}");
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn too_many_indexes_are_refused() {
+    let mut gsis = String::new();
+    for i in 0..21 {
+        gsis.push_str(&format!("[[gsi]]\nname = \"G{i}\"\npartition_key = \"status\"\ncapacity = {{ read = 1, write = 1 }}\n"));
+    }
+    let text = VALID.replacen("[[gsi]]", &format!("{gsis}[[gsi]]"), 1);
+    let err = parse_str(&text, Path::new("g.toml")).unwrap_err().to_string();
+    assert!(err.contains("at most 20"), "{err}");
+    let mut lsis = String::new();
+    for i in 0..6 {
+        lsis.push_str(&format!("[[lsi]]\nname = \"L{i}\"\n"));
+    }
+    let err = parse_str(&format!("{VALID}\n{lsis}"), Path::new("l.toml")).unwrap_err().to_string();
+    assert!(err.contains("at most 5"), "{err}");
 }
 
 #[test]

@@ -1,0 +1,186 @@
+//! Secondary indexes (spec §1.3, §7, §8) against hand-worked numbers.
+
+use super::{run, run_summary, scenario};
+use ddbsim::model::Dim;
+use ddbsim::scenario::load;
+use std::path::Path;
+
+/// The cascade: a 100 WCU index under 500 writes/s. Burst credit of 100 x 300 = 30,000 units
+/// is spent first; after that exactly 100 writes a second get through. Over 600 s:
+/// 100 x 600 + 30,000 = 90,000 served, and in every minute after the credit is gone
+/// 6,000 writes are served, so the throttled share is 1 - 100/500 = 80 %.
+#[test]
+fn gsi_cascade_steady_state_throttle_share() {
+    let sc = load(Path::new("scenarios/gsi-cascade.toml")).unwrap();
+    let r = run(&sc);
+    let served: u64 = r.rec.patterns[0].served;
+    assert_eq!(served, 90_000);
+    for m in &r.rec.resources[1][2..] {
+        assert_eq!(m.consumed[1], 6_000 * 1_000, "6,000 index write units a minute");
+        let offered = m.requested[1] as f64 / 1_000.0;
+        let share = m.events(Dim::Write) as f64 / offered;
+        assert!((share - 0.8).abs() < 0.01, "throttled share {share}");
+    }
+    // The table itself throttles nothing: the events are the index's.
+    assert!(r.rec.resources[0].iter().all(|m| m.events(Dim::Write) == 0));
+}
+
+/// Index write units by projection and kind for 3,000-byte items (1 KB rounding):
+/// ALL: entry 3,000 B -> 3 WCU; KEYS_ONLY: 100 B -> 1; include 2,000: 2,100 B -> 3;
+/// key_change doubles (delete + put): ALL -> 6; update -> 3; none -> 0.
+#[test]
+fn index_write_units_by_projection_and_kind() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "k"
+capacity = { mode = "on_demand" }
+[keys.k]
+cardinality = 100000
+[keys.g]
+cardinality = 100000
+[[gsi]]
+name = "All"
+partition_key = "g"
+projection = "all"
+[[gsi]]
+name = "Keys"
+partition_key = "g"
+projection = "keys_only"
+[[gsi]]
+name = "Include"
+partition_key = "g"
+projection = { include_bytes = 2000 }
+[[gsi]]
+name = "Changed"
+partition_key = "g"
+projection = "all"
+[[gsi]]
+name = "Updated"
+partition_key = "g"
+projection = "all"
+[[gsi]]
+name = "Untouched"
+partition_key = "g"
+[[pattern]]
+name = "w"
+op = "update_item"
+item_bytes = 3000
+rate = { constant = 50 }
+index_writes = { All = "insert", Keys = "insert", Include = "insert", Changed = "key_change", Updated = "update", Untouched = "none" }
+[client]
+retry = "none"
+"#,
+    );
+    let s = run_summary(&sc);
+    let writes = s.patterns[0].requests.served as f64;
+    assert_eq!(s.patterns[0].requests.served, s.patterns[0].requests.offered);
+    let per_write: Vec<f64> = s.resources.iter().map(|r| r.consumed_wcu / writes).collect();
+    assert_eq!(per_write, vec![3.0, 3.0, 1.0, 3.0, 6.0, 3.0, 0.0]);
+}
+
+/// An LSI item collection of 9.99 GB takes floor((10^10 - 9.99 x 10^9) / 4,300) = 2,325 more
+/// 4,300-byte inserts (4,000-byte item + 100 overhead + 200-byte keys-only LSI entry); every
+/// later write of that key fails with ItemCollectionSizeLimitExceededException.
+#[test]
+fn lsi_collection_fails_at_the_byte_it_passes_10_gb() {
+    let sc = load(Path::new("scenarios/lsi-power-user.toml")).unwrap();
+    let s = run_summary(&sc);
+    let p = &s.patterns[0];
+    assert_eq!(p.requests.served, 2_325);
+    assert_eq!(p.failed_item_collection_limit, p.requests.offered - 2_325);
+    assert_eq!(s.item_collections.len(), 1);
+    let c = &s.item_collections[0];
+    assert_eq!(c.key, "power_user");
+    assert_eq!(c.bytes, 9_990_000_000 + 2_325 * 4_300);
+    assert_eq!(c.failed_writes, p.requests.offered - 2_325);
+}
+
+/// Propagation: with a median delay of 100 ms, a read 100 ms after the write misses the item
+/// half the time; a read 1 s after (the p99) misses it about 1 % of the time.
+#[test]
+fn stale_index_reads_follow_the_propagation_delay() {
+    let text = |after: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "2m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+[keys.k]
+cardinality = 100000
+[keys.g]
+cardinality = 1000
+[[gsi]]
+name = "G"
+partition_key = "g"
+propagation = {{ median = "100ms", p99 = "1s" }}
+[[pattern]]
+name = "w"
+op = "put_item"
+rate = {{ constant = 100 }}
+index_writes = {{ G = "insert" }}
+[[pattern]]
+name = "r"
+op = "query"
+index = "G"
+rate = {{ constant = 10 }}
+after_write = "{after}"
+"#
+        )
+    };
+    let s = run_summary(&scenario(&text("100ms")));
+    let stale = s.patterns[1].stale_read_share.unwrap();
+    assert!((stale - 0.5).abs() < 0.04, "{stale}");
+    let lag = s.resources[1].replication_lag_ms.as_ref().unwrap();
+    assert!((lag.p50 - 100.0).abs() < 10.0 && (lag.p99 - 1_000.0).abs() < 250.0, "{} {}", lag.p50, lag.p99);
+    let s = run_summary(&scenario(&text("1s")));
+    let stale = s.patterns[1].stale_read_share.unwrap();
+    assert!(stale < 0.03, "{stale}");
+}
+
+/// Backfill: 1.1 GB of 1,000-byte items is 1,000,000 items (1,100 bytes with overhead); a
+/// keys-only GSI of 1,000 WCU added at 60 s with no live index writes backfills 1,000,000
+/// write units at 1,000 a second, seconds 60 to 1,059. Backfill consumption is
+/// reported as OnlineIndexConsumedWriteCapacity, not as consumed capacity.
+#[test]
+fn a_gsi_added_during_the_run_backfills_at_its_write_capacity() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "20m"
+[table]
+partition_key = "k"
+storage_gb = 1.1
+capacity = { mode = "provisioned", read = 10, write = 100 }
+[keys.k]
+cardinality = 1000000
+[keys.g]
+cardinality = 1000
+[[gsi]]
+name = "G"
+partition_key = "g"
+projection = "keys_only"
+capacity = { read = 10, write = 1000 }
+[[pattern]]
+name = "w"
+op = "update_item"
+item_bytes = 1000
+rate = { constant = 0 }
+[[at]]
+time = "60s"
+add_gsi = "G"
+"#,
+    );
+    let r = run(&sc);
+    let done: Vec<u64> = r.events.iter().filter(|e| e.action == "gsi_active").map(|e| e.time_s).collect();
+    assert_eq!(done, vec![1_059]);
+    let online: u64 = r.rec.resources[1].iter().map(|m| m.online_consumed).sum();
+    assert_eq!(online, 1_000_000 * 1_000);
+    assert!(r.rec.resources[1].iter().all(|m| m.consumed[1] == 0));
+    // At the end of minute 10 (second 659) the backfill has run seconds 60..659: 60 %.
+    assert_eq!(r.rec.resources[1][10].online_progress_bp, 6_000);
+}
