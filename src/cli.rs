@@ -49,6 +49,15 @@ pub enum Command {
         /// The output folder of `ddbsim run`.
         dir: PathBuf,
     },
+    /// Time the headline scenario (24 h x 50,000 req/s x 1,000 partitions) in both fidelities.
+    Bench {
+        /// Simulated duration of the fast-mode run.
+        #[arg(long, default_value = "24h")]
+        fast: String,
+        /// Simulated duration of the exact-mode run (the 24-hour figure scales linearly).
+        #[arg(long, default_value = "10m")]
+        exact: String,
+    },
     /// Check scenario files and print every problem (exit 1 if any).
     Validate {
         /// Scenario files.
@@ -85,6 +94,12 @@ pub struct RunArgs {
     /// Skip the charts and report.html.
     #[arg(long)]
     pub no_charts: bool,
+    /// Do not record per-partition minutes (no partitions.csv rows, no heatmap).
+    #[arg(long)]
+    pub no_partitions: bool,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub force: bool,
     /// Independent replications from the master seed (key placement, traffic and jitter all
     /// vary); the outputs are replication 0's, plus replications.csv and replications.json.
     #[arg(long, default_value_t = 1)]
@@ -121,6 +136,9 @@ pub struct SweepArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `ddbsim shards`.
@@ -195,6 +213,9 @@ pub struct CompareArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub force: bool,
     /// Independent replications; adds compare-replications.json with statistics per mode.
     #[arg(long, default_value_t = 1)]
     pub replications: u64,
@@ -234,6 +255,8 @@ impl CliError {
 /// Parses `std::env::args`, runs, prints errors; returns the exit code.
 #[must_use]
 pub fn main() -> i32 {
+    // Ctrl-C asks runs to stop at their next simulated minute; nothing is written then.
+    let _ = ctrlc::set_handler(|| crate::engine::INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -262,6 +285,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Sweep(a) => sweep_cmd(&a),
         Command::Merge { dirs, out } => merge_cmd(&dirs, out.as_ref()),
         Command::Shards(a) => shards_cmd(&a),
+        Command::Bench { fast, exact } => bench_cmd(&fast, &exact),
         Command::Plot { dir } => {
             let files = report::replot(&dir).map_err(report_err)?;
             println!("wrote {}", files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
@@ -355,11 +379,16 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         target: a.target / 100.0,
         replication: 0,
     };
+    if !a.force {
+        crate::guard::check(&sc, &RunOptions { fidelity: o.fidelity, duration: o.duration, ..RunOptions::default() })
+            .map_err(CliError::BadInput)?;
+    }
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let reps = replications_arg(a.replications)?;
     let cs: Vec<crate::compare::Comparison> =
         crate::runner::par_indexed(reps, |rep| compare(&sc, &catalog, &CompareOptions { replication: rep, ..o.clone() }));
+    stop_if_interrupted()?;
     let c = &cs[0];
     let bars = c.cost_bars();
     let (svg, png) = crate::draw_chart!(crate::report::plot::PANEL_HEIGHT + 200, "cost", |root| crate::report::plot::cost(root, &bars))
@@ -380,6 +409,38 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         println!("wrote {}", written.join(", "));
     }
     Ok(())
+}
+
+fn bench_cmd(fast: &str, exact: &str) -> Result<(), CliError> {
+    let sc = scenario::parse_str(include_str!("../scenarios/headline.toml"), std::path::Path::new("scenarios/headline.toml"))
+        .map_err(|e| CliError::Runtime(e.to_string()))?;
+    println!("headline scenario: 50,000 requests/s, 1,000 partitions, Zipf keys; release build recommended (cargo run --release -- bench)");
+    for (label, fidelity, d, target) in [
+        ("fast", Fidelity::Fast, fast, "target: 24 h in <= 10 s on 1 core"),
+        ("exact", Fidelity::Exact, exact, "target: >= 50 M requests/s per core"),
+    ] {
+        let dur = duration_arg(Some(&d.to_string()))?.unwrap_or(sc.duration);
+        let started = Instant::now();
+        let r = crate::engine::simulate(&sc, &RunOptions { fidelity: Some(fidelity), duration: Some(dur), ..RunOptions::default() });
+        let secs = started.elapsed().as_secs_f64();
+        stop_if_interrupted()?;
+        let reqs: u64 = r.rec.patterns.iter().map(|p| p.attempts).sum();
+        println!(
+            "{label:>5}: {} simulated in {secs:.2} s: {:.1} M requests, {:.1} M requests/s ({target})",
+            dur,
+            reqs as f64 / 1e6,
+            reqs as f64 / secs / 1e6
+        );
+    }
+    Ok(())
+}
+
+fn stop_if_interrupted() -> Result<(), CliError> {
+    if crate::engine::interrupted() {
+        Err(CliError::Runtime("interrupted (Ctrl-C): the run was stopped and nothing was written".into()))
+    } else {
+        Ok(())
+    }
 }
 
 fn report_err(e: report::ReportError) -> CliError {
@@ -420,6 +481,11 @@ fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
         duration: duration_arg(a.duration.as_ref())?,
         ..RunOptions::default()
     };
+    if !a.force {
+        for point in &prepared.scenarios {
+            crate::guard::check(point, &base).map_err(CliError::BadInput)?;
+        }
+    }
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("sweep"));
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let result = sweep::run(
@@ -432,6 +498,7 @@ fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
         &Catalog::builtin().with_overrides(&sc.pricing.overrides),
         a.quiet,
     );
+    stop_if_interrupted()?;
     let lines = result.chart_lines();
     let x = sets.first().map_or("point", |s| s.0.as_str());
     let (svg, png) = crate::draw_chart!(crate::report::plot::PANEL_HEIGHT + 200, "sweep", |root| crate::report::plot::sweep(
@@ -559,9 +626,12 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
         fidelity: fidelity_arg(a.fidelity),
         duration: duration_arg(a.duration.as_ref())?,
         replication: 0,
-        record_partitions: true,
+        record_partitions: !a.no_partitions,
         progress: None,
     };
+    if !a.force {
+        crate::guard::check(&sc, &opts).map_err(CliError::BadInput)?;
+    }
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     // Fail on an unwritable folder before spending time on the run.
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
@@ -574,6 +644,7 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
         (crate::runner::simulate_with_progress(&sc, &opts, a.quiet), None)
     };
     let elapsed = started.elapsed();
+    stop_if_interrupted()?;
     let summary = Summary::new(&sc, &result, &catalog);
     let mut files = report::write_run(&out, &result, &summary).map_err(|e| CliError::Runtime(e.to_string()))?;
     if !a.no_charts {

@@ -24,6 +24,7 @@ pub mod cli;
 pub mod compare;
 pub mod cost;
 pub mod engine;
+pub mod guard;
 pub mod metrics;
 pub mod model;
 pub mod output;

@@ -8,24 +8,8 @@ use ddbsim::time::SimDuration;
 use std::hint::black_box;
 use std::path::Path;
 
-/// 50,000 strongly consistent 4 KB reads a second over 10 million Zipf(0.8) keys, on a table
-/// provisioned at 3,000,000 RCU: ceil(3,000,000 / 3,000) = 1,000 partitions, 50 req/s each.
-pub(crate) const HEADLINE: &str = r#"
-[scenario]
-name = "headline"
-duration = "24h"
-[table]
-partition_key = "k"
-capacity = { mode = "provisioned", read = 3000000, write = 1 }
-[keys.k]
-cardinality = 10_000_000
-popularity = { zipf = 0.8 }
-[[pattern]]
-name = "r"
-op = "get_item"
-item_bytes = 4000
-rate = { constant = 50000 }
-"#;
+/// The headline scenario of docs/performance.md, as bundled.
+pub(crate) const HEADLINE: &str = include_str!("../../scenarios/headline.toml");
 
 fn headline() -> Scenario {
     parse_str(HEADLINE, Path::new("headline.toml")).expect("headline scenario")

@@ -215,6 +215,15 @@ struct Pat {
     weights_key: (u64, usize),
 }
 
+/// Set (by the command line's Ctrl-C handler) to stop every run at its next simulated minute.
+pub static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Has a stop been asked for?
+#[must_use]
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Runs a scenario.
 #[must_use]
 pub fn simulate(sc: &Scenario, opts: &RunOptions) -> RunResult {
@@ -394,6 +403,9 @@ impl<'a> Sim<'a> {
                 self.control_minute(s + 1);
                 if let Some(p) = &self.progress {
                     p.store(s + 1, std::sync::atomic::Ordering::Relaxed);
+                }
+                if interrupted() {
+                    return;
                 }
             }
         }

@@ -128,3 +128,41 @@ fn a_bad_price_catalog_exits_1_naming_it() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("eu-west-1"));
     assert_eq!(ddbsim(&["compare", "scenarios/quickstart.toml", "--max-throttle", "lots"]).status.code(), Some(1));
 }
+
+/// Guards: 10 million requests a second for a day in exact mode is 8.6e11 requests and 10^7
+/// requests in a second; refused with the estimate and the options, exit 1, nothing written.
+#[test]
+fn runs_above_the_guards_are_refused_with_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("huge.toml");
+    std::fs::write(
+        &p,
+        "[scenario]\nduration = \"24h\"\nfidelity = \"exact\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n[keys.k]\ncardinality = 1000\n[[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = { constant = 20000000 }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("o");
+    let o = ddbsim(&["run", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("refusing to run") && err.contains("--fidelity fast") && err.contains("--force"), "{err}");
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().count() == 0, "nothing is written");
+    // Many partitions for a long time: the partition rows guard suggests --no-partitions.
+    std::fs::write(
+        &p,
+        "[scenario]\nduration = \"30d\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"provisioned\", read = 30000000, write = 1 }\n[keys.k]\ncardinality = 1000\n[[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = { constant = 1 }\n",
+    )
+    .unwrap();
+    let o = ddbsim(&["run", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--no-partitions"));
+}
+
+#[test]
+fn the_guards_agree_with_a_hand_estimate() {
+    let sc = ddbsim::scenario::load(Path::new("scenarios/hot-key.toml")).unwrap();
+    let e = ddbsim::guard::estimate(&sc, &ddbsim::engine::RunOptions { record_partitions: true, ..Default::default() });
+    // 1,500 writes/s for 600 s; 6 partitions x 10 minutes of rows.
+    assert_eq!(e.requests, 900_000.0);
+    assert_eq!(e.peak_requests_per_second, 1_500.0);
+    assert_eq!(e.partition_rows, 60.0);
+}

@@ -8,6 +8,7 @@ mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
 mod malformed; // a battery of bad scenarios, each with a clear error
+mod properties; // invariants over generated scenarios (proptest)
 mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
