@@ -31,6 +31,8 @@ pub struct ResourceMinute {
     pub online_consumed: u64,
     /// Backfill progress at the end of the minute, basis points (10000 = done); 0 when none.
     pub online_progress_bp: u32,
+    /// GSI propagation delay of the minute's index writes, 99th percentile, µs (0 if none).
+    pub lag_p99_us: u64,
     /// Partitions at the end of the minute.
     pub partitions: u64,
 }

@@ -33,4 +33,37 @@ fn bench_headline(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_headline);
+fn variant(text: &str) -> Scenario {
+    parse_str(text, Path::new("variant.toml")).expect("variant scenario")
+}
+
+/// The headline with a write pattern maintaining a GSI and auto scaling on the table.
+fn bench_variants(c: &mut Criterion) {
+    let with = HEADLINE.replace("split_for_heat = false", "split_for_heat = false\nautoscaling = { policy = \"aws\", read = { min = 100000, max = 4000000, target = 70 } }")
+        + "\n[keys.g]\ncardinality = 100000\n[[gsi]]\nname = \"G\"\npartition_key = \"g\"\nprojection = \"keys_only\"\ncapacity = { read = 100, write = 20000 }\n[[pattern]]\nname = \"w\"\nop = \"put_item\"\nitem_bytes = 900\nrate = { constant = 5000 }\nindex_writes = { G = \"insert\" }\n";
+    let sc = variant(&with.replace("write = 1 }", "write = 20000 }"));
+    let mut g = c.benchmark_group("variants");
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    g.throughput(Throughput::Elements(55_000 * 3_600));
+    g.bench_function("fast_1h_gsi_autoscaling", |b| b.iter(|| black_box(run(&sc, Fidelity::Fast, 3_600))));
+    g.finish();
+}
+
+/// Growth: fast mode against simulated duration; exact mode against the partition count.
+fn bench_growth(c: &mut Criterion) {
+    let sc = headline();
+    let mut g = c.benchmark_group("growth");
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    for hours in [1u64, 2] {
+        g.throughput(Throughput::Elements(50_000 * 3_600 * hours));
+        g.bench_function(format!("fast_{hours}h"), |b| b.iter(|| black_box(run(&sc, Fidelity::Fast, 3_600 * hours))));
+    }
+    for (label, rcu) in [("100", 300_000u64), ("100k", 300_000_000)] {
+        let s = variant(&HEADLINE.replace("read = 3000000", &format!("read = {rcu}")));
+        g.throughput(Throughput::Elements(50_000 * 60));
+        g.bench_function(format!("exact_1m_{label}_partitions"), |b| b.iter(|| black_box(run(&s, Fidelity::Exact, 60))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_headline, bench_variants, bench_growth);

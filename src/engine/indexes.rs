@@ -23,6 +23,8 @@ pub(super) struct Propagation {
     rng: ChaCha8Rng,
     /// Delays of the index writes applied, µs.
     pub(super) delays: Histogram,
+    /// The same, for the current minute.
+    pub(super) minute: Histogram,
 }
 
 impl Propagation {
@@ -34,6 +36,7 @@ impl Propagation {
             law: LogNormal::new(mu, sigma).unwrap_or_else(|_| LogNormal::new(mu, 1e-9).expect("valid")),
             rng,
             delays: Histogram::default(),
+            minute: Histogram::default(),
         }
     }
 
@@ -41,6 +44,7 @@ impl Propagation {
         for _ in 0..n {
             let d = self.law.sample(&mut self.rng).round() as u64;
             self.delays.record(d, 1);
+            self.minute.record(d, 1);
         }
     }
 }

@@ -507,6 +507,10 @@ impl<'a> Sim<'a> {
             m.partitions = res.partition_count() as u64;
             m.stored_bytes = res.parts.iter().map(|p| p.bytes).sum();
             m.online_progress_bp = self.backfill_progress_bp(r);
+            if let Some(p) = &mut self.propagation[r] {
+                m.lag_p99_us = p.minute.quantile(0.99);
+                p.minute = crate::metrics::Histogram::default();
+            }
             self.rec.resources[r].push(m);
             let caps = [crate::scenario::PARTITION_READ_CAP * MILLI * secs, crate::scenario::PARTITION_WRITE_CAP * MILLI * secs];
             let mut util = Vec::with_capacity(res.partition_count());

@@ -439,6 +439,19 @@ mod tests {
     }
 
     #[test]
+    fn p7_bulk_load_capacity_leaves_diluted_partitions() {
+        // 11,000 WCU for a bulk load -> ceil(11000 / 1000) = 11 partitions; back at 200 WCU the
+        // partitions stay, 200 / 11 = 18.2 WCU each ("about 20").
+        assert_eq!(initial_partitions(&Mode::Provisioned { units: [0, 11_000] }, 0), 11);
+        let mut r = Resource::new("t".into(), false, &prov(1, 11_000), 0, true, false);
+        r.mode = Mode::Provisioned { units: [1, 200] };
+        r.refresh_limits();
+        // With the minimum 1 RCU the formula gives ceil(33,001 / 3,000) = 12 partitions.
+        assert_eq!(r.partition_count(), 12);
+        assert_eq!(r.allocation_milli(0, Dim::Write), 16_667);
+    }
+
+    #[test]
     fn storage_decides_when_larger() {
         // 95 GB needs 10 partitions of 10 GB, more than 100 RCU/WCU would.
         assert_eq!(Resource::new("t".into(), false, &prov(100, 100), 95_000_000_000, true, false).partition_count(), 10);

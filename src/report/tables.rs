@@ -82,6 +82,9 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
                 push("ThrottledRequests".into(), (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
             }
             push("PartitionCount".into(), x.partitions as f64);
+            if r.resource_is_index[ri] {
+                push("ReplicationLatencyP99Ms".into(), x.lag_p99_us as f64 / 1_000.0);
+            }
             if r.resource_is_index[ri] && series.iter().any(|m| m.online_progress_bp > 0) {
                 push("OnlineIndexConsumedWriteCapacity".into(), units(x.online_consumed));
                 push("OnlineIndexPercentageProgress".into(), f64::from(x.online_progress_bp) / 100.0);

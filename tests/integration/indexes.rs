@@ -140,6 +140,12 @@ after_write = "{after}"
     let s = run_summary(&scenario(&text("1s")));
     let stale = s.patterns[1].stale_read_share.unwrap();
     assert!(stale < 0.03, "{stale}");
+    // Per minute, timeseries.csv carries the index's p99 delay: about 1 s.
+    let r = run(&scenario(&text("1s")));
+    let rows = ddbsim::report::tables::timeseries_rows(&r);
+    let p99: Vec<f64> = rows.iter().filter(|x| x.resource == "G" && x.metric == "ReplicationLatencyP99Ms").map(|x| x.value).collect();
+    assert_eq!(p99.len(), 2);
+    assert!(p99.iter().all(|v| (600.0..1_600.0).contains(v)), "{p99:?}");
 }
 
 /// Backfill: 1.1 GB of 1,000-byte items is 1,000,000 items (1,100 bytes with overhead); a
