@@ -62,6 +62,9 @@ pub struct Partition {
     pub share: f64,
     /// Bytes of data stored.
     pub bytes: u64,
+    /// Largest burst credit, milli-units (300 s of the allocation; kept up to date by the
+    /// resource when capacity or shares change).
+    pub burst_cap: [u64; 2],
 }
 
 impl Partition {
@@ -86,7 +89,15 @@ impl Partition {
         let (t1, t2) = pair(self.minute_throttles);
         let bytes1 = (self.bytes as f64 * frac.clamp(0.0, 1.0)) as u64;
         (
-            Partition { used: u1, burst: b1, minute_consumed: c1, minute_throttles: t1, share: self.share / 2.0, bytes: bytes1 },
+            Partition {
+                used: u1,
+                burst: b1,
+                minute_consumed: c1,
+                minute_throttles: t1,
+                share: self.share / 2.0,
+                bytes: bytes1,
+                burst_cap: [0; 2],
+            },
             Partition {
                 used: u2,
                 burst: b2,
@@ -94,6 +105,7 @@ impl Partition {
                 minute_throttles: t2,
                 share: self.share / 2.0,
                 bytes: self.bytes - bytes1,
+                burst_cap: [0; 2],
             },
         )
     }
@@ -165,8 +177,19 @@ impl Resource {
         r
     }
 
-    /// Recomputes the table-level budgets from the mode (after a capacity change).
+    fn refresh_caps(&mut self) {
+        let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
+        for p in &mut self.parts {
+            for i in 0..2 {
+                p.burst_cap[i] = BURST_SECONDS * (prov[i] * p.share).round() as u64;
+                p.burst[i] = p.burst[i].min(p.burst_cap[i]);
+            }
+        }
+    }
+
+    /// Recomputes the table-level budgets and burst caps from the mode (after a capacity change).
     pub fn refresh_limits(&mut self) {
+        self.refresh_caps();
         for d in Dim::ALL {
             let i = d as usize;
             let (limit, reason) = match self.mode {
@@ -221,6 +244,7 @@ impl Resource {
         self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
         self.bounds = bounds;
         self.parts = parts;
+        self.refresh_caps();
     }
 
     /// Table-level budget, milli-units per second.
@@ -247,7 +271,7 @@ impl Resource {
     /// Largest burst credit partition `i` banks, milli-units.
     #[must_use]
     pub fn burst_cap(&self, i: usize, d: Dim) -> u64 {
-        BURST_SECONDS * self.allocation_milli(i, d)
+        self.parts[i].burst_cap[d as usize]
     }
 
     /// Splits partition `i` at hash `at` (which must lie inside its range); the lower child
@@ -258,6 +282,7 @@ impl Resource {
         self.parts.insert(i + 1, b);
         self.bounds.insert(i + 1, at);
         self.equal_ranges = self.bounds == equal_bounds(self.bounds.len() as u64);
+        self.refresh_caps();
     }
 
     /// The hash range of partition `i`: `(start, end)` with `end` exclusive (2^64 for the last).
@@ -376,10 +401,9 @@ impl Resource {
         let unused = [(prov[0] - self.second_consumed[0] as f64).max(0.0), (prov[1] - self.second_consumed[1] as f64).max(0.0)];
         for p in &mut self.parts {
             for i in 0..2 {
-                if provisioned {
-                    let cap = BURST_SECONDS * (prov[i] * p.share).round() as u64;
+                if provisioned && unused[i] > 0.0 && p.burst[i] < p.burst_cap[i] {
                     let refill = (unused[i] * p.share).round() as u64;
-                    p.burst[i] = (p.burst[i] + refill).min(cap);
+                    p.burst[i] = (p.burst[i] + refill).min(p.burst_cap[i]);
                 }
                 p.minute_consumed[i] += p.used[i];
                 p.used[i] = 0;
