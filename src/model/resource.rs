@@ -177,6 +177,7 @@ impl Resource {
         r
     }
 
+    #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
     fn refresh_caps(&mut self) {
         let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
         for p in &mut self.parts {
@@ -391,6 +392,7 @@ impl Resource {
 
     /// Closes the second: banks unused allocation as burst credit (provisioned), adds the
     /// second to the minute and opens a fresh window.
+    #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
     pub fn end_second(&mut self) {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
         let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
