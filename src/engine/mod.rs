@@ -81,8 +81,6 @@ pub struct RunResult {
     pub rec: Recorder,
     /// Capacity changes, splits and refused actions, in time order.
     pub events: Vec<CapacityEvent>,
-    /// Actions in the scenario that this version does not simulate (reported, not applied).
-    pub skipped_actions: Vec<String>,
     /// Seconds admitted in bulk (fast mode) and replayed request by request.
     pub bulk_seconds: u64,
     /// Seconds replayed request by request.
@@ -254,7 +252,6 @@ struct Sim<'a> {
     cur: Vec<ResourceMinute>,
     minute_latency: crate::metrics::Histogram,
     record_partitions: bool,
-    skipped: Vec<String>,
     next_action: usize,
     ctl: Vec<control::Control>,
     pending: Vec<(u64, control::Pending)>,
@@ -351,7 +348,6 @@ impl<'a> Sim<'a> {
             cur,
             minute_latency: crate::metrics::Histogram::default(),
             record_partitions: opts.record_partitions,
-            skipped: Vec::new(),
             next_action: 0,
             ctl,
             gsi_active: std::iter::once(true).chain(sc.gsis.iter().map(|g| !g.added_during_run)).collect(),
@@ -488,7 +484,6 @@ impl<'a> Sim<'a> {
             resource_bytes: self.res.iter().map(|r| r.parts.iter().map(|p| p.bytes).sum()).collect(),
             rec: self.rec,
             events: self.events,
-            skipped_actions: self.skipped,
             bulk_seconds: self.bulk_seconds,
             replayed_seconds: self.replayed_seconds,
         }

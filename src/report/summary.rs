@@ -40,8 +40,6 @@ pub struct Summary {
     pub prices: String,
     /// Capacity changes, partition splits and refused actions, in time order.
     pub capacity_events: Vec<crate::engine::CapacityEvent>,
-    /// `[[at]]` actions this version reports but does not simulate.
-    pub skipped_actions: Vec<String>,
     /// The scenario's `[[at]]` timeline: (second, action).
     pub timeline: Vec<(u64, String)>,
     /// The busiest keys.
@@ -312,7 +310,6 @@ impl Summary {
             cost: crate::billing::bill_of(sc, r, catalog),
             prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
             capacity_events: r.events.clone(),
-            skipped_actions: r.skipped_actions.clone(),
             timeline: sc
                 .actions
                 .iter()
@@ -444,9 +441,6 @@ impl Summary {
             if shown.len() > 12 {
                 let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
             }
-        }
-        for s in &self.skipped_actions {
-            let _ = writeln!(o, "note: [[at]] {s} is parsed but not simulated by this version");
         }
         o
     }
