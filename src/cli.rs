@@ -68,26 +68,34 @@ pub enum Command {
     Schema,
 }
 
-/// `ddbsim run`.
+/// Arguments every simulating command takes.
 #[derive(Debug, clap::Args)]
-pub struct RunArgs {
+pub struct Common {
     /// The scenario file (TOML).
     pub scenario: PathBuf,
-    /// Output folder [default: output/<scenario name>].
+    /// Output folder [default: output/<scenario name>, with /sweep or /shards for those commands].
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Master seed, instead of the scenario's.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Fidelity, instead of the scenario's.
-    #[arg(long, value_enum)]
-    pub fidelity: Option<FidelityArg>,
     /// Simulated duration, instead of the scenario's ("90s", "15m", "24h").
     #[arg(long)]
     pub duration: Option<String>,
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `ddbsim run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub common: Common,
+    /// Fidelity, instead of the scenario's.
+    #[arg(long, value_enum)]
+    pub fidelity: Option<FidelityArg>,
     /// A price catalog (TOML) instead of the built-in us-east-1 prices.
     #[arg(long)]
     pub prices: Option<PathBuf>,
@@ -109,8 +117,9 @@ pub struct RunArgs {
 /// `ddbsim sweep`.
 #[derive(Debug, clap::Args)]
 pub struct SweepArgs {
-    /// The scenario file (TOML).
-    pub scenario: PathBuf,
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub common: Common,
     /// PATH=VALUES: a dotted key path (array entries by name: pattern.feed.rate.constant) and
     /// values "1,2,4", "50..90:10" or "100..5000:x2". Several make a Cartesian product.
     #[arg(long = "set", required = true)]
@@ -121,21 +130,9 @@ pub struct SweepArgs {
     /// Run only share I of N of the points (1-based), e.g. 2/4; combine with `ddbsim merge`.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Output folder [default: output/<scenario name>/sweep].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Master seed, instead of the scenario's.
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Fidelity, instead of the scenario's.
     #[arg(long, value_enum)]
     pub fidelity: Option<FidelityArg>,
-    /// Simulated duration, instead of the scenario's.
-    #[arg(long)]
-    pub duration: Option<String>,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub quiet: bool,
     /// Run even when the estimated work or memory is above the guards.
     #[arg(long)]
     pub force: bool,
@@ -144,8 +141,9 @@ pub struct SweepArgs {
 /// `ddbsim shards`.
 #[derive(Debug, clap::Args)]
 pub struct ShardsArgs {
-    /// The scenario file (TOML).
-    pub scenario: PathBuf,
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub common: Common,
     /// The key space to shard.
     #[arg(long)]
     pub key: String,
@@ -164,37 +162,17 @@ pub struct ShardsArgs {
     /// Largest throttled share accepted, e.g. "0.1%".
     #[arg(long, default_value = "0.1%")]
     pub max_throttle: String,
-    /// Output folder [default: output/<scenario name>/shards].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Master seed, instead of the scenario's.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Simulated duration, instead of the scenario's.
-    #[arg(long)]
-    pub duration: Option<String>,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// `ddbsim compare`.
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
-    /// The scenario file (TOML).
-    pub scenario: PathBuf,
-    /// Output folder [default: output/<scenario name>].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Master seed, instead of the scenario's.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub common: Common,
     /// Fidelity, instead of the scenario's.
     #[arg(long, value_enum)]
     pub fidelity: Option<FidelityArg>,
-    /// Simulated duration, instead of the scenario's.
-    #[arg(long)]
-    pub duration: Option<String>,
     /// Largest share of throttled attempts the picked mode may have, e.g. "0.1%".
     #[arg(long, default_value = "0.1%")]
     pub max_throttle: String,
@@ -210,9 +188,6 @@ pub struct CompareArgs {
     /// A price catalog (TOML) instead of the built-in us-east-1 prices.
     #[arg(long)]
     pub prices: Option<PathBuf>,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub quiet: bool,
     /// Run even when the estimated work or memory is above the guards.
     #[arg(long)]
     pub force: bool,
@@ -358,7 +333,7 @@ fn share_arg(s: &str) -> Result<f64, CliError> {
 }
 
 fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
-    let sc = load(&a.scenario)?;
+    let sc = load(&a.common.scenario)?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     if !(20.0..=90.0).contains(&a.target) {
         return Err(CliError::BadInput(format!("--target: between 20 and 90 percent, not {}", a.target)));
@@ -370,9 +345,9 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         return Err(CliError::BadInput(format!("--reserved-percentile: 0 to 100, not {}", a.reserved_percentile)));
     }
     let o = CompareOptions {
-        seed: a.seed,
+        seed: a.common.seed,
         fidelity: fidelity_arg(a.fidelity),
-        duration: duration_arg(a.duration.as_ref())?,
+        duration: duration_arg(a.common.duration.as_ref())?,
         max_throttle: share_arg(&a.max_throttle)?,
         reserved_percentile: a.reserved_percentile,
         reserved_years: a.reserved_term,
@@ -383,7 +358,7 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         crate::guard::check(&sc, &RunOptions { fidelity: o.fidelity, duration: o.duration, ..RunOptions::default() })
             .map_err(CliError::BadInput)?;
     }
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
+    let out = a.common.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let reps = replications_arg(a.replications)?;
     let cs: Vec<crate::compare::Comparison> =
@@ -401,7 +376,7 @@ fn compare_cmd(a: &CompareArgs) -> Result<(), CliError> {
         files.push(("compare-replications.json", json.into_bytes()));
     }
     let written = write_files(&out, files)?;
-    if !a.quiet {
+    if !a.common.quiet {
         print!("{}", c.to_table());
         if let Some(rc) = &replicated {
             print!("{}", rc.to_table());
@@ -469,16 +444,17 @@ fn replications_arg(n: u64) -> Result<u64, CliError> {
 }
 
 fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
-    let sc = load(&a.scenario)?;
-    let text = std::fs::read_to_string(&a.scenario).map_err(|e| CliError::BadInput(format!("{}: {e}", a.scenario.display())))?;
+    let sc = load(&a.common.scenario)?;
+    let text =
+        std::fs::read_to_string(&a.common.scenario).map_err(|e| CliError::BadInput(format!("{}: {e}", a.common.scenario.display())))?;
     let sets = a.sets.iter().map(|s| sweep::parse_set(s)).collect::<Result<Vec<_>, _>>().map_err(|e| CliError::BadInput(e.0))?;
     let shard = a.shard.as_deref().map(sweep::parse_shard).transpose().map_err(|e| CliError::BadInput(e.0))?;
     let reps = replications_arg(a.replications)?;
-    let prepared = sweep::prepare(&text, &a.scenario, &sets).map_err(|e| CliError::BadInput(e.0))?;
+    let prepared = sweep::prepare(&text, &a.common.scenario, &sets).map_err(|e| CliError::BadInput(e.0))?;
     let base = RunOptions {
-        seed: a.seed,
+        seed: a.common.seed,
         fidelity: fidelity_arg(a.fidelity),
-        duration: duration_arg(a.duration.as_ref())?,
+        duration: duration_arg(a.common.duration.as_ref())?,
         ..RunOptions::default()
     };
     if !a.force {
@@ -486,17 +462,17 @@ fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
             crate::guard::check(point, &base).map_err(CliError::BadInput)?;
         }
     }
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("sweep"));
+    let out = a.common.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("sweep"));
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let result = sweep::run(
         &prepared,
         &sc.name,
-        a.seed.unwrap_or(sc.seed),
+        a.common.seed.unwrap_or(sc.seed),
         reps,
         shard,
         &base,
         &Catalog::builtin().with_overrides(&sc.pricing.overrides),
-        a.quiet,
+        a.common.quiet,
     );
     stop_if_interrupted()?;
     let lines = result.chart_lines();
@@ -517,7 +493,7 @@ fn sweep_cmd(a: &SweepArgs) -> Result<(), CliError> {
             ("sweep.png", png),
         ],
     )?;
-    if !a.quiet {
+    if !a.common.quiet {
         print!("{}", result.to_table());
         println!("wrote {}", written.join(", "));
     }
@@ -541,9 +517,9 @@ fn merge_cmd(dirs: &[PathBuf], out: Option<&PathBuf>) -> Result<(), CliError> {
 }
 
 fn shards_cmd(a: &ShardsArgs) -> Result<(), CliError> {
-    let sc = load(&a.scenario)?;
+    let sc = load(&a.common.scenario)?;
     let Some(ks) = sc.key_spaces.iter().position(|k| k.name == a.key) else {
-        return Err(CliError::BadInput(format!("--key {}: no key space of that name in {}", a.key, a.scenario.display())));
+        return Err(CliError::BadInput(format!("--key {}: no key space of that name in {}", a.key, a.common.scenario.display())));
     };
     if a.by != "random" && a.by != "hash" {
         return Err(CliError::BadInput(format!("--by: \"random\" or \"hash\", not \"{}\"", a.by)));
@@ -556,25 +532,26 @@ fn shards_cmd(a: &ShardsArgs) -> Result<(), CliError> {
     }
     let reps = replications_arg(a.replications)?;
     let max_throttle = share_arg(&a.max_throttle)?;
-    let text = std::fs::read_to_string(&a.scenario).map_err(|e| CliError::BadInput(format!("{}: {e}", a.scenario.display())))?;
+    let text =
+        std::fs::read_to_string(&a.common.scenario).map_err(|e| CliError::BadInput(format!("{}: {e}", a.common.scenario.display())))?;
     let counts = sweep::shard_counts(a.max);
     let sets = vec![
         (format!("keys.{}.shards.count", a.key), counts.iter().map(|&c| toml::Value::Integer(c as i64)).collect()),
         (format!("keys.{}.shards.by", a.key), vec![toml::Value::String(a.by.clone())]),
     ];
-    let prepared = sweep::prepare(&text, &a.scenario, &sets).map_err(|e| CliError::BadInput(e.0))?;
-    let base = RunOptions { seed: a.seed, duration: duration_arg(a.duration.as_ref())?, ..RunOptions::default() };
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("shards"));
+    let prepared = sweep::prepare(&text, &a.common.scenario, &sets).map_err(|e| CliError::BadInput(e.0))?;
+    let base = RunOptions { seed: a.common.seed, duration: duration_arg(a.common.duration.as_ref())?, ..RunOptions::default() };
+    let out = a.common.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name).join("shards"));
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let result = sweep::run(
         &prepared,
         &sc.name,
-        a.seed.unwrap_or(sc.seed),
+        a.common.seed.unwrap_or(sc.seed),
         reps,
         None,
         &base,
         &Catalog::builtin().with_overrides(&sc.pricing.overrides),
-        a.quiet,
+        a.common.quiet,
     );
     let reads_fan_out =
         sc.patterns.iter().any(|p| p.key_space == Some(ks) && matches!(p.op, crate::scenario::Op::GetItem | crate::scenario::Op::Query));
@@ -611,7 +588,7 @@ fn shards_cmd(a: &ShardsArgs) -> Result<(), CliError> {
             ("shards.png", png),
         ],
     )?;
-    if !a.quiet {
+    if !a.common.quiet {
         print!("{}", so.to_table());
         println!("wrote {}", written.join(", "));
     }
@@ -619,12 +596,12 @@ fn shards_cmd(a: &ShardsArgs) -> Result<(), CliError> {
 }
 
 fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
-    let sc = load(&a.scenario)?;
+    let sc = load(&a.common.scenario)?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     let opts = RunOptions {
-        seed: a.seed,
+        seed: a.common.seed,
         fidelity: fidelity_arg(a.fidelity),
-        duration: duration_arg(a.duration.as_ref())?,
+        duration: duration_arg(a.common.duration.as_ref())?,
         replication: 0,
         record_partitions: !a.no_partitions,
         progress: None,
@@ -632,16 +609,16 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
     if !a.force {
         crate::guard::check(&sc, &opts).map_err(CliError::BadInput)?;
     }
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
+    let out = a.common.out.clone().unwrap_or_else(|| PathBuf::from("output").join(&sc.name));
     // Fail on an unwritable folder before spending time on the run.
     crate::output::prepare_dir(&out).map_err(|e| CliError::Runtime(e.to_string()))?;
     let reps = replications_arg(a.replications)?;
     let started = Instant::now();
     let (result, headlines) = if reps > 1 {
-        let (r, hs) = crate::runner::replicate(&sc, reps, &opts, &catalog, a.quiet);
+        let (r, hs) = crate::runner::replicate(&sc, reps, &opts, &catalog, a.common.quiet);
         (r, Some(hs))
     } else {
-        (crate::runner::simulate_with_progress(&sc, &opts, a.quiet), None)
+        (crate::runner::simulate_with_progress(&sc, &opts, a.common.quiet), None)
     };
     let elapsed = started.elapsed();
     stop_if_interrupted()?;
@@ -672,7 +649,7 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
             crate::output::write_atomic(&p, &bytes).map_err(|e| CliError::Runtime(e.to_string()))?;
             files.push(p);
         }
-        if !a.quiet {
+        if !a.common.quiet {
             let t = &stats.throttled_share;
             println!(
                 "{} replications: throttled share mean {:.4}% (95% CI {:.4}–{:.4}%), P50 {:.4}%, P95 {:.4}%, P99 {:.4}%; failed mean {:.1}; ${:.2}/month; p99 latency {:.1} ms",
@@ -689,7 +666,7 @@ fn run_cmd(a: &RunArgs) -> Result<(), CliError> {
             );
         }
     }
-    if !a.quiet {
+    if !a.common.quiet {
         let mut o = std::io::stdout().lock();
         let _ = write!(o, "{}", summary.to_table());
         let _ = writeln!(
