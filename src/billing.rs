@@ -16,11 +16,15 @@ pub fn usage_of(sc: &Scenario, r: &RunResult) -> Usage {
         .enumerate()
         .map(|(i, series)| {
             let secs = |m: usize| (r.duration_s - m as u64 * 60).min(60) as f64;
+            let provisioned_s: u64 = series.iter().map(|m| u64::from(m.provisioned_seconds)).sum();
             ResourceUsage {
                 name: r.resource_names[i].clone(),
-                on_demand: r.resource_modes[i] == "on_demand",
-                read_units: series.iter().map(|m| m.consumed[0]).sum::<u64>() as f64 / MILLI as f64,
-                write_units: series.iter().map(|m| m.consumed[1]).sum::<u64>() as f64 / MILLI as f64,
+                // Each minute is billed in the mode it had (a switch mid-minute splits it).
+                on_demand: series.iter().enumerate().any(|(m, x)| u64::from(x.provisioned_seconds) < secs(m) as u64),
+                provisioned: provisioned_s > 0,
+                provisioned_hours: provisioned_s as f64 / 3_600.0,
+                on_demand_read_units: series.iter().map(|m| m.on_demand_consumed[0]).sum::<u64>() as f64 / MILLI as f64,
+                on_demand_write_units: series.iter().map(|m| m.on_demand_consumed[1]).sum::<u64>() as f64 / MILLI as f64,
                 // Unit-seconds / 60: a full minute's average units; a partial last minute weighs
                 // only the seconds it lasted.
                 provisioned_rcu_by_minute: series.iter().map(|x| x.provisioned_unit_seconds[0] as f64 / 60.0).collect(),

@@ -224,12 +224,16 @@ impl Catalog {
 pub struct ResourceUsage {
     /// Table or index name.
     pub name: String,
-    /// On-demand (else provisioned) for the whole window.
+    /// On-demand for at least part of the window (on-demand lines are billed).
     pub on_demand: bool,
-    /// Read request units consumed (on-demand bills these).
-    pub read_units: f64,
-    /// Write request units consumed.
-    pub write_units: f64,
+    /// Provisioned for at least part of the window (provisioned lines are billed).
+    pub provisioned: bool,
+    /// Hours of the window the resource was provisioned.
+    pub provisioned_hours: f64,
+    /// Read request units consumed while on-demand (what on-demand bills).
+    pub on_demand_read_units: f64,
+    /// Write request units consumed while on-demand.
+    pub on_demand_write_units: f64,
     /// Provisioned RCU per minute (time-weighted average of the minute).
     pub provisioned_rcu_by_minute: Vec<f64>,
     /// Provisioned WCU per minute.
@@ -366,15 +370,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
     let mut free_gb_months = if opts.free_tier && !ia { catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH } else { 0.0 };
     let mut upfront = 0.0;
     for (i, r) in usage.resources.iter().enumerate() {
-        if r.on_demand {
-            let rm = r.read_units / 1e6;
-            let wm = r.write_units / 1e6;
-            let ri = p("on_demand_read_per_million");
-            let wi = p("on_demand_write_per_million");
-            let (rp, wp) = (catalog.price(&ri).usd, catalog.price(&wi).usd);
-            add(&mut lines, &r.name, "reads", rm, "million RRU", &ri, 1.0, format!("{} M RRU x ${rp}", fmt_num(rm)));
-            add(&mut lines, &r.name, "writes", wm, "million WRU", &wi, 1.0, format!("{} M WRU x ${wp}", fmt_num(wm)));
-        } else {
+        // Each part of the window is billed in the mode it had: provisioned unit-hours for the
+        // provisioned seconds, request units for what was consumed while on-demand.
+        if r.provisioned {
             for (write, series) in [(false, &r.provisioned_rcu_by_minute), (true, &r.provisioned_wcu_by_minute)] {
                 let mut unit_hours = ResourceUsage::unit_hours(series);
                 let (label, item) = if write { ("WCU", p("provisioned_wcu_hour")) } else { ("RCU", p("provisioned_rcu_hour")) };
@@ -426,7 +424,8 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
                 *free -= deducted;
                 let billed = unit_hours - deducted;
                 let price = catalog.price(&item).usd;
-                let avg = billed / usage.hours.max(1e-12);
+                let hours = r.provisioned_hours;
+                let avg = billed / hours.max(1e-12);
                 let free_note = if deducted > 0.0 { format!(" (after {} free {label}-h)", fmt_num(deducted)) } else { String::new() };
                 add(
                     &mut lines,
@@ -436,9 +435,18 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
                     if write { "WCU-hours" } else { "RCU-hours" },
                     &item,
                     1.0,
-                    format!("{} {label} x {:.3} h x ${price}{free_note}", fmt_num((avg * 1000.0).round() / 1000.0), usage.hours),
+                    format!("{} {label} x {hours:.3} h x ${price}{free_note}", fmt_num((avg * 1000.0).round() / 1000.0)),
                 );
             }
+        }
+        if r.on_demand {
+            let rm = r.on_demand_read_units / 1e6;
+            let wm = r.on_demand_write_units / 1e6;
+            let ri = p("on_demand_read_per_million");
+            let wi = p("on_demand_write_per_million");
+            let (rp, wp) = (catalog.price(&ri).usd, catalog.price(&wi).usd);
+            add(&mut lines, &r.name, "reads", rm, "million RRU", &ri, 1.0, format!("{} M RRU x ${rp}", fmt_num(rm)));
+            add(&mut lines, &r.name, "writes", wm, "million WRU", &wi, 1.0, format!("{} M WRU x ${wp}", fmt_num(wm)));
         }
         let gb_months = r.storage_gb_by_minute.iter().sum::<f64>() / 60.0 / HOURS_PER_MONTH;
         let deducted = gb_months.min(free_gb_months);
@@ -482,7 +490,8 @@ mod tests {
             standard_ia: false,
             resources: vec![ResourceUsage {
                 name: "t".into(),
-                on_demand: false,
+                provisioned: true,
+                provisioned_hours: hours,
                 provisioned_rcu_by_minute: vec![rcu; minutes],
                 provisioned_wcu_by_minute: vec![wcu; minutes],
                 storage_gb_by_minute: vec![0.0; minutes],
@@ -498,8 +507,8 @@ mod tests {
             resources: vec![ResourceUsage {
                 name: "t".into(),
                 on_demand: true,
-                read_units: rru,
-                write_units: wru,
+                on_demand_read_units: rru,
+                on_demand_write_units: wru,
                 storage_gb_by_minute: vec![0.0; 10],
                 ..ResourceUsage::default()
             }],

@@ -16,7 +16,8 @@ pub struct ResourceMinute {
     pub throttle_events: [[u64; 2]; 4],
     /// Requests with a throttled event, by the request's [`Dim`] (`ThrottledRequests`).
     pub throttled_requests: [u64; 2],
-    /// Provisioned units at the end of the minute (0 on-demand).
+    /// Provisioned units in force in the last provisioned second of the minute (0 when the
+    /// resource was on-demand the whole minute).
     pub provisioned: [u64; 2],
     /// Table-level limit, units per second (provisioned, or on-demand instant capacity).
     pub capacity: [u64; 2],
@@ -35,6 +36,12 @@ pub struct ResourceMinute {
     pub lag_p99_us: u64,
     /// Partitions at the end of the minute.
     pub partitions: u64,
+    /// Capacity mode at the end of the minute.
+    pub mode: crate::model::CapacityMode,
+    /// Seconds of the minute the resource was provisioned (the rest it was on-demand).
+    pub provisioned_seconds: u32,
+    /// Milli-units consumed while the resource was on-demand, by [`Dim`] (what on-demand bills).
+    pub on_demand_consumed: [u64; 2],
 }
 
 impl ResourceMinute {

@@ -195,9 +195,10 @@ impl Sim<'_> {
                     let r = index.map_or(0, |g| g + 1);
                     self.schedule(s + self.sc.table.prewarm_delay.as_secs(), Pending::Prewarm { res: r, units: [read, write] });
                 }
-                Action::SwitchMode { on_demand } => {
+                Action::SwitchMode { on_demand, units } => {
                     for r in 0..self.res.len() {
-                        self.switch_mode(s, r, on_demand);
+                        // Explicit capacity is the table's; GSIs take the console's estimate.
+                        self.switch_mode(s, r, on_demand, if r == 0 { units } else { None });
                     }
                 }
                 Action::AddGsi(g) => self.add_gsi(s, g),
@@ -205,7 +206,7 @@ impl Sim<'_> {
         }
     }
 
-    fn switch_mode(&mut self, s: u64, r: usize, to_on_demand: bool) {
+    fn switch_mode(&mut self, s: u64, r: usize, to_on_demand: bool, units: Option<[u64; 2]>) {
         match (self.res[r].mode, to_on_demand) {
             (Mode::Provisioned { units }, true) => {
                 // Previous peak: half the highest provisioned throughput, so the table serves at
@@ -242,6 +243,8 @@ impl Sim<'_> {
                     let peak = self.ctl[r].history.iter().map(|h| h[d]).fold(0.0, f64::max);
                     est[d] = ((peak / SWITCH_ESTIMATE_TARGET).ceil() as u64).max(SWITCH_ESTIMATE_MIN);
                 }
+                let given = units.is_some();
+                let est = units.unwrap_or(est);
                 self.ctl[r].od = None;
                 self.res[r].mode = Mode::Provisioned { units: est };
                 self.res[r].refresh_limits();
@@ -255,7 +258,11 @@ impl Sim<'_> {
                     None,
                     1.0,
                     0.0,
-                    format!("on-demand -> provisioned {}/{} (peak of the last 30 minutes at 70 %)", est[0], est[1]),
+                    if given {
+                        format!("on-demand -> provisioned {}/{}", est[0], est[1])
+                    } else {
+                        format!("on-demand -> provisioned {}/{} (peak of the last 30 minutes at 70 %)", est[0], est[1])
+                    },
                 );
             }
             _ => {}

@@ -25,7 +25,7 @@ pub use indexes::{CollectionInfo, COLLECTION_LIMIT_BYTES};
 use crate::metrics::{PartitionMinute, PatternTotals, Recorder, ResourceMinute};
 use crate::model::client::{AfterThrottle, Client};
 use crate::model::resource::{Mode, Resource};
-use crate::model::{Dim, Reason};
+use crate::model::{CapacityMode, Dim, Reason};
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::{Fidelity, IndexRef, Op, PatternSpec, Projection, Scenario, Shards, SizeSpec};
 use crate::time::{SimDuration, MICROS_PER_SEC};
@@ -387,10 +387,22 @@ impl<'a> Sim<'a> {
                 if let Some(b) = &mut self.backfill[r] {
                     b.live_last_second = res.second_consumed[1].saturating_sub(backfill);
                 }
+                let on_demand = matches!(res.mode, Mode::OnDemand { .. });
+                let cur = &mut self.cur[r];
                 for d in Dim::ALL {
+                    let i = d as usize;
                     let online = if d == Dim::Write { backfill } else { 0 };
-                    self.cur[r].consumed[d as usize] += res.second_consumed[d as usize] - online;
-                    self.cur[r].provisioned_unit_seconds[d as usize] += res.provisioned(d);
+                    let consumed = res.second_consumed[i] - online;
+                    cur.consumed[i] += consumed;
+                    if on_demand {
+                        cur.on_demand_consumed[i] += consumed;
+                    } else {
+                        cur.provisioned_unit_seconds[i] += res.provisioned(d);
+                        cur.provisioned[i] = res.provisioned(d);
+                    }
+                }
+                if !on_demand {
+                    cur.provisioned_seconds += 1;
                 }
                 res.end_second();
             }
@@ -494,8 +506,8 @@ impl<'a> Sim<'a> {
         for r in 0..self.res.len() {
             let mut m = std::mem::take(&mut self.cur[r]);
             let res = &self.res[r];
+            m.mode = if matches!(res.mode, Mode::OnDemand { .. }) { CapacityMode::OnDemand } else { CapacityMode::Provisioned };
             for d in Dim::ALL {
-                m.provisioned[d as usize] = res.provisioned(d);
                 m.capacity[d as usize] = res.limit_milli(d) / MILLI;
                 m.warm[d as usize] = self.ctl[r].warm_of(d);
             }

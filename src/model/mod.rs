@@ -33,6 +33,28 @@ impl Dim {
     }
 }
 
+/// The capacity mode a table or GSI is in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapacityMode {
+    /// Provisioned capacity (with or without auto scaling).
+    #[default]
+    Provisioned,
+    /// On-demand.
+    OnDemand,
+}
+
+impl CapacityMode {
+    /// `provisioned` or `on_demand`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            CapacityMode::Provisioned => "provisioned",
+            CapacityMode::OnDemand => "on_demand",
+        }
+    }
+}
+
 /// Why DynamoDB throttled a request (the `ThrottlingReasons` of 2025, without the table/index
 /// and read/write parts, which come from where it is counted).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -181,7 +181,9 @@ fn action_label(a: &crate::scenario::Action) -> String {
     match a {
         Action::SetCapacity { read, write, .. } => format!("set_capacity {}", units(*read, *write)),
         Action::Prewarm { read, write, .. } => format!("prewarm {}", units(*read, *write)),
-        Action::SwitchMode { on_demand } => format!("switch_mode {}", if *on_demand { "on_demand" } else { "provisioned" }),
+        Action::SwitchMode { on_demand: true, .. } => "switch_mode on_demand".to_string(),
+        Action::SwitchMode { on_demand: false, units: None } => "switch_mode provisioned".to_string(),
+        Action::SwitchMode { on_demand: false, units: Some([r, w]) } => format!("switch_mode provisioned read {r}, write {w}"),
         Action::AddGsi(g) => format!("add_gsi #{g}"),
         Action::ScaleRate { factor, .. } => format!("scale_rate x{factor}"),
     }

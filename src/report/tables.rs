@@ -68,7 +68,7 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
                 let i = d as usize;
                 push(format!("Consumed{w}CapacityUnits"), units(x.consumed[i]));
                 push(format!("Requested{w}CapacityUnits"), units(x.requested[i]));
-                if r.resource_modes[ri] == "provisioned" {
+                if x.provisioned_seconds > 0 {
                     push(format!("Provisioned{w}CapacityUnits"), x.provisioned[i] as f64);
                 }
                 push(format!("{w}CapacityLimit"), x.capacity[i] as f64);

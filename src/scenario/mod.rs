@@ -500,6 +500,9 @@ pub enum Action {
     SwitchMode {
         /// To on-demand (else to provisioned).
         on_demand: bool,
+        /// Provisioned RCU and WCU given with a switch to provisioned (as UpdateTable takes
+        /// them); without them, the console's estimate from the last 30 minutes.
+        units: Option<[u64; 2]>,
     },
     /// Raise warm throughput.
     Prewarm {

@@ -561,8 +561,8 @@ pub struct RawAt {
     pub time: String,
     /// New provisioned capacity of the table (or of `index`).
     pub set_capacity: Option<RawSetCapacity>,
-    /// "on_demand" or "provisioned".
-    pub switch_mode: Option<String>,
+    /// "on_demand", "provisioned", or { to = "provisioned", read = RCU, write = WCU }.
+    pub switch_mode: Option<RawSwitchMode>,
     /// Raise warm throughput.
     pub prewarm: Option<RawSetCapacity>,
     /// Create a GSI declared in [[gsi]] at this time instead of at the start (backfill).
@@ -571,6 +571,40 @@ pub struct RawAt {
     pub scale_rate: Option<RawScaleRate>,
     /// The index the action applies to (set_capacity, prewarm).
     pub index: Option<String>,
+}
+
+/// A capacity-mode switch.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSwitchMode {
+    /// "on_demand" or "provisioned" (provisioned at the console's estimate: the peak minute of
+    /// the last 30 minutes at 70 % utilization, at least 5 units).
+    Mode(String),
+    /// A switch with the provisioned capacity UpdateTable is given.
+    To(RawSwitchTo),
+}
+
+impl RawSwitchMode {
+    /// The mode switched to, as written.
+    #[must_use]
+    pub fn target(&self) -> &str {
+        match self {
+            RawSwitchMode::Mode(m) => m,
+            RawSwitchMode::To(t) => &t.to,
+        }
+    }
+}
+
+/// `{ to = "provisioned", read = RCU, write = WCU }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSwitchTo {
+    /// "provisioned" or "on_demand".
+    pub to: String,
+    /// Provisioned read capacity units after the switch.
+    pub read: Option<i64>,
+    /// Provisioned write capacity units after the switch.
+    pub write: Option<i64>,
 }
 
 /// Read and write units.

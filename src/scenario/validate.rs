@@ -923,15 +923,36 @@ impl Validator<'_> {
                 write: opt_units(self, &cp.key("write"), c.write, "write capacity"),
             }
         } else if let Some(m) = &a.switch_mode {
-            let on_demand = match m.as_str() {
+            let sp = at.key("switch_mode");
+            let on_demand = match m.target() {
                 "on_demand" => true,
                 "provisioned" => false,
                 other => {
-                    self.err(&at.key("switch_mode"), format!("switch_mode is \"on_demand\" or \"provisioned\", not \"{other}\""));
+                    let p = if matches!(m, RawSwitchMode::To(_)) { sp.key("to") } else { sp };
+                    self.err(&p, format!("switch_mode is \"on_demand\" or \"provisioned\", not \"{other}\""));
                     return None;
                 }
             };
-            Action::SwitchMode { on_demand }
+            let units = match m {
+                RawSwitchMode::Mode(_) => None,
+                RawSwitchMode::To(t) if on_demand => {
+                    if t.read.is_some() || t.write.is_some() {
+                        self.err(&sp, "read and write are provisioned capacity; a switch to on-demand takes none");
+                    }
+                    None
+                }
+                RawSwitchMode::To(t) => match (t.read, t.write) {
+                    (Some(r), Some(w)) => Some([
+                        self.units(&sp.key("read"), r, "provisioned read capacity"),
+                        self.units(&sp.key("write"), w, "provisioned write capacity"),
+                    ]),
+                    _ => {
+                        self.err(&sp, "a switch to provisioned with capacity needs both `read` and `write` (UpdateTable takes both)");
+                        None
+                    }
+                },
+            };
+            Action::SwitchMode { on_demand, units }
         } else if let Some(c) = &a.prewarm {
             let cp = at.key("prewarm");
             if c.read.is_none() && c.write.is_none() {
@@ -988,13 +1009,15 @@ impl Validator<'_> {
     /// Provisioned -> on-demand switches: at most 4 in any rolling 24 hours (spec §5).
     fn check_switch_limit(&mut self, actions: &[ActionSpec], raw: &[RawAt]) {
         let switches: Vec<SimDuration> =
-            actions.iter().filter(|a| a.action == Action::SwitchMode { on_demand: true }).map(|a| a.time).collect();
+            actions.iter().filter(|a| matches!(a.action, Action::SwitchMode { on_demand: true, .. })).map(|a| a.time).collect();
         for (i, t) in switches.iter().enumerate() {
             let in_window = switches[..=i].iter().filter(|s| t.as_micros() - s.as_micros() < 86_400_000_000).count();
             if in_window > 4 {
                 let idx = raw
                     .iter()
-                    .position(|r| r.switch_mode.as_deref() == Some("on_demand") && parse_duration(&r.time).ok() == Some(*t))
+                    .position(|r| {
+                        r.switch_mode.as_ref().map(RawSwitchMode::target) == Some("on_demand") && parse_duration(&r.time).ok() == Some(*t)
+                    })
                     .unwrap_or(0);
                 self.err(
                     &KeyPath::root().key("at").index(idx).key("switch_mode"),

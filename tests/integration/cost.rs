@@ -68,3 +68,104 @@ fn the_report_flags_unverified_prices() {
     assert!(c.to_table().contains("unverified prices"));
     assert!(!c.unverified_prices.contains(&"storage_gb_month".to_string()), "Standard storage is a documented price");
 }
+
+/// A table serving 500 strongly consistent 4 KB reads/s (1 RCU each) and 500 updates/s of
+/// 1 KB (1 WCU each) for an hour, switching capacity mode at `at`.
+fn switching(start: &str, switch: &str, at: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "1h"
+seed = 3
+[table]
+partition_key = "k"
+capacity = {start}
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "r"
+op = "get_item"
+item_bytes = 4096
+consistency = "strong"
+rate = {{ constant = 500 }}
+[[pattern]]
+name = "w"
+op = "update_item"
+item_bytes = 1024
+rate = {{ constant = 500 }}
+[[at]]
+time = "{at}"
+switch_mode = {switch}
+[client]
+retry = "none"
+"#
+    )
+}
+
+fn bill_of(text: &str) -> (ddbsim::cost::Bill, Vec<ddbsim::report::tables::SeriesRow>) {
+    let sc = super::scenario(text);
+    let r = simulate(&sc, &RunOptions::default());
+    (Summary::new(&sc, &r, &Catalog::builtin()).cost, ddbsim::report::tables::timeseries_rows(&r))
+}
+
+fn within(got: f64, want: f64, share: f64) {
+    assert!((got / want - 1.0).abs() < share, "billed ${got:.6}, worked by hand ${want:.6}");
+}
+
+/// Provisioned 1,000 RCU / 1,000 WCU for 30 minutes, then on-demand. By hand:
+///   provisioned  1,000 RCU x 0.5 h x $0.00013 = $0.0650; 1,000 WCU x 0.5 h x $0.00065 = $0.3250
+///   on-demand    500/s x 1,800 s = 900,000 RRU x $0.125/M = $0.1125; 900,000 WRU x $0.625/M = $0.5625
+///   total $1.0650 for the hour (billing the whole hour on-demand would say $1.35).
+/// timeseries.csv carries the provisioned series for minutes 0-29 only.
+#[test]
+fn a_switch_to_on_demand_at_half_time_bills_each_half_in_its_mode() {
+    let (b, rows) = bill_of(&switching(r#"{ mode = "provisioned", read = 1000, write = 1000 }"#, r#""on_demand""#, "30m"));
+    within(b.total_usd, 1.065, 0.005);
+    let prov: f64 = b.lines.iter().filter(|l| l.unit.ends_with("-hours")).map(|l| l.cost_usd).sum();
+    assert!((prov - 0.39).abs() < 1e-9, "provisioned part ${prov}");
+    let minutes: Vec<u64> = rows.iter().filter(|r| r.metric == "ProvisionedWriteCapacityUnits").map(|r| r.time_s / 60).collect();
+    assert_eq!(minutes, (0..30).collect::<Vec<_>>());
+    assert!(rows.iter().filter(|r| r.metric == "ProvisionedReadCapacityUnits").all(|r| r.value == 1000.0));
+}
+
+/// On-demand for 30 minutes, then provisioned at 1,000 / 1,000: the same $1.0650 by hand, the
+/// halves the other way round (billing the whole hour provisioned would say $0.78).
+#[test]
+fn a_switch_to_provisioned_at_half_time_bills_each_half_in_its_mode() {
+    let (b, rows) = bill_of(&switching(r#"{ mode = "on_demand" }"#, r#"{ to = "provisioned", read = 1000, write = 1000 }"#, "30m"));
+    within(b.total_usd, 1.065, 0.005);
+    let od: f64 = b.lines.iter().filter(|l| l.unit.starts_with("million")).map(|l| l.cost_usd).sum();
+    within(od, 0.675, 0.005);
+    let minutes: Vec<u64> = rows.iter().filter(|r| r.metric == "ProvisionedReadCapacityUnits").map(|r| r.time_s / 60).collect();
+    assert_eq!(minutes, (30..60).collect::<Vec<_>>());
+}
+
+/// A switch inside a minute and inside the hour, at 20 m 30 s: provisioned for 1,230 s.
+///   provisioned  1,000 x 1,230 / 3,600 h x ($0.00013 + $0.00065) = $0.266500
+///   on-demand    500/s x 2,370 s = 1,185,000 RRU = $0.148125 and 1,185,000 WRU = $0.740625
+///   total $1.155250. Minute 20 was provisioned for 30 s: it keeps its provisioned series.
+#[test]
+fn a_switch_inside_a_minute_splits_that_minute() {
+    let (b, rows) = bill_of(&switching(r#"{ mode = "provisioned", read = 1000, write = 1000 }"#, r#""on_demand""#, "20m30s"));
+    within(b.total_usd, 1.15525, 0.005);
+    let prov: f64 = b.lines.iter().filter(|l| l.unit.ends_with("-hours")).map(|l| l.cost_usd).sum();
+    assert!((prov - 0.2665).abs() < 1e-9, "provisioned part ${prov}");
+    let minutes: Vec<u64> = rows.iter().filter(|r| r.metric == "ProvisionedReadCapacityUnits").map(|r| r.time_s / 60).collect();
+    assert_eq!(minutes, (0..=20).collect::<Vec<_>>());
+}
+
+/// Without capacity, a switch to provisioned takes the console's estimate: the peak minute of
+/// the last 30 at 70 % utilization. At 500 units/s (Poisson, a minute's average within about
+/// 1 % of 500) that is ceil(500 / 0.7) = 715 to ceil(510 / 0.7) = 729 units, billed for 0.5 h.
+#[test]
+fn a_switch_to_provisioned_without_capacity_takes_the_console_estimate() {
+    let text = switching(r#"{ mode = "on_demand" }"#, r#""provisioned""#, "30m");
+    let sc = super::scenario(&text);
+    let r = simulate(&sc, &RunOptions::default());
+    let est = r.rec.resources[0][45].provisioned;
+    assert!((715..=729).contains(&est[0]) && (715..=729).contains(&est[1]), "{est:?}");
+    let b = Summary::new(&sc, &r, &Catalog::builtin()).cost;
+    let prov: f64 = b.lines.iter().filter(|l| l.unit.ends_with("-hours")).map(|l| l.cost_usd).sum();
+    let want = 0.5 * (est[0] as f64 * 0.00013 + est[1] as f64 * 0.00065);
+    assert!((prov - want).abs() < 1e-9, "{prov} vs {want}");
+}

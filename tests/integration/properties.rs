@@ -133,6 +133,8 @@ proptest! {
             standard_ia: false,
             resources: vec![ResourceUsage {
                 name: "t".into(),
+                provisioned: true,
+                provisioned_hours: hours as f64,
                 provisioned_rcu_by_minute: vec![units; hours * 60],
                 provisioned_wcu_by_minute: vec![units; hours * 60],
                 storage_gb_by_minute: vec![1.0; hours * 60],
