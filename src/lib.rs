@@ -25,6 +25,7 @@ pub mod compare;
 pub mod cost;
 pub mod engine;
 pub mod guard;
+pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod output;

@@ -2,6 +2,7 @@
 //! per-pattern totals, and a latency histogram. Plain data; the report module formats it.
 
 use crate::model::{Dim, Reason};
+pub use crate::stats::Histogram;
 
 /// One minute of one resource (table or GSI).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -108,108 +109,6 @@ impl PatternTotals {
     #[must_use]
     pub fn failed(&self) -> u64 {
         self.failed_exhausted + self.failed_quota + self.failed_collection
-    }
-}
-
-/// A log-linear histogram of microsecond values (about 0.2 % resolution).
-#[derive(Clone, Debug)]
-pub struct Histogram {
-    counts: Vec<u64>,
-    total: u64,
-    max: u64,
-}
-
-const SUB_BITS: u32 = 9;
-const LINEAR: u64 = 1 << (SUB_BITS + 1);
-
-impl Default for Histogram {
-    fn default() -> Self {
-        Self { counts: vec![0; (LINEAR as usize) + 64 * (1 << SUB_BITS)], total: 0, max: 0 }
-    }
-}
-
-impl Histogram {
-    #[inline]
-    fn index(v: u64) -> usize {
-        if v < LINEAR {
-            v as usize
-        } else {
-            let e = 63 - v.leading_zeros();
-            let sub = (v >> (e - SUB_BITS)) & ((1 << SUB_BITS) - 1);
-            (LINEAR + u64::from(e - SUB_BITS - 1) * (1 << SUB_BITS) + sub) as usize
-        }
-    }
-
-    fn lower(i: usize) -> u64 {
-        let i = i as u64;
-        if i < LINEAR {
-            i
-        } else {
-            let k = i - LINEAR;
-            let e = k / (1 << SUB_BITS) + u64::from(SUB_BITS) + 1;
-            let sub = k % (1 << SUB_BITS);
-            (1 << e) | (sub << (e - u64::from(SUB_BITS)))
-        }
-    }
-
-    /// Records `n` values of `v`.
-    #[inline]
-    pub fn record(&mut self, v: u64, n: u64) {
-        if n == 0 {
-            return;
-        }
-        self.counts[Self::index(v)] += n;
-        self.total += n;
-        self.max = self.max.max(v);
-    }
-
-    /// Values recorded.
-    #[must_use]
-    pub fn count(&self) -> u64 {
-        self.total
-    }
-
-    /// Largest value recorded.
-    #[must_use]
-    pub fn max(&self) -> u64 {
-        self.max
-    }
-
-    /// The `q` quantile (0-1): the lower edge of the bucket holding it (0 when empty).
-    #[must_use]
-    pub fn quantile(&self, q: f64) -> u64 {
-        if self.total == 0 {
-            return 0;
-        }
-        let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
-        let mut seen = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
-            seen += c;
-            if seen >= rank {
-                return Self::lower(i);
-            }
-        }
-        self.max
-    }
-
-    /// Share of the values above `v` (to the histogram's resolution; 0 when empty).
-    #[must_use]
-    pub fn share_above(&self, v: u64) -> f64 {
-        if self.total == 0 {
-            return 0.0;
-        }
-        let i = Self::index(v);
-        let above: u64 = self.counts[i + 1..].iter().sum();
-        above as f64 / self.total as f64
-    }
-
-    /// Adds another histogram.
-    pub fn merge(&mut self, other: &Histogram) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
-        }
-        self.total += other.total;
-        self.max = self.max.max(other.max);
     }
 }
 

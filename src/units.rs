@@ -6,14 +6,7 @@
 
 /// Milli-units in one read or write unit.
 pub const MILLI: u64 = 1_000;
-/// Bytes covered by one read unit (4 KB).
-pub const READ_BLOCK_BYTES: u64 = 4_096;
-/// Bytes covered by one write unit (1 KB).
-pub const WRITE_BLOCK_BYTES: u64 = 1_024;
-/// Largest item DynamoDB stores (400 KB, names and values).
-pub const MAX_ITEM_BYTES: u64 = 400 * 1_024;
-/// Most data one Query or Scan page reads before filtering (1 MB).
-pub const PAGE_BYTES: u64 = 1_024 * 1_024;
+pub use crate::limits::{MAX_ITEM_BYTES, PAGE_BYTES, READ_BLOCK_BYTES, WRITE_BLOCK_BYTES};
 
 /// How a read is served, and so what it costs per 4 KB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

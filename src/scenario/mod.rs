@@ -4,6 +4,7 @@
 //! are indexes into vectors, every number has been range-checked. Problems carry the file, line,
 //! column and key path ([`ScenarioError`]).
 
+pub mod defaults;
 pub mod locate;
 pub mod raw;
 pub mod validate;
@@ -13,16 +14,10 @@ use crate::units::Consistency;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use validate::{load, parse_str};
-
-/// Partition cap: read units per second (spec §2).
-pub const PARTITION_READ_CAP: u64 = 3_000;
-/// Partition cap: write units per second (spec §2).
-pub const PARTITION_WRITE_CAP: u64 = 1_000;
-/// Most GSIs a table may have (default quota).
-pub const MAX_GSIS: usize = 20;
-/// Most LSIs a table may have.
-pub const MAX_LSIS: usize = 5;
+pub(crate) use crate::limits::{
+    DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP, PARTITION_WRITE_CAP,
+};
+pub use validate::{load, parse_str, validate};
 
 /// A validated scenario.
 #[derive(Clone, Debug)]
@@ -143,7 +138,11 @@ pub struct HeatSpec {
 
 impl Default for HeatSpec {
     fn default() -> Self {
-        Self { threshold: 0.8, window_minutes: 5, delay_s: 300 }
+        Self {
+            threshold: defaults::HEAT_THRESHOLD,
+            window_minutes: defaults::HEAT_WINDOW.as_secs() / 60,
+            delay_s: defaults::HEAT_DELAY.as_secs(),
+        }
     }
 }
 
@@ -171,13 +170,6 @@ pub enum CapacitySpec {
         table_quota: u64,
     },
 }
-
-/// New on-demand tables serve 12,000 RRU/s (spec §5).
-pub const ON_DEMAND_DEFAULT_WARM_READ: u64 = 12_000;
-/// New on-demand tables serve 4,000 WRU/s (spec §5).
-pub const ON_DEMAND_DEFAULT_WARM_WRITE: u64 = 4_000;
-/// Default per-table throughput quota (spec §5, §6.1).
-pub const DEFAULT_TABLE_QUOTA: u64 = 40_000;
 
 /// Auto scaling settings.
 #[derive(Clone, Debug)]

@@ -49,11 +49,11 @@ pub struct RawMeta {
     pub description: Option<String>,
     /// Simulated duration: "90s", "15m", "6h", "7d".
     pub duration: String,
-    /// UTC instant the run starts, RFC 3339 ("2026-03-02T00:00:00Z"); anchors diurnal shapes and UTC days.
+    /// UTC instant the run starts, RFC 3339; anchors diurnal shapes and UTC days; default "2026-01-01T00:00:00Z".
     pub start: Option<String>,
-    /// Master seed: the same seed gives the same outputs, byte for byte. Default 1.
+    /// Master seed: the same seed gives the same outputs, byte for byte; default 1.
     pub seed: Option<u64>,
-    /// "fast" (hybrid, default) or "exact" (one event per request).
+    /// "fast" (hybrid) or "exact" (one event per request); default "fast".
     pub fidelity: Option<RawFidelity>,
 }
 
@@ -73,7 +73,7 @@ pub enum RawFidelity {
 pub struct RawPricing {
     /// AWS Region of the price catalog; default "us-east-1".
     pub region: Option<String>,
-    /// Deduct the always-free 25 RCU / 25 WCU / 25 GB.
+    /// Deduct the always-free 25 RCU / 25 WCU / 25 GB; default false.
     #[serde(default)]
     pub free_tier: bool,
     /// Price overrides by catalog item name (USD), e.g. `on_demand_write_per_million = 0.5`.
@@ -89,17 +89,17 @@ pub struct RawTable {
     pub name: Option<String>,
     /// The key space of the partition key.
     pub partition_key: String,
-    /// "standard" (default) or "standard_ia".
+    /// "standard" or "standard_ia"; default "standard".
     pub table_class: Option<RawTableClass>,
-    /// Data already in the table at the start, in GB (decimal 10^9 bytes, as AWS bills).
+    /// Data already in the table at the start, in GB (decimal 10^9 bytes, as AWS bills); default 0.
     pub storage_gb: Option<f64>,
     /// Capacity mode and its settings.
     pub capacity: RawCapacity,
     /// Auto scaling of a provisioned table.
     pub autoscaling: Option<RawAutoscaling>,
-    /// Burst credit at the start: "full" (the table was idle before the run, default) or "empty".
+    /// Burst credit at the start: "full" (the table was idle before the run) or "empty"; default "full".
     pub initial_burst: Option<RawInitialBurst>,
-    /// Per-partition read/write coupling: "independent" (default) or "linear" (r/3000 + w/1000 <= 1).
+    /// Per-partition read/write coupling: "independent" or "linear" (r/3000 + w/1000 <= 1); default "independent".
     pub partition_limit_model: Option<RawPartitionLimitModel>,
     /// UpdateTable latency when the new capacity is within warm throughput; default "10s".
     pub update_latency: Option<String>,
@@ -109,7 +109,7 @@ pub struct RawTable {
     pub prewarm_delay: Option<String>,
     /// On-demand: time for instant capacity to double while demand asks for more; default "30m".
     pub on_demand_doubling: Option<String>,
-    /// Split for heat: `false`, `true` (defaults) or { threshold = 0.8, window = "5m", delay = "5m" }.
+    /// Split for heat: `false`, `true` or { threshold = 0.8, window = "5m", delay = "5m" }; default true.
     pub split_for_heat: Option<RawHeat>,
 }
 
@@ -178,15 +178,15 @@ pub enum RawCapacity {
     },
     /// On-demand.
     OnDemand {
-        /// Warm read throughput (RRU/s the table serves instantly); default 12,000.
+        /// Warm read throughput (RRU/s the table serves instantly); default 12000.
         warm_read: Option<i64>,
-        /// Warm write throughput (WRU/s); default 4,000.
+        /// Warm write throughput (WRU/s); default 4000.
         warm_write: Option<i64>,
         /// Maximum read request units per second (OnDemandThroughput).
         max_read: Option<i64>,
         /// Maximum write request units per second (OnDemandThroughput).
         max_write: Option<i64>,
-        /// Per-table throughput quota (table and its GSIs), default 40,000.
+        /// Per-table throughput quota (table and its GSIs); default 40000.
         table_quota: Option<i64>,
     },
 }
@@ -297,7 +297,7 @@ pub struct RawGsi {
     pub name: String,
     /// Key space of the index partition key.
     pub partition_key: String,
-    /// "keys_only", "all" or { include_bytes = N }.
+    /// "keys_only", "all" or { include_bytes = N }; default "all".
     pub projection: Option<RawProjection>,
     /// Share of items that carry the index key (sparse index < 1); default 1.
     pub coverage: Option<f64>,
@@ -371,7 +371,7 @@ pub struct RawPattern {
     pub key: Option<String>,
     /// Query or scan a GSI or LSI instead of the table.
     pub index: Option<String>,
-    /// Item size in bytes, or { mean, sigma } for a log-normal size.
+    /// Item size in bytes, or { mean, sigma } for a log-normal size; default 1024.
     pub item_bytes: Option<RawSize>,
     /// Items per request (query, scan, batch and transaction operations); default 1.
     pub items: Option<u64>,
@@ -517,7 +517,7 @@ pub struct RawRamp {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawClient {
-    /// "sdk-2026" (default), "legacy", "none", or explicit settings.
+    /// "sdk-2026", "legacy", "none", or explicit settings; default "sdk-2026".
     pub retry: Option<RawRetry>,
     /// Service time of a successful request, added to every latency; default "5ms".
     pub service_time: Option<String>,

@@ -196,6 +196,22 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         23,
     ),
     ("a bad start instant", "duration = \"10m\"", "duration = \"10m\"\nstart = \"next tuesday\"", "scenario.start", "RFC 3339", 3),
+    (
+        "set_capacity while on-demand",
+        "[[pattern]]\nname = \"read\"",
+        "[[at]]\ntime = \"1m\"\nswitch_mode = \"on_demand\"\n\n[[at]]\ntime = \"2m\"\nset_capacity = { read = 5 }\n\n[[pattern]]\nname = \"read\"",
+        "at[1].set_capacity",
+        "on-demand at 2m",
+        26,
+    ),
+    (
+        "a switch to provisioned with half its capacity",
+        "[[pattern]]\nname = \"read\"",
+        "[[at]]\ntime = \"1m\"\nswitch_mode = { to = \"provisioned\", read = 5 }\n\n[[pattern]]\nname = \"read\"",
+        "at[0].switch_mode",
+        "both `read` and `write`",
+        22,
+    ),
 ];
 
 #[test]

@@ -1,0 +1,88 @@
+//! Every DynamoDB number ddbsim uses, with the section of the behavioural specification
+//! (`docs/dynamodb-behaviour.md`) and the AWS page it comes from.
+//!
+//! This module is the ground floor: it imports nothing, and every other module reads its
+//! limits from here, so a number DynamoDB changes is changed in one place. Model choices (what
+//! the documentation leaves open) are not here; they are the scenario defaults of
+//! [`crate::scenario::defaults`].
+
+// ------------------------------------------------------------------ capacity units (§1)
+
+/// Bytes covered by one read unit: 4 KB (§1.1; Developer Guide, "Read/write capacity mode").
+pub const READ_BLOCK_BYTES: u64 = 4_096;
+/// Bytes covered by one write unit: 1 KB (§1.1).
+pub const WRITE_BLOCK_BYTES: u64 = 1_024;
+/// Largest item: 400 KB of attribute names and values (§1.1; "Service quotas").
+pub const MAX_ITEM_BYTES: u64 = 400 * 1_024;
+/// Most data one Query or Scan page reads before filtering: 1 MB (§1.2; "Query" and "Scan").
+pub const PAGE_BYTES: u64 = 1_024 * 1_024;
+/// Storage overhead of every item and index entry, bytes (§1.1, §1.3; "Item sizes").
+pub const ITEM_OVERHEAD_BYTES: u64 = 100;
+/// Most items in a BatchGetItem (§1.2).
+pub const MAX_BATCH_GET_ITEMS: u64 = 100;
+/// Most items in a BatchWriteItem (§1.2).
+pub const MAX_BATCH_WRITE_ITEMS: u64 = 25;
+/// Most actions in a TransactWriteItems or TransactGetItems (§1.2).
+pub const MAX_TRANSACT_ITEMS: u64 = 100;
+
+// ------------------------------------------------------------------ partitions (§2)
+
+/// Read units a partition serves in a second (§2; "Partition key design").
+pub const PARTITION_READ_CAP: u64 = 3_000;
+/// Write units a partition serves in a second (§2).
+pub const PARTITION_WRITE_CAP: u64 = 1_000;
+/// Data a partition holds before it splits for size: "10 GB" (§2; decimal gigabytes until the
+/// binary reading of §15 is adopted).
+pub const PARTITION_BYTES: u64 = 10 * 1_000_000_000;
+/// Largest item collection of a table with an LSI: "10 GB" (§8; "Local secondary indexes").
+pub const COLLECTION_LIMIT_BYTES: u64 = 10 * 1_000_000_000;
+
+// ------------------------------------------------------------------ burst capacity (§3)
+
+/// Seconds of unused capacity kept as burst credit (§3; "Burst and adaptive capacity").
+pub const BURST_SECONDS: u64 = 300;
+
+// ------------------------------------------------------------------ on-demand (§5)
+
+/// Read request units a second a new on-demand table (or GSI) serves at once (§5).
+pub const ON_DEMAND_DEFAULT_WARM_READ: u64 = 12_000;
+/// Write request units a second a new on-demand table (or GSI) serves at once (§5).
+pub const ON_DEMAND_DEFAULT_WARM_WRITE: u64 = 4_000;
+/// Default per-table throughput quota, units a second per dimension (§5, §6.1).
+pub const DEFAULT_TABLE_QUOTA: u64 = 40_000;
+/// Switches from provisioned to on-demand allowed in a rolling 24 hours (§5; "Considerations
+/// when switching capacity modes").
+pub const MAX_SWITCHES_TO_ON_DEMAND_PER_DAY: usize = 4;
+/// Minutes of consumption the console looks at to propose provisioned capacity (§5).
+pub const SWITCH_ESTIMATE_MINUTES: usize = 30;
+/// Target utilization the console assumes when it proposes provisioned capacity (§5).
+pub const SWITCH_ESTIMATE_TARGET: f64 = 0.7;
+/// Smallest capacity the console proposes after a switch to provisioned (§5).
+pub const SWITCH_ESTIMATE_MIN: u64 = 5;
+
+// ------------------------------------------------------------------ provisioned and auto scaling (§6)
+
+/// Smallest provisioned capacity of a table or GSI, units (§6.1).
+pub const MIN_CAPACITY_UNITS: u64 = 1;
+/// Capacity decreases allowed at any time of a UTC day before the hourly rule applies (§6.1).
+pub const FREE_DECREASES_PER_DAY: u32 = 4;
+/// After those, one more decrease when there was none in this many seconds (§6.1): 27 a day.
+pub const DECREASE_INTERVAL_S: i64 = 3_600;
+/// One-minute datapoints above the target that fire the scale-out alarm (§6.2).
+pub const SCALE_OUT_DATAPOINTS: usize = 2;
+/// One-minute datapoints below the target minus [`SCALE_IN_MARGIN`] that fire the scale-in
+/// alarm (§6.2).
+pub const SCALE_IN_DATAPOINTS: usize = 15;
+/// Share below the target of the scale-in alarm's threshold: 20 points (§6.2).
+pub const SCALE_IN_MARGIN: f64 = 0.20;
+/// Lowest target utilization Application Auto Scaling accepts, percent (§6.2).
+pub const MIN_TARGET_PERCENT: f64 = 20.0;
+/// Highest target utilization, percent (§6.2).
+pub const MAX_TARGET_PERCENT: f64 = 90.0;
+
+// ------------------------------------------------------------------ indexes (§7, §8)
+
+/// Most GSIs on a table (default quota, §7).
+pub const MAX_GSIS: usize = 20;
+/// Most LSIs on a table (§8).
+pub const MAX_LSIS: usize = 5;

@@ -1,0 +1,187 @@
+//! Every scenario default, in one place: the validator applies these constants, the JSON Schema
+//! (the doc comments of [`super::raw`]) and README's reference tables state them, and a test
+//! checks that all three agree with [`DOCUMENTED`].
+//!
+//! Defaults are model choices where DynamoDB's documentation leaves a number open (latencies,
+//! split-for-heat thresholds, propagation delay); DynamoDB's own numbers are in
+//! [`crate::limits`].
+
+use crate::limits::{DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE};
+use crate::time::SimDuration;
+
+/// `scenario.start`: 2026-01-01T00:00:00Z (a Thursday; UTC midnight), as Unix seconds.
+pub const START_UNIX_S: i64 = 1_767_225_600;
+/// `scenario.seed`.
+pub const SEED: u64 = 1;
+/// `pricing.region`.
+pub const REGION: &str = "us-east-1";
+/// `table.update_latency`: an UpdateTable within the partitions' throughput (§6.1; observed
+/// 5-10 s).
+pub const UPDATE_LATENCY: SimDuration = SimDuration::from_secs(10);
+/// `table.partition_add_latency`: an UpdateTable that must add partitions (§6.1: 5-30 min).
+pub const PARTITION_ADD_LATENCY: SimDuration = SimDuration::from_secs(600);
+/// `table.prewarm_delay` (§5.1).
+pub const PREWARM_DELAY: SimDuration = SimDuration::from_secs(600);
+/// `table.on_demand_doubling`: time for on-demand capacity to double (§5: "within 30 minutes").
+pub const ON_DEMAND_DOUBLING: SimDuration = SimDuration::from_secs(1_800);
+/// `table.split_for_heat.threshold`: share of a partition cap that counts as hot (§2, §13).
+pub const HEAT_THRESHOLD: f64 = 0.8;
+/// `table.split_for_heat.window`.
+pub const HEAT_WINDOW: SimDuration = SimDuration::from_secs(300);
+/// `table.split_for_heat.delay`.
+pub const HEAT_DELAY: SimDuration = SimDuration::from_secs(300);
+/// `capacity.warm_read` of an on-demand table or GSI.
+pub const WARM_READ: u64 = ON_DEMAND_DEFAULT_WARM_READ;
+/// `capacity.warm_write` of an on-demand table or GSI.
+pub const WARM_WRITE: u64 = ON_DEMAND_DEFAULT_WARM_WRITE;
+/// `capacity.table_quota` of an on-demand table.
+pub const TABLE_QUOTA: u64 = DEFAULT_TABLE_QUOTA;
+/// `autoscaling.alarm_delay`: from an alarm's last datapoint to the scaling action (§6.2).
+pub const ALARM_DELAY: SimDuration = SimDuration::from_secs(90);
+/// `autoscaling.*.scale_in_cooldown` and `scale_out_cooldown`.
+pub const COOLDOWN: SimDuration = SimDuration::ZERO;
+/// `gsi.coverage`.
+pub const COVERAGE: f64 = 1.0;
+/// `gsi.propagation.median` (§7: "a fraction of a second").
+pub const PROPAGATION_MEDIAN: SimDuration = SimDuration::from_millis(100);
+/// `gsi.propagation.p99`.
+pub const PROPAGATION_P99: SimDuration = SimDuration::from_secs(1);
+/// `pattern.item_bytes`.
+pub const ITEM_BYTES: u64 = 1_024;
+/// `pattern.items`.
+pub const ITEMS: u64 = 1;
+/// `pattern.rate.diurnal.peak`: 14:00 UTC, seconds of the day.
+pub const DIURNAL_PEAK_S_OF_DAY: u64 = 14 * 3_600;
+/// `client.service_time`: latency of a successful attempt.
+pub const SERVICE_TIME: SimDuration = SimDuration::from_millis(5);
+/// `client.instances`.
+pub const INSTANCES: u64 = 1;
+/// `client.retry`.
+pub const RETRY_PRESET: &str = "sdk-2026";
+/// `client.retry.base` of explicit settings: DynamoDB's 25 ms (§9.3).
+pub const RETRY_BASE: SimDuration = SimDuration::from_millis(25);
+/// `client.retry.cap`: the SDKs' 20 s (§9.3).
+pub const RETRY_CAP: SimDuration = SimDuration::from_secs(20);
+/// `client.retry.quota`: the SDKs' 500-token retry quota (§9.3).
+pub const RETRY_QUOTA: u64 = 500;
+/// `client.retry.throttle_cost`: tokens a throttling retry costs (§9.3).
+pub const RETRY_THROTTLE_COST: u64 = 5;
+
+/// Every documented default as `(key path, value as written in a scenario)`. README's reference
+/// tables and the JSON Schema's descriptions must state the same value (a test reads both).
+pub const DOCUMENTED: &[(&str, &str)] = &[
+    ("scenario.start", "\"2026-01-01T00:00:00Z\""),
+    ("scenario.seed", "1"),
+    ("scenario.fidelity", "\"fast\""),
+    ("pricing.region", "\"us-east-1\""),
+    ("pricing.free_tier", "false"),
+    ("table.table_class", "\"standard\""),
+    ("table.storage_gb", "0"),
+    ("table.initial_burst", "\"full\""),
+    ("table.partition_limit_model", "\"independent\""),
+    ("table.update_latency", "\"10s\""),
+    ("table.partition_add_latency", "\"10m\""),
+    ("table.prewarm_delay", "\"10m\""),
+    ("table.on_demand_doubling", "\"30m\""),
+    ("table.split_for_heat", "true"),
+    ("table.capacity.warm_read", "12000"),
+    ("table.capacity.warm_write", "4000"),
+    ("table.capacity.table_quota", "40000"),
+    ("gsi.projection", "\"all\""),
+    ("gsi.coverage", "1"),
+    ("pattern.item_bytes", "1024"),
+    ("pattern.items", "1"),
+    ("client.retry", "\"sdk-2026\""),
+    ("client.service_time", "\"5ms\""),
+    ("client.instances", "1"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{parse_str, CapacitySpec, Fidelity, Projection, SizeSpec, TableClass};
+    use std::path::Path;
+
+    /// The validator applies the constants: a scenario that sets nothing optional.
+    #[test]
+    fn the_validator_applies_the_defaults() {
+        let text = "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+                    [keys.k]\ncardinality = 10\n[keys.g]\ncardinality = 10\n[[gsi]]\nname = \"G\"\npartition_key = \"g\"\n\
+                    [[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = { constant = 1 }\n";
+        let sc = parse_str(text, Path::new("d.toml")).unwrap();
+        assert_eq!(sc.start_unix_s, START_UNIX_S);
+        assert_eq!(sc.seed, SEED);
+        assert_eq!(sc.fidelity, Fidelity::Fast);
+        assert_eq!(sc.pricing.region, REGION);
+        assert!(!sc.pricing.free_tier);
+        assert_eq!(sc.table.table_class, TableClass::Standard);
+        assert_eq!(sc.table.storage_bytes, 0);
+        assert!(sc.table.initial_burst_full && !sc.table.linear_partition_limit);
+        assert_eq!(sc.table.update_latency, UPDATE_LATENCY);
+        assert_eq!(sc.table.partition_add_latency, PARTITION_ADD_LATENCY);
+        assert_eq!(sc.table.prewarm_delay, PREWARM_DELAY);
+        assert!((sc.table.on_demand_doubling_minutes - 30.0).abs() < 1e-12);
+        let heat = sc.table.split_for_heat.unwrap();
+        assert_eq!((heat.threshold, heat.window_minutes * 60, heat.delay_s), (HEAT_THRESHOLD, HEAT_WINDOW.as_secs(), HEAT_DELAY.as_secs()));
+        assert_eq!(
+            sc.table.capacity,
+            CapacitySpec::OnDemand {
+                warm_read: WARM_READ,
+                warm_write: WARM_WRITE,
+                max_read: None,
+                max_write: None,
+                table_quota: TABLE_QUOTA
+            }
+        );
+        assert_eq!(sc.gsis[0].projection, Projection::All);
+        assert!((sc.gsis[0].coverage - COVERAGE).abs() < 1e-12);
+        assert_eq!(sc.gsis[0].propagation_median_us, PROPAGATION_MEDIAN.as_micros());
+        assert_eq!(sc.gsis[0].propagation_p99_us, PROPAGATION_P99.as_micros());
+        assert_eq!(sc.patterns[0].size, SizeSpec::Fixed(ITEM_BYTES));
+        assert_eq!(sc.patterns[0].items, ITEMS);
+        assert_eq!(sc.client.preset, RETRY_PRESET);
+        assert_eq!(sc.client.service_time, SERVICE_TIME);
+        assert_eq!(sc.client.instances, INSTANCES);
+        assert_eq!((sc.client.cap, sc.client.quota, sc.client.throttle_cost), (RETRY_CAP, RETRY_QUOTA, RETRY_THROTTLE_COST));
+    }
+
+    /// README's reference tables and the JSON Schema state the same defaults.
+    #[test]
+    fn readme_and_schema_state_the_same_defaults() {
+        let readme = include_str!("../../README.md");
+        let schema = serde_json::to_string(&schemars::schema_for!(crate::scenario::raw::RawScenario)).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
+        let mut wrong = Vec::new();
+        for (path, value) in DOCUMENTED {
+            let key = path.rsplit('.').next().unwrap();
+            let row = format!("| `{key}` |");
+            let stated = readme.lines().filter(|l| l.starts_with(&row)).any(|l| l.rsplit('|').nth(1).is_some_and(|c| c.contains(value)));
+            if !stated {
+                wrong.push(format!("README: no row `{key}` with default {value}"));
+            }
+            if !schema_states(&schema, key, value) {
+                wrong.push(format!("schema: the description of `{key}` does not say default {value}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// Some property named `key` anywhere in the schema says `default VALUE` in its description.
+    fn schema_states(v: &serde_json::Value, key: &str, value: &str) -> bool {
+        match v {
+            serde_json::Value::Object(m) => {
+                if let Some(serde_json::Value::Object(props)) = m.get("properties") {
+                    if let Some(p) = props.get(key) {
+                        let d = p.get("description").and_then(serde_json::Value::as_str).unwrap_or("");
+                        if d.contains(&format!("default {value}")) {
+                            return true;
+                        }
+                    }
+                }
+                m.values().any(|x| schema_states(x, key, value))
+            }
+            serde_json::Value::Array(a) => a.iter().any(|x| schema_states(x, key, value)),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! `[[at]]`: operational changes, and the rules that span them (the switch limit, the mode a
+//! `set_capacity` finds).
+
+use super::{Names, Validator};
+use crate::limits::MAX_SWITCHES_TO_ON_DEMAND_PER_DAY;
+use crate::scenario::locate::KeyPath;
+use crate::scenario::raw::*;
+use crate::scenario::*;
+use crate::time::SimDuration;
+
+impl Validator<'_> {
+    /// `[[at]]`: every action, sorted by time (stable: equal times keep the file's order), with
+    /// the rules that span several of them.
+    pub(super) fn actions(
+        &mut self,
+        raw: &[RawAt],
+        duration: SimDuration,
+        capacity: &CapacitySpec,
+        names: &Names,
+        gsis: &mut [GsiSpec],
+        patterns: &[PatternSpec],
+    ) -> Vec<ActionSpec> {
+        let root = KeyPath::root();
+        let mut actions: Vec<(usize, ActionSpec)> = Vec::new();
+        for (i, a) in raw.iter().enumerate() {
+            if let Some(act) = self.action(&root.key("at").index(i), a, duration, names, gsis) {
+                actions.push((i, act));
+            }
+        }
+        actions.sort_by_key(|a| a.1.time);
+        self.check_switch_limit(&actions);
+        self.check_modes(&actions, capacity);
+        for (i, p) in patterns.iter().enumerate() {
+            if let Some(IndexRef::Gsi(g)) = p.index {
+                if gsis[g].added_during_run {
+                    self.err(
+                        &root.key("pattern").index(i).key("index"),
+                        format!("\"{}\" is created during the run by add_gsi; a pattern cannot read it from the start", gsis[g].name),
+                    );
+                }
+            }
+        }
+        actions.into_iter().map(|a| a.1).collect()
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn action(&mut self, at: &KeyPath, a: &RawAt, duration: SimDuration, names: &Names, gsis: &mut [GsiSpec]) -> Option<ActionSpec> {
+        let time = self.duration(&at.key("time"), &a.time)?;
+        if time >= duration {
+            self.err(&at.key("time"), format!("{time} is not before the end of the run ({duration})"));
+        }
+        let count = [a.set_capacity.is_some(), a.switch_mode.is_some(), a.prewarm.is_some(), a.add_gsi.is_some(), a.scale_rate.is_some()]
+            .iter()
+            .filter(|x| **x)
+            .count();
+        if count != 1 {
+            self.err(
+                at,
+                format!("each [[at]] takes exactly one action (set_capacity, switch_mode, prewarm, add_gsi, scale_rate); found {count}"),
+            );
+            return None;
+        }
+        let index = match &a.index {
+            None => None,
+            Some(name) => match names.indexes.get(name) {
+                Some(IndexRef::Gsi(g)) => Some(*g),
+                Some(IndexRef::Lsi(_)) => {
+                    self.err(&at.key("index"), format!("\"{name}\" is an LSI: it has no capacity of its own"));
+                    None
+                }
+                None => {
+                    self.err(&at.key("index"), format!("no GSI named \"{name}\""));
+                    None
+                }
+            },
+        };
+        if a.index.is_some() && a.set_capacity.is_none() && a.prewarm.is_none() {
+            self.err(&at.key("index"), "`index` goes with set_capacity or prewarm");
+        }
+        let opt_units = |v: &mut Self, p: &KeyPath, x: Option<i64>, what: &str| x.map(|x| v.units(p, x, what));
+        let action = if let Some(c) = &a.set_capacity {
+            let cp = at.key("set_capacity");
+            if c.read.is_none() && c.write.is_none() {
+                self.err(&cp, "set_capacity needs `read` or `write`");
+            }
+            Action::SetCapacity {
+                index,
+                read: opt_units(self, &cp.key("read"), c.read, "read capacity"),
+                write: opt_units(self, &cp.key("write"), c.write, "write capacity"),
+            }
+        } else if let Some(m) = &a.switch_mode {
+            let sp = at.key("switch_mode");
+            let on_demand = match m.target() {
+                "on_demand" => true,
+                "provisioned" => false,
+                other => {
+                    let p = if matches!(m, RawSwitchMode::To(_)) { sp.key("to") } else { sp };
+                    self.err(&p, format!("switch_mode is \"on_demand\" or \"provisioned\", not \"{other}\""));
+                    return None;
+                }
+            };
+            let units = match m {
+                RawSwitchMode::Mode(_) => None,
+                RawSwitchMode::To(t) if on_demand => {
+                    if t.read.is_some() || t.write.is_some() {
+                        self.err(&sp, "read and write are provisioned capacity; a switch to on-demand takes none");
+                    }
+                    None
+                }
+                RawSwitchMode::To(t) => match (t.read, t.write) {
+                    (Some(r), Some(w)) => Some([
+                        self.units(&sp.key("read"), r, "provisioned read capacity"),
+                        self.units(&sp.key("write"), w, "provisioned write capacity"),
+                    ]),
+                    _ => {
+                        self.err(&sp, "a switch to provisioned with capacity needs both `read` and `write` (UpdateTable takes both)");
+                        None
+                    }
+                },
+            };
+            Action::SwitchMode { on_demand, units }
+        } else if let Some(c) = &a.prewarm {
+            let cp = at.key("prewarm");
+            if c.read.is_none() && c.write.is_none() {
+                self.err(&cp, "prewarm needs `read` or `write`");
+            }
+            Action::Prewarm {
+                index,
+                read: opt_units(self, &cp.key("read"), c.read, "warm read throughput"),
+                write: opt_units(self, &cp.key("write"), c.write, "warm write throughput"),
+            }
+        } else if let Some(g) = &a.add_gsi {
+            match names.indexes.get(g) {
+                Some(IndexRef::Gsi(i)) => {
+                    if gsis[*i].added_during_run {
+                        self.err(&at.key("add_gsi"), format!("\"{g}\" is already added by another [[at]]"));
+                    }
+                    gsis[*i].added_during_run = true;
+                    Action::AddGsi(*i)
+                }
+                Some(IndexRef::Lsi(_)) => {
+                    self.err(
+                        &at.key("add_gsi"),
+                        format!("\"{g}\" is an LSI: LSIs are defined when the table is created and cannot be added later"),
+                    );
+                    return None;
+                }
+                None => {
+                    self.err(&at.key("add_gsi"), format!("no GSI named \"{g}\" in [[gsi]]"));
+                    return None;
+                }
+            }
+        } else if let Some(s) = &a.scale_rate {
+            let sp = at.key("scale_rate");
+            let pattern = names.patterns.get(&s.pattern).copied().unwrap_or_else(|| {
+                self.err(&sp.key("pattern"), format!("no pattern named \"{}\"", s.pattern));
+                0
+            });
+            if !(s.factor.is_finite() && s.factor >= 0.0) {
+                self.err(&sp.key("factor"), format!("the factor must be a finite number >= 0, not {}", s.factor));
+            }
+            Action::ScaleRate { pattern, factor: s.factor }
+        } else {
+            return None;
+        };
+        Some(ActionSpec { time, action })
+    }
+
+    /// Provisioned -> on-demand switches: at most 4 in any rolling 24 hours (spec §5).
+    fn check_switch_limit(&mut self, actions: &[(usize, ActionSpec)]) {
+        let switches: Vec<(usize, SimDuration)> =
+            actions.iter().filter(|a| matches!(a.1.action, Action::SwitchMode { on_demand: true, .. })).map(|a| (a.0, a.1.time)).collect();
+        for (i, &(raw_index, t)) in switches.iter().enumerate() {
+            let in_window = switches[..=i].iter().filter(|s| t.as_micros() - s.1.as_micros() < 86_400_000_000).count();
+            if in_window > MAX_SWITCHES_TO_ON_DEMAND_PER_DAY {
+                self.err(
+                    &KeyPath::root().key("at").index(raw_index).key("switch_mode"),
+                    format!(
+                        "a fifth switch to on-demand within 24 hours (at {t}): DynamoDB allows {MAX_SWITCHES_TO_ON_DEMAND_PER_DAY} per rolling 24 hours"
+                    ),
+                );
+                return;
+            }
+        }
+    }
+
+    /// `set_capacity` sets provisioned capacity: it needs the table to be provisioned at that
+    /// time, from the start or after a `switch_mode` to provisioned.
+    fn check_modes(&mut self, actions: &[(usize, ActionSpec)], capacity: &CapacitySpec) {
+        let mut on_demand = matches!(capacity, CapacitySpec::OnDemand { .. });
+        for (raw_index, a) in actions {
+            match a.action {
+                Action::SwitchMode { on_demand: to, .. } => on_demand = to,
+                Action::SetCapacity { .. } if on_demand => self.err(
+                    &KeyPath::root().key("at").index(*raw_index).key("set_capacity"),
+                    format!(
+                        "set_capacity sets provisioned capacity; the table is on-demand at {} (switch_mode to provisioned first)",
+                        a.time
+                    ),
+                ),
+                _ => {}
+            }
+        }
+    }
+}

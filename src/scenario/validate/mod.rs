@@ -1,0 +1,245 @@
+//! From [`RawScenario`] to [`Scenario`]: every range check, every cross-reference, every problem
+//! collected with its key path and located in the text.
+
+mod actions;
+mod client;
+mod keys;
+mod pattern;
+mod table;
+
+use super::locate::{line_col, KeyPath, Locator};
+use super::raw::*;
+use super::*;
+use crate::time::{parse_duration, parse_rfc3339};
+use std::collections::BTreeMap;
+
+/// Regions the built-in price catalog covers.
+pub const KNOWN_REGIONS: &[&str] = &["us-east-1"];
+
+/// Price items that `[pricing.overrides]` may set.
+pub const PRICE_ITEMS: &[&str] = &[
+    "on_demand_read_per_million",
+    "on_demand_write_per_million",
+    "provisioned_rcu_hour",
+    "provisioned_wcu_hour",
+    "storage_gb_month",
+    "ia_on_demand_read_per_million",
+    "ia_on_demand_write_per_million",
+    "ia_provisioned_rcu_hour",
+    "ia_provisioned_wcu_hour",
+    "ia_storage_gb_month",
+];
+
+/// Reads and validates a scenario file.
+///
+/// # Errors
+/// [`ScenarioError::Io`] when the file cannot be read, [`ScenarioError::Invalid`] with every
+/// problem found otherwise.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io { path: path.to_path_buf(), source })?;
+    parse_str(&text, path)
+}
+
+/// Validates scenario text as if read from `path` (relative trace files resolve against it).
+///
+/// # Errors
+/// [`ScenarioError::Invalid`] with every problem found.
+pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+    let locator = Locator::new(text);
+    let raw: RawScenario = match toml::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            let (line, column, key) = match e.span() {
+                Some(span) => {
+                    let (l, c) = line_col(text, span.start);
+                    (l, c, locator.path_at(&span).to_string())
+                }
+                None => (1, 1, "(document)".to_string()),
+            };
+            let message = e.message().trim().replace('\n', " ");
+            return Err(ScenarioError::Invalid { path: path.to_path_buf(), problems: vec![Problem { line, column, key, message }] });
+        }
+    };
+    check(raw, text, &locator, path)
+}
+
+/// Validates a scenario built in code (no TOML text: problems carry their key path, at line 1,
+/// column 1). `path` names it in messages and anchors relative trace files.
+///
+/// # Errors
+/// [`ScenarioError::Invalid`] with every problem found.
+pub fn validate(raw: RawScenario, path: &Path) -> Result<Scenario, ScenarioError> {
+    check(raw, "", &Locator::new(""), path)
+}
+
+fn check(raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path) -> Result<Scenario, ScenarioError> {
+    let mut v = Validator { problems: Vec::new(), locator, path };
+    let scenario = v.scenario(raw, text);
+    if v.problems.is_empty() {
+        return Ok(scenario);
+    }
+    let mut problems = v.problems;
+    problems.sort_by_key(|p| (p.line, p.column));
+    problems.dedup();
+    Err(ScenarioError::Invalid { path: path.to_path_buf(), problems })
+}
+
+/// The names a scenario defines, for cross-references.
+#[derive(Default)]
+struct Names {
+    /// Key spaces by name.
+    keys: BTreeMap<String, usize>,
+    /// GSIs and LSIs by name.
+    indexes: BTreeMap<String, IndexRef>,
+    /// Patterns by name.
+    patterns: BTreeMap<String, usize>,
+}
+
+pub(super) struct Validator<'a> {
+    problems: Vec<Problem>,
+    locator: &'a Locator<'a>,
+    path: &'a Path,
+}
+
+impl Validator<'_> {
+    fn err(&mut self, at: &KeyPath, message: impl Into<String>) {
+        let (line, column) = self.locator.line_col_of(at);
+        self.problems.push(Problem { line, column, key: at.to_string(), message: message.into() });
+    }
+
+    fn duration(&mut self, at: &KeyPath, text: &str) -> Option<SimDuration> {
+        match parse_duration(text) {
+            Ok(d) => Some(d),
+            Err(m) => {
+                self.err(at, m);
+                None
+            }
+        }
+    }
+
+    fn opt_duration(&mut self, at: &KeyPath, text: Option<&String>, default: SimDuration) -> SimDuration {
+        text.map_or(Some(default), |t| self.duration(at, t)).unwrap_or(default)
+    }
+
+    fn rate(&mut self, at: &KeyPath, x: f64) -> f64 {
+        if !x.is_finite() || x < 0.0 {
+            self.err(at, format!("a rate must be a finite number >= 0 requests per second, not {x}"));
+            return 0.0;
+        }
+        x
+    }
+
+    fn units(&mut self, at: &KeyPath, x: i64, what: &str) -> u64 {
+        if x < 1 {
+            self.err(at, format!("{what} must be at least 1 unit, not {x}"));
+            return 1;
+        }
+        x.unsigned_abs()
+    }
+
+    /// The key space named `name`, or a problem listing the defined ones.
+    fn key_ref(&mut self, names: &Names, at: &KeyPath, name: &str) -> Option<usize> {
+        let found = names.keys.get(name).copied();
+        if found.is_none() {
+            let known: Vec<&str> = names.keys.keys().map(String::as_str).collect();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            self.err(at, format!("no key space \"{name}\" in [keys]; defined: {known}"));
+        }
+        found
+    }
+
+    fn scenario(&mut self, raw: RawScenario, text: &str) -> Scenario {
+        let root = KeyPath::root();
+        let mut names = Names::default();
+        let (name, duration, start_unix_s) = self.meta(&raw.scenario);
+        let pricing = self.pricing(&root.key("pricing"), raw.pricing);
+        let mut key_spaces = Vec::new();
+        for (key_name, k) in raw.keys {
+            let at = root.key("keys").key(&key_name);
+            names.keys.insert(key_name.clone(), key_spaces.len());
+            key_spaces.push(self.key_space(&at, key_name, &k, duration));
+        }
+        let table = self.table(&root.key("table"), raw.table, &names, &name);
+        let (mut gsis, lsis) = self.indexes(&raw.gsi, &raw.lsi, &table.capacity, &mut names);
+        if raw.pattern.is_empty() {
+            self.err(&root, "no [[pattern]]: a scenario needs at least one access pattern");
+        }
+        let mut patterns = Vec::new();
+        for (i, p) in raw.pattern.iter().enumerate() {
+            let at = root.key("pattern").index(i);
+            if names.patterns.insert(p.name.clone(), i).is_some() {
+                self.err(&at.key("name"), format!("a second pattern named \"{}\"", p.name));
+            }
+            patterns.push(self.pattern(&at, p, &names, &gsis, table.partition_key, duration));
+        }
+        let client = self.client(&root.key("client"), &raw.client);
+        let actions = self.actions(&raw.at, duration, &table.capacity, &names, &mut gsis, &patterns);
+        Scenario {
+            name,
+            description: raw.scenario.description.unwrap_or_default(),
+            source_path: self.path.to_path_buf(),
+            source_text: text.to_string(),
+            duration,
+            start_unix_s,
+            seed: raw.scenario.seed.unwrap_or(defaults::SEED),
+            fidelity: if raw.scenario.fidelity == Some(RawFidelity::Exact) { Fidelity::Exact } else { Fidelity::Fast },
+            pricing,
+            table,
+            key_spaces,
+            gsis,
+            lsis,
+            patterns,
+            client,
+            actions,
+        }
+    }
+
+    /// `[scenario]`: the name, duration and start.
+    fn meta(&mut self, m: &RawMeta) -> (String, SimDuration, i64) {
+        let sp = KeyPath::root().key("scenario");
+        let duration = self.duration(&sp.key("duration"), &m.duration).unwrap_or(SimDuration::from_secs(1));
+        if duration == SimDuration::ZERO {
+            self.err(&sp.key("duration"), "the duration must be longer than zero");
+        } else if duration.as_micros() % 1_000_000 != 0 {
+            self.err(&sp.key("duration"), "the duration must be a whole number of seconds");
+        } else if duration > SimDuration::from_secs(366 * 86_400) {
+            self.err(&sp.key("duration"), "the duration must be at most 366 days");
+        }
+        let start_unix_s = match &m.start {
+            None => defaults::START_UNIX_S,
+            Some(s) => parse_rfc3339(s).unwrap_or_else(|| {
+                self.err(&sp.key("start"), format!("\"{s}\" is not an RFC 3339 UTC instant such as \"2026-03-02T00:00:00Z\""));
+                defaults::START_UNIX_S
+            }),
+        };
+        let name = match &m.name {
+            Some(n) => {
+                if n.is_empty() || n.contains(['/', '\\']) || n == "." || n == ".." {
+                    self.err(&sp.key("name"), "the name is used as a folder name: it must be non-empty and contain no slashes");
+                }
+                n.clone()
+            }
+            None => self.path.file_stem().map_or_else(|| "scenario".to_string(), |s| s.to_string_lossy().into_owned()),
+        };
+        (name, duration, start_unix_s)
+    }
+
+    /// `[pricing]`.
+    fn pricing(&mut self, pp: &KeyPath, raw: RawPricing) -> PricingSpec {
+        let region = raw.region.unwrap_or_else(|| defaults::REGION.to_string());
+        if !KNOWN_REGIONS.contains(&region.as_str()) {
+            self.err(&pp.key("region"), format!("no price catalog for region \"{region}\"; known: {}", KNOWN_REGIONS.join(", ")));
+        }
+        let mut overrides = Vec::new();
+        for (k, v) in raw.overrides {
+            let at = pp.key("overrides").key(&k);
+            if !PRICE_ITEMS.contains(&k.as_str()) {
+                self.err(&at, format!("unknown price item \"{k}\"; known: {}", PRICE_ITEMS.join(", ")));
+            } else if !v.is_finite() || v < 0.0 {
+                self.err(&at, format!("a price must be a finite number >= 0 USD, not {v}"));
+            }
+            overrides.push((k, v));
+        }
+        PricingSpec { region, free_tier: raw.free_tier, overrides }
+    }
+}

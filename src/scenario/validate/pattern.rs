@@ -1,0 +1,267 @@
+//! `[[pattern]]`: operations, keys, sizes, consistency, rate shapes and index writes.
+
+use super::{Names, Validator};
+use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_BYTES, MAX_TRANSACT_ITEMS};
+use crate::scenario::defaults;
+use crate::scenario::locate::KeyPath;
+use crate::scenario::raw::*;
+use crate::scenario::*;
+use crate::time::SimDuration;
+use crate::units::Consistency;
+use std::path::Path;
+
+impl Validator<'_> {
+    #[allow(clippy::too_many_lines)]
+    pub(super) fn pattern(
+        &mut self,
+        at: &KeyPath,
+        p: &RawPattern,
+        names: &Names,
+        gsis: &[GsiSpec],
+        table_pk: usize,
+        duration: SimDuration,
+    ) -> PatternSpec {
+        let op = match p.op {
+            RawOp::GetItem => Op::GetItem,
+            RawOp::Query => Op::Query,
+            RawOp::Scan => Op::Scan,
+            RawOp::PutItem => Op::PutItem,
+            RawOp::UpdateItem => Op::UpdateItem,
+            RawOp::DeleteItem => Op::DeleteItem,
+            RawOp::BatchGet => Op::BatchGet,
+            RawOp::BatchWrite => Op::BatchWrite,
+            RawOp::TransactGet => Op::TransactGet,
+            RawOp::TransactWrite => Op::TransactWrite,
+        };
+        let index = p.index.as_ref().and_then(|name| {
+            let found = names.indexes.get(name).copied();
+            if found.is_none() {
+                self.err(&at.key("index"), format!("no index named \"{name}\" in [[gsi]] or [[lsi]]"));
+            } else if !matches!(op, Op::Query | Op::Scan) {
+                self.err(&at.key("index"), format!("{} cannot read an index; only query and scan can", op.api_name()));
+            }
+            found
+        });
+        let default_pk = match index {
+            Some(IndexRef::Gsi(g)) => gsis.get(g).map_or(table_pk, |g| g.partition_key),
+            _ => table_pk,
+        };
+        let key_space = match (&p.key, op) {
+            (Some(_), Op::Scan) => {
+                self.err(&at.key("key"), "a scan reads every partition; it takes no `key`");
+                None
+            }
+            (_, Op::Scan) => None,
+            (Some(k), _) => Some(self.key_ref(names, &at.key("key"), k).unwrap_or(default_pk)),
+            (None, _) => Some(default_pk),
+        };
+        let size = match &p.item_bytes {
+            None => SizeSpec::Fixed(defaults::ITEM_BYTES),
+            Some(RawSize::Fixed(b)) => {
+                if *b < 1 || b.unsigned_abs() > MAX_ITEM_BYTES {
+                    self.err(&at.key("item_bytes"), format!("an item is 1 to {MAX_ITEM_BYTES} bytes (400 KB), not {b}"));
+                }
+                SizeSpec::Fixed(b.unsigned_abs().clamp(1, MAX_ITEM_BYTES))
+            }
+            Some(RawSize::LogNormal { mean, sigma }) => {
+                if !(mean.is_finite() && *mean >= 1.0 && *mean <= MAX_ITEM_BYTES as f64) {
+                    self.err(&at.key("item_bytes").key("mean"), format!("the mean item size is 1 to {MAX_ITEM_BYTES} bytes, not {mean}"));
+                }
+                if !(sigma.is_finite() && *sigma > 0.0 && *sigma <= 4.0) {
+                    self.err(&at.key("item_bytes").key("sigma"), format!("sigma must be above 0 and at most 4, not {sigma}"));
+                }
+                SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
+            }
+        };
+        let items = p.items.unwrap_or(defaults::ITEMS);
+        let max_items = match op {
+            Op::GetItem | Op::PutItem | Op::UpdateItem | Op::DeleteItem => 1,
+            Op::BatchGet => MAX_BATCH_GET_ITEMS,
+            Op::TransactGet | Op::TransactWrite => MAX_TRANSACT_ITEMS,
+            Op::BatchWrite => MAX_BATCH_WRITE_ITEMS,
+            Op::Query | Op::Scan => 1_000_000,
+        };
+        if items == 0 || items > max_items {
+            self.err(&at.key("items"), format!("{} takes 1 to {max_items} items per request, not {items}", op.api_name()));
+        }
+        let consistency = match (p.consistency, op) {
+            (Some(_), o) if o.is_write() => {
+                self.err(&at.key("consistency"), format!("{} is a write; consistency applies to reads", op.api_name()));
+                Consistency::Strong
+            }
+            (Some(RawConsistency::Transactional), Op::TransactGet) | (None, Op::TransactGet) => Consistency::Transactional,
+            (Some(_), Op::TransactGet) => {
+                self.err(&at.key("consistency"), "TransactGetItems reads are always transactional");
+                Consistency::Transactional
+            }
+            (Some(RawConsistency::Transactional), _) => {
+                self.err(&at.key("consistency"), "transactional reads are made with op = \"transact_get\"");
+                Consistency::Strong
+            }
+            (Some(RawConsistency::Strong), _) if matches!(index, Some(IndexRef::Gsi(_))) => {
+                self.err(&at.key("consistency"), "GSI reads are always eventually consistent");
+                Consistency::Eventual
+            }
+            (None, _) if matches!(index, Some(IndexRef::Gsi(_))) => Consistency::Eventual,
+            (Some(RawConsistency::Eventual), _) => Consistency::Eventual,
+            _ => Consistency::Strong,
+        };
+        let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
+        let mut index_writes = Vec::new();
+        for (name, kind) in &p.index_writes {
+            let ip = at.key("index_writes").key(name);
+            if !op.is_write() {
+                self.err(&ip, format!("{} is a read; only writes cause index writes", op.api_name()));
+            }
+            match names.indexes.get(name) {
+                Some(IndexRef::Gsi(g)) => {
+                    let k = match kind {
+                        RawIndexWrite::Insert => Some(IndexWrite::Insert),
+                        RawIndexWrite::KeyChange => Some(IndexWrite::KeyChange),
+                        RawIndexWrite::Update => Some(IndexWrite::Update),
+                        RawIndexWrite::None => None,
+                    };
+                    if let Some(k) = k {
+                        index_writes.push((*g, k));
+                    }
+                }
+                Some(IndexRef::Lsi(_)) => {
+                    self.err(&ip, "LSI writes are charged to the base table and follow every write; list only GSIs here")
+                }
+                None => self.err(&ip, format!("no GSI named \"{name}\"")),
+            }
+        }
+        let after_write = p.after_write.as_ref().and_then(|d| {
+            let ap = at.key("after_write");
+            if !matches!(index, Some(IndexRef::Gsi(_))) || op.is_write() {
+                self.err(&ap, "after_write applies to reads of a GSI (query or scan with `index`)");
+            }
+            self.duration(&ap, d)
+        });
+        PatternSpec { name: p.name.clone(), op, key_space, index, size, items, consistency, rate, index_writes, after_write }
+    }
+
+    pub(super) fn rate_shape(&mut self, at: &KeyPath, r: &RawRate, duration: SimDuration) -> RateShape {
+        match r {
+            RawRate::Constant(x) => RateShape::Constant(self.rate(&at.key("constant"), *x)),
+            RawRate::Diurnal(d) => {
+                let dp = at.key("diurnal");
+                let min = self.rate(&dp.key("min"), d.min);
+                let max = self.rate(&dp.key("max"), d.max);
+                if min > max {
+                    self.err(&dp.key("min"), format!("min ({min}) is above max ({max})"));
+                }
+                let peak_s_of_day = match &d.peak {
+                    None => defaults::DIURNAL_PEAK_S_OF_DAY,
+                    Some(t) => parse_hh_mm(t).unwrap_or_else(|| {
+                        self.err(&dp.key("peak"), format!("\"{t}\" is not a UTC time of day \"HH:MM\""));
+                        0
+                    }),
+                };
+                RateShape::Diurnal { min, max, peak_s_of_day }
+            }
+            RawRate::Spike(s) => {
+                let sp = at.key("spike");
+                let base = self.rate(&sp.key("base"), s.base);
+                let peak = self.rate(&sp.key("peak"), s.peak);
+                let at_s = self.duration(&sp.key("at"), &s.at).map_or(0, SimDuration::as_secs);
+                let len_s = self.duration(&sp.key("for"), &s.length).map_or(1, SimDuration::as_secs);
+                if len_s == 0 {
+                    self.err(&sp.key("for"), "a spike lasts at least 1s");
+                }
+                if at_s >= duration.as_secs() {
+                    self.err(&sp.key("at"), format!("the spike starts at {at_s}s, after the run ends ({duration})"));
+                }
+                RateShape::Spike { base, peak, at_s, len_s }
+            }
+            RawRate::Ramp(r) => {
+                let rp = at.key("ramp");
+                let from = self.rate(&rp.key("from"), r.from);
+                let to = self.rate(&rp.key("to"), r.to);
+                let over_s = self.duration(&rp.key("over"), &r.over).map_or(1, SimDuration::as_secs);
+                if over_s == 0 {
+                    self.err(&rp.key("over"), "a ramp lasts at least 1s");
+                }
+                let start_s = r.start.as_ref().and_then(|s| self.duration(&rp.key("start"), s)).map_or(0, SimDuration::as_secs);
+                RateShape::Ramp { from, to, start_s, over_s: over_s.max(1) }
+            }
+            RawRate::Steps(steps) => {
+                let sp = at.key("steps");
+                let mut out = Vec::new();
+                for (i, (t, x)) in steps.iter().enumerate() {
+                    let ip = sp.index(i);
+                    let t = self.duration(&ip, t).map_or(0, SimDuration::as_secs);
+                    let x = self.rate(&ip, *x);
+                    if let Some(&(prev, _)) = out.last() {
+                        if t <= prev {
+                            self.err(&ip, format!("step times must increase; {t}s follows {prev}s"));
+                        }
+                    } else if t != 0 {
+                        self.err(&ip, "the first step must start at \"0s\"");
+                    }
+                    out.push((t, x));
+                }
+                if out.is_empty() {
+                    self.err(&sp, "steps needs at least one [time, rate] pair");
+                    out.push((0, 0.0));
+                }
+                RateShape::Steps(out)
+            }
+            RawRate::Trace(file) => {
+                let tp = at.key("trace");
+                let full = self.path.parent().unwrap_or(Path::new(".")).join(file);
+                match read_trace(&full) {
+                    Ok(steps) => RateShape::Steps(steps),
+                    Err(m) => {
+                        self.err(&tp, format!("{}: {m}", full.display()));
+                        RateShape::Constant(0.0)
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn parse_hh_mm(s: &str) -> Option<u64> {
+    let (h, m) = s.split_once(':')?;
+    let h: u64 = h.parse().ok()?;
+    let m: u64 = m.parse().ok()?;
+    (h < 24 && m < 60).then_some(h * 3_600 + m * 60)
+}
+
+/// Reads a trace CSV: `time_s,rate` rows (a header line is allowed), times increasing from 0.
+fn read_trace(path: &Path) -> Result<Vec<(u64, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the trace file: {e}"))?;
+    let mut out: Vec<(u64, f64)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut f = line.split(',');
+        let (Some(t), Some(r)) = (f.next(), f.next()) else {
+            return Err(format!("line {}: expected `time_s,rate`", n + 1));
+        };
+        let (Ok(t), Ok(r)) = (t.trim().parse::<f64>(), r.trim().parse::<f64>()) else {
+            if out.is_empty() && n == 0 {
+                continue; // header
+            }
+            return Err(format!("line {}: `{line}` is not two numbers", n + 1));
+        };
+        if !(t.is_finite() && t >= 0.0 && r.is_finite() && r >= 0.0) {
+            return Err(format!("line {}: time and rate must be finite and >= 0", n + 1));
+        }
+        let t = t as u64;
+        if out.last().is_some_and(|&(p, _)| t <= p) {
+            return Err(format!("line {}: times must increase", n + 1));
+        }
+        if out.is_empty() && t != 0 {
+            out.push((0, 0.0));
+        }
+        out.push((t, r));
+    }
+    if out.is_empty() {
+        return Err("the trace has no rows".into());
+    }
+    Ok(out)
+}

@@ -1,0 +1,280 @@
+//! `[table]` and the capacity, auto scaling, split-for-heat and projection settings it shares
+//! with `[[gsi]]`.
+
+use super::{Names, Validator};
+use crate::limits::{
+    MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
+};
+use crate::scenario::defaults;
+use crate::scenario::locate::KeyPath;
+use crate::scenario::raw::*;
+use crate::scenario::*;
+use crate::time::SimDuration;
+
+impl Validator<'_> {
+    /// `[table]`.
+    pub(super) fn table(&mut self, tp: &KeyPath, raw: RawTable, names: &Names, scenario_name: &str) -> TableSpec {
+        let partition_key = self.key_ref(names, &tp.key("partition_key"), &raw.partition_key).unwrap_or(0);
+        let storage_gb = raw.storage_gb.unwrap_or(0.0);
+        if !storage_gb.is_finite() || storage_gb < 0.0 {
+            self.err(&tp.key("storage_gb"), format!("storage must be a finite number >= 0 GB, not {storage_gb}"));
+        }
+        let capacity = self.table_capacity(&tp.key("capacity"), &raw.capacity);
+        let on_demand = matches!(capacity, CapacitySpec::OnDemand { .. });
+        let autoscaling = raw.autoscaling.as_ref().map(|a| {
+            if on_demand {
+                self.err(&tp.key("autoscaling"), "auto scaling applies to provisioned capacity; this table is on-demand");
+            }
+            self.autoscaling(&tp.key("autoscaling"), a)
+        });
+        let doubling = self.opt_duration(&tp.key("on_demand_doubling"), raw.on_demand_doubling.as_ref(), defaults::ON_DEMAND_DOUBLING);
+        if doubling < SimDuration::from_secs(60) {
+            self.err(&tp.key("on_demand_doubling"), "the on-demand doubling time must be at least 1m");
+        }
+        TableSpec {
+            name: raw.name.unwrap_or_else(|| scenario_name.to_string()),
+            partition_key,
+            table_class: if raw.table_class == Some(RawTableClass::StandardIa) { TableClass::StandardIa } else { TableClass::Standard },
+            storage_bytes: (storage_gb.clamp(0.0, 1e15) * 1e9) as u64,
+            capacity,
+            autoscaling,
+            initial_burst_full: raw.initial_burst != Some(RawInitialBurst::Empty),
+            linear_partition_limit: raw.partition_limit_model == Some(RawPartitionLimitModel::Linear),
+            update_latency: self.opt_duration(&tp.key("update_latency"), raw.update_latency.as_ref(), defaults::UPDATE_LATENCY),
+            partition_add_latency: self.opt_duration(
+                &tp.key("partition_add_latency"),
+                raw.partition_add_latency.as_ref(),
+                defaults::PARTITION_ADD_LATENCY,
+            ),
+            prewarm_delay: self.opt_duration(&tp.key("prewarm_delay"), raw.prewarm_delay.as_ref(), defaults::PREWARM_DELAY),
+            on_demand_doubling_minutes: (doubling.as_secs() as f64 / 60.0).max(1.0),
+            split_for_heat: self.heat(&tp.key("split_for_heat"), raw.split_for_heat.as_ref()),
+        }
+    }
+
+    /// `[[gsi]]` and `[[lsi]]`; records their names.
+    pub(super) fn indexes(
+        &mut self,
+        raw_gsi: &[RawGsi],
+        raw_lsi: &[RawLsi],
+        table: &CapacitySpec,
+        names: &mut Names,
+    ) -> (Vec<GsiSpec>, Vec<LsiSpec>) {
+        let root = KeyPath::root();
+        if raw_gsi.len() > MAX_GSIS {
+            self.err(&root.key("gsi"), format!("{} GSIs: a table may have at most {MAX_GSIS}", raw_gsi.len()));
+        }
+        if raw_lsi.len() > MAX_LSIS {
+            self.err(&root.key("lsi"), format!("{} LSIs: a table may have at most {MAX_LSIS}", raw_lsi.len()));
+        }
+        let on_demand = matches!(table, CapacitySpec::OnDemand { .. });
+        let mut gsis = Vec::new();
+        for (i, g) in raw_gsi.iter().enumerate() {
+            let at = root.key("gsi").index(i);
+            if names.indexes.insert(g.name.clone(), IndexRef::Gsi(i)).is_some() {
+                self.err(&at.key("name"), format!("a second index named \"{}\"", g.name));
+            }
+            let pk = self.key_ref(names, &at.key("partition_key"), &g.partition_key).unwrap_or(0);
+            let coverage = g.coverage.unwrap_or(defaults::COVERAGE);
+            if !(coverage > 0.0 && coverage <= 1.0) {
+                self.err(
+                    &at.key("coverage"),
+                    format!("coverage is the share of items in the index: more than 0 and at most 1, not {coverage}"),
+                );
+            }
+            let capacity = self.gsi_capacity(&at.key("capacity"), g.capacity.as_ref(), table);
+            let autoscaling = g.autoscaling.as_ref().map(|a| {
+                if on_demand {
+                    self.err(&at.key("autoscaling"), "auto scaling applies to provisioned capacity; this table is on-demand");
+                }
+                self.autoscaling(&at.key("autoscaling"), a)
+            });
+            let projection = self.projection(&at.key("projection"), g.projection.as_ref());
+            let pp = at.key("propagation");
+            let prop = g.propagation.as_ref();
+            let median = self.opt_duration(&pp.key("median"), prop.and_then(|p| p.median.as_ref()), defaults::PROPAGATION_MEDIAN);
+            let p99 = self.opt_duration(&pp.key("p99"), prop.and_then(|p| p.p99.as_ref()), defaults::PROPAGATION_P99);
+            if median == SimDuration::ZERO || p99 < median {
+                self.err(&pp, format!("propagation needs 0 < median <= p99, not median {median} and p99 {p99}"));
+            }
+            gsis.push(GsiSpec {
+                name: g.name.clone(),
+                partition_key: pk,
+                projection,
+                coverage,
+                capacity,
+                autoscaling,
+                added_during_run: false,
+                propagation_median_us: median.as_micros().max(1),
+                propagation_p99_us: p99.as_micros().max(median.as_micros().max(1)),
+            });
+        }
+        let mut lsis = Vec::new();
+        for (i, l) in raw_lsi.iter().enumerate() {
+            let at = root.key("lsi").index(i);
+            if names.indexes.insert(l.name.clone(), IndexRef::Lsi(i)).is_some() {
+                self.err(&at.key("name"), format!("a second index named \"{}\"", l.name));
+            }
+            let projection = self.projection(&at.key("projection"), l.projection.as_ref());
+            lsis.push(LsiSpec { name: l.name.clone(), projection });
+        }
+        (gsis, lsis)
+    }
+
+    pub(super) fn table_capacity(&mut self, at: &KeyPath, c: &RawCapacity) -> CapacitySpec {
+        match c {
+            RawCapacity::Provisioned { read, write } => {
+                let read = self.units(&at.key("read"), *read, "provisioned read capacity");
+                let write = self.units(&at.key("write"), *write, "provisioned write capacity");
+                CapacitySpec::Provisioned { read, write }
+            }
+            RawCapacity::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
+                let table_quota = table_quota.map_or(defaults::TABLE_QUOTA, |q| self.units(&at.key("table_quota"), q, "the table quota"));
+                let warm_read = warm_read.map_or(defaults::WARM_READ, |w| self.units(&at.key("warm_read"), w, "warm read throughput"));
+                let warm_write = warm_write.map_or(defaults::WARM_WRITE, |w| self.units(&at.key("warm_write"), w, "warm write throughput"));
+                if warm_read < ON_DEMAND_DEFAULT_WARM_READ {
+                    self.err(
+                        &at.key("warm_read"),
+                        format!("warm throughput never goes below the new-table default of {ON_DEMAND_DEFAULT_WARM_READ} RRU/s"),
+                    );
+                }
+                if warm_write < ON_DEMAND_DEFAULT_WARM_WRITE {
+                    self.err(
+                        &at.key("warm_write"),
+                        format!("warm throughput never goes below the new-table default of {ON_DEMAND_DEFAULT_WARM_WRITE} WRU/s"),
+                    );
+                }
+                let max_read = max_read.map(|m| self.units(&at.key("max_read"), m, "max_read"));
+                let max_write = max_write.map(|m| self.units(&at.key("max_write"), m, "max_write"));
+                CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota }
+            }
+        }
+    }
+
+    pub(super) fn gsi_capacity(&mut self, at: &KeyPath, c: Option<&RawGsiCapacity>, table: &CapacitySpec) -> CapacitySpec {
+        match table {
+            CapacitySpec::Provisioned { .. } => {
+                let Some(c) = c else {
+                    self.err(at, "a GSI of a provisioned table needs `capacity = { read = .., write = .. }`");
+                    return CapacitySpec::Provisioned { read: 1, write: 1 };
+                };
+                for (k, v) in
+                    [("warm_read", c.warm_read), ("warm_write", c.warm_write), ("max_read", c.max_read), ("max_write", c.max_write)]
+                {
+                    if v.is_some() {
+                        self.err(&at.key(k), format!("`{k}` is an on-demand setting; this table is provisioned"));
+                    }
+                }
+                let read = match c.read {
+                    Some(r) => self.units(&at.key("read"), r, "GSI read capacity"),
+                    None => {
+                        self.err(at, "missing `read` capacity units");
+                        1
+                    }
+                };
+                let write = match c.write {
+                    Some(w) => self.units(&at.key("write"), w, "GSI write capacity"),
+                    None => {
+                        self.err(at, "missing `write` capacity units");
+                        1
+                    }
+                };
+                CapacitySpec::Provisioned { read, write }
+            }
+            CapacitySpec::OnDemand { table_quota, .. } => {
+                let mut warm_read = ON_DEMAND_DEFAULT_WARM_READ;
+                let mut warm_write = ON_DEMAND_DEFAULT_WARM_WRITE;
+                let (mut max_read, mut max_write) = (None, None);
+                if let Some(c) = c {
+                    for (k, v) in [("read", c.read), ("write", c.write)] {
+                        if v.is_some() {
+                            self.err(
+                                &at.key(k),
+                                format!("`{k}` is a provisioned setting; this table is on-demand (use warm_{k} or max_{k})"),
+                            );
+                        }
+                    }
+                    if let Some(w) = c.warm_read {
+                        warm_read = self.units(&at.key("warm_read"), w, "warm read throughput").max(ON_DEMAND_DEFAULT_WARM_READ);
+                    }
+                    if let Some(w) = c.warm_write {
+                        warm_write = self.units(&at.key("warm_write"), w, "warm write throughput").max(ON_DEMAND_DEFAULT_WARM_WRITE);
+                    }
+                    max_read = c.max_read.map(|m| self.units(&at.key("max_read"), m, "max_read"));
+                    max_write = c.max_write.map(|m| self.units(&at.key("max_write"), m, "max_write"));
+                }
+                CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota: *table_quota }
+            }
+        }
+    }
+
+    pub(super) fn autoscaling(&mut self, at: &KeyPath, a: &RawAutoscaling) -> AutoscalingSpec {
+        if a.read.is_none() && a.write.is_none() {
+            self.err(at, "auto scaling needs a `read` or a `write` target");
+        }
+        let target = |v: &mut Self, name: &str, t: Option<&RawScalingTarget>| {
+            t.map(|t| {
+                let tp = at.key(name);
+                if !(MIN_TARGET_PERCENT..=MAX_TARGET_PERCENT).contains(&t.target) {
+                    v.err(&tp.key("target"), format!("target utilization must be between 20 and 90 percent, not {}", t.target));
+                }
+                let min = v.units(&tp.key("min"), t.min, "minimum capacity");
+                let max = v.units(&tp.key("max"), t.max, "maximum capacity");
+                if min > max {
+                    v.err(&tp.key("min"), format!("min ({min}) is above max ({max})"));
+                }
+                ScalingTargetSpec {
+                    min,
+                    max,
+                    target: t.target / 100.0,
+                    scale_in_cooldown: v.opt_duration(&tp.key("scale_in_cooldown"), t.scale_in_cooldown.as_ref(), defaults::COOLDOWN),
+                    scale_out_cooldown: v.opt_duration(&tp.key("scale_out_cooldown"), t.scale_out_cooldown.as_ref(), defaults::COOLDOWN),
+                }
+            })
+        };
+        let read = target(self, "read", a.read.as_ref());
+        let write = target(self, "write", a.write.as_ref());
+        AutoscalingSpec {
+            instant: a.policy == Some(RawScalingPolicy::Instant),
+            read,
+            write,
+            alarm_delay: self.opt_duration(&at.key("alarm_delay"), a.alarm_delay.as_ref(), defaults::ALARM_DELAY),
+        }
+    }
+
+    pub(super) fn heat(&mut self, at: &KeyPath, h: Option<&RawHeat>) -> Option<HeatSpec> {
+        match h {
+            None | Some(RawHeat::Switch(true)) => Some(HeatSpec::default()),
+            Some(RawHeat::Switch(false)) => None,
+            Some(RawHeat::Settings(s)) => {
+                let d = HeatSpec::default();
+                let threshold = s.threshold.unwrap_or(d.threshold);
+                if !(threshold > 0.0 && threshold <= 1.0) {
+                    self.err(
+                        &at.key("threshold"),
+                        format!("the heat threshold is a share of the partition cap: above 0 and at most 1, not {threshold}"),
+                    );
+                }
+                let window = self.opt_duration(&at.key("window"), s.window.as_ref(), defaults::HEAT_WINDOW);
+                if window.as_secs() < 60 || window.as_secs() % 60 != 0 {
+                    self.err(&at.key("window"), "the heat window is whole minutes, at least 1m");
+                }
+                let delay = self.opt_duration(&at.key("delay"), s.delay.as_ref(), defaults::HEAT_DELAY);
+                Some(HeatSpec { threshold, window_minutes: (window.as_secs() / 60).max(1), delay_s: delay.as_secs() })
+            }
+        }
+    }
+
+    pub(super) fn projection(&mut self, at: &KeyPath, p: Option<&RawProjection>) -> Projection {
+        match p {
+            None | Some(RawProjection::All) => Projection::All,
+            Some(RawProjection::KeysOnly) => Projection::KeysOnly,
+            Some(RawProjection::IncludeBytes(b)) => {
+                if *b > MAX_ITEM_BYTES {
+                    self.err(&at.key("include_bytes"), format!("projected bytes cannot exceed the 400 KB item limit, not {b}"));
+                }
+                Projection::IncludeBytes(*b)
+            }
+        }
+    }
+}
