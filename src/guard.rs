@@ -4,7 +4,7 @@
 
 use crate::engine::RunOptions;
 use crate::model::resource::{initial_partitions, Mode};
-use crate::scenario::{CapacitySpec, Fidelity, Scenario};
+use crate::scenario::{Fidelity, Scenario};
 use crate::traffic::rate::peak_rate;
 
 /// Most requests an exact-mode run may simulate (about three minutes at 16 M requests/s).
@@ -39,15 +39,9 @@ pub fn estimate(sc: &Scenario, opts: &RunOptions) -> Estimate {
         p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.random && !p.op.is_write()).map_or(1.0, |s| s.count as f64)
     };
     let peak: f64 = sc.patterns.iter().map(|p| peak_rate(&p.rate) * fanout(p) * p.items.max(1) as f64).sum();
-    let mode = |c: &CapacitySpec| match *c {
-        CapacitySpec::Provisioned { read, write } => Mode::Provisioned { units: [read, write] },
-        CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
-            Mode::OnDemand { warm: [warm_read, warm_write], max: [max_read, max_write], quota: table_quota }
-        }
-    };
-    let mut partitions = initial_partitions(&mode(&sc.table.capacity), sc.table.storage_bytes) as f64;
+    let mut partitions = initial_partitions(&Mode::of(&sc.table.capacity), sc.table.storage_bytes) as f64;
     for g in &sc.gsis {
-        partitions += initial_partitions(&mode(&g.capacity), 0) as f64;
+        partitions += initial_partitions(&Mode::of(&g.capacity), 0) as f64;
     }
     let minutes = (secs / 60.0).ceil();
     let resources = 1.0 + sc.gsis.len() as f64;
@@ -61,11 +55,16 @@ pub fn estimate(sc: &Scenario, opts: &RunOptions) -> Estimate {
     Estimate { requests: peak * secs, peak_requests_per_second: peak, partition_rows, memory_bytes }
 }
 
+/// A run the guards refuse: what is too large, by how much, and the options. Bad input.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct GuardError(pub String);
+
 /// Refuses runs over the limits, with the estimate and what to change.
 ///
 /// # Errors
-/// A message for the user: what is too large, by how much, and the options.
-pub fn check(sc: &Scenario, opts: &RunOptions) -> Result<Estimate, String> {
+/// [`GuardError`]: what is too large, by how much, and the options.
+pub fn check(sc: &Scenario, opts: &RunOptions) -> Result<Estimate, GuardError> {
     let e = estimate(sc, opts);
     let fidelity = opts.fidelity.unwrap_or(sc.fidelity);
     let mut problems = Vec::new();
@@ -93,6 +92,6 @@ pub fn check(sc: &Scenario, opts: &RunOptions) -> Result<Estimate, String> {
     if problems.is_empty() {
         Ok(e)
     } else {
-        Err(format!("{}: refusing to run: {}. Add --force to run anyway.", sc.source_path.display(), problems.join("; ")))
+        Err(GuardError(format!("{}: refusing to run: {}. Add --force to run anyway.", sc.source_path.display(), problems.join("; "))))
     }
 }

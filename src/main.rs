@@ -1,5 +1,5 @@
-//! The `ddbsim` binary: parses the command line and hands over to [`ddbsim::cli::run`].
+//! The `ddbsim` binary: parses the command line and hands over to the library.
 
 fn main() {
-    std::process::exit(ddbsim::cli::main());
+    std::process::exit(ddbsim::cli_main());
 }

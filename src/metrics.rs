@@ -1,12 +1,16 @@
 //! What a run records: CloudWatch-style one-minute series per resource and per partition,
 //! per-pattern totals, and a latency histogram. Plain data; the report module formats it.
+//!
+//! [`Totals`] is the one place request counts are summed over patterns: the summary, `compare`,
+//! replications, sweeps and the benches all read it.
 
-use crate::model::{Dim, Reason};
-pub use crate::stats::Histogram;
+use crate::model::{CapacityMode, Dim, Reason};
+use crate::stats::Histogram;
 
-/// One minute of one resource (table or GSI).
+/// One minute of one resource (table or GSI): what CloudWatch would show, and what the bill
+/// and the charts need, including the capacity mode in force.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ResourceMinute {
+pub struct MinuteRecord {
     /// Milli-units consumed, by [`Dim`] (CloudWatch `Consumed*CapacityUnits`, Sum).
     pub consumed: [u64; 2],
     /// Milli-units asked for by every attempt, admitted or not.
@@ -38,14 +42,14 @@ pub struct ResourceMinute {
     /// Partitions at the end of the minute.
     pub partitions: u64,
     /// Capacity mode at the end of the minute.
-    pub mode: crate::model::CapacityMode,
+    pub mode: CapacityMode,
     /// Seconds of the minute the resource was provisioned (the rest it was on-demand).
     pub provisioned_seconds: u32,
     /// Milli-units consumed while the resource was on-demand, by [`Dim`] (what on-demand bills).
     pub on_demand_consumed: [u64; 2],
 }
 
-impl ResourceMinute {
+impl MinuteRecord {
     /// Throttle events of one dimension, all reasons.
     #[must_use]
     pub fn events(&self, d: Dim) -> u64 {
@@ -53,7 +57,7 @@ impl ResourceMinute {
     }
 
     /// Adds `other` (for totals).
-    pub fn add(&mut self, other: &ResourceMinute) {
+    pub fn add(&mut self, other: &MinuteRecord) {
         for i in 0..2 {
             self.consumed[i] += other.consumed[i];
             self.requested[i] += other.requested[i];
@@ -112,26 +116,110 @@ impl PatternTotals {
     }
 }
 
-/// Everything a run records.
+/// Request counts summed over patterns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Requests the application made (first attempts).
+    pub offered: u64,
+    /// Attempts, retries included.
+    pub attempts: u64,
+    /// Requests that succeeded.
+    pub served: u64,
+    /// Requests that failed, for whatever reason.
+    pub failed: u64,
+    /// Requests still waiting to retry at the end.
+    pub pending_at_end: u64,
+    /// Attempts throttled.
+    pub throttled_attempts: u64,
+    /// Requests throttled at least once.
+    pub throttled_requests: u64,
+}
+
+impl Totals {
+    /// The sum over `patterns`.
+    #[must_use]
+    pub fn of<'a>(patterns: impl IntoIterator<Item = &'a PatternTotals>) -> Self {
+        let mut t = Self::default();
+        for p in patterns {
+            t.offered += p.offered;
+            t.attempts += p.attempts;
+            t.served += p.served;
+            t.failed += p.failed();
+            t.pending_at_end += p.pending_at_end;
+            t.throttled_attempts += p.throttled_attempts;
+            t.throttled_requests += p.throttled_requests;
+        }
+        t
+    }
+
+    /// Throttled attempts over attempts (0 without attempts).
+    #[must_use]
+    pub fn throttled_share(&self) -> f64 {
+        if self.attempts == 0 {
+            0.0
+        } else {
+            self.throttled_attempts as f64 / self.attempts as f64
+        }
+    }
+
+    /// Failed requests over offered (0 without requests).
+    #[must_use]
+    pub fn failed_share(&self) -> f64 {
+        if self.offered == 0 {
+            0.0
+        } else {
+            self.failed as f64 / self.offered as f64
+        }
+    }
+}
+
+/// Everything a run records, while it runs.
 #[derive(Clone, Debug, Default)]
-pub struct Recorder {
+pub(crate) struct Recorder {
     /// Per resource, per minute.
-    pub resources: Vec<Vec<ResourceMinute>>,
+    pub(crate) resources: Vec<Vec<MinuteRecord>>,
+    /// Per resource, the minute being recorded.
+    pub(crate) cur: Vec<MinuteRecord>,
     /// Per partition and minute (when partition recording is on).
-    pub partitions: Vec<PartitionMinute>,
+    pub(crate) partitions: Vec<PartitionMinute>,
     /// Per pattern.
-    pub patterns: Vec<PatternTotals>,
+    pub(crate) patterns: Vec<PatternTotals>,
     /// Latency of successful requests, µs.
-    pub latency: Histogram,
-    /// Latency of successful requests per minute of completion: (p50, p99) µs are derived
-    /// from these per-minute histograms in coarse form.
-    pub latency_by_minute: Vec<[u64; 3]>,
+    pub(crate) latency: Histogram,
+    /// The same, for the current minute.
+    minute_latency: Histogram,
+    /// Per minute: p50, p99 and max latency of the requests served in it, µs.
+    pub(crate) latency_by_minute: Vec<[u64; 3]>,
 }
 
 impl Recorder {
-    /// Adds a throttle event.
+    /// A recorder for `resources` tables and indexes and `patterns` patterns.
+    pub(crate) fn new(resources: usize, patterns: usize) -> Self {
+        Self {
+            resources: vec![Vec::new(); resources],
+            cur: vec![MinuteRecord::default(); resources],
+            patterns: vec![PatternTotals::default(); patterns],
+            ..Self::default()
+        }
+    }
+
+    /// A throttle event on resource `r`.
     #[inline]
-    pub fn throttle_event(cur: &mut ResourceMinute, reason: Reason, d: Dim) {
-        cur.throttle_events[reason as usize][d as usize] += 1;
+    pub(crate) fn throttle_event(&mut self, r: usize, reason: Reason, d: Dim) {
+        self.cur[r].throttle_events[reason as usize][d as usize] += 1;
+    }
+
+    /// `n` requests served with latency `us`.
+    #[inline]
+    pub(crate) fn latency(&mut self, us: u64, n: u64) {
+        self.latency.record(us, n);
+        self.minute_latency.record(us, n);
+    }
+
+    /// Closes the latency of the minute.
+    pub(crate) fn close_latency_minute(&mut self) {
+        let h = &self.minute_latency;
+        self.latency_by_minute.push([h.quantile(0.5), h.quantile(0.99), h.max()]);
+        self.minute_latency = Histogram::default();
     }
 }

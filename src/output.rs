@@ -19,7 +19,7 @@ pub struct OutputError {
 ///
 /// # Errors
 /// [`OutputError`] naming the folder.
-pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
+pub(crate) fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
     fs::create_dir_all(dir).map_err(|source| OutputError { path: dir.to_path_buf(), source })?;
     let probe = dir.join(format!(".ddbsim-probe-{}", std::process::id()));
     fs::write(&probe, b"").map_err(|source| OutputError { path: dir.to_path_buf(), source })?;
@@ -31,7 +31,7 @@ pub fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
 ///
 /// # Errors
 /// [`OutputError`] naming the file; no temporary file is left behind.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));

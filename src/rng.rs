@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// What a stream is used for. The discriminant is part of the stream id: never reorder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
+pub(crate) enum Stream {
     /// Arrival counts and times of one access pattern.
     Arrivals = 1,
     /// Which key a request touches, per pattern.
@@ -27,7 +27,7 @@ pub enum Stream {
 
 /// Derives independent streams from one master seed.
 #[derive(Clone, Copy, Debug)]
-pub struct RngStreams {
+pub(crate) struct RngStreams {
     master: u64,
     replication: u64,
 }
@@ -35,13 +35,13 @@ pub struct RngStreams {
 impl RngStreams {
     /// Streams for `replication` (0 for a single run) of the run seeded `master`.
     #[must_use]
-    pub fn new(master: u64, replication: u64) -> Self {
+    pub(crate) fn new(master: u64, replication: u64) -> Self {
         Self { master, replication }
     }
 
     /// The stream for `purpose`, sub-stream `index` (a pattern number, or 0).
     #[must_use]
-    pub fn rng(&self, purpose: Stream, index: u64) -> ChaCha8Rng {
+    pub(crate) fn rng(&self, purpose: Stream, index: u64) -> ChaCha8Rng {
         let mut rng = ChaCha8Rng::seed_from_u64(self.master);
         // 2^20 sub-streams per purpose and 2^8 purposes per replication.
         let stream = (self.replication << 28) | ((purpose as u64) << 20) | (index & 0xF_FFFF);
@@ -51,7 +51,7 @@ impl RngStreams {
 
     /// A 64-bit value for hashing keys onto partitions (a different placement per replication).
     #[must_use]
-    pub fn placement_salt(&self) -> u64 {
+    pub(crate) fn placement_salt(&self) -> u64 {
         use rand::RngCore;
         self.rng(Stream::Placement, 0).next_u64()
     }
@@ -60,7 +60,7 @@ impl RngStreams {
 /// A fast, well-mixed 64-bit hash (SplitMix64 finaliser) for placing keys on partitions.
 #[must_use]
 #[inline]
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

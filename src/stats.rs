@@ -31,7 +31,7 @@ pub struct Stat {
 
 /// Two-sided 97.5 % quantile of Student's t with `df` degrees of freedom.
 #[must_use]
-pub fn t975(df: usize) -> f64 {
+pub(crate) fn t975(df: usize) -> f64 {
     const T: [f64; 30] = [
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
         2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
@@ -47,7 +47,7 @@ pub fn t975(df: usize) -> f64 {
 
 /// The R-7 quantile (linear interpolation between order statistics) of sorted values.
 #[must_use]
-pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

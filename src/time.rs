@@ -6,7 +6,7 @@
 use std::fmt;
 
 /// Microseconds in one second.
-pub const MICROS_PER_SEC: u64 = 1_000_000;
+pub(crate) const MICROS_PER_SEC: u64 = 1_000_000;
 
 /// An instant of simulated time, in microseconds since the run started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -158,7 +158,7 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
 
 /// Parses `YYYY-MM-DDTHH:MM:SSZ` (or with `+00:00`) into Unix seconds.
 #[must_use]
-pub fn parse_rfc3339(s: &str) -> Option<i64> {
+pub(crate) fn parse_rfc3339(s: &str) -> Option<i64> {
     let s = s.trim();
     let (body, _) = s.strip_suffix('Z').map(|b| (b, 0)).or_else(|| s.strip_suffix("+00:00").map(|b| (b, 0)))?;
     let (date, time) = body.split_once(['T', ' '])?;

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// Something with a time and a sequence number.
-pub trait Keyed {
+pub(crate) trait Keyed {
     /// `(time_us, seq)`.
     fn key(&self) -> (u64, u64);
 }
@@ -33,7 +33,7 @@ impl<T: Keyed> Ord for Entry<T> {
 }
 
 /// A min-queue on `(time, seq)`.
-pub struct EventQueue<T: Keyed> {
+pub(crate) struct EventQueue<T: Keyed> {
     heap: BinaryHeap<Entry<T>>,
 }
 
@@ -45,18 +45,18 @@ impl<T: Keyed> Default for EventQueue<T> {
 
 impl<T: Keyed> EventQueue<T> {
     /// Adds an item.
-    pub fn push(&mut self, item: T) {
+    pub(crate) fn push(&mut self, item: T) {
         self.heap.push(Entry(item));
     }
 
     /// The earliest key, if any.
     #[must_use]
-    pub fn peek_key(&self) -> Option<(u64, u64)> {
+    pub(crate) fn peek_key(&self) -> Option<(u64, u64)> {
         self.heap.peek().map(|e| e.0.key())
     }
 
     /// Removes the earliest item if it is due before `until_us`.
-    pub fn pop_before(&mut self, until_us: u64) -> Option<T> {
+    pub(crate) fn pop_before(&mut self, until_us: u64) -> Option<T> {
         if self.peek_key()?.0 < until_us {
             self.heap.pop().map(|e| e.0)
         } else {
@@ -64,20 +64,8 @@ impl<T: Keyed> EventQueue<T> {
         }
     }
 
-    /// Items waiting.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    /// No items waiting.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     /// Takes every remaining item, in no particular order.
-    pub fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
+    pub(crate) fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
         self.heap.drain().map(|e| e.0)
     }
 }
@@ -110,5 +98,28 @@ mod tests {
         q.push(E(10, 0));
         assert!(q.pop_before(10).is_none());
         assert!(q.pop_before(11).is_some());
+    }
+
+    proptest::proptest! {
+    /// The event queue gives items back in (time, seq) order: simulated time never goes back.
+    #[test]
+    fn queue_times_never_go_backwards(items in proptest::collection::vec((0u64..1_000, 0u64..1_000_000), 0..300)) {
+        struct E(u64, u64);
+        impl Keyed for E {
+            fn key(&self) -> (u64, u64) {
+                (self.0, self.1)
+            }
+        }
+        let mut q = EventQueue::default();
+        for (i, (t, _)) in items.iter().enumerate() {
+            q.push(E(*t, i as u64));
+        }
+        let mut last = (0, 0);
+        while let Some(e) = q.pop_before(u64::MAX) {
+            proptest::prop_assert!(e.key() >= last);
+            last = e.key();
+        }
+    }
+
     }
 }

@@ -10,14 +10,14 @@ use crate::time::SimDuration;
 
 /// Per-instance retry-quota state.
 #[derive(Clone, Debug)]
-pub struct Client {
+pub(crate) struct Client {
     spec: ClientSpec,
     tokens: Vec<u64>,
 }
 
 /// What the client does after a throttled attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AfterThrottle {
+pub(crate) enum AfterThrottle {
     /// Try again after this delay.
     Retry(SimDuration),
     /// Give up: attempts exhausted.
@@ -29,26 +29,20 @@ pub enum AfterThrottle {
 impl Client {
     /// A client fleet as the scenario describes it.
     #[must_use]
-    pub fn new(spec: ClientSpec) -> Self {
+    pub(crate) fn new(spec: ClientSpec) -> Self {
         Self { spec, tokens: vec![spec.quota; spec.instances as usize] }
-    }
-
-    /// The settings.
-    #[must_use]
-    pub fn spec(&self) -> &ClientSpec {
-        &self.spec
     }
 
     /// The instance that sends request number `seq`.
     #[inline]
     #[must_use]
-    pub fn instance_of(&self, seq: u64) -> u32 {
+    pub(crate) fn instance_of(&self, seq: u64) -> u32 {
         (seq % self.spec.instances) as u32
     }
 
     /// Largest backoff before retry number `attempt` (1 for the first retry).
     #[must_use]
-    pub fn max_backoff(&self, attempt: u32) -> SimDuration {
+    pub(crate) fn max_backoff(&self, attempt: u32) -> SimDuration {
         let base = self.spec.throttle_base.as_micros();
         let shift = attempt.saturating_sub(1).min(40);
         SimDuration::from_micros(base.saturating_mul(1u64 << shift).min(self.spec.cap.as_micros()))
@@ -56,7 +50,7 @@ impl Client {
 
     /// Decides what follows a throttled attempt number `attempt` (1-based) of `instance`;
     /// `jitter` is a uniform draw in [0, 1) for full jitter.
-    pub fn after_throttle(&mut self, instance: u32, attempt: u32, jitter: f64) -> AfterThrottle {
+    pub(crate) fn after_throttle(&mut self, instance: u32, attempt: u32, jitter: f64) -> AfterThrottle {
         if attempt >= self.spec.attempts {
             return AfterThrottle::Exhausted;
         }
@@ -73,7 +67,7 @@ impl Client {
 
     /// Records a success at attempt number `attempt` of `instance`.
     #[inline]
-    pub fn on_success(&mut self, instance: u32, attempt: u32) {
+    pub(crate) fn on_success(&mut self, instance: u32, attempt: u32) {
         if self.spec.quota == 0 {
             return;
         }
@@ -83,7 +77,7 @@ impl Client {
     }
 
     /// Records `n` first-attempt successes spread over the instances (fast mode's bulk path).
-    pub fn on_bulk_success(&mut self, n: u64) {
+    pub(crate) fn on_bulk_success(&mut self, n: u64) {
         if self.spec.quota == 0 || n == 0 {
             return;
         }

@@ -1,17 +1,26 @@
-//! The DynamoDB model: what admits a request and what throttles it.
+//! The DynamoDB model: what a request charges, what admits it and what throttles it, and how
+//! capacity moves. Every rule here is DynamoDB's (with its section of the behavioural
+//! specification); none of it knows files, output formats, the command line or the engine.
 //!
-//! * [`resource`]: a table or GSI — its partitions, per-second admission windows, burst credit and
-//!   per-partition caps (spec §2–§5).
+//! * [`request`]: what one request of a pattern charges, and where (spec §1).
+//! * [`resource`]: a table or GSI — its partitions, per-second admission windows, burst credit
+//!   and per-partition caps (spec §2–§5).
+//! * [`control`]: capacity decisions — `[[at]]` actions, UpdateTable latency, auto scaling,
+//!   on-demand growth, pre-warming, mode switches and splits for heat — returned as commands.
+//! * [`scaling`]: the auto scaling alarms, the decrease quota and on-demand growth (spec §5, §6).
+//! * [`indexes`]: GSI propagation, backfill and LSI item collections (spec §7, §8).
 //! * [`client`]: the SDK's retry behaviour (spec §9.3).
-//!
-//! The model knows nothing of files, CSV or the command line; the engine drives it.
 
-pub mod client;
-pub mod resource;
-pub mod scaling;
+pub(crate) mod client;
+pub(crate) mod control;
+pub(crate) mod indexes;
+pub(crate) mod request;
+pub(crate) mod resource;
+pub(crate) mod scaling;
 
 /// Read or write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Dim {
     /// Read units.
     Read = 0,
@@ -29,6 +38,60 @@ impl Dim {
         match self {
             Dim::Read => "read",
             Dim::Write => "write",
+        }
+    }
+}
+
+/// What a capacity event was (`capacity_events` in `summary.json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapacityAction {
+    /// Auto scaling raised provisioned capacity.
+    ScaleOut,
+    /// Auto scaling lowered it.
+    ScaleIn,
+    /// A `set_capacity` action's UpdateTable completed.
+    SetCapacity,
+    /// A decrease beyond the daily quota was refused.
+    RefusedDecrease,
+    /// A `set_capacity` found the table on-demand.
+    RefusedSetCapacity,
+    /// The capacity mode changed (`old` and `new`: 0 provisioned, 1 on-demand).
+    SwitchMode,
+    /// Warm throughput was raised.
+    Prewarm,
+    /// A partition that reached 10 GB split.
+    SplitForSize,
+    /// A hot partition split at the median of its traffic.
+    SplitForHeat,
+    /// A hot partition could not split (one key, or sequential keys).
+    HeatSplitSkipped,
+    /// Partitions doubled to serve more throughput.
+    PartitionsAdded,
+    /// A GSI was created; its backfill started.
+    AddGsi,
+    /// A GSI's backfill completed.
+    GsiActive,
+}
+
+impl CapacityAction {
+    /// The name used in `summary.json` and the charts.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            CapacityAction::ScaleOut => "scale_out",
+            CapacityAction::ScaleIn => "scale_in",
+            CapacityAction::SetCapacity => "set_capacity",
+            CapacityAction::RefusedDecrease => "refused_decrease",
+            CapacityAction::RefusedSetCapacity => "refused_set_capacity",
+            CapacityAction::SwitchMode => "switch_mode",
+            CapacityAction::Prewarm => "prewarm",
+            CapacityAction::SplitForSize => "split_for_size",
+            CapacityAction::SplitForHeat => "split_for_heat",
+            CapacityAction::HeatSplitSkipped => "heat_split_skipped",
+            CapacityAction::PartitionsAdded => "partitions_added",
+            CapacityAction::AddGsi => "add_gsi",
+            CapacityAction::GsiActive => "gsi_active",
         }
     }
 }

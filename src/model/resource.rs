@@ -15,21 +15,17 @@
 //!
 //! Units are milli-units (see [`crate::units`]).
 
-use super::{Dim, Reason};
-use crate::scenario::{CapacitySpec, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use super::{CapacityMode, Dim, Reason};
+use crate::limits::{BURST_SECONDS, PARTITION_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::scenario::CapacitySpec;
 use crate::units::MILLI;
 
-/// Seconds of unused capacity a partition banks as burst credit (spec §3).
-pub const BURST_SECONDS: u64 = 300;
-/// Bytes of data a partition holds; more, and it splits for size (10 GB, spec §2).
-pub const PARTITION_BYTES: u64 = 10 * 1_000_000_000;
-
 /// Per-partition caps in milli-units per second, indexed by [`Dim`].
-pub const PARTITION_CAP_MILLI: [u64; 2] = [PARTITION_READ_CAP * MILLI, PARTITION_WRITE_CAP * MILLI];
+pub(crate) const PARTITION_CAP_MILLI: [u64; 2] = [PARTITION_READ_CAP * MILLI, PARTITION_WRITE_CAP * MILLI];
 
 /// Capacity mode state of a resource.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Provisioned units per second, by [`Dim`].
     Provisioned {
         /// RCU, WCU.
@@ -46,25 +42,45 @@ pub enum Mode {
     },
 }
 
+impl Mode {
+    /// The mode's kind.
+    pub(crate) fn kind(&self) -> CapacityMode {
+        match self {
+            Mode::Provisioned { .. } => CapacityMode::Provisioned,
+            Mode::OnDemand { .. } => CapacityMode::OnDemand,
+        }
+    }
+
+    /// The mode a validated capacity setting starts in.
+    pub(crate) fn of(capacity: &CapacitySpec) -> Self {
+        match *capacity {
+            CapacitySpec::Provisioned { read, write } => Mode::Provisioned { units: [read, write] },
+            CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
+                Mode::OnDemand { warm: [warm_read, warm_write], max: [max_read, max_write], quota: table_quota }
+            }
+        }
+    }
+}
+
 /// One partition's state.
 #[derive(Clone, Debug, Default)]
-pub struct Partition {
+pub(crate) struct Partition {
     /// Milli-units consumed in the current second.
-    pub used: [u64; 2],
+    used: [u64; 2],
     /// Banked burst credit, milli-units.
-    pub burst: [u64; 2],
+    burst: [u64; 2],
     /// Milli-units consumed in the current minute.
-    pub minute_consumed: [u64; 2],
+    minute_consumed: [u64; 2],
     /// Throttle events in the current minute.
-    pub minute_throttles: [u64; 2],
+    minute_throttles: [u64; 2],
     /// Share of the table's provisioned capacity allocated to this partition (the legacy
     /// allocation that sizes burst credit): `1/n` at creation, halved by a split.
-    pub share: f64,
+    share: f64,
     /// Bytes of data stored.
-    pub bytes: u64,
+    bytes: u64,
     /// Largest burst credit, milli-units (300 s of the allocation; kept up to date by the
     /// resource when capacity or shares change).
-    pub burst_cap: [u64; 2],
+    burst_cap: [u64; 2],
 }
 
 impl Partition {
@@ -113,21 +129,21 @@ impl Partition {
 
 /// A table or GSI.
 #[derive(Clone, Debug)]
-pub struct Resource {
+pub(crate) struct Resource {
     /// Table or index name.
-    pub name: String,
+    name: String,
     /// A GSI rather than the base table.
-    pub is_index: bool,
+    is_index: bool,
     /// Capacity mode.
-    pub mode: Mode,
+    mode: Mode,
     /// Start of each partition's hash range (sorted, first 0); change with [`Self::set_ranges`].
     bounds: Vec<u64>,
     /// Partitions, in hash order.
-    pub parts: Vec<Partition>,
+    parts: Vec<Partition>,
     /// Table-level milli-units used this second (from the budget, not burst).
     used: [u64; 2],
     /// Table-level milli-units consumed this second (budget and burst).
-    pub second_consumed: [u64; 2],
+    second_consumed: [u64; 2],
     /// Table-level budget, milli-units per second.
     limit: [u64; 2],
     /// The reason reported when the table-level budget throttles.
@@ -145,13 +161,8 @@ impl Resource {
     /// throughput's `max(ceil(R/3000), ceil(W/1000))` (a new table: 4), and `ceil(GB/10)` for
     /// storage; the largest of these.
     #[must_use]
-    pub fn new(name: String, is_index: bool, capacity: &CapacitySpec, storage_bytes: u64, burst_full: bool, linear: bool) -> Self {
-        let mode = match *capacity {
-            CapacitySpec::Provisioned { read, write } => Mode::Provisioned { units: [read, write] },
-            CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
-                Mode::OnDemand { warm: [warm_read, warm_write], max: [max_read, max_write], quota: table_quota }
-            }
-        };
+    pub(crate) fn new(name: String, is_index: bool, capacity: &CapacitySpec, storage_bytes: u64, burst_full: bool, linear: bool) -> Self {
+        let mode = Mode::of(capacity);
         let n = initial_partitions(&mode, storage_bytes);
         let mut r = Self {
             name,
@@ -188,8 +199,74 @@ impl Resource {
         }
     }
 
+    /// Table or index name.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A GSI rather than the base table.
+    pub(crate) fn is_index(&self) -> bool {
+        self.is_index
+    }
+
+    /// The capacity mode and its settings.
+    pub(crate) fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Puts the resource in `mode` and recomputes its limits and burst caps.
+    pub(crate) fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        self.refresh_limits();
+    }
+
+    /// Milli-units consumed in the current second.
+    pub(crate) fn second_consumed(&self, d: Dim) -> u64 {
+        self.second_consumed[d as usize]
+    }
+
+    /// Bytes stored.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.parts.iter().map(|p| p.bytes).sum()
+    }
+
+    /// Adds (or removes, when negative) `delta` bytes on partition `p`.
+    #[inline]
+    pub(crate) fn add_bytes(&mut self, p: usize, delta: i64) {
+        let b = &mut self.parts[p].bytes;
+        *b = b.saturating_add_signed(delta);
+    }
+
+    /// Write milli-units partition `p` can still take this second.
+    pub(crate) fn write_room(&self, p: usize) -> u64 {
+        PARTITION_CAP_MILLI[1].saturating_sub(self.parts[p].used[1])
+    }
+
+    /// Closes the minute of every partition: `f(partition, consumed, throttle events)`, both
+    /// by [`Dim`], then zeroes the minute's counts.
+    pub(crate) fn close_minute(&mut self, mut f: impl FnMut(usize, [u64; 2], [u64; 2])) {
+        for (i, p) in self.parts.iter_mut().enumerate() {
+            f(i, p.minute_consumed, p.minute_throttles);
+            p.minute_consumed = [0; 2];
+            p.minute_throttles = [0; 2];
+        }
+    }
+
+    /// Splits, at the middle of its range, every partition holding more than 10 GB (spec §2),
+    /// until none does; returns `(partition, count before)` of each split.
+    pub(crate) fn split_for_size(&mut self) -> Vec<(usize, usize)> {
+        let mut done = Vec::new();
+        while let Some(i) = self.parts.iter().position(|p| p.bytes > PARTITION_BYTES) {
+            let (lo, hi) = self.range(i);
+            let old = self.partition_count();
+            self.split(i, ((u128::from(lo) + hi) / 2) as u64, 0.5);
+            done.push((i, old));
+        }
+        done
+    }
+
     /// Recomputes the table-level budgets and burst caps from the mode (after a capacity change).
-    pub fn refresh_limits(&mut self) {
+    fn refresh_limits(&mut self) {
         self.refresh_caps();
         for d in Dim::ALL {
             let i = d as usize;
@@ -213,22 +290,23 @@ impl Resource {
         }
     }
 
+    #[cfg(test)]
     /// Start of each partition's hash range.
     #[must_use]
-    pub fn bounds(&self) -> &[u64] {
+    pub(crate) fn bounds(&self) -> &[u64] {
         &self.bounds
     }
 
     /// Number of partitions.
     #[must_use]
-    pub fn partition_count(&self) -> usize {
+    pub(crate) fn partition_count(&self) -> usize {
         self.parts.len()
     }
 
     /// The partition holding hash `h`.
     #[inline]
     #[must_use]
-    pub fn partition_of(&self, h: u64) -> usize {
+    pub(crate) fn partition_of(&self, h: u64) -> usize {
         if self.equal_ranges {
             // Equal hash ranges: the bounds are floor(i * 2^64 / n), so the partition is
             // floor(h * n / 2^64), without a search.
@@ -238,9 +316,10 @@ impl Resource {
         }
     }
 
+    #[cfg(test)]
     /// Replaces the hash ranges (after splits); `equal` says whether they are the `n` equal
     /// ranges of [`equal_bounds`].
-    pub fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>) {
+    pub(crate) fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>) {
         debug_assert_eq!(bounds.len(), parts.len());
         self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
         self.bounds = bounds;
@@ -250,34 +329,35 @@ impl Resource {
 
     /// Table-level budget, milli-units per second.
     #[must_use]
-    pub fn limit_milli(&self, d: Dim) -> u64 {
+    pub(crate) fn limit_milli(&self, d: Dim) -> u64 {
         self.limit[d as usize]
     }
 
     /// Provisioned units (0 for on-demand).
     #[must_use]
-    pub fn provisioned(&self, d: Dim) -> u64 {
+    pub(crate) fn provisioned(&self, d: Dim) -> u64 {
         match self.mode {
             Mode::Provisioned { units } => units[d as usize],
             Mode::OnDemand { .. } => 0,
         }
     }
 
+    #[cfg(test)]
     /// Partition `i`'s allocation of provisioned capacity, milli-units per second.
     #[must_use]
-    pub fn allocation_milli(&self, i: usize, d: Dim) -> u64 {
+    pub(crate) fn allocation_milli(&self, i: usize, d: Dim) -> u64 {
         (self.provisioned(d) as f64 * MILLI as f64 * self.parts[i].share).round() as u64
     }
 
     /// Largest burst credit partition `i` banks, milli-units.
     #[must_use]
-    pub fn burst_cap(&self, i: usize, d: Dim) -> u64 {
+    pub(crate) fn burst_cap(&self, i: usize, d: Dim) -> u64 {
         self.parts[i].burst_cap[d as usize]
     }
 
     /// Splits partition `i` at hash `at` (which must lie inside its range); the lower child
     /// takes `frac` of its data. Each child gets half the parent's allocation (spec §2, P6).
-    pub fn split(&mut self, i: usize, at: u64, frac: f64) {
+    pub(crate) fn split(&mut self, i: usize, at: u64, frac: f64) {
         let (a, b) = self.parts[i].halves(frac);
         self.parts[i] = a;
         self.parts.insert(i + 1, b);
@@ -288,13 +368,13 @@ impl Resource {
 
     /// The hash range of partition `i`: `(start, end)` with `end` exclusive (2^64 for the last).
     #[must_use]
-    pub fn range(&self, i: usize) -> (u64, u128) {
+    pub(crate) fn range(&self, i: usize) -> (u64, u128) {
         (self.bounds[i], self.bounds.get(i + 1).map_or(1u128 << 64, |&b| u128::from(b)))
     }
 
     /// Splits every partition in two at the middle of its range until there are at least `n`
     /// (DynamoDB doubles partitions when throughput outgrows them; they never merge).
-    pub fn grow_to(&mut self, n: usize) {
+    pub(crate) fn grow_to(&mut self, n: usize) {
         while self.parts.len() < n {
             for i in (0..self.parts.len()).rev() {
                 let (lo, hi) = self.range(i);
@@ -323,7 +403,7 @@ impl Resource {
     /// # Errors
     /// The reason it would be throttled.
     #[inline]
-    pub fn check(&self, p: usize, d: Dim, u: u64) -> Result<(), Reason> {
+    pub(crate) fn check(&self, p: usize, d: Dim, u: u64) -> Result<(), Reason> {
         let part = &self.parts[p];
         if !self.fits_partition(part, d, u) {
             return Err(Reason::KeyRange);
@@ -343,7 +423,7 @@ impl Resource {
     /// # Errors
     /// The reason it is throttled; nothing is consumed then.
     #[inline]
-    pub fn try_take(&mut self, p: usize, d: Dim, u: u64) -> Result<u64, Reason> {
+    pub(crate) fn try_take(&mut self, p: usize, d: Dim, u: u64) -> Result<u64, Reason> {
         self.check(p, d, u)?;
         let i = d as usize;
         let room = self.limit[i].saturating_sub(self.used[i]);
@@ -358,7 +438,7 @@ impl Resource {
     }
 
     /// Gives back an admission made by [`Self::try_take`] in the same second.
-    pub fn untake(&mut self, p: usize, d: Dim, u: u64, from_burst: u64) {
+    pub(crate) fn untake(&mut self, p: usize, d: Dim, u: u64, from_burst: u64) {
         let i = d as usize;
         self.used[i] -= u - from_burst;
         self.second_consumed[i] -= u;
@@ -370,7 +450,7 @@ impl Resource {
     /// Admits demand known to fit (fast mode's bulk path): `u` milli-units on partition `p`,
     /// all from the table-level budget.
     #[inline]
-    pub fn take_bulk(&mut self, p: usize, d: Dim, u: u64) {
+    pub(crate) fn take_bulk(&mut self, p: usize, d: Dim, u: u64) {
         let i = d as usize;
         self.used[i] += u;
         self.second_consumed[i] += u;
@@ -381,7 +461,7 @@ impl Resource {
     /// partition cap without burst? `other` is the same partition's demand in the other
     /// dimension (for the linear model).
     #[must_use]
-    pub fn partition_fits_fresh(&self, d: Dim, u: u64, other: u64) -> bool {
+    pub(crate) fn partition_fits_fresh(&self, d: Dim, u: u64, other: u64) -> bool {
         if self.linear {
             let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
             r + 3 * w <= PARTITION_CAP_MILLI[0]
@@ -393,7 +473,7 @@ impl Resource {
     /// Closes the second: banks unused allocation as burst credit (provisioned), adds the
     /// second to the minute and opens a fresh window.
     #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
-    pub fn end_second(&mut self) {
+    pub(crate) fn end_second(&mut self) {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
         let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
         // Unused capacity is counted at the table (spec §3: the AWS example banks 150 RCU x 300 s
@@ -416,14 +496,14 @@ impl Resource {
     }
 
     /// Counts a throttle event on partition `p`.
-    pub fn count_throttle(&mut self, p: usize, d: Dim) {
+    pub(crate) fn count_throttle(&mut self, p: usize, d: Dim) {
         self.parts[p].minute_throttles[d as usize] += 1;
     }
 }
 
 /// Initial partition count (spec §2, P1–P3).
 #[must_use]
-pub fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
+pub(crate) fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
     let by_throughput = match *mode {
         Mode::Provisioned { units } => {
             // ceil(R/3000 + W/1000) = ceil((R + 3W) / 3000), in integers.
@@ -436,7 +516,7 @@ pub fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
 
 /// Hash-range starts of `n` equal partitions.
 #[must_use]
-pub fn equal_bounds(n: u64) -> Vec<u64> {
+pub(crate) fn equal_bounds(n: u64) -> Vec<u64> {
     (0..n).map(|i| ((u128::from(i) << 64) / u128::from(n)) as u64).collect()
 }
 
@@ -620,5 +700,43 @@ mod tests {
             r.try_take(0, Dim::Read, MILLI).unwrap();
         }
         assert_eq!(r.try_take(1, Dim::Read, MILLI), Err(Reason::MaxOnDemand));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, failure_persistence: None, ..proptest::prelude::ProptestConfig::default() })]
+
+    /// Admission of a provisioned resource: no partition above its cap in any second, burst
+    /// credit within 300 s of allocation, and consumption within provisioned x seconds plus
+    /// the credit it could have banked.
+    #[test]
+    fn admission_invariants(read in 1u64..20_000, write in 1u64..8_000, asks in proptest::collection::vec((0usize..64, proptest::prelude::any::<bool>(), 1u64..5_000, 0u8..3), 1..400)) {
+        let mut r = Resource::new("t".into(), false, &prov(read, write), 0, true, false);
+        let n = r.partition_count();
+        let mut consumed = [0u64; 2];
+        let mut seconds = 1u64;
+        for (p, is_write, units, tick) in asks {
+            let d = if is_write { Dim::Write } else { Dim::Read };
+            if r.try_take(p % n, d, units).is_ok() {
+                consumed[d as usize] += units;
+            }
+            for part in &r.parts {
+                proptest::prop_assert!(part.used[0] <= PARTITION_CAP_MILLI[0] && part.used[1] <= PARTITION_CAP_MILLI[1]);
+            }
+            if tick == 0 {
+                r.end_second();
+                seconds += 1;
+                for (i, part) in r.parts.iter().enumerate() {
+                    for d in Dim::ALL {
+                        proptest::prop_assert!(part.burst[d as usize] <= BURST_SECONDS * r.allocation_milli(i, d) + 1);
+                    }
+                }
+            }
+        }
+        for d in Dim::ALL {
+            let prov = r.provisioned(d) * 1_000;
+            proptest::prop_assert!(consumed[d as usize] <= prov * (seconds + BURST_SECONDS) + n as u64);
+        }
+    }
+
     }
 }

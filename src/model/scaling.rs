@@ -13,17 +13,13 @@
 //!   beyond its current instant capacity grows by at most a factor 2 per doubling period (30
 //!   minutes by default), and never shrinks.
 
+use crate::limits::{DECREASE_INTERVAL_S, FREE_DECREASES_PER_DAY, SCALE_IN_DATAPOINTS, SCALE_IN_MARGIN, SCALE_OUT_DATAPOINTS};
 use crate::scenario::ScalingTargetSpec;
 use std::collections::VecDeque;
 
-/// Seconds in an hour.
-const HOUR_S: i64 = 3_600;
-/// Decreases allowed at any time of a UTC day before the hourly rule applies.
-pub const FREE_DECREASES_PER_DAY: u32 = 4;
-
 /// The per-table (and per-GSI) limit on capacity decreases.
 #[derive(Clone, Debug, Default)]
-pub struct DecreaseQuota {
+pub(crate) struct DecreaseQuota {
     day: i64,
     count_today: u32,
     last_unix_s: Option<i64>,
@@ -32,13 +28,13 @@ pub struct DecreaseQuota {
 impl DecreaseQuota {
     /// May a decrease happen at `now_unix_s`?
     #[must_use]
-    pub fn allowed(&self, now_unix_s: i64) -> bool {
+    pub(crate) fn allowed(&self, now_unix_s: i64) -> bool {
         let today = if now_unix_s.div_euclid(86_400) == self.day { self.count_today } else { 0 };
-        today < FREE_DECREASES_PER_DAY || self.last_unix_s.is_none_or(|l| now_unix_s - l >= HOUR_S)
+        today < FREE_DECREASES_PER_DAY || self.last_unix_s.is_none_or(|l| now_unix_s - l >= DECREASE_INTERVAL_S)
     }
 
     /// Records a decrease at `now_unix_s`.
-    pub fn record(&mut self, now_unix_s: i64) {
+    pub(crate) fn record(&mut self, now_unix_s: i64) {
         let day = now_unix_s.div_euclid(86_400);
         if day != self.day {
             self.day = day;
@@ -50,7 +46,7 @@ impl DecreaseQuota {
 
     /// Decreases made on the UTC day of `now_unix_s`.
     #[must_use]
-    pub fn count_on(&self, now_unix_s: i64) -> u32 {
+    pub(crate) fn count_on(&self, now_unix_s: i64) -> u32 {
         if now_unix_s.div_euclid(86_400) == self.day {
             self.count_today
         } else {
@@ -61,7 +57,7 @@ impl DecreaseQuota {
 
 /// What an auto scaling evaluation decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
+pub(crate) enum Decision {
     /// Nothing to do.
     Hold,
     /// Raise provisioned capacity to this many units.
@@ -72,25 +68,19 @@ pub enum Decision {
 
 /// One scalable target (table or GSI, read or write).
 #[derive(Clone, Debug)]
-pub struct Autoscaler {
+pub(crate) struct Autoscaler {
     /// Settings.
-    pub spec: ScalingTargetSpec,
+    pub(crate) spec: ScalingTargetSpec,
     history: VecDeque<f64>,
     last_out_s: Option<u64>,
     last_in_s: Option<u64>,
 }
 
-/// Datapoints above the target that fire the scale-out alarm.
-pub const SCALE_OUT_DATAPOINTS: usize = 2;
-/// Datapoints below the target minus 20 points that fire the scale-in alarm.
-pub const SCALE_IN_DATAPOINTS: usize = 15;
-/// Percentage points below the target of the scale-in threshold.
-pub const SCALE_IN_MARGIN: f64 = 0.20;
 
 impl Autoscaler {
     /// A scaler with no datapoints yet.
     #[must_use]
-    pub fn new(spec: ScalingTargetSpec) -> Self {
+    pub(crate) fn new(spec: ScalingTargetSpec) -> Self {
         Self { spec, history: VecDeque::with_capacity(SCALE_IN_DATAPOINTS + 1), last_out_s: None, last_in_s: None }
     }
 
@@ -100,7 +90,7 @@ impl Autoscaler {
 
     /// Adds the datapoint of the minute just ended (consumed units per second, its average) and
     /// evaluates both alarms against `provisioned`, at simulated second `now_s`.
-    pub fn evaluate(&mut self, consumed_per_s: f64, provisioned: u64, now_s: u64) -> Decision {
+    pub(crate) fn evaluate(&mut self, consumed_per_s: f64, provisioned: u64, now_s: u64) -> Decision {
         self.history.push_back(consumed_per_s);
         while self.history.len() > SCALE_IN_DATAPOINTS {
             self.history.pop_front();
@@ -135,7 +125,7 @@ impl Autoscaler {
     }
 
     /// Records that a decision was carried out at `now_s` (for the cooldowns).
-    pub fn acted(&mut self, d: Decision, now_s: u64) {
+    pub(crate) fn acted(&mut self, d: Decision, now_s: u64) {
         match d {
             Decision::ScaleOut(_) => self.last_out_s = Some(now_s),
             Decision::ScaleIn(_) => self.last_in_s = Some(now_s),
@@ -146,26 +136,26 @@ impl Autoscaler {
 
 /// On-demand capacity of one resource and dimension.
 #[derive(Clone, Debug)]
-pub struct OnDemandGrowth {
+pub(crate) struct OnDemandGrowth {
     /// Highest one-minute average consumption, units per second.
-    pub prev_peak: f64,
+    pub(crate) prev_peak: f64,
     /// Capacity served instantly (warm throughput), units per second.
-    pub instant: f64,
+    pub(crate) instant: f64,
     /// Minutes for the instant capacity to double while demand asks for more.
-    pub doubling_minutes: f64,
+    pub(crate) doubling_minutes: f64,
 }
 
 impl OnDemandGrowth {
     /// A table that can serve `warm` units per second instantly.
     #[must_use]
-    pub fn new(warm: u64, doubling_minutes: f64) -> Self {
+    pub(crate) fn new(warm: u64, doubling_minutes: f64) -> Self {
         Self { prev_peak: warm as f64 / 2.0, instant: warm as f64, doubling_minutes }
     }
 
     /// Adds a minute whose average consumption was `consumed_per_s`; returns the new instant
     /// capacity. The target is twice the previous peak; the instant capacity moves toward it by
     /// at most `2^(1/doubling_minutes)` a minute and never goes down.
-    pub fn minute(&mut self, consumed_per_s: f64) -> f64 {
+    pub(crate) fn minute(&mut self, consumed_per_s: f64) -> f64 {
         self.prev_peak = self.prev_peak.max(consumed_per_s);
         let target = 2.0 * self.prev_peak;
         if target > self.instant {
@@ -176,7 +166,7 @@ impl OnDemandGrowth {
     }
 
     /// Raises the instant capacity (pre-warming, a switch from provisioned).
-    pub fn raise(&mut self, units: f64) {
+    pub(crate) fn raise(&mut self, units: f64) {
         self.instant = self.instant.max(units);
         self.prev_peak = self.prev_peak.max(units / 2.0);
     }

@@ -1,39 +1,81 @@
-//! Outputs of a run: `summary.json`, `timeseries.csv`, `partitions.csv`, and the terminal
-//! summary. Reads finished results only; every file is written atomically.
+//! Outputs: what the terminal shows and the files a command writes. Reads finished results
+//! only; never runs a simulation.
+//!
+//! Every result renders through [`Render`]: its terminal text and its [`Artifact`]s (a name and
+//! bytes), which [`write_all`] writes, atomically, in one place. A run's files come from
+//! [`RunReport`]: `summary.json`, `timeseries.csv`, `partitions.csv`, and unless charts are off,
+//! the charts and `report.html`.
 
+pub mod compare;
 pub mod html;
+pub mod metric;
+pub mod replications;
 pub mod plot;
 pub mod summary;
+pub mod sweep;
 pub mod tables;
+pub mod text;
 
-use crate::engine::RunResult;
 use crate::output::{prepare_dir, write_atomic, OutputError};
 use std::path::{Path, PathBuf};
 
+pub use metric::Metric;
 pub use summary::Summary;
+pub use tables::{PartitionRow, SeriesRow};
 
-/// Writes the run's files into `dir`; returns their paths.
+/// A file a command writes: its name in the output folder and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    /// File name.
+    pub name: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+impl Artifact {
+    /// A file named `name`.
+    #[must_use]
+    pub fn new(name: &str, bytes: impl Into<Vec<u8>>) -> Self {
+        Self { name: name.to_string(), bytes: bytes.into() }
+    }
+}
+
+/// Writes `artifacts` into `dir` (created if needed), each atomically; returns their paths.
 ///
 /// # Errors
 /// [`OutputError`] naming the folder or file that could not be written.
-pub fn write_run(dir: &Path, r: &RunResult, summary: &Summary) -> Result<Vec<PathBuf>, OutputError> {
+pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>, OutputError> {
     prepare_dir(dir)?;
     let mut written = Vec::new();
-    let files: [(&str, Vec<u8>); 3] = [
-        ("summary.json", summary.to_json().into_bytes()),
-        ("timeseries.csv", tables::timeseries_csv(r)),
-        ("partitions.csv", tables::partitions_csv(r)),
-    ];
-    for (name, bytes) in files {
-        let p = dir.join(name);
-        write_atomic(&p, &bytes)?;
+    for a in artifacts {
+        let p = dir.join(&a.name);
+        write_atomic(&p, &a.bytes)?;
         written.push(p);
     }
     Ok(written)
 }
 
+/// A result that shows itself on the terminal and writes files.
+pub trait Render {
+    /// What the terminal shows.
+    fn text(&self) -> String;
+    /// The files it writes.
+    ///
+    /// # Errors
+    /// [`ReportError`] when a chart cannot be drawn.
+    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError>;
+}
+
+/// Pretty JSON with a trailing newline.
+pub(crate) fn json<T: serde::Serialize + ?Sized>(v: &T) -> Vec<u8> {
+    let mut s = serde_json::to_string_pretty(v).expect("plain data serialises");
+    s.push('\n');
+    s.into_bytes()
+}
+
 /// Draws a chart with one body for both backends.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! draw_chart {
     ($height:expr, $name:expr, |$root:ident| $body:expr) => {
         $crate::report::plot::render($height, $name, &|$root| $body, &|$root| $body)
@@ -54,117 +96,123 @@ pub enum ReportError {
     Input(String),
 }
 
-/// Writes `name.svg` and `name.png`.
-///
-/// # Errors
-/// [`ReportError::Output`].
-pub fn write_chart(dir: &Path, name: &str, svg: &str, png: &[u8]) -> Result<Vec<PathBuf>, ReportError> {
-    let s = dir.join(format!("{name}.svg"));
-    let p = dir.join(format!("{name}.png"));
-    write_atomic(&s, svg.as_bytes())?;
-    write_atomic(&p, png)?;
-    Ok(vec![s, p])
+/// A run's outputs: the summary and the rows of its CSV files.
+pub struct RunReport {
+    /// `summary.json`.
+    pub summary: Summary,
+    /// `timeseries.csv`.
+    pub series: Vec<SeriesRow>,
+    /// `partitions.csv`.
+    pub partitions: Vec<PartitionRow>,
+    /// Draw the charts and `report.html`.
+    pub charts: bool,
 }
 
-/// Markers for capacity events and `[[at]]` actions from `summary.json`.
-#[must_use]
-pub fn markers(summary: &serde_json::Value) -> Vec<plot::Marker> {
-    let mut m = Vec::new();
-    if let Some(ev) = summary["capacity_events"].as_array() {
-        for e in ev {
-            let action = e["action"].as_str().unwrap_or("");
-            if matches!(action, "partitions_added" | "heat_split_skipped") {
+impl RunReport {
+    /// The report of a run of `sc`, billed at `catalog` prices.
+    #[must_use]
+    pub fn new(sc: &crate::scenario::Scenario, r: &crate::engine::RunResult, catalog: &crate::cost::Catalog, charts: bool) -> Self {
+        Self { summary: Summary::new(sc, r, catalog), series: tables::timeseries_rows(r), partitions: tables::partition_rows(r), charts }
+    }
+
+    /// The report of an earlier run, from the files in its output folder.
+    ///
+    /// # Errors
+    /// [`ReportError::Input`] naming a missing or malformed file.
+    pub fn read(dir: &Path) -> Result<Self, ReportError> {
+        let read = |name: &str| {
+            std::fs::read_to_string(dir.join(name))
+                .map_err(|e| ReportError::Input(format!("{}: {e} (is this the output folder of `ddbsim run`?)", dir.join(name).display())))
+        };
+        let bad = |name: &str, e: &dyn std::fmt::Display| ReportError::Input(format!("{}: {e}", dir.join(name).display()));
+        let summary: Summary = serde_json::from_str(&read("summary.json")?).map_err(|e| bad("summary.json", &e))?;
+        let text = read("timeseries.csv")?;
+        let series: Vec<SeriesRow> =
+            csv::Reader::from_reader(text.as_bytes()).deserialize().collect::<Result<_, _>>().map_err(|e| bad("timeseries.csv", &e))?;
+        let text = read("partitions.csv")?;
+        let partitions: Vec<PartitionRow> =
+            csv::Reader::from_reader(text.as_bytes()).deserialize().collect::<Result<_, _>>().map_err(|e| bad("partitions.csv", &e))?;
+        Ok(Self { summary, series, partitions, charts: true })
+    }
+
+    /// Markers for capacity events and `[[at]]` actions: (minute, resource, label).
+    fn markers(&self) -> Vec<plot::Marker> {
+        use crate::model::CapacityAction;
+        let s = &self.summary;
+        let mut m = Vec::new();
+        for e in &s.capacity_events {
+            if matches!(e.action, CapacityAction::PartitionsAdded | CapacityAction::HeatSplitSkipped) {
                 continue;
             }
-            let dim = e["dimension"].as_str().unwrap_or("");
-            let label =
-                if e["old"] == e["new"] { action.to_string() } else { format!("{action} {dim} {}", e["new"].as_f64().unwrap_or(0.0)) };
-            m.push((e["time_s"].as_f64().unwrap_or(0.0) / 60.0, e["resource"].as_str().unwrap_or("").to_string(), label));
+            let dim = e.dimension.map_or("", |d| d.name());
+            let label = if e.old == e.new { e.action.name().to_string() } else { format!("{} {dim} {}", e.action.name(), e.new) };
+            m.push((e.time_s as f64 / 60.0, e.resource.clone(), label));
         }
-    }
-    let table = summary["resources"][0]["name"].as_str().unwrap_or("").to_string();
-    if let Some(tl) = summary["timeline"].as_array() {
-        for t in tl {
-            m.push((t[0].as_f64().unwrap_or(0.0) / 60.0, table.clone(), format!("[[at]] {}", t[1].as_str().unwrap_or(""))));
+        let table = s.resources.first().map(|r| r.name.clone()).unwrap_or_default();
+        for (t, label) in &s.timeline {
+            m.push((*t as f64 / 60.0, table.clone(), format!("[[at]] {label}")));
         }
+        m
     }
-    m
+
+    /// The charts (capacity, hot partitions, latency) and `report.html`.
+    fn charts(&self) -> Result<Vec<Artifact>, ReportError> {
+        let mut out = Vec::new();
+        let mut svgs = Vec::new();
+        let panels = plot::capacity_panels(&self.series);
+        let marks = self.markers();
+        let h = plot::PANEL_HEIGHT * panels.len().max(1) as u32;
+        let (svg, png) = draw_chart!(h, "capacity", |root| plot::capacity(root, &panels, &marks))?;
+        out.push(Artifact::new("capacity.svg", svg.clone()));
+        out.push(Artifact::new("capacity.png", png));
+        svgs.push(("capacity: requested, consumed and provisioned units per second, throttle events per minute".to_string(), svg));
+        let maps = plot::heatmaps(&self.partitions);
+        let hot: Vec<String> = self
+            .summary
+            .hot_keys
+            .iter()
+            .map(|k| {
+                let rate = serde_json::to_string(&k.requests_per_s).unwrap_or_default();
+                format!("{} on {} p{}: {rate}/s", k.key, k.resource, k.partition)
+            })
+            .collect();
+        let h = (plot::PANEL_HEIGHT + 60) * maps.len().max(1) as u32;
+        let (svg, png) = draw_chart!(h, "hot-partitions", |root| plot::hot_partitions(root, &maps, &hot))?;
+        out.push(Artifact::new("hot-partitions.svg", svg.clone()));
+        out.push(Artifact::new("hot-partitions.png", png));
+        svgs.push(("hot partitions: utilization of each partition's cap per minute".to_string(), svg));
+        let pts = plot::latency_points(&self.series);
+        let (svg, png) = draw_chart!(plot::PANEL_HEIGHT + 100, "latency", |root| plot::latency(root, &pts))?;
+        out.push(Artifact::new("latency.svg", svg.clone()));
+        out.push(Artifact::new("latency.png", png));
+        svgs.push(("latency percentiles per minute".to_string(), svg));
+        out.push(Artifact::new("report.html", html::run_report(&self.summary, &svgs)));
+        Ok(out)
+    }
+
+    /// The charts and `report.html` only (what `ddbsim plot` redraws).
+    ///
+    /// # Errors
+    /// [`ReportError::Chart`] when a chart cannot be drawn.
+    pub fn chart_artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+        self.charts()
+    }
 }
 
-/// Draws the run's charts and `report.html` from its rows and summary.
-///
-/// # Errors
-/// [`ReportError`] for a chart or a file that could not be written.
-pub fn write_charts(
-    dir: &Path,
-    series: &[tables::SeriesRow],
-    parts: &[tables::PartitionRow],
-    summary: &serde_json::Value,
-) -> Result<Vec<PathBuf>, ReportError> {
-    prepare_dir(dir)?;
-    let mut written = Vec::new();
-    let mut svgs = Vec::new();
-    let panels = plot::capacity_panels(series);
-    let marks = markers(summary);
-    let h = plot::PANEL_HEIGHT * panels.len().max(1) as u32;
-    let (svg, png) = draw_chart!(h, "capacity", |root| plot::capacity(root, &panels, &marks))?;
-    written.extend(write_chart(dir, "capacity", &svg, &png)?);
-    svgs.push(("capacity: requested, consumed and provisioned units per second, throttle events per minute".to_string(), svg));
-    let maps = plot::heatmaps(parts);
-    let hot: Vec<String> = summary["hot_keys"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|k| {
-                    format!(
-                        "{} on {} p{}: {}/s",
-                        k["key"].as_str().unwrap_or(""),
-                        k["resource"].as_str().unwrap_or(""),
-                        k["partition"],
-                        k["requests_per_s"]
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let h = (plot::PANEL_HEIGHT + 60) * maps.len().max(1) as u32;
-    let (svg, png) = draw_chart!(h, "hot-partitions", |root| plot::hot_partitions(root, &maps, &hot))?;
-    written.extend(write_chart(dir, "hot-partitions", &svg, &png)?);
-    svgs.push(("hot partitions: utilization of each partition's cap per minute".to_string(), svg));
-    let pts = plot::latency_points(series);
-    let (svg, png) = draw_chart!(plot::PANEL_HEIGHT + 100, "latency", |root| plot::latency(root, &pts))?;
-    written.extend(write_chart(dir, "latency", &svg, &png)?);
-    svgs.push(("latency percentiles per minute".to_string(), svg));
-    let page = html::run_report(summary, &svgs);
-    let p = dir.join("report.html");
-    write_atomic(&p, page.as_bytes())?;
-    written.push(p);
-    Ok(written)
-}
+impl Render for RunReport {
+    fn text(&self) -> String {
+        self.summary.to_table()
+    }
 
-/// Redraws the charts and report of an earlier run from the files in `dir`.
-///
-/// # Errors
-/// [`ReportError::Input`] naming a missing or malformed file; otherwise as [`write_charts`].
-pub fn replot(dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name))
-            .map_err(|e| ReportError::Input(format!("{}: {e} (is this the output folder of `ddbsim run`?)", dir.join(name).display())))
-    };
-    let summary: serde_json::Value = serde_json::from_str(&read("summary.json")?)
-        .map_err(|e| ReportError::Input(format!("{}: {e}", dir.join("summary.json").display())))?;
-    let rows = |name: &str| -> Result<Vec<_>, ReportError> { Ok(read(name)?.into_bytes()) };
-    let bytes = rows("timeseries.csv")?;
-    let mut rdr = csv::Reader::from_reader(bytes.as_slice());
-    let series: Vec<tables::SeriesRow> = rdr
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .map_err(|e| ReportError::Input(format!("{}: {e}", dir.join("timeseries.csv").display())))?;
-    let bytes = rows("partitions.csv")?;
-    let mut rdr = csv::Reader::from_reader(bytes.as_slice());
-    let parts: Vec<tables::PartitionRow> = rdr
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .map_err(|e| ReportError::Input(format!("{}: {e}", dir.join("partitions.csv").display())))?;
-    write_charts(dir, &series, &parts, &summary)
+    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+        let mut out = vec![
+            Artifact::new("summary.json", self.summary.to_json()),
+            Artifact::new("timeseries.csv", tables::timeseries_csv(&self.series)),
+            Artifact::new("partitions.csv", tables::partitions_csv(&self.partitions)),
+        ];
+        if self.charts {
+            out.extend(self.charts()?);
+        }
+        Ok(out)
+    }
 }

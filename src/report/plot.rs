@@ -3,7 +3,9 @@
 //! from the rows written to the CSV and JSON files, so `ddbsim plot` redraws a run from its
 //! files and tests can check that what is plotted is what the CSV says.
 
+use super::metric::Metric;
 use super::tables::{PartitionRow, SeriesRow};
+use crate::model::Dim;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -86,7 +88,7 @@ pub struct CapacityPanel {
 /// The panels of the capacity chart from `timeseries.csv` rows (resources with traffic only).
 #[must_use]
 pub fn capacity_panels(rows: &[SeriesRow]) -> Vec<CapacityPanel> {
-    let mut by: BTreeMap<(String, String), BTreeMap<u64, f64>> = BTreeMap::new();
+    let mut by: BTreeMap<(String, Metric), BTreeMap<u64, f64>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     for r in rows {
         if r.resource == "client" {
@@ -95,14 +97,14 @@ pub fn capacity_panels(rows: &[SeriesRow]) -> Vec<CapacityPanel> {
         if !order.contains(&r.resource) {
             order.push(r.resource.clone());
         }
-        by.entry((r.resource.clone(), r.metric.clone())).or_default().insert(r.time_s, r.value);
+        by.entry((r.resource.clone(), r.metric)).or_default().insert(r.time_s, r.value);
     }
     let mut panels = Vec::new();
     for res in order {
-        for dim in ["Read", "Write"] {
-            let get = |m: String| by.get(&(res.clone(), m)).cloned().unwrap_or_default();
-            let requested = get(format!("Requested{dim}CapacityUnits"));
-            let consumed = get(format!("Consumed{dim}CapacityUnits"));
+        for (dim, d) in [("Read", Dim::Read), ("Write", Dim::Write)] {
+            let get = |m: Metric| by.get(&(res.clone(), m)).cloned().unwrap_or_default();
+            let requested = get(Metric::Requested(d));
+            let consumed = get(Metric::Consumed(d));
             let secs = |t: u64| {
                 let next = requested.keys().find(|&&k| k > t).copied();
                 next.map_or(60.0, |n| (n - t) as f64).min(60.0)
@@ -117,9 +119,9 @@ pub fn capacity_panels(rows: &[SeriesRow]) -> Vec<CapacityPanel> {
                 dim,
                 requested: per_s(&requested),
                 consumed: per_s(&consumed),
-                provisioned: get(format!("Provisioned{dim}CapacityUnits")).values().copied().collect(),
-                limit: get(format!("{dim}CapacityLimit")).values().copied().collect(),
-                throttle_events: get(format!("{dim}ThrottleEvents")).values().copied().collect(),
+                provisioned: get(Metric::Provisioned(d)).values().copied().collect(),
+                limit: get(Metric::CapacityLimit(d)).values().copied().collect(),
+                throttle_events: get(Metric::ThrottleEvents(d)).values().copied().collect(),
                 minutes,
             });
         }
@@ -306,10 +308,10 @@ pub fn latency_points(rows: &[SeriesRow]) -> Vec<(f64, f64, f64, f64)> {
     let mut by: BTreeMap<u64, [f64; 3]> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.resource == "client") {
         let e = by.entry(r.time_s).or_default();
-        match r.metric.as_str() {
-            "LatencyP50Ms" => e[0] = r.value,
-            "LatencyP99Ms" => e[1] = r.value,
-            "LatencyMaxMs" => e[2] = r.value,
+        match r.metric {
+            Metric::LatencyP50Ms => e[0] = r.value,
+            Metric::LatencyP99Ms => e[1] = r.value,
+            Metric::LatencyMaxMs => e[2] = r.value,
             _ => {}
         }
     }

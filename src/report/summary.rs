@@ -1,19 +1,20 @@
-//! `summary.json` and the terminal summary table.
+//! `summary.json`: what a run did, typed. The charts, `report.html` and `ddbsim plot` read it
+//! back as this struct.
 
 use super::tables::units;
-use crate::engine::RunResult;
-use crate::metrics::ResourceMinute;
-use crate::model::{Dim, Reason};
-use crate::scenario::Scenario;
-use serde::Serialize;
+use crate::cost::{bill_of, Bill, Catalog};
+use crate::engine::{CapacityEvent, CollectionInfo, HotKey, ResourceKind, RunResult};
+use crate::metrics::MinuteRecord;
+use crate::model::{CapacityMode, Dim, Reason};
+use crate::scenario::{Action, Scenario};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// The whole summary.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Summary {
     /// ddbsim version.
-    pub ddbsim_version: &'static str,
+    pub ddbsim_version: String,
     /// Scenario name.
     pub scenario: String,
     /// Scenario description.
@@ -35,23 +36,23 @@ pub struct Summary {
     /// How the engine spent its seconds (fast mode: bulk vs replayed).
     pub engine: EngineSummary,
     /// The bill of the scenario's own capacity mode over the simulated window, extrapolated.
-    pub cost: crate::cost::Bill,
+    pub cost: Bill,
     /// Region and date of the price catalog.
     pub prices: String,
     /// Capacity changes, partition splits and refused actions, in time order.
-    pub capacity_events: Vec<crate::engine::CapacityEvent>,
+    pub capacity_events: Vec<CapacityEvent>,
     /// The scenario's `[[at]]` timeline: (second, action).
     pub timeline: Vec<(u64, String)>,
     /// The busiest keys.
-    pub hot_keys: Vec<crate::engine::HotKey>,
+    pub hot_keys: Vec<HotKey>,
     /// Item collections above 1 GB or with refused writes (LSI tables).
-    pub item_collections: Vec<crate::engine::CollectionInfo>,
+    pub item_collections: Vec<CollectionInfo>,
     /// The scenario file's text.
     pub scenario_text: String,
 }
 
 /// Request counts.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct RequestSummary {
     /// First attempts.
     pub offered: u64,
@@ -74,12 +75,12 @@ pub struct RequestSummary {
 }
 
 /// One pattern.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct PatternSummary {
     /// Name.
     pub name: String,
     /// API operation.
-    pub op: &'static str,
+    pub op: String,
     /// Counts.
     #[serde(flatten)]
     pub requests: RequestSummary,
@@ -94,14 +95,14 @@ pub struct PatternSummary {
 }
 
 /// One table or GSI.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct ResourceSummary {
     /// Name.
     pub name: String,
-    /// "table" or "gsi".
-    pub kind: &'static str,
-    /// "provisioned" or "on_demand".
-    pub mode: &'static str,
+    /// Table or GSI.
+    pub kind: ResourceKind,
+    /// Capacity mode at the end of the run.
+    pub mode: CapacityMode,
     /// Partitions at the end.
     pub partitions: u64,
     /// Provisioned RCU at the end (0 on-demand).
@@ -139,7 +140,7 @@ pub struct ResourceSummary {
 }
 
 /// GSI propagation delay, ms.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct LagSummary {
     /// Median.
     pub p50: f64,
@@ -150,7 +151,7 @@ pub struct LagSummary {
 }
 
 /// Latency percentiles, ms.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct LatencySummary {
     /// Median.
     pub p50: f64,
@@ -165,7 +166,7 @@ pub struct LatencySummary {
 }
 
 /// Engine statistics.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct EngineSummary {
     /// Seconds admitted in bulk.
     pub bulk_seconds: u64,
@@ -173,8 +174,7 @@ pub struct EngineSummary {
     pub replayed_seconds: u64,
 }
 
-fn action_label(a: &crate::scenario::Action) -> String {
-    use crate::scenario::Action;
+fn action_label(a: &Action) -> String {
     let units = |r: Option<u64>, w: Option<u64>| {
         [r.map(|x| format!("read {x}")), w.map(|x| format!("write {x}"))].into_iter().flatten().collect::<Vec<_>>().join(", ")
     };
@@ -200,12 +200,12 @@ fn share(a: u64, b: u64) -> f64 {
 impl Summary {
     /// Summarises a run of `sc`.
     #[must_use]
-    pub fn new(sc: &Scenario, r: &RunResult, catalog: &crate::cost::Catalog) -> Self {
-        let mut total = RequestSummary::default();
+    pub fn new(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Self {
+        let t = r.totals();
         let patterns = sc
             .patterns
             .iter()
-            .zip(&r.rec.patterns)
+            .zip(&r.patterns)
             .enumerate()
             .map(|(i, (p, t))| {
                 let req = RequestSummary {
@@ -219,16 +219,9 @@ impl Summary {
                     throttled_attempt_share: share(t.throttled_attempts, t.attempts),
                     failed_share: share(t.failed(), t.offered),
                 };
-                total.offered += t.offered;
-                total.served += t.served;
-                total.failed += t.failed();
-                total.pending_at_end += t.pending_at_end;
-                total.attempts += t.attempts;
-                total.throttled_attempts += t.throttled_attempts;
-                total.throttled_requests += t.throttled_requests;
                 PatternSummary {
                     name: p.name.clone(),
-                    op: p.op.api_name(),
+                    op: p.op.api_name().to_string(),
                     requests: req,
                     failed_attempts_exhausted: t.failed_exhausted,
                     failed_retry_quota: t.failed_quota,
@@ -237,25 +230,33 @@ impl Summary {
                 }
             })
             .collect();
-        total.throttled_attempt_share = share(total.throttled_attempts, total.attempts);
-        total.failed_share = share(total.failed, total.offered);
+        let total = RequestSummary {
+            offered: t.offered,
+            served: t.served,
+            failed: t.failed,
+            pending_at_end: t.pending_at_end,
+            attempts: t.attempts,
+            throttled_attempts: t.throttled_attempts,
+            throttled_requests: t.throttled_requests,
+            throttled_attempt_share: share(t.throttled_attempts, t.attempts),
+            failed_share: share(t.failed, t.offered),
+        };
         let resources = r
-            .rec
             .resources
             .iter()
-            .enumerate()
-            .map(|(i, series)| {
-                let mut sum = ResourceMinute::default();
+            .map(|res| {
+                let series = &res.minutes;
+                let mut sum = MinuteRecord::default();
                 let mut peak = [0f64; 2];
                 for (m, x) in series.iter().enumerate() {
                     sum.add(x);
-                    let secs = (r.duration_s - m as u64 * 60).min(60) as f64;
+                    let secs = r.minute_seconds(m) as f64;
                     for (p, c) in peak.iter_mut().zip(x.consumed) {
                         *p = p.max(units(c) / secs);
                     }
                 }
                 let last = series.last().cloned().unwrap_or_default();
-                let is_index = r.resource_is_index[i];
+                let is_index = res.kind == ResourceKind::Gsi;
                 let mut by_reason = BTreeMap::new();
                 for reason in Reason::ALL {
                     for d in Dim::ALL {
@@ -266,9 +267,9 @@ impl Summary {
                     }
                 }
                 ResourceSummary {
-                    name: r.resource_names[i].clone(),
-                    kind: if is_index { "gsi" } else { "table" },
-                    mode: r.resource_modes[i],
+                    name: res.name.clone(),
+                    kind: res.kind,
+                    mode: res.final_mode,
                     partitions: last.partitions,
                     provisioned_rcu: last.provisioned[0],
                     provisioned_wcu: last.provisioned[1],
@@ -284,15 +285,15 @@ impl Summary {
                     throttled_requests: sum.throttled_requests[0] + sum.throttled_requests[1],
                     warm_read: last.warm[0],
                     warm_write: last.warm[1],
-                    storage_gb: (r.resource_bytes[i] as f64 / 1e6).round() / 1e3,
-                    replication_lag_ms: r.index_lag_ms[i].map(|l| LagSummary { p50: l[0], p99: l[1], max: l[2] }),
+                    storage_gb: (res.stored_bytes as f64 / 1e6).round() / 1e3,
+                    replication_lag_ms: res.lag_ms.map(|l| LagSummary { p50: l[0], p99: l[1], max: l[2] }),
                 }
             })
             .collect();
-        let h = &r.rec.latency;
+        let h = &r.latency;
         let ms = |us: u64| us as f64 / 1_000.0;
         Self {
-            ddbsim_version: env!("CARGO_PKG_VERSION"),
+            ddbsim_version: env!("CARGO_PKG_VERSION").to_string(),
             scenario: sc.name.clone(),
             description: sc.description.clone(),
             seed: r.seed,
@@ -309,7 +310,7 @@ impl Summary {
                 max: ms(h.max()),
             },
             engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
-            cost: crate::billing::bill_of(sc, r, catalog),
+            cost: bill_of(sc, r, catalog),
             prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
             capacity_events: r.events.clone(),
             timeline: sc
@@ -331,145 +332,4 @@ impl Summary {
         s.push('\n');
         s
     }
-
-    /// The aligned table printed after a run.
-    #[must_use]
-    pub fn to_table(&self) -> String {
-        let mut o = String::new();
-        let pct = |x: f64| format!("{:.3}%", x * 100.0);
-        let _ = writeln!(
-            o,
-            "ddbsim {} · {} · seed {} · {} fidelity · {} s simulated",
-            self.ddbsim_version, self.scenario, self.seed, self.fidelity, self.duration_s
-        );
-        let _ = writeln!(o);
-        let rows: Vec<[String; 7]> = std::iter::once([
-            "pattern".into(),
-            "op".into(),
-            "offered".into(),
-            "served".into(),
-            "throttled req".into(),
-            "failed".into(),
-            "throttled att %".into(),
-        ])
-        .chain(self.patterns.iter().map(|p| {
-            [
-                p.name.clone(),
-                p.op.to_string(),
-                p.requests.offered.to_string(),
-                p.requests.served.to_string(),
-                p.requests.throttled_requests.to_string(),
-                p.requests.failed.to_string(),
-                pct(p.requests.throttled_attempt_share),
-            ]
-        }))
-        .collect();
-        o.push_str(&align(&rows));
-        let _ = writeln!(o);
-        let rows: Vec<[String; 7]> = std::iter::once([
-            "resource".into(),
-            "mode".into(),
-            "partitions".into(),
-            "consumed RCU".into(),
-            "consumed WCU".into(),
-            "read thr ev".into(),
-            "write thr ev".into(),
-        ])
-        .chain(self.resources.iter().map(|r| {
-            let mode =
-                if r.mode == "provisioned" { format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu) } else { "on-demand".to_string() };
-            [
-                format!("{} ({})", r.name, r.kind),
-                mode,
-                r.partitions.to_string(),
-                format!("{:.1}", r.consumed_rcu),
-                format!("{:.1}", r.consumed_wcu),
-                r.read_throttle_events.to_string(),
-                r.write_throttle_events.to_string(),
-            ]
-        }))
-        .collect();
-        o.push_str(&align(&rows));
-        for r in &self.resources {
-            for (reason, n) in &r.throttle_events_by_reason {
-                let _ = writeln!(o, "  {}: {reason} × {n}", r.name);
-            }
-        }
-        let _ = writeln!(o);
-        let l = &self.latency_ms;
-        let _ = writeln!(
-            o,
-            "latency of served requests (ms): p50 {:.1} · p90 {:.1} · p99 {:.1} · p99.9 {:.1} · max {:.1}",
-            l.p50, l.p90, l.p99, l.p999, l.max
-        );
-        let t = &self.requests;
-        let _ = writeln!(
-            o,
-            "requests: {} offered · {} served · {} failed · {} still retrying · {} of {} attempts throttled ({})",
-            t.offered,
-            t.served,
-            t.failed,
-            t.pending_at_end,
-            t.throttled_attempts,
-            t.attempts,
-            pct(t.throttled_attempt_share)
-        );
-        let c = &self.cost;
-        let _ = writeln!(
-            o,
-            "cost ({}): ${:.2} over {:.2} h simulated; extrapolated ${:.2} a month (730 h), ${:.2} a year",
-            self.prices, c.total_usd, c.window_hours, c.monthly_usd, c.yearly_usd
-        );
-        for l in c.lines.iter().filter(|l| l.cost_usd > 0.0) {
-            let _ = writeln!(
-                o,
-                "  {} {}: {} = ${:.4}{}",
-                l.resource,
-                l.component,
-                l.arithmetic,
-                l.cost_usd,
-                if l.unverified { " (price unverified)" } else { "" }
-            );
-        }
-        let shown: Vec<&crate::engine::CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != "partitions_added").collect();
-        if !shown.is_empty() {
-            let _ = writeln!(o, "capacity events ({}):", shown.len());
-            for e in shown.iter().take(12) {
-                let dim = if e.dimension.is_empty() { String::new() } else { format!(" {}", e.dimension) };
-                let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };
-                let detail = if e.detail.is_empty() { String::new() } else { format!(" ({})", e.detail) };
-                let _ = writeln!(o, "  {:>6} s  {} {}{dim}{change}{detail}", e.time_s, e.resource, e.action);
-            }
-            if shown.len() > 12 {
-                let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
-            }
-        }
-        o
-    }
-}
-
-/// Left-aligns the first column and right-aligns the others.
-fn align<const N: usize>(rows: &[[String; N]]) -> String {
-    let mut widths = [0usize; N];
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            widths[i] = widths[i].max(c.chars().count());
-        }
-    }
-    let mut o = String::new();
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            let pad = widths[i] - c.chars().count();
-            if i == 0 {
-                o.push_str(c);
-                o.push_str(&" ".repeat(pad));
-            } else {
-                o.push_str("  ");
-                o.push_str(&" ".repeat(pad));
-                o.push_str(c);
-            }
-        }
-        o.push('\n');
-    }
-    o
 }

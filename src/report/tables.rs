@@ -1,26 +1,28 @@
-//! The CSV files: CloudWatch-style one-minute series in long format, and per-partition minutes.
+//! The CSV files: CloudWatch-style one-minute series in long format (`timeseries.csv`), and
+//! per-partition minutes (`partitions.csv`).
 
-use crate::engine::RunResult;
+use super::metric::Metric;
+use crate::engine::{ResourceKind, RunResult};
+use crate::limits::{PARTITION_READ_CAP, PARTITION_WRITE_CAP};
 use crate::model::{Dim, Reason};
-use crate::scenario::{PARTITION_READ_CAP, PARTITION_WRITE_CAP};
 use crate::units::MILLI;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One row of `timeseries.csv`.
-#[derive(Debug, Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
 pub struct SeriesRow {
     /// Start of the minute, seconds since the run started.
     pub time_s: u64,
     /// Table or index name, or `client`.
     pub resource: String,
-    /// Metric name (CloudWatch's where CloudWatch has one).
-    pub metric: String,
+    /// Metric.
+    pub metric: Metric,
     /// Value.
     pub value: f64,
 }
 
 /// One row of `partitions.csv`.
-#[derive(Debug, Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
 pub struct PartitionRow {
     /// Start of the minute, seconds since the run started.
     pub time_s: u64,
@@ -48,51 +50,47 @@ pub fn units(m: u64) -> f64 {
     m as f64 / MILLI as f64
 }
 
-fn minute_secs(r: &RunResult, minute: usize) -> u64 {
-    (r.duration_s - minute as u64 * 60).min(60)
-}
-
-/// The rows of `timeseries.csv`.
+/// The rows of `timeseries.csv`: per minute, per resource, per metric. The provisioned series
+/// appear for the minutes the resource was provisioned.
 #[must_use]
 pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
     let mut rows = Vec::new();
-    let minutes = r.rec.resources.first().map_or(0, Vec::len);
+    let minutes = r.resources.first().map_or(0, |t| t.minutes.len());
     for m in 0..minutes {
         let time_s = m as u64 * 60;
-        for (ri, series) in r.rec.resources.iter().enumerate() {
-            let x = &series[m];
-            let name = &r.resource_names[ri];
-            let mut push = |metric: String, value: f64| rows.push(SeriesRow { time_s, resource: name.clone(), metric, value });
+        for res in &r.resources {
+            let x = &res.minutes[m];
+            let mut push = |metric: Metric, value: f64| rows.push(SeriesRow { time_s, resource: res.name.clone(), metric, value });
             for d in Dim::ALL {
-                let w = if d == Dim::Read { "Read" } else { "Write" };
                 let i = d as usize;
-                push(format!("Consumed{w}CapacityUnits"), units(x.consumed[i]));
-                push(format!("Requested{w}CapacityUnits"), units(x.requested[i]));
-                if x.provisioned_seconds > 0 {
-                    push(format!("Provisioned{w}CapacityUnits"), x.provisioned[i] as f64);
+                push(Metric::Consumed(d), units(x.consumed[i]));
+                push(Metric::Requested(d), units(x.requested[i]));
+                if x.was_provisioned() {
+                    push(Metric::Provisioned(d), x.provisioned[i] as f64);
                 }
-                push(format!("{w}CapacityLimit"), x.capacity[i] as f64);
-                push(format!("Warm{w}Throughput"), x.warm[i] as f64);
-                push(format!("{w}ThrottleEvents"), x.events(d) as f64);
+                push(Metric::CapacityLimit(d), x.capacity[i] as f64);
+                push(Metric::WarmThroughput(d), x.warm[i] as f64);
+                push(Metric::ThrottleEvents(d), x.events(d) as f64);
                 for reason in Reason::ALL {
-                    push(format!("{w}{}ThroughputThrottleEvents", reason.metric_word()), x.throttle_events[reason as usize][i] as f64);
+                    push(Metric::ReasonThrottleEvents(d, reason), x.throttle_events[reason as usize][i] as f64);
                 }
             }
-            if ri == 0 {
-                push("ThrottledRequests".into(), (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
+            let index = res.kind == ResourceKind::Gsi;
+            if !index {
+                push(Metric::ThrottledRequests, (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
             }
-            push("PartitionCount".into(), x.partitions as f64);
-            if r.resource_is_index[ri] {
-                push("ReplicationLatencyP99Ms".into(), x.lag_p99_us as f64 / 1_000.0);
+            push(Metric::PartitionCount, x.partitions as f64);
+            if index {
+                push(Metric::ReplicationLatencyP99Ms, x.lag_p99_us as f64 / 1_000.0);
             }
-            if r.resource_is_index[ri] && series.iter().any(|m| m.online_progress_bp > 0) {
-                push("OnlineIndexConsumedWriteCapacity".into(), units(x.online_consumed));
-                push("OnlineIndexPercentageProgress".into(), f64::from(x.online_progress_bp) / 100.0);
+            if index && res.minutes.iter().any(|m| m.online_progress_bp > 0) {
+                push(Metric::OnlineIndexConsumedWriteCapacity, units(x.online_consumed));
+                push(Metric::OnlineIndexPercentageProgress, f64::from(x.online_progress_bp) / 100.0);
             }
         }
-        if let Some(l) = r.rec.latency_by_minute.get(m) {
-            for (metric, v) in [("LatencyP50Ms", l[0]), ("LatencyP99Ms", l[1]), ("LatencyMaxMs", l[2])] {
-                rows.push(SeriesRow { time_s, resource: "client".into(), metric: metric.into(), value: v as f64 / 1_000.0 });
+        if let Some(l) = r.latency_by_minute.get(m) {
+            for (metric, v) in [(Metric::LatencyP50Ms, l[0]), (Metric::LatencyP99Ms, l[1]), (Metric::LatencyMaxMs, l[2])] {
+                rows.push(SeriesRow { time_s, resource: "client".into(), metric, value: v as f64 / 1_000.0 });
             }
         }
     }
@@ -102,14 +100,13 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
 /// The rows of `partitions.csv`.
 #[must_use]
 pub fn partition_rows(r: &RunResult) -> Vec<PartitionRow> {
-    r.rec
-        .partitions
+    r.partitions
         .iter()
         .map(|p| {
-            let secs = minute_secs(r, p.minute as usize) as f64;
+            let secs = r.minute_seconds(p.minute as usize) as f64;
             PartitionRow {
                 time_s: u64::from(p.minute) * 60,
-                resource: r.resource_names[p.resource as usize].clone(),
+                resource: r.resources[p.resource as usize].name.clone(),
                 partition: p.partition,
                 consumed_rcu: units(p.consumed[0]),
                 consumed_wcu: units(p.consumed[1]),
@@ -126,7 +123,11 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-fn to_csv<T: Serialize>(rows: &[T]) -> Vec<u8> {
+/// Rows as CSV, with a header row even when there are none.
+pub(crate) fn to_csv<T: Serialize>(rows: &[T], header: &str) -> Vec<u8> {
+    if rows.is_empty() {
+        return format!("{header}\n").into_bytes();
+    }
     let mut w = csv::Writer::from_writer(Vec::new());
     for row in rows {
         // Serialising plain numbers and strings into memory cannot fail.
@@ -137,17 +138,15 @@ fn to_csv<T: Serialize>(rows: &[T]) -> Vec<u8> {
 
 /// `timeseries.csv` as bytes.
 #[must_use]
-pub fn timeseries_csv(r: &RunResult) -> Vec<u8> {
-    to_csv(&timeseries_rows(r))
+pub fn timeseries_csv(rows: &[SeriesRow]) -> Vec<u8> {
+    to_csv(rows, "time_s,resource,metric,value")
 }
 
 /// `partitions.csv` as bytes.
 #[must_use]
-pub fn partitions_csv(r: &RunResult) -> Vec<u8> {
-    let rows = partition_rows(r);
-    if rows.is_empty() {
-        // Header only.
-        return b"time_s,resource,partition,consumed_rcu,consumed_wcu,read_throttle_events,write_throttle_events,read_utilization,write_utilization\n".to_vec();
-    }
-    to_csv(&rows)
+pub fn partitions_csv(rows: &[PartitionRow]) -> Vec<u8> {
+    to_csv(
+        rows,
+        "time_s,resource,partition,consumed_rcu,consumed_wcu,read_throttle_events,write_throttle_events,read_utilization,write_utilization",
+    )
 }

@@ -14,9 +14,6 @@ use crate::units::Consistency;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub(crate) use crate::limits::{
-    DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP, PARTITION_WRITE_CAP,
-};
 pub use validate::{load, parse_str, validate};
 
 /// A validated scenario.
@@ -82,7 +79,7 @@ pub struct PricingSpec {
     /// Deduct the always-free tier.
     pub free_tier: bool,
     /// Price overrides, by catalog item, USD.
-    pub overrides: Vec<(String, f64)>,
+    pub overrides: Vec<(crate::cost::item::PriceItem, f64)>,
 }
 
 /// Table class.

@@ -2,7 +2,7 @@
 
 /// An alias table over `0..n`.
 #[derive(Clone, Debug)]
-pub struct AliasTable {
+pub(crate) struct AliasTable {
     /// Per slot: the threshold (scaled to 2^32) and the other outcome, side by side so that a
     /// draw touches one cache line.
     slots: Vec<[u32; 2]>,
@@ -14,7 +14,7 @@ impl AliasTable {
     /// # Panics
     /// If `weights` is empty or has more than `u32::MAX` entries (validation prevents both).
     #[must_use]
-    pub fn new(weights: &[f64]) -> Self {
+    pub(crate) fn new(weights: &[f64]) -> Self {
         let n = weights.len();
         assert!(n > 0 && n < u32::MAX as usize, "alias table over 1..2^32 outcomes");
         let sum: f64 = weights.iter().sum();
@@ -47,22 +47,10 @@ impl AliasTable {
         Self { slots: prob.into_iter().zip(alias).map(|(p, a)| [p, a]).collect() }
     }
 
-    /// Number of outcomes.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Always false: a table has at least one outcome.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// One draw from a uniform 64-bit value.
     #[must_use]
     #[inline]
-    pub fn sample(&self, r: u64) -> usize {
+    pub(crate) fn sample(&self, r: u64) -> usize {
         let i = (((r >> 32) * self.slots.len() as u64) >> 32) as usize;
         let [p, a] = self.slots[i];
         if (r as u32) < p || p == u32::MAX {

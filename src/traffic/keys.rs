@@ -11,11 +11,11 @@ use crate::rng::mix64;
 use crate::scenario::{KeySpaceSpec, Popularity};
 
 /// Most keys represented one by one.
-pub const HEAD_KEYS: u64 = 1 << 16;
+pub(crate) const HEAD_KEYS: u64 = 1 << 16;
 
 /// The popularity of one key space, ready to sample.
 #[derive(Clone, Debug)]
-pub struct KeyDist {
+pub(crate) struct KeyDist {
     /// Probability of each head key (ranks `0..head.len()`).
     pub head: Vec<f64>,
     /// Probability of the tail as a whole.
@@ -33,7 +33,7 @@ pub struct KeyDist {
 impl KeyDist {
     /// The distribution of a validated key space.
     #[must_use]
-    pub fn new(ks: &KeySpaceSpec) -> Self {
+    pub(crate) fn new(ks: &KeySpaceSpec) -> Self {
         let card = ks.cardinality.max(1);
         let (head, tail_prob, tail_lo, seq) = match &ks.popularity {
             Popularity::Sequential(p) => (vec![1.0], 0.0, 1, Some(p.as_secs().max(1))),
@@ -80,7 +80,7 @@ impl KeyDist {
     /// Draws a key rank from two uniform 64-bit values, for a request at second `s`.
     #[inline]
     #[must_use]
-    pub fn sample(&self, r1: u64, r2: u64, s: u64) -> u64 {
+    pub(crate) fn sample(&self, r1: u64, r2: u64, s: u64) -> u64 {
         if let Some(p) = self.sequential_period_s {
             return s / p;
         }
@@ -106,7 +106,7 @@ fn integral_pow(a: f64, b: f64, s: f64) -> f64 {
 /// The 64-bit hash of a physical key (a key rank with its shard suffix) in a key space.
 #[inline]
 #[must_use]
-pub fn key_hash(salt: u64, key_space: u64, rank: u64, shard: u64) -> u64 {
+pub(crate) fn key_hash(salt: u64, key_space: u64, rank: u64, shard: u64) -> u64 {
     mix64(salt ^ mix64(key_space.wrapping_mul(0x9E37_79B9) ^ mix64(rank.wrapping_mul(0x1_0000_0001).wrapping_add(shard))))
 }
 

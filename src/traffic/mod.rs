@@ -5,7 +5,7 @@
 //! * [`keys`] turns a key space's popularity into key draws and per-partition weights.
 //! * [`poisson`] draws Poisson counts.
 
-pub mod alias;
-pub mod keys;
-pub mod poisson;
-pub mod rate;
+pub(crate) mod alias;
+pub(crate) mod keys;
+pub(crate) mod poisson;
+pub(crate) mod rate;

@@ -5,7 +5,7 @@ use rand_distr::{Distribution, Poisson};
 
 /// A Poisson draw with mean `lambda` (0 for a mean of 0 or less).
 #[inline]
-pub fn poisson<R: Rng + ?Sized>(rng: &mut R, lambda: f64) -> u64 {
+pub(crate) fn poisson<R: Rng + ?Sized>(rng: &mut R, lambda: f64) -> u64 {
     if lambda <= 0.0 {
         return 0;
     }

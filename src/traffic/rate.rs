@@ -5,7 +5,7 @@ use crate::scenario::RateShape;
 /// The rate of `shape` during second `s` of the run (evaluated at its midpoint), for a run that
 /// starts `start_s_of_day` seconds into a UTC day.
 #[must_use]
-pub fn rate_at(shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
+pub(crate) fn rate_at(shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
     let t = s as f64 + 0.5;
     match shape {
         RateShape::Constant(r) => *r,
@@ -39,7 +39,7 @@ pub fn rate_at(shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
 
 /// The highest rate of `shape` over a run of `duration_s` seconds (for work estimates).
 #[must_use]
-pub fn peak_rate(shape: &RateShape) -> f64 {
+pub(crate) fn peak_rate(shape: &RateShape) -> f64 {
     match shape {
         RateShape::Constant(r) => *r,
         RateShape::Diurnal { max, .. } => *max,

@@ -1,7 +1,7 @@
 //! The engine against hand-worked numbers.
 
 use super::{run, run_summary, scenario};
-use ddbsim::model::{Dim, Reason};
+use ddbsim::{Dim, Reason};
 
 const HOT_KEY: &str = r#"
 [scenario]
@@ -63,7 +63,7 @@ retry = "none"
 "#,
     );
     let r = run(&sc);
-    let t = &r.rec.resources[0];
+    let t = &r.resources[0].minutes;
     // Random-walk spread of the credit over 900 s is about sqrt(900 * 200) ≈ 424 units, i.e.
     // ±9 s: no throttling before minute 19 (1,140 s), throttling by minute 21 (1,260 s).
     let first = t.iter().position(|m| m.events(Dim::Read) > 0).expect("throttling starts");
@@ -128,7 +128,7 @@ rate = {{ constant = 1 }}
     };
     let sc = base("{ mode = \"provisioned\", read = 5000, write = 2000 }", "[[at]]\ntime = \"1m\"\nset_capacity = { read = 8000 }\n");
     let r = run(&sc);
-    let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
+    let parts: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.partitions).collect();
     assert_eq!(parts, vec![4, 8, 8, 8, 8]);
 
     let sc = base(
@@ -136,9 +136,9 @@ rate = {{ constant = 1 }}
         "[[at]]\ntime = \"1m\"\nset_capacity = { write = 3600 }\n[[at]]\ntime = \"2m\"\nset_capacity = { write = 6000 }\n[[at]]\ntime = \"3m\"\nset_capacity = { write = 5000 }\n",
     );
     let r = run(&sc);
-    let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
+    let parts: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.partitions).collect();
     assert_eq!(parts, vec![4, 4, 8, 8, 8]);
-    let last = r.rec.resources[0].last().unwrap();
+    let last = r.resources[0].minutes.last().unwrap();
     assert_eq!(last.provisioned[1] / last.partitions, 625);
 }
 

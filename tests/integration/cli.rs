@@ -160,7 +160,7 @@ fn runs_above_the_guards_are_refused_with_a_suggestion() {
 #[test]
 fn the_guards_agree_with_a_hand_estimate() {
     let sc = ddbsim::scenario::load(Path::new("scenarios/hot-key.toml")).unwrap();
-    let e = ddbsim::guard::estimate(&sc, &ddbsim::engine::RunOptions { record_partitions: true, ..Default::default() });
+    let e = ddbsim::guard::estimate(&sc, &ddbsim::RunOptions { record_partitions: true, ..Default::default() });
     // 1,500 writes/s for 600 s; 6 partitions x 10 minutes of rows.
     assert_eq!(e.requests, 900_000.0);
     assert_eq!(e.peak_requests_per_second, 1_500.0);

@@ -3,14 +3,14 @@
 //! 0.9x its capacity with no burst credit, and a short spike.
 
 use super::scenario;
-use ddbsim::engine::{simulate, RunOptions};
+use ddbsim::{simulate, RunOptions};
 use ddbsim::scenario::{Fidelity, Scenario};
 
 const SEEDS: u64 = 30;
 
 fn throttled(sc: &Scenario, f: Fidelity, seed: u64) -> f64 {
     let r = simulate(sc, &RunOptions { seed: Some(seed), fidelity: Some(f), ..RunOptions::default() });
-    r.rec.patterns.iter().map(|p| p.throttled_attempts as f64).sum()
+    r.patterns.iter().map(|p| p.throttled_attempts as f64).sum()
 }
 
 fn mean_var(xs: &[f64]) -> (f64, f64) {

@@ -1,7 +1,7 @@
 //! Secondary indexes (spec §1.3, §7, §8) against hand-worked numbers.
 
 use super::{run, run_summary, scenario};
-use ddbsim::model::Dim;
+use ddbsim::Dim;
 use ddbsim::scenario::load;
 use std::path::Path;
 
@@ -13,16 +13,16 @@ use std::path::Path;
 fn gsi_cascade_steady_state_throttle_share() {
     let sc = load(Path::new("scenarios/gsi-cascade.toml")).unwrap();
     let r = run(&sc);
-    let served: u64 = r.rec.patterns[0].served;
+    let served: u64 = r.patterns[0].served;
     assert_eq!(served, 90_000);
-    for m in &r.rec.resources[1][2..] {
+    for m in &r.resources[1].minutes[2..] {
         assert_eq!(m.consumed[1], 6_000 * 1_000, "6,000 index write units a minute");
         let offered = m.requested[1] as f64 / 1_000.0;
         let share = m.events(Dim::Write) as f64 / offered;
         assert!((share - 0.8).abs() < 0.01, "throttled share {share}");
     }
     // The table itself throttles nothing: the events are the index's.
-    assert!(r.rec.resources[0].iter().all(|m| m.events(Dim::Write) == 0));
+    assert!(r.resources[0].minutes.iter().all(|m| m.events(Dim::Write) == 0));
 }
 
 /// Index write units by projection and kind for 3,000-byte items (1 KB rounding):
@@ -143,7 +143,7 @@ after_write = "{after}"
     // Per minute, timeseries.csv carries the index's p99 delay: about 1 s.
     let r = run(&scenario(&text("1s")));
     let rows = ddbsim::report::tables::timeseries_rows(&r);
-    let p99: Vec<f64> = rows.iter().filter(|x| x.resource == "G" && x.metric == "ReplicationLatencyP99Ms").map(|x| x.value).collect();
+    let p99: Vec<f64> = rows.iter().filter(|x| x.resource == "G" && x.metric.to_string() == "ReplicationLatencyP99Ms").map(|x| x.value).collect();
     assert_eq!(p99.len(), 2);
     assert!(p99.iter().all(|v| (600.0..1_600.0).contains(v)), "{p99:?}");
 }
@@ -182,11 +182,11 @@ add_gsi = "G"
 "#,
     );
     let r = run(&sc);
-    let done: Vec<u64> = r.events.iter().filter(|e| e.action == "gsi_active").map(|e| e.time_s).collect();
+    let done: Vec<u64> = r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::GsiActive).map(|e| e.time_s).collect();
     assert_eq!(done, vec![1_059]);
-    let online: u64 = r.rec.resources[1].iter().map(|m| m.online_consumed).sum();
+    let online: u64 = r.resources[1].minutes.iter().map(|m| m.online_consumed).sum();
     assert_eq!(online, 1_000_000 * 1_000);
-    assert!(r.rec.resources[1].iter().all(|m| m.consumed[1] == 0));
+    assert!(r.resources[1].minutes.iter().all(|m| m.consumed[1] == 0));
     // At the end of minute 10 (second 659) the backfill has run seconds 60..659: 60 %.
-    assert_eq!(r.rec.resources[1][10].online_progress_bp, 6_000);
+    assert_eq!(r.resources[1].minutes[10].online_progress_bp, 6_000);
 }

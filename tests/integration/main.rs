@@ -14,7 +14,7 @@ mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
 
-use ddbsim::engine::{simulate, RunOptions, RunResult};
+use ddbsim::{simulate, RunOptions, RunResult};
 use ddbsim::report::Summary;
 use ddbsim::scenario::{parse_str, Scenario};
 use std::path::Path;

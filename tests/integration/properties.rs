@@ -1,12 +1,9 @@
 //! Property tests of the model's invariants, over generated scenarios (bounded case counts so
-//! the suite stays fast). Failing cases are kept in tests/integration/proptest-regressions.
+//! the suite stays fast). The admission and queue invariants are unit tests beside their code.
 
 use ddbsim::cost::{bill, BillOptions, Catalog, ResourceUsage, Usage};
-use ddbsim::engine::queue::{EventQueue, Keyed};
-use ddbsim::engine::{simulate, RunOptions};
-use ddbsim::model::resource::{Resource, BURST_SECONDS, PARTITION_CAP_MILLI};
-use ddbsim::model::Dim;
-use ddbsim::scenario::{parse_str, CapacitySpec, Fidelity};
+use ddbsim::{simulate, RunOptions};
+use ddbsim::scenario::{parse_str, Fidelity};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -69,11 +66,11 @@ proptest! {
     fn run_invariants(text in scenarios()) {
         let sc = parse_str(&text, Path::new("prop.toml")).expect("generated scenarios are valid");
         let r = simulate(&sc, &RunOptions { record_partitions: true, ..RunOptions::default() });
-        for p in &r.rec.patterns {
+        for p in &r.patterns {
             prop_assert_eq!(p.served + p.failed() + p.pending_at_end, p.offered);
             prop_assert!(p.throttled_attempts <= p.attempts);
         }
-        for series in &r.rec.resources {
+        for series in r.resources.iter().map(|x| &x.minutes) {
             for w in series.windows(2) {
                 prop_assert!(w[1].partitions >= w[0].partitions);
                 prop_assert!(w[1].warm[0] >= w[0].warm[0] && w[1].warm[1] >= w[0].warm[1]);
@@ -82,47 +79,14 @@ proptest! {
                 prop_assert!(m.consumed[0] <= m.requested[0] && m.consumed[1] <= m.requested[1]);
             }
         }
-        for p in &r.rec.partitions {
-            prop_assert!(p.consumed[0] <= PARTITION_CAP_MILLI[0] * 60 && p.consumed[1] <= PARTITION_CAP_MILLI[1] * 60);
+        for p in &r.partitions {
+            prop_assert!(p.consumed[0] <= 3_000_000 * 60 && p.consumed[1] <= 1_000_000 * 60);
         }
         for w in r.events.windows(2) {
             prop_assert!(w[1].time_s >= w[0].time_s);
         }
         let exact = sc.fidelity == Fidelity::Exact;
         prop_assert!(exact || r.bulk_seconds + r.replayed_seconds == r.duration_s);
-    }
-
-    /// Admission of a provisioned resource: no partition above its cap in any second, burst
-    /// credit within 300 s of allocation, and consumption within provisioned x seconds plus
-    /// the credit it could have banked.
-    #[test]
-    fn admission_invariants(read in 1u64..20_000, write in 1u64..8_000, asks in prop::collection::vec((0usize..64, any::<bool>(), 1u64..5_000, 0u8..3), 1..400)) {
-        let mut r = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read, write }, 0, true, false);
-        let n = r.partition_count();
-        let mut consumed = [0u64; 2];
-        let mut seconds = 1u64;
-        for (p, is_write, units, tick) in asks {
-            let d = if is_write { Dim::Write } else { Dim::Read };
-            if r.try_take(p % n, d, units).is_ok() {
-                consumed[d as usize] += units;
-            }
-            for part in &r.parts {
-                prop_assert!(part.used[0] <= PARTITION_CAP_MILLI[0] && part.used[1] <= PARTITION_CAP_MILLI[1]);
-            }
-            if tick == 0 {
-                r.end_second();
-                seconds += 1;
-                for (i, part) in r.parts.iter().enumerate() {
-                    for d in Dim::ALL {
-                        prop_assert!(part.burst[d as usize] <= BURST_SECONDS * r.allocation_milli(i, d) + 1);
-                    }
-                }
-            }
-        }
-        for d in Dim::ALL {
-            let prov = r.provisioned(d) * 1_000;
-            prop_assert!(consumed[d as usize] <= prov * (seconds + BURST_SECONDS) + n as u64);
-        }
     }
 
     /// Costs are non-negative and never fall when provisioned capacity rises.
@@ -147,26 +111,6 @@ proptest! {
         let hi = bill(&usage(a + extra), &c, &o);
         prop_assert!(lo.total_usd >= 0.0 && lo.lines.iter().all(|l| l.cost_usd >= 0.0));
         prop_assert!(hi.total_usd + 1e-9 >= lo.total_usd);
-    }
-
-    /// The event queue gives items back in (time, seq) order: simulated time never goes back.
-    #[test]
-    fn queue_times_never_go_backwards(items in prop::collection::vec((0u64..1_000, 0u64..1_000_000), 0..300)) {
-        struct E(u64, u64);
-        impl Keyed for E {
-            fn key(&self) -> (u64, u64) {
-                (self.0, self.1)
-            }
-        }
-        let mut q = EventQueue::default();
-        for (i, (t, _)) in items.iter().enumerate() {
-            q.push(E(*t, i as u64));
-        }
-        let mut last = (0, 0);
-        while let Some(e) = q.pop_before(u64::MAX) {
-            prop_assert!(e.key() >= last);
-            last = e.key();
-        }
     }
 
     /// The scenario loader never panics, whatever the text: arbitrary bytes, and valid

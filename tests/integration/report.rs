@@ -29,7 +29,7 @@ fn the_charts_plot_what_the_csv_files_say() {
     let panels = plot::capacity_panels(&series);
     let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == "Write").expect("a write panel");
     let csv_value =
-        |metric: &str, t: u64| series.iter().find(|r| r.resource == "UserActivity" && r.metric == metric && r.time_s == t).unwrap().value;
+        |metric: &str, t: u64| series.iter().find(|r| r.resource == "UserActivity" && r.metric.to_string() == metric && r.time_s == t).unwrap().value;
     assert_eq!(w.minutes.len(), 8);
     for (m, &minute) in w.minutes.iter().enumerate() {
         let t = minute as u64 * 60;
@@ -46,7 +46,7 @@ fn the_charts_plot_what_the_csv_files_say() {
     }
     let lat = plot::latency_points(&series);
     assert_eq!(lat.len(), 8);
-    let p99: Vec<f64> = series.iter().filter(|r| r.metric == "LatencyP99Ms").map(|r| r.value).collect();
+    let p99: Vec<f64> = series.iter().filter(|r| r.metric.to_string() == "LatencyP99Ms").map(|r| r.value).collect();
     assert_eq!(lat.iter().map(|p| p.2).collect::<Vec<_>>(), p99);
 }
 

@@ -2,8 +2,8 @@
 //! decreases, and splits for heat and size, against hand-worked numbers.
 
 use super::{run, run_summary, scenario};
-use ddbsim::engine::{simulate, RunOptions};
-use ddbsim::model::Dim;
+use ddbsim::{simulate, RunOptions};
+use ddbsim::Dim;
 
 fn spike(policy: &str) -> String {
     format!(
@@ -45,11 +45,11 @@ retry = "none"
 /// aws 12, less than half.
 #[test]
 fn aws_and_instant_policies_differ_on_a_spike() {
-    let series = |policy: &str| -> Vec<u64> { run(&scenario(&spike(policy))).rec.resources[0].iter().map(|m| m.provisioned[1]).collect() };
+    let series = |policy: &str| -> Vec<u64> { run(&scenario(&spike(policy))).resources[0].minutes.iter().map(|m| m.provisioned[1]).collect() };
     assert_eq!(series("instant"), vec![5, 5, 8, 8, 12, 12, 18, 18, 26, 26]);
     assert_eq!(series("aws"), vec![5, 5, 5, 8, 8, 8, 9, 9, 12, 12]);
     let s = run_summary(&scenario(&spike("aws")));
-    let outs: Vec<(u64, f64)> = s.capacity_events.iter().filter(|e| e.action == "scale_out").map(|e| (e.time_s, e.new)).collect();
+    let outs: Vec<(u64, f64)> = s.capacity_events.iter().filter(|e| e.action == ddbsim::CapacityAction::ScaleOut).map(|e| (e.time_s, e.new)).collect();
     assert_eq!(outs, vec![(220, 8.0), (400, 9.0), (520, 12.0)]);
 }
 
@@ -86,7 +86,7 @@ retry = "none"
 #[test]
 fn o1_o3_on_demand_grows_to_twice_the_peak_within_the_doubling_limit() {
     let r = run(&scenario(&on_demand_steps(r#"[["0s", 1000], ["75m", 3000]]"#, 95)));
-    let cap: Vec<u64> = r.rec.resources[0].iter().map(|m| m.capacity[1]).collect();
+    let cap: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.capacity[1]).collect();
     assert_eq!(cap[0], 4_000);
     assert_eq!(cap[30], 8_000);
     assert_eq!(cap[69], 19_698);
@@ -94,7 +94,7 @@ fn o1_o3_on_demand_grows_to_twice_the_peak_within_the_doubling_limit() {
     let grown = |n: f64| (cap[75] as f64 * 2f64.powf(n / 30.0)) as u64;
     assert!(cap[92].abs_diff(grown(17.0)) <= 1 && cap[92] < 30_000, "{} vs {}", cap[92], grown(17.0));
     assert!(cap[93].abs_diff(grown(18.0)) <= 1 && cap[93] > 30_000, "{} vs {}", cap[93], grown(18.0));
-    let t = &r.rec.resources[0];
+    let t = &r.resources[0].minutes;
     assert!(t[76].events(Dim::Write) > 30_000, "a 1.5x jump is throttled at first");
     assert!(t[94].events(Dim::Write) < t[76].events(Dim::Write) / 10, "and much less once capacity has grown");
 }
@@ -108,8 +108,8 @@ fn o1_o3_on_demand_grows_to_twice_the_peak_within_the_doubling_limit() {
 fn o4_new_on_demand_table_serves_4000_wru() {
     let text = on_demand_steps(r#"[["0s", 400]]"#, 5);
     let r = run(&scenario(&text));
-    assert_eq!(r.rec.resources[0][0].partitions, 4);
-    let first = &r.rec.resources[0][0];
+    assert_eq!(r.resources[0].minutes[0].partitions, 4);
+    let first = &r.resources[0].minutes[0];
     let share = first.events(Dim::Write) as f64 / (first.requested[1] as f64 / 10_000.0);
     assert!((0.03..0.05).contains(&share), "throttled share in the first minute {share}");
 }
@@ -137,11 +137,11 @@ switch_mode = "on_demand"
 "#,
     );
     let r = run(&sc);
-    let t = &r.rec.resources[0];
+    let t = &r.resources[0].minutes;
     assert_eq!(t[1].provisioned, [24_000, 8_000]);
     assert_eq!(t[2].provisioned, [0, 0]);
     assert!(t[2].capacity[0] >= 24_000 && t[2].capacity[1] >= 8_000, "{:?}", t[2].capacity);
-    assert_eq!(r.resource_modes[0], "on_demand");
+    assert_eq!(r.resources[0].final_mode, ddbsim::CapacityMode::OnDemand);
     // Partitions never merge: ceil((24000 + 3 x 8000) / 3000) = 16 stay.
     assert!(t.iter().all(|m| m.partitions == 16));
 }
@@ -156,8 +156,8 @@ fn a_slower_launch_ramp_throttles_far_less() {
             .replace("rate = { steps = [[\"0s\", 0]] }", &format!("rate = {{ ramp = {{ from = 0, to = 4000, over = \"{over}m\" }} }}"));
         let sc = scenario(&text);
         let r = simulate(&sc, &RunOptions::default());
-        let p = &r.rec.patterns[0];
-        let last = r.rec.resources[0].last().unwrap().clone();
+        let p = &r.patterns[0];
+        let last = r.resources[0].minutes.last().unwrap().clone();
         (p.throttled_attempts as f64 / p.attempts as f64, last)
     };
     let (fast_share, last) = ramp(60);
@@ -191,7 +191,7 @@ rate = { constant = 1 }
         text.push_str(&format!("[[at]]\ntime = \"{}m\"\nset_capacity = {{ write = {w} }}\n", i + 1));
     }
     let s = run_summary(&scenario(&text));
-    let actions: Vec<&str> = s.capacity_events.iter().map(|e| e.action).collect();
+    let actions: Vec<&str> = s.capacity_events.iter().map(|e| e.action.name()).collect();
     assert_eq!(actions, vec!["set_capacity", "set_capacity", "set_capacity", "set_capacity", "refused_decrease"]);
     assert_eq!(s.resources[0].provisioned_wcu, 60);
 }
@@ -229,15 +229,15 @@ fn split_for_heat_removes_throttling_once_done() {
     let seed = (1..64)
         .find(|&seed| {
             let sc = scenario(&two_hot_keys(seed, "false"));
-            let r = simulate(&sc, &RunOptions { duration: Some(ddbsim::time::SimDuration::from_secs(60)), ..RunOptions::default() });
-            r.rec.resources[0][0].events(Dim::Write) > 10_000
+            let r = simulate(&sc, &RunOptions { duration: Some(ddbsim::SimDuration::from_secs(60)), ..RunOptions::default() });
+            r.resources[0].minutes[0].events(Dim::Write) > 10_000
         })
         .expect("some seed places both keys together");
     let r = run(&scenario(&two_hot_keys(seed, "true")));
-    let t = &r.rec.resources[0];
+    let t = &r.resources[0].minutes;
     assert!(t[..10].iter().all(|m| m.events(Dim::Write) > 10_000), "throttled before the split");
     assert!(t[10..].iter().all(|m| m.events(Dim::Write) == 0), "nothing after the split");
-    let splits: Vec<u64> = r.events.iter().filter(|e| e.action == "split_for_heat").map(|e| e.time_s).collect();
+    let splits: Vec<u64> = r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForHeat).map(|e| e.time_s).collect();
     assert_eq!(splits, vec![600]);
     assert_eq!(t[10].partitions, 5);
 }
@@ -247,9 +247,9 @@ fn split_for_heat_removes_throttling_once_done() {
 fn no_split_for_a_single_hot_key() {
     let sc = ddbsim::scenario::load(std::path::Path::new("scenarios/hot-key.toml")).unwrap();
     let r = simulate(&sc, &RunOptions::default());
-    assert!(r.events.iter().any(|e| e.action == "heat_split_skipped" && e.detail.contains("one key")));
-    assert!(!r.events.iter().any(|e| e.action == "split_for_heat"));
-    assert!(r.rec.resources[0].last().unwrap().events(Dim::Write) > 20_000);
+    assert!(r.events.iter().any(|e| e.action == ddbsim::CapacityAction::HeatSplitSkipped && e.detail.contains("one key")));
+    assert!(!r.events.iter().any(|e| e.action == ddbsim::CapacityAction::SplitForHeat));
+    assert!(r.resources[0].minutes.last().unwrap().events(Dim::Write) > 20_000);
 }
 
 /// P5: 8 partitions of 9.99 GB; one receives 10 MB/s of new items and passes 10 GB within
@@ -274,7 +274,7 @@ rate = { constant = 9 }
 "#,
     );
     let r = run(&sc);
-    let parts: Vec<u64> = r.rec.resources[0].iter().map(|m| m.partitions).collect();
+    let parts: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.partitions).collect();
     assert_eq!(parts, vec![8, 9, 9]);
-    assert_eq!(r.events.iter().filter(|e| e.action == "split_for_size").count(), 1);
+    assert_eq!(r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForSize).count(), 1);
 }

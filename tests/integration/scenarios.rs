@@ -1,8 +1,8 @@
 //! Every file in scenarios/ loads and runs briefly, in both fidelities.
 
-use ddbsim::engine::{simulate, RunOptions};
+use ddbsim::{simulate, RunOptions};
 use ddbsim::scenario::{load, Fidelity};
-use ddbsim::time::SimDuration;
+use ddbsim::SimDuration;
 
 #[test]
 fn every_bundled_scenario_loads_and_runs() {
@@ -17,8 +17,8 @@ fn every_bundled_scenario_loads_and_runs() {
         for f in [Fidelity::Fast, Fidelity::Exact] {
             let d = sc.duration.min(SimDuration::from_secs(120));
             let r = simulate(&sc, &RunOptions { fidelity: Some(f), duration: Some(d), record_partitions: true, ..RunOptions::default() });
-            let offered: u64 = r.rec.patterns.iter().map(|p| p.offered).sum();
-            let settled: u64 = r.rec.patterns.iter().map(|p| p.served + p.failed() + p.pending_at_end).sum();
+            let offered: u64 = r.patterns.iter().map(|p| p.offered).sum();
+            let settled: u64 = r.patterns.iter().map(|p| p.served + p.failed() + p.pending_at_end).sum();
             assert_eq!(offered, settled, "{}: every request is served, failed or pending", path.display());
         }
         n += 1;

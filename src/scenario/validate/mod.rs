@@ -10,25 +10,12 @@ mod table;
 use super::locate::{line_col, KeyPath, Locator};
 use super::raw::*;
 use super::*;
+use crate::cost::item::PriceItem;
 use crate::time::{parse_duration, parse_rfc3339};
 use std::collections::BTreeMap;
 
 /// Regions the built-in price catalog covers.
 pub const KNOWN_REGIONS: &[&str] = &["us-east-1"];
-
-/// Price items that `[pricing.overrides]` may set.
-pub const PRICE_ITEMS: &[&str] = &[
-    "on_demand_read_per_million",
-    "on_demand_write_per_million",
-    "provisioned_rcu_hour",
-    "provisioned_wcu_hour",
-    "storage_gb_month",
-    "ia_on_demand_read_per_million",
-    "ia_on_demand_write_per_million",
-    "ia_provisioned_rcu_hour",
-    "ia_provisioned_wcu_hour",
-    "ia_storage_gb_month",
-];
 
 /// Reads and validates a scenario file.
 ///
@@ -233,12 +220,14 @@ impl Validator<'_> {
         let mut overrides = Vec::new();
         for (k, v) in raw.overrides {
             let at = pp.key("overrides").key(&k);
-            if !PRICE_ITEMS.contains(&k.as_str()) {
-                self.err(&at, format!("unknown price item \"{k}\"; known: {}", PRICE_ITEMS.join(", ")));
-            } else if !v.is_finite() || v < 0.0 {
-                self.err(&at, format!("a price must be a finite number >= 0 USD, not {v}"));
+            match PriceItem::from_name(&k).filter(|i| i.overridable()) {
+                None => {
+                    let known: Vec<&str> = PriceItem::ALL.iter().filter(|i| i.overridable()).map(|i| i.name()).collect();
+                    self.err(&at, format!("unknown price item \"{k}\"; known: {}", known.join(", ")));
+                }
+                Some(_) if !v.is_finite() || v < 0.0 => self.err(&at, format!("a price must be a finite number >= 0 USD, not {v}")),
+                Some(item) => overrides.push((item, v)),
             }
-            overrides.push((k, v));
         }
         PricingSpec { region, free_tier: raw.free_tier, overrides }
     }

@@ -1,11 +1,13 @@
 //! Sweeps: any scenario key set to a list or range of values, the Cartesian product of several
 //! keys, each point with replications; `--shard I/N` runs a share of the points and `merge`
-//! puts the shares back together, byte for byte what one run writes. Also the write-sharding
-//! explorer, a sweep preset over shard counts.
+//! puts the shares back together, byte for byte what one run writes.
+//!
+//! A point is made by setting keys in the scenario's TOML document and validating the result,
+//! so every key of the format can be swept and every point gets the validator's checks.
 
+use super::runner::{run_jobs, Headline, HeadlineStats};
 use crate::cost::Catalog;
 use crate::engine::RunOptions;
-use crate::runner::{progress, run_jobs, Headline, HeadlineStats};
 use crate::scenario::{parse_str, Scenario};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -246,7 +248,6 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), SweepError> {
 
 /// Runs the points of `sweep` that belong to `shard` (all when `None`).
 #[must_use]
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     sweep: &Sweep,
     name: &str,
@@ -255,12 +256,10 @@ pub fn run(
     shard: Option<(usize, usize)>,
     base: &RunOptions,
     catalog: &Catalog,
-    quiet: bool,
 ) -> SweepOutput {
     let mine: Vec<usize> = (0..sweep.scenarios.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect();
     let jobs: Vec<(usize, u64)> = mine.iter().flat_map(|&i| (0..replications).map(move |r| (i, r))).collect();
-    let pb = progress(jobs.len() as u64, quiet, "sweep");
-    let hs = run_jobs(&sweep.scenarios, &jobs, base, catalog, &pb);
+    let hs = run_jobs(&sweep.scenarios, &jobs, base, catalog);
     let points = mine
         .iter()
         .enumerate()
@@ -310,319 +309,6 @@ pub fn merge(parts: Vec<SweepOutput>) -> Result<SweepOutput, SweepError> {
     Ok(out)
 }
 
-#[derive(Serialize)]
-struct CsvRow<'a> {
-    point: usize,
-    replication: String,
-    stat: &'a str,
-    params: String,
-    throttled_share: f64,
-    failed_share: f64,
-    failed: f64,
-    monthly_usd: f64,
-    p99_latency_ms: f64,
-}
-
-impl SweepOutput {
-    /// Lines of the sweep chart: throttled share (percent) against the first axis, one line per
-    /// combination of the other axes.
-    #[must_use]
-    pub fn chart_lines(&self) -> Vec<crate::report::plot::SweepLine> {
-        let mut lines: Vec<crate::report::plot::SweepLine> = Vec::new();
-        for p in &self.points {
-            let x = p.params.first().map_or(p.index as f64, |(_, v)| v.parse::<f64>().unwrap_or(p.index as f64));
-            let label = if p.params.len() > 1 {
-                p.params[1..].iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
-            } else {
-                "throttled share".to_string()
-            };
-            let s = &p.stats.throttled_share;
-            let pt = (x, s.mean * 100.0, s.ci95_low * 100.0, s.ci95_high * 100.0);
-            match lines.iter_mut().find(|l| l.0 == label) {
-                Some(l) => l.1.push(pt),
-                None => lines.push((label, vec![pt])),
-            }
-        }
-        for l in &mut lines {
-            l.1.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        lines
-    }
-
-    /// `sweep.json`.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("plain data");
-        s.push('\n');
-        s
-    }
-
-    /// `sweep.csv`: a row per point and replication (`stat = run`), then rows per point with
-    /// the mean, sd, 95 % CI bounds and P50/P95/P99 over replications.
-    #[must_use]
-    pub fn to_csv(&self) -> Vec<u8> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        for p in &self.points {
-            let params = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
-            for (r, h) in p.runs.iter().enumerate() {
-                w.serialize(CsvRow {
-                    point: p.index,
-                    replication: r.to_string(),
-                    stat: "run",
-                    params: params.clone(),
-                    throttled_share: h.throttled_share,
-                    failed_share: h.failed_share,
-                    failed: h.failed as f64,
-                    monthly_usd: h.monthly_usd,
-                    p99_latency_ms: h.p99_latency_ms,
-                })
-                .expect("CSV into memory");
-            }
-            let s = &p.stats;
-            for (stat, pick) in [
-                ("mean", (|x: &crate::stats::Stat| x.mean) as fn(&crate::stats::Stat) -> f64),
-                ("sd", |x| x.sd),
-                ("ci95_low", |x| x.ci95_low),
-                ("ci95_high", |x| x.ci95_high),
-                ("p50", |x| x.p50),
-                ("p95", |x| x.p95),
-                ("p99", |x| x.p99),
-            ] {
-                w.serialize(CsvRow {
-                    point: p.index,
-                    replication: String::new(),
-                    stat,
-                    params: params.clone(),
-                    throttled_share: pick(&s.throttled_share),
-                    failed_share: pick(&s.failed_share),
-                    failed: pick(&s.failed),
-                    monthly_usd: pick(&s.monthly_usd),
-                    p99_latency_ms: pick(&s.p99_latency_ms),
-                })
-                .expect("CSV into memory");
-            }
-        }
-        w.into_inner().expect("CSV into memory")
-    }
-
-    /// A short terminal table.
-    #[must_use]
-    pub fn to_table(&self) -> String {
-        use std::fmt::Write as _;
-        let mut o = String::new();
-        let _ = writeln!(
-            o,
-            "ddbsim sweep · {} · seed {} · {} replications per point · {} of {} points",
-            self.scenario,
-            self.seed,
-            self.replications,
-            self.points.len(),
-            self.total_points
-        );
-        for p in &self.points {
-            let params = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
-            let s = &p.stats;
-            let _ = writeln!(
-                o,
-                "  {params:<40} throttled {:.3}% (95% CI {:.3}–{:.3}%, P95 {:.3}%) · ${:.2}/month · p99 {:.1} ms",
-                s.throttled_share.mean * 100.0,
-                s.throttled_share.ci95_low * 100.0,
-                s.throttled_share.ci95_high * 100.0,
-                s.throttled_share.p95 * 100.0,
-                s.monthly_usd.mean,
-                s.p99_latency_ms.mean
-            );
-        }
-        o
-    }
-}
-
-/// One shard count of the write-sharding explorer.
-#[derive(Clone, Debug, Serialize)]
-pub struct ShardRow {
-    /// Shards.
-    pub count: u64,
-    /// Throttled share of attempts over replications.
-    pub throttled_share: crate::stats::Stat,
-    /// Requests a logical read of the key sends (N under random suffixes, 1 under hash).
-    pub read_fan_out: u64,
-    /// Read units consumed per second, mean over replications.
-    pub read_units_per_s: f64,
-    /// Monthly cost of the scenario's mode, mean, USD.
-    pub monthly_usd: f64,
-}
-
-/// The explorer's result.
-#[derive(Clone, Debug, Serialize)]
-pub struct ShardsOutput {
-    /// Scenario.
-    pub scenario: String,
-    /// Key space sharded.
-    pub key: String,
-    /// "random" or "hash".
-    pub by: String,
-    /// Replications per count.
-    pub replications: u64,
-    /// Percentile of the throttled share judged.
-    pub percentile: f64,
-    /// Largest throttled share accepted.
-    pub max_throttle: f64,
-    /// One row per shard count.
-    pub rows: Vec<ShardRow>,
-    /// Smallest count whose throttled share at the percentile is within the limit.
-    pub recommended: Option<u64>,
-}
-
-/// The shard counts 1, 2, 4, ... up to `max`.
-#[must_use]
-pub fn shard_counts(max: u64) -> Vec<u64> {
-    std::iter::successors(Some(1u64), |&c| (c * 2 <= max).then_some(c * 2)).collect()
-}
-
-/// Recommends the smallest count whose throttled share at `percentile` is at most `max_throttle`.
-#[must_use]
-pub fn recommend(rows: &[ShardRow], percentile: f64, max_throttle: f64) -> Option<u64> {
-    rows.iter()
-        .find(|r| {
-            let hs: Vec<f64> = vec![r.throttled_share.p50, r.throttled_share.p95, r.throttled_share.p99];
-            let v = if percentile <= 50.0 {
-                hs[0]
-            } else if percentile <= 95.0 {
-                hs[1]
-            } else {
-                hs[2]
-            };
-            v <= max_throttle
-        })
-        .map(|r| r.count)
-}
-
-impl ShardsOutput {
-    /// The explorer's chart: throttled share (percent, with its 95 % band) and monthly cost
-    /// against the shard count, as SVG and PNG.
-    ///
-    /// # Errors
-    /// [`crate::report::plot::ChartError`] from the backends.
-    pub fn chart(&self) -> Result<(String, Vec<u8>), crate::report::plot::ChartError> {
-        use crate::report::plot;
-        let thr: Vec<plot::SweepLine> = vec![(
-            "throttled share of attempts".to_string(),
-            self.rows
-                .iter()
-                .map(|r| {
-                    (
-                        r.count as f64,
-                        r.throttled_share.mean * 100.0,
-                        r.throttled_share.ci95_low * 100.0,
-                        r.throttled_share.ci95_high * 100.0,
-                    )
-                })
-                .collect(),
-        )];
-        let cost: Vec<plot::SweepLine> = vec![(
-            "monthly cost".to_string(),
-            self.rows.iter().map(|r| (r.count as f64, r.monthly_usd, r.monthly_usd, r.monthly_usd)).collect(),
-        )];
-        crate::draw_chart!(2 * plot::PANEL_HEIGHT + 100, "shards", |root| {
-            let areas = root.split_evenly((2, 1));
-            plot::sweep(&areas[0], "shards", "throttled %", &thr)?;
-            plot::sweep(&areas[1], "shards", "USD per month", &cost)
-        })
-    }
-
-    /// `shards.json`.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("plain data");
-        s.push('\n');
-        s
-    }
-
-    /// `shards.csv`.
-    #[must_use]
-    pub fn to_csv(&self) -> Vec<u8> {
-        #[derive(Serialize)]
-        struct Row {
-            shards: u64,
-            throttled_share_mean: f64,
-            throttled_share_p50: f64,
-            throttled_share_p95: f64,
-            throttled_share_p99: f64,
-            read_fan_out: u64,
-            read_units_per_s: f64,
-            monthly_usd: f64,
-            recommended: bool,
-        }
-        let mut w = csv::Writer::from_writer(Vec::new());
-        for r in &self.rows {
-            w.serialize(Row {
-                shards: r.count,
-                throttled_share_mean: r.throttled_share.mean,
-                throttled_share_p50: r.throttled_share.p50,
-                throttled_share_p95: r.throttled_share.p95,
-                throttled_share_p99: r.throttled_share.p99,
-                read_fan_out: r.read_fan_out,
-                read_units_per_s: r.read_units_per_s,
-                monthly_usd: r.monthly_usd,
-                recommended: self.recommended == Some(r.count),
-            })
-            .expect("CSV into memory");
-        }
-        w.into_inner().expect("CSV into memory")
-    }
-
-    /// The terminal table.
-    #[must_use]
-    pub fn to_table(&self) -> String {
-        use std::fmt::Write as _;
-        let mut o = String::new();
-        let _ = writeln!(
-            o,
-            "ddbsim shards · {} · key {} ({} suffix) · {} replications · judged at P{}",
-            self.scenario, self.key, self.by, self.replications, self.percentile
-        );
-        let _ = writeln!(
-            o,
-            "{:>7}  {:>12}  {:>12}  {:>12}  {:>9}  {:>12}  {:>10}",
-            "shards", "thr mean", "thr P50", "thr P95", "fan-out", "read RU/s", "$/month"
-        );
-        for r in &self.rows {
-            let mark = if self.recommended == Some(r.count) { " *" } else { "" };
-            let _ = writeln!(
-                o,
-                "{:>7}  {:>11.3}%  {:>11.3}%  {:>11.3}%  {:>9}  {:>12.1}  {:>10.2}{mark}",
-                r.count,
-                r.throttled_share.mean * 100.0,
-                r.throttled_share.p50 * 100.0,
-                r.throttled_share.p95 * 100.0,
-                r.read_fan_out,
-                r.read_units_per_s,
-                r.monthly_usd
-            );
-        }
-        match self.recommended {
-            Some(c) => {
-                let _ = writeln!(
-                    o,
-                    "recommended: {c} shards — the fewest whose throttled share at P{} stays within {:.3}%",
-                    self.percentile,
-                    self.max_throttle * 100.0
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    o,
-                    "recommended: none up to {} shards keeps throttling within {:.3}% at P{}",
-                    self.rows.last().map_or(0, |r| r.count),
-                    self.max_throttle * 100.0,
-                    self.percentile
-                );
-            }
-        }
-        o
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -661,9 +347,4 @@ mod tests {
         assert!(set_path(&mut d, "pattern.feed.name.x", Value::Integer(1)).is_err());
     }
 
-    #[test]
-    fn counts_double_to_the_max() {
-        assert_eq!(shard_counts(64), vec![1, 2, 4, 8, 16, 32, 64]);
-        assert_eq!(shard_counts(10), vec![1, 2, 4, 8]);
-    }
 }

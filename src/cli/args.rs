@@ -1,0 +1,258 @@
+//! The command line's arguments (clap derive) and their conversion into library options.
+//! clap types stop here: the library never sees them.
+
+use super::CliError;
+use crate::cost::Catalog;
+use crate::scenario::{Fidelity, Scenario};
+use crate::time::{parse_duration, SimDuration};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// A discrete-event capacity and cost simulator for Amazon DynamoDB.
+#[derive(Debug, Parser)]
+#[command(name = "ddbsim", version, about, long_about = None)]
+pub(crate) struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Simulate a scenario and write summary.json, timeseries.csv and partitions.csv.
+    Run(RunArgs),
+    /// Run the scenario's traffic under every capacity mode and compare cost and throttling.
+    Compare(CompareArgs),
+    /// Sweep scenario keys over values (Cartesian product), with replications per point.
+    Sweep(SweepArgs),
+    /// Combine the outputs of a sharded sweep (`--shard I/N`) into the files one run writes.
+    Merge {
+        /// Output folders of the shares.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where to write the merged files [default: the first folder's parent / merged].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Explore write sharding of a key: shard counts 1, 2, 4, ... with replications.
+    Shards(ShardsArgs),
+    /// Redraw the charts and report.html of an earlier run from the files in its folder.
+    Plot {
+        /// The output folder of `ddbsim run`.
+        dir: PathBuf,
+    },
+    /// Time the headline scenario (24 h x 50,000 req/s x 1,000 partitions) in both fidelities.
+    Bench {
+        /// Simulated duration of the fast-mode run.
+        #[arg(long, default_value = "24h")]
+        fast: String,
+        /// Simulated duration of the exact-mode run (the 24-hour figure scales linearly).
+        #[arg(long, default_value = "10m")]
+        exact: String,
+    },
+    /// Check scenario files and print every problem (exit 1 if any).
+    Validate {
+        /// Scenario files.
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+    },
+    /// Print the JSON Schema of the scenario format.
+    Schema,
+}
+
+/// Arguments every simulating command takes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Common {
+    /// The scenario file (TOML).
+    pub(crate) scenario: PathBuf,
+    /// Output folder [default: output/<scenario name>, with /sweep or /shards for those commands].
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// Master seed, instead of the scenario's.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Simulated duration, instead of the scenario's ("90s", "15m", "24h").
+    #[arg(long)]
+    pub(crate) duration: Option<String>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+}
+
+/// `ddbsim run`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RunArgs {
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// Fidelity, instead of the scenario's.
+    #[arg(long, value_enum)]
+    pub(crate) fidelity: Option<FidelityArg>,
+    /// A price catalog (TOML) instead of the built-in us-east-1 prices.
+    #[arg(long)]
+    pub(crate) prices: Option<PathBuf>,
+    /// Skip the charts and report.html.
+    #[arg(long)]
+    pub(crate) no_charts: bool,
+    /// Do not record per-partition minutes (no partitions.csv rows, no heatmap).
+    #[arg(long)]
+    pub(crate) no_partitions: bool,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Independent replications from the master seed (key placement, traffic and jitter all
+    /// vary); the outputs are replication 0's, plus replications.csv and replications.json.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) replications: u64,
+}
+
+/// `ddbsim sweep`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SweepArgs {
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// PATH=VALUES: a dotted key path (array entries by name: pattern.feed.rate.constant) and
+    /// values "1,2,4", "50..90:10" or "100..5000:x2". Several make a Cartesian product.
+    #[arg(long = "set", required = true)]
+    pub(crate) sets: Vec<String>,
+    /// Replications per point.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) replications: u64,
+    /// Run only share I of N of the points (1-based), e.g. 2/4; combine with `ddbsim merge`.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
+    /// Fidelity, instead of the scenario's.
+    #[arg(long, value_enum)]
+    pub(crate) fidelity: Option<FidelityArg>,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// `ddbsim shards`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ShardsArgs {
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// The key space to shard.
+    #[arg(long)]
+    pub(crate) key: String,
+    /// Largest shard count (counts double from 1).
+    #[arg(long, default_value_t = 64)]
+    pub(crate) max: u64,
+    /// Suffix: "random" (reads query every shard) or "hash" (a point read hits one).
+    #[arg(long, default_value = "random")]
+    pub(crate) by: String,
+    /// Replications per count (placement of shards on partitions varies).
+    #[arg(long, default_value_t = 10)]
+    pub(crate) replications: u64,
+    /// Percentile of the throttled share to judge: 50, 95 or 99.
+    #[arg(long, default_value_t = 95.0)]
+    pub(crate) percentile: f64,
+    /// Largest throttled share accepted, e.g. "0.1%".
+    #[arg(long, default_value = "0.1%")]
+    pub(crate) max_throttle: String,
+}
+
+/// `ddbsim compare`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CompareArgs {
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// Fidelity, instead of the scenario's.
+    #[arg(long, value_enum)]
+    pub(crate) fidelity: Option<FidelityArg>,
+    /// Largest share of throttled attempts the picked mode may have, e.g. "0.1%".
+    #[arg(long, default_value = "0.1%")]
+    pub(crate) max_throttle: String,
+    /// Percentile of the auto-scaled capacity series that reserved capacity covers.
+    #[arg(long, default_value_t = 10.0)]
+    pub(crate) reserved_percentile: f64,
+    /// Reserved-capacity term in years: 1 or 3.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) reserved_term: u32,
+    /// Target utilization (percent) for fixed and auto-scaled provisioned capacity.
+    #[arg(long, default_value_t = 70.0)]
+    pub(crate) target: f64,
+    /// A price catalog (TOML) instead of the built-in us-east-1 prices.
+    #[arg(long)]
+    pub(crate) prices: Option<PathBuf>,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Independent replications; adds compare-replications.json with statistics per mode.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) replications: u64,
+}
+
+/// `--fidelity`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum FidelityArg {
+    /// Hybrid: bulk seconds that surely fit, replay the others request by request.
+    Fast,
+    /// Every request is an event.
+    Exact,
+}
+
+
+impl FidelityArg {
+    /// The library's fidelity.
+    pub(crate) fn fidelity(self) -> Fidelity {
+        match self {
+            FidelityArg::Fast => Fidelity::Fast,
+            FidelityArg::Exact => Fidelity::Exact,
+        }
+    }
+}
+
+/// `--duration`: a whole number of seconds, at least one.
+pub(crate) fn duration_arg(d: Option<&String>) -> Result<Option<SimDuration>, CliError> {
+    let Some(d) = d else { return Ok(None) };
+    let d = parse_duration(d).map_err(|m| CliError::Argument(format!("--duration: {m}")))?;
+    if d.as_secs() == 0 || d.as_micros() % 1_000_000 != 0 {
+        return Err(CliError::Argument("--duration: a whole number of seconds, at least 1s".into()));
+    }
+    Ok(Some(d))
+}
+
+/// `--prices`: a catalog file, or the built-in one; its region must be the scenario's.
+pub(crate) fn catalog_arg(p: Option<&PathBuf>, sc: &Scenario) -> Result<Catalog, CliError> {
+    let c = match p {
+        Some(p) => Catalog::load(p)?,
+        None => Catalog::builtin(),
+    };
+    if c.region != sc.pricing.region {
+        return Err(CliError::Argument(format!(
+            "{}: the scenario prices region \"{}\" but the catalog is for \"{}\"",
+            sc.source_path.display(),
+            sc.pricing.region,
+            c.region
+        )));
+    }
+    Ok(c)
+}
+
+/// A share such as "0.1%" or "0.001", for `--max-throttle`.
+pub(crate) fn share_arg(s: &str) -> Result<f64, CliError> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match v {
+        Ok(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(CliError::Argument(format!("--max-throttle: \"{s}\" is not a share such as \"0.1%\" or 0.001"))),
+    }
+}
+
+/// `--replications`: 1 to 100,000.
+pub(crate) fn replications_arg(n: u64) -> Result<u64, CliError> {
+    if n == 0 || n > 100_000 {
+        return Err(CliError::Argument(format!("--replications: 1 to 100000, not {n}")));
+    }
+    Ok(n)
+}

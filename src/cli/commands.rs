@@ -1,0 +1,299 @@
+//! One function per command: parse the arguments, call the library, write the artifacts, print.
+
+use super::args::{catalog_arg, duration_arg, replications_arg, share_arg, CompareArgs, RunArgs, ShardsArgs, SweepArgs};
+use super::progress::Bar;
+use super::CliError;
+use crate::cost::Catalog;
+use crate::engine::{simulate, RunOptions, StopToken};
+use crate::guard;
+use crate::output::prepare_dir;
+use crate::report::replications::Replications;
+use crate::report::{write_all, Render, RunReport};
+use crate::scenario::{self, Fidelity, Scenario};
+use crate::study::{self, CompareOptions, ReplicatedComparison, ShardsOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+fn out_dir(out: Option<&PathBuf>, sc: &Scenario, sub: Option<&str>) -> PathBuf {
+    out.cloned().unwrap_or_else(|| {
+        let d = PathBuf::from("output").join(&sc.name);
+        sub.map_or(d.clone(), |s| d.join(s))
+    })
+}
+
+fn read_text(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|source| CliError::Scenario(scenario::ScenarioError::Io { path: path.to_path_buf(), source }))
+}
+
+fn stopped(stop: &StopToken) -> Result<(), CliError> {
+    if stop.is_stopped() {
+        Err(CliError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+fn wrote(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// `ddbsim run`.
+pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
+    let sc = scenario::load(&a.common.scenario)?;
+    let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
+    let reps = replications_arg(a.replications)?;
+    let bar = Arc::new(Bar::new(a.common.quiet, if reps > 1 { "replications" } else { "simulating" }));
+    let opts = RunOptions {
+        seed: a.common.seed,
+        fidelity: a.fidelity.map(|f| f.fidelity()),
+        duration: duration_arg(a.common.duration.as_ref())?,
+        replication: 0,
+        record_partitions: !a.no_partitions,
+        stop: Some(stop.clone()),
+        progress: Some(bar.clone()),
+    };
+    if !a.force {
+        guard::check(&sc, &opts)?;
+    }
+    let out = out_dir(a.common.out.as_ref(), &sc, None);
+    // Fail on an unwritable folder before spending time on the run.
+    prepare_dir(&out)?;
+    let started = Instant::now();
+    let (result, replications) = if reps > 1 {
+        let (r, hs) = study::replicate(&sc, reps, &opts, &catalog);
+        (r, Some(Replications::new(hs)))
+    } else {
+        (simulate(&sc, &opts), None)
+    };
+    let elapsed = started.elapsed();
+    bar.finish();
+    stopped(stop)?;
+    let report = RunReport::new(&sc, &result, &catalog, !a.no_charts);
+    let mut artifacts = report.artifacts()?;
+    if let Some(r) = &replications {
+        artifacts.extend(r.artifacts()?);
+    }
+    let written = write_all(&out, &artifacts)?;
+    if !a.common.quiet {
+        if let Some(r) = &replications {
+            print!("{}", r.text());
+        }
+        print!("{}", report.text());
+        println!("simulated in {:.2} s; wrote {}", elapsed.as_secs_f64(), wrote(&written));
+    }
+    Ok(())
+}
+
+/// `ddbsim compare`.
+pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError> {
+    let sc = scenario::load(&a.common.scenario)?;
+    let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
+    if !(20.0..=90.0).contains(&a.target) {
+        return Err(CliError::Argument(format!("--target: between 20 and 90 percent, not {}", a.target)));
+    }
+    if a.reserved_term != 1 && a.reserved_term != 3 {
+        return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {}", a.reserved_term)));
+    }
+    if !(0.0..=100.0).contains(&a.reserved_percentile) {
+        return Err(CliError::Argument(format!("--reserved-percentile: 0 to 100, not {}", a.reserved_percentile)));
+    }
+    let run = RunOptions {
+        seed: a.common.seed,
+        fidelity: a.fidelity.map(|f| f.fidelity()),
+        duration: duration_arg(a.common.duration.as_ref())?,
+        stop: Some(stop.clone()),
+        ..RunOptions::default()
+    };
+    let o = CompareOptions {
+        run,
+        max_throttle: share_arg(&a.max_throttle)?,
+        reserved_percentile: a.reserved_percentile,
+        reserved_years: a.reserved_term,
+        target: a.target / 100.0,
+    };
+    if !a.force {
+        guard::check(&sc, &o.run)?;
+    }
+    let out = out_dir(a.common.out.as_ref(), &sc, None);
+    prepare_dir(&out)?;
+    let reps = replications_arg(a.replications)?;
+    let cs = study::compare_replications(&sc, &catalog, &o, reps);
+    stopped(stop)?;
+    let c = &cs[0];
+    let mut artifacts = c.artifacts()?;
+    let replicated = (reps > 1).then(|| ReplicatedComparison::of(&cs));
+    if let Some(rc) = &replicated {
+        artifacts.extend(rc.artifacts()?);
+    }
+    let written = write_all(&out, &artifacts)?;
+    if !a.common.quiet {
+        print!("{}", c.text());
+        if let Some(rc) = &replicated {
+            print!("{}", rc.text());
+        }
+        println!("wrote {}", wrote(&written));
+    }
+    Ok(())
+}
+
+/// `ddbsim sweep`.
+pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
+    let sc = scenario::load(&a.common.scenario)?;
+    let text = read_text(&a.common.scenario)?;
+    let sets = a.sets.iter().map(|s| study::parse_set(s)).collect::<Result<Vec<_>, _>>()?;
+    let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
+    let reps = replications_arg(a.replications)?;
+    let prepared = study::prepare(&text, &a.common.scenario, &sets)?;
+    let bar = Arc::new(Bar::new(a.common.quiet, "sweep"));
+    let base = RunOptions {
+        seed: a.common.seed,
+        fidelity: a.fidelity.map(|f| f.fidelity()),
+        duration: duration_arg(a.common.duration.as_ref())?,
+        stop: Some(stop.clone()),
+        progress: Some(bar.clone()),
+        ..RunOptions::default()
+    };
+    if !a.force {
+        for point in &prepared.scenarios {
+            guard::check(point, &base)?;
+        }
+    }
+    let out = out_dir(a.common.out.as_ref(), &sc, Some("sweep"));
+    prepare_dir(&out)?;
+    let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
+    let result = study::sweep::run(&prepared, &sc.name, a.common.seed.unwrap_or(sc.seed), reps, shard, &base, &catalog);
+    bar.finish();
+    stopped(stop)?;
+    let written = write_all(&out, &result.artifacts()?)?;
+    if !a.common.quiet {
+        print!("{}", result.text());
+        println!("wrote {}", wrote(&written));
+    }
+    Ok(())
+}
+
+/// `ddbsim merge`.
+pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>) -> Result<(), CliError> {
+    let mut parts = Vec::new();
+    for d in dirs {
+        let p = d.join("sweep.json");
+        let text = std::fs::read_to_string(&p).map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
+        let part: study::SweepOutput =
+            serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
+        parts.push(part);
+    }
+    let merged = study::merge(parts)?;
+    let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(Path::new(".")).join("merged"));
+    let written = write_all(&out, &merged.data())?;
+    println!("merged {} points of {}; wrote {}", merged.points.len(), merged.total_points, wrote(&written));
+    Ok(())
+}
+
+/// `ddbsim shards`.
+pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
+    let sc = scenario::load(&a.common.scenario)?;
+    if a.by != "random" && a.by != "hash" {
+        return Err(CliError::Argument(format!("--by: \"random\" or \"hash\", not \"{}\"", a.by)));
+    }
+    if a.max == 0 || a.max > 10_000 {
+        return Err(CliError::Argument(format!("--max: 1 to 10000, not {}", a.max)));
+    }
+    if ![50.0, 95.0, 99.0].contains(&a.percentile) {
+        return Err(CliError::Argument(format!("--percentile: 50, 95 or 99, not {}", a.percentile)));
+    }
+    let o = ShardsOptions {
+        key: a.key.clone(),
+        max: a.max,
+        random: a.by == "random",
+        replications: replications_arg(a.replications)?,
+        percentile: a.percentile,
+        max_throttle: share_arg(&a.max_throttle)?,
+    };
+    let text = read_text(&a.common.scenario)?;
+    let bar = Arc::new(Bar::new(a.common.quiet, "shards"));
+    let base = RunOptions {
+        seed: a.common.seed,
+        duration: duration_arg(a.common.duration.as_ref())?,
+        stop: Some(stop.clone()),
+        progress: Some(bar.clone()),
+        ..RunOptions::default()
+    };
+    let out = out_dir(a.common.out.as_ref(), &sc, Some("shards"));
+    prepare_dir(&out)?;
+    let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
+    let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog)?;
+    bar.finish();
+    stopped(stop)?;
+    let written = write_all(&out, &result.artifacts()?)?;
+    if !a.common.quiet {
+        print!("{}", result.text());
+        println!("wrote {}", wrote(&written));
+    }
+    Ok(())
+}
+
+/// `ddbsim plot`.
+pub(super) fn plot(dir: &Path) -> Result<(), CliError> {
+    let report = RunReport::read(dir)?;
+    let written = write_all(dir, &report.chart_artifacts()?)?;
+    println!("wrote {}", wrote(&written));
+    Ok(())
+}
+
+/// `ddbsim bench`: the headline scenario in both fidelities.
+pub(super) fn bench(fast: &str, exact: &str, stop: &StopToken) -> Result<(), CliError> {
+    let sc = scenario::parse_str(include_str!("../../scenarios/headline.toml"), Path::new("scenarios/headline.toml"))?;
+    println!("headline scenario: 50,000 requests/s, 1,000 partitions, Zipf keys; release build recommended (cargo run --release -- bench)");
+    for (label, fidelity, d, target) in [
+        ("fast", Fidelity::Fast, fast, "target: 24 h in <= 10 s on 1 core"),
+        ("exact", Fidelity::Exact, exact, "target: >= 50 M requests/s per core"),
+    ] {
+        let dur = duration_arg(Some(&d.to_string()))?.unwrap_or(sc.duration);
+        let started = Instant::now();
+        let opts = RunOptions { fidelity: Some(fidelity), duration: Some(dur), stop: Some(stop.clone()), ..RunOptions::default() };
+        let r = simulate(&sc, &opts);
+        let secs = started.elapsed().as_secs_f64();
+        stopped(stop)?;
+        let reqs = r.totals().attempts;
+        println!(
+            "{label:>5}: {} simulated in {secs:.2} s: {:.1} M requests, {:.1} M requests/s ({target})",
+            dur,
+            reqs as f64 / 1e6,
+            reqs as f64 / secs / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// `ddbsim validate`.
+pub(super) fn validate(paths: &[PathBuf]) -> Result<(), CliError> {
+    let mut bad = 0;
+    for p in paths {
+        match scenario::load(p) {
+            Ok(sc) => println!(
+                "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
+                p.display(),
+                sc.patterns.len(),
+                sc.key_spaces.len(),
+                sc.gsis.len(),
+                sc.lsis.len()
+            ),
+            Err(e) => {
+                bad += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    if bad > 0 {
+        return Err(CliError::Argument(format!("{bad} of {} scenario files have problems", paths.len())));
+    }
+    Ok(())
+}
+
+/// `ddbsim schema`.
+pub(super) fn schema() -> Result<(), CliError> {
+    let schema = schemars::schema_for!(scenario::raw::RawScenario);
+    println!("{}", serde_json::to_string_pretty(&schema).expect("a schema serialises"));
+    Ok(())
+}

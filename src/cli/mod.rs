@@ -1,0 +1,106 @@
+//! The command line: parse, call the library, write the artifacts, print.
+//!
+//! Exit codes: 0 success, 1 bad input (a scenario, an argument, a missing file, a run refused
+//! by the guards), 2 a failure while running or writing outputs (an unwritable folder, an
+//! interrupted run).
+
+mod args;
+mod commands;
+mod progress;
+
+use crate::cost::CatalogError;
+use crate::engine::StopToken;
+use crate::guard::GuardError;
+use crate::output::OutputError;
+use crate::report::ReportError;
+use crate::scenario::ScenarioError;
+use crate::study::SweepError;
+use args::{Cli, Command};
+use clap::Parser;
+
+/// A failed command. The variant decides the exit code.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    /// A scenario that cannot be read or does not validate (exit 1).
+    #[error("{}", scenario_message(.0))]
+    Scenario(#[from] ScenarioError),
+    /// A price catalog that cannot be used (exit 1).
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// A bad argument (exit 1).
+    #[error("{0}")]
+    Argument(String),
+    /// A sweep that cannot be built or merged (exit 1).
+    #[error(transparent)]
+    Sweep(#[from] SweepError),
+    /// A run the guards refuse (exit 1).
+    #[error(transparent)]
+    Refused(#[from] GuardError),
+    /// Writing outputs failed (exit 2).
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// Drawing or reading a report failed (exit 1 for bad input files, else 2).
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    /// Ctrl-C stopped the run (exit 2).
+    #[error("interrupted (Ctrl-C): the run was stopped and nothing was written")]
+    Interrupted,
+}
+
+fn scenario_message(e: &ScenarioError) -> String {
+    match e {
+        ScenarioError::Io { .. } => e.to_string(),
+        ScenarioError::Invalid { .. } => format!("invalid scenario\n{e}"),
+    }
+}
+
+impl CliError {
+    /// The process exit code.
+    pub(crate) fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Scenario(_) | CliError::Catalog(_) | CliError::Argument(_) | CliError::Sweep(_) | CliError::Refused(_) => 1,
+            CliError::Report(ReportError::Input(_)) => 1,
+            CliError::Output(_) | CliError::Report(_) | CliError::Interrupted => 2,
+        }
+    }
+}
+
+/// Parses `std::env::args`, runs, prints errors; returns the exit code.
+#[must_use]
+pub fn main() -> i32 {
+    // Ctrl-C asks runs to stop at their next simulated minute; nothing is written then.
+    let stop = StopToken::new();
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || stop.stop());
+    }
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = i32::from(e.use_stderr());
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli.command, &stop) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
+    match command {
+        Command::Run(a) => commands::run(&a, stop),
+        Command::Compare(a) => commands::compare(&a, stop),
+        Command::Sweep(a) => commands::sweep(&a, stop),
+        Command::Merge { dirs, out } => commands::merge(&dirs, out.as_ref()),
+        Command::Shards(a) => commands::shards(&a, stop),
+        Command::Bench { fast, exact } => commands::bench(&fast, &exact, stop),
+        Command::Plot { dir } => commands::plot(&dir),
+        Command::Validate { scenarios } => commands::validate(&scenarios),
+        Command::Schema => commands::schema(),
+    }
+}

@@ -1,0 +1,392 @@
+//! The bill of recorded usage, line by line, each line with its arithmetic (spec §10).
+//!
+//! One small function per kind of line: provisioned unit-hours, reserved capacity, on-demand
+//! request units, storage. Each part of the window is billed in the capacity mode it had.
+
+use super::catalog::Catalog;
+use super::item::PriceItem;
+use super::usage::{ResourceUsage, Usage};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Hours in a billing month, as AWS's calculator counts them (spec §10.3).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+/// Hours in a year.
+pub const HOURS_PER_YEAR: f64 = 8_760.0;
+/// Units in a reserved-capacity block (spec §10.1).
+pub const RESERVED_BLOCK: u64 = 100;
+
+/// Reserved capacity bought.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reservation {
+    /// Reserved RCU (a multiple of 100).
+    pub rcu: u64,
+    /// Reserved WCU (a multiple of 100).
+    pub wcu: u64,
+    /// Term, years: 1 or 3.
+    pub years: u32,
+}
+
+/// Billing options.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BillOptions {
+    /// Deduct the always-free tier.
+    pub free_tier: bool,
+    /// Reserved capacity, applied to the provisioned capacity of the table (Standard class).
+    pub reservation: Option<Reservation>,
+}
+
+/// What a bill line charges for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BillComponent {
+    /// Read capacity: provisioned RCU-hours or on-demand read request units.
+    Reads,
+    /// Write capacity: provisioned WCU-hours or on-demand write request units.
+    Writes,
+    /// Storage, GB-months.
+    Storage,
+    /// Reserved capacity's upfront fee, amortised over the term.
+    ReservedUpfront,
+    /// Reserved capacity's hourly fee.
+    ReservedHourly,
+}
+
+/// One line of a bill.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BillLine {
+    /// Table or index.
+    pub resource: String,
+    /// What it charges for.
+    pub component: BillComponent,
+    /// Quantity in `unit`.
+    pub quantity: f64,
+    /// Unit of the quantity.
+    pub unit: String,
+    /// Price per unit, USD.
+    pub unit_price_usd: f64,
+    /// Cost over the simulated window, USD.
+    pub cost_usd: f64,
+    /// The price is unverified.
+    pub unverified: bool,
+    /// The arithmetic, e.g. `1000 WCU x 730 h x $0.00065`.
+    pub arithmetic: String,
+}
+
+/// A bill.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bill {
+    /// Hours billed (the simulated window).
+    pub window_hours: f64,
+    /// Lines.
+    pub lines: Vec<BillLine>,
+    /// Total over the window, USD.
+    pub total_usd: f64,
+    /// Extrapolated to a 730-hour month, USD (labelled as extrapolated in reports).
+    pub monthly_usd: f64,
+    /// Extrapolated to a year (8,760 hours), USD.
+    pub yearly_usd: f64,
+    /// Reserved-capacity upfront paid at purchase, USD (not in the totals, which amortise it).
+    pub upfront_usd: f64,
+    /// Price items used that are unverified, by name.
+    pub unverified_items: Vec<PriceItem>,
+}
+
+/// A number as the arithmetic shows it: whole numbers without decimals, others with three.
+fn fmt_num(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round() as i64)
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// A bill being written.
+struct Biller<'a> {
+    catalog: &'a Catalog,
+    hours: f64,
+    lines: Vec<BillLine>,
+    unverified: BTreeSet<&'static str>,
+    free_rcu_hours: f64,
+    free_wcu_hours: f64,
+    free_gb_months: f64,
+    upfront: f64,
+}
+
+impl Biller<'_> {
+    fn line(&mut self, resource: &str, component: BillComponent, quantity: f64, unit: &str, item: PriceItem, arithmetic: String) {
+        let price = self.catalog.price(item);
+        if !price.verified {
+            self.unverified.insert(item.name());
+        }
+        self.lines.push(BillLine {
+            resource: resource.to_string(),
+            component,
+            quantity,
+            unit: unit.to_string(),
+            unit_price_usd: price.usd,
+            cost_usd: quantity * price.usd,
+            unverified: !price.verified,
+            arithmetic,
+        });
+    }
+
+    /// Provisioned unit-hours of one dimension, less what a reservation and the free tier cover.
+    fn provisioned(&mut self, r: &ResourceUsage, write: bool, ia: bool, reservation: Option<Reservation>) {
+        let series = if write { &r.provisioned_wcu_by_minute } else { &r.provisioned_rcu_by_minute };
+        let label = if write { "WCU" } else { "RCU" };
+        let mut unit_hours = series.iter().sum::<f64>() / 60.0;
+        if let Some(res) = reservation {
+            let units = if write { res.wcu } else { res.rcu };
+            if units > 0 {
+                self.reserved(r, write, res.years, units);
+                unit_hours = series.iter().map(|&x| (x - units as f64).max(0.0)).sum::<f64>() / 60.0;
+            }
+        }
+        let free = if write { &mut self.free_wcu_hours } else { &mut self.free_rcu_hours };
+        let deducted = unit_hours.min(*free);
+        *free -= deducted;
+        let billed = unit_hours - deducted;
+        let item = PriceItem::provisioned(write, ia);
+        let price = self.catalog.price(item).usd;
+        let hours = r.provisioned_hours;
+        let avg = billed / hours.max(1e-12);
+        let free_note = if deducted > 0.0 { format!(" (after {} free {label}-h)", fmt_num(deducted)) } else { String::new() };
+        let component = if write { BillComponent::Writes } else { BillComponent::Reads };
+        let arithmetic = format!("{} {label} x {hours:.3} h x ${price}{free_note}", fmt_num((avg * 1000.0).round() / 1000.0));
+        self.line(&r.name, component, billed, &format!("{label}-hours"), item, arithmetic);
+    }
+
+    /// Reserved capacity of `units` for `years`: the upfront fee's share of the term, and the
+    /// hourly fee (spec §10.1; capacity above the reservation is billed at list price).
+    fn reserved(&mut self, r: &ResourceUsage, write: bool, years: u32, units: u64) {
+        let label = if write { "WCU" } else { "RCU" };
+        let blocks = (units / RESERVED_BLOCK) as f64;
+        let term_hours = f64::from(years) * HOURS_PER_YEAR;
+        let (up_item, hr_item) = PriceItem::reserved(years, write);
+        let up = self.catalog.price(up_item).usd;
+        let hr = self.catalog.price(hr_item).usd;
+        self.upfront += blocks * up;
+        let share = self.hours / term_hours;
+        let arithmetic =
+            format!("{} blocks of 100 {label} x ${up} x {:.3} h / {} h term", fmt_num(blocks), self.hours, fmt_num(term_hours));
+        self.line(&r.name, BillComponent::ReservedUpfront, blocks * share, "blocks x term share", up_item, arithmetic);
+        let arithmetic = format!("{} blocks x {:.3} h x ${hr}", fmt_num(blocks), self.hours);
+        self.line(&r.name, BillComponent::ReservedHourly, blocks * self.hours, "block-hours", hr_item, arithmetic);
+    }
+
+    /// On-demand request units consumed while on-demand.
+    fn on_demand(&mut self, r: &ResourceUsage, ia: bool) {
+        for (write, units, label) in [(false, r.on_demand_read_units, "RRU"), (true, r.on_demand_write_units, "WRU")] {
+            let item = PriceItem::on_demand(write, ia);
+            let millions = units / 1e6;
+            let arithmetic = format!("{} M {label} x ${}", fmt_num(millions), self.catalog.price(item).usd);
+            let component = if write { BillComponent::Writes } else { BillComponent::Reads };
+            self.line(&r.name, component, millions, &format!("million {label}"), item, arithmetic);
+        }
+    }
+
+    /// Storage: GB-months of items plus their overhead, less the free tier.
+    fn storage(&mut self, r: &ResourceUsage, ia: bool) {
+        let gb_months = r.storage_gb_by_minute.iter().sum::<f64>() / 60.0 / HOURS_PER_MONTH;
+        let deducted = gb_months.min(self.free_gb_months);
+        self.free_gb_months -= deducted;
+        let item = PriceItem::storage(ia);
+        let price = self.catalog.price(item).usd;
+        let avg_gb = r.storage_gb_by_minute.iter().sum::<f64>() / r.storage_gb_by_minute.len().max(1) as f64;
+        let arithmetic = format!("{avg_gb:.3} GB x {:.3} h / 730 h x ${price}", self.hours);
+        self.line(&r.name, BillComponent::Storage, gb_months - deducted, "GB-months", item, arithmetic);
+    }
+}
+
+/// Bills `usage` at `catalog` prices.
+#[must_use]
+pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
+    let ia = usage.standard_ia;
+    let mut b = Biller {
+        catalog,
+        hours: usage.hours,
+        lines: Vec::new(),
+        unverified: BTreeSet::new(),
+        free_rcu_hours: if opts.free_tier { catalog.free_rcu as f64 * usage.hours } else { 0.0 },
+        free_wcu_hours: if opts.free_tier { catalog.free_wcu as f64 * usage.hours } else { 0.0 },
+        free_gb_months: if opts.free_tier && !ia { catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH } else { 0.0 },
+        upfront: 0.0,
+    };
+    for (i, r) in usage.resources.iter().enumerate() {
+        if r.provisioned {
+            // Reserved capacity covers the table's Standard-class capacity.
+            let reservation = opts.reservation.filter(|_| i == 0 && !ia);
+            b.provisioned(r, false, ia, reservation);
+            b.provisioned(r, true, ia, reservation);
+        }
+        if r.on_demand {
+            b.on_demand(r, ia);
+        }
+        b.storage(r, ia);
+    }
+    let total: f64 = b.lines.iter().map(|l| l.cost_usd).sum();
+    let scale = if usage.hours > 0.0 { HOURS_PER_MONTH / usage.hours } else { 0.0 };
+    Bill {
+        window_hours: usage.hours,
+        total_usd: total,
+        monthly_usd: total * scale,
+        yearly_usd: total * scale * 12.0,
+        upfront_usd: b.upfront,
+        unverified_items: b.unverified.into_iter().filter_map(PriceItem::from_name).collect(),
+        lines: b.lines,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Dollar tests of spec §12.4, worked by hand from the §10 prices.
+    use super::*;
+
+    fn prov(rcu: f64, wcu: f64, hours: f64) -> Usage {
+        let minutes = (hours * 60.0) as usize;
+        Usage {
+            hours,
+            standard_ia: false,
+            resources: vec![ResourceUsage {
+                name: "t".into(),
+                provisioned: true,
+                provisioned_hours: hours,
+                provisioned_rcu_by_minute: vec![rcu; minutes],
+                provisioned_wcu_by_minute: vec![wcu; minutes],
+                storage_gb_by_minute: vec![0.0; minutes],
+                ..ResourceUsage::default()
+            }],
+        }
+    }
+
+    fn od(rru: f64, wru: f64, ia: bool) -> Usage {
+        Usage {
+            hours: 730.0,
+            standard_ia: ia,
+            resources: vec![ResourceUsage {
+                name: "t".into(),
+                on_demand: true,
+                on_demand_read_units: rru,
+                on_demand_write_units: wru,
+                storage_gb_by_minute: vec![0.0; 10],
+                ..ResourceUsage::default()
+            }],
+        }
+    }
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 0.005, "{a} vs {b}");
+    }
+
+    #[test]
+    fn dollar_4_provisioned_100_100_for_a_month() {
+        // 100 x 0.00013 x 730 = 9.49; 100 x 0.00065 x 730 = 47.45.
+        let b = bill(&prov(100.0, 100.0, 730.0), &Catalog::builtin(), &BillOptions::default());
+        close(b.lines[0].cost_usd, 9.49);
+        close(b.lines[1].cost_usd, 47.45);
+        close(b.total_usd, 56.94);
+        close(b.monthly_usd, 56.94);
+    }
+
+    #[test]
+    fn dollar_5_with_the_free_tier() {
+        // 75 x (0.00013 + 0.00065) x 730 = 42.705.
+        let b = bill(&prov(100.0, 100.0, 730.0), &Catalog::builtin(), &BillOptions { free_tier: true, reservation: None });
+        close(b.total_usd, 42.705);
+    }
+
+    #[test]
+    fn dollar_6_on_demand_units() {
+        // 10 M WRU x 0.625 + 50 M RRU x 0.125 = 6.25 + 6.25.
+        let b = bill(&od(50e6, 10e6, false), &Catalog::builtin(), &BillOptions::default());
+        close(b.total_usd, 12.50);
+    }
+
+    #[test]
+    fn dollar_7_eight_million_eventual_lookups() {
+        // 8 M eventually consistent reads of <= 4 KB = 4 M RRU x 0.125 = 0.50.
+        let b = bill(&od(8e6 * 0.5, 0.0, false), &Catalog::builtin(), &BillOptions::default());
+        close(b.total_usd, 0.50);
+    }
+
+    #[test]
+    fn dollar_8_standard_ia_on_demand() {
+        // 1 M WRU x 0.78 + 1 M RRU x 0.155 = 0.935.
+        let b = bill(&od(1e6, 1e6, true), &Catalog::builtin(), &BillOptions::default());
+        close(b.total_usd, 0.935);
+    }
+
+    #[test]
+    fn standard_ia_storage_and_throughput() {
+        // 100 WCU for 730 h at the IA rate 0.00081 = 59.13; 100 GB for a month: $10 IA vs $25.
+        let mut u = prov(0.0, 100.0, 730.0);
+        u.resources[0].storage_gb_by_minute = vec![100.0; (730 * 60) as usize];
+        let std = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        u.standard_ia = true;
+        let ia = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        close(ia.lines[1].cost_usd, 59.13);
+        close(ia.lines[2].cost_usd, 10.0);
+        close(std.lines[2].cost_usd, 25.0);
+    }
+
+    #[test]
+    fn dollar_10_reserved_one_year_100_wcu() {
+        // $150 upfront + 0.0128 x 8,760 = 262.128, against 100 x 0.00065 x 8,760 = 569.40 list.
+        let u = prov(0.0, 100.0, 8_760.0);
+        let r =
+            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
+        close(r.total_usd, 262.128);
+        close(r.upfront_usd, 150.0);
+        let list = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        close(list.total_usd, 569.40);
+    }
+
+    #[test]
+    fn reserved_three_years_and_excess_at_list() {
+        // 3-year: a year bills 180 / 3 = 60 of the upfront + 0.0081 x 8,760 = 70.956 -> 130.956.
+        let u = prov(0.0, 100.0, 8_760.0);
+        let r =
+            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 3 }) });
+        close(r.total_usd, 130.956);
+        // 150 WCU provisioned with 100 reserved for 730 h: 100/8760 x 150 ... = 12.5 upfront
+        // share + 0.0128 x 730 = 9.344 + 50 x 0.00065 x 730 = 23.725 at list: 45.569.
+        let u = prov(0.0, 150.0, 730.0);
+        let r =
+            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
+        close(r.total_usd, 12.5 + 9.344 + 23.725);
+    }
+
+    #[test]
+    fn provisioned_change_mid_hour_is_time_weighted() {
+        // 100 WCU for 30 minutes then 200 WCU for 30 minutes: 150 WCU-hours x 0.00065 = 0.0975.
+        let mut u = prov(0.0, 100.0, 1.0);
+        for m in 30..60 {
+            u.resources[0].provisioned_wcu_by_minute[m] = 200.0;
+        }
+        let b = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        close(b.lines[1].quantity, 150.0);
+        assert!((b.total_usd - 0.0975).abs() < 1e-9);
+    }
+
+    /// A resource provisioned for part of the window and on-demand for the rest gets both kinds
+    /// of line: 1,000 WCU for 0.5 h = $0.325, and 900,000 WRU = $0.5625.
+    #[test]
+    fn a_mixed_window_bills_both_modes() {
+        let mut u = prov(0.0, 1_000.0, 1.0);
+        let r = &mut u.resources[0];
+        r.provisioned_hours = 0.5;
+        for m in 30..60 {
+            r.provisioned_wcu_by_minute[m] = 0.0;
+        }
+        r.on_demand = true;
+        r.on_demand_write_units = 900_000.0;
+        let b = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        let writes: Vec<(String, f64)> =
+            b.lines.iter().filter(|l| l.component == BillComponent::Writes).map(|l| (l.unit.clone(), l.cost_usd)).collect();
+        assert_eq!(writes.len(), 2);
+        close(writes[0].1, 0.325);
+        close(writes[1].1, 0.5625);
+        assert!(b.lines[1].arithmetic.starts_with("1000 WCU x 0.500 h"), "{}", b.lines[1].arithmetic);
+    }
+}

@@ -1,0 +1,206 @@
+//! Price catalogs: the built-in us-east-1 prices (`prices/us-east-1.toml`) or a file of the
+//! user's, each price with its source and whether it was read off AWS's own pages.
+
+use super::item::PriceItem;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The built-in catalog of us-east-1.
+pub const BUILTIN_US_EAST_1: &str = include_str!("../../prices/us-east-1.toml");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCatalog {
+    region: String,
+    currency: String,
+    prices_read_on: String,
+    items: BTreeMap<String, RawItem>,
+    free_tier: RawFreeTier,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawItem {
+    usd: f64,
+    verified: bool,
+    source: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFreeTier {
+    rcu: u64,
+    wcu: u64,
+    storage_gb: f64,
+}
+
+/// One price.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Price {
+    /// USD.
+    pub usd: f64,
+    /// Read off AWS's own pages (false: third-party or tooling, flagged in reports).
+    pub verified: bool,
+    /// Where it comes from.
+    pub source: String,
+}
+
+/// A validated price catalog.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Catalog {
+    /// Region.
+    pub region: String,
+    /// Date the prices were read.
+    pub prices_read_on: String,
+    /// Prices by item.
+    pub items: BTreeMap<PriceItem, Price>,
+    /// Always-free provisioned RCU.
+    pub free_rcu: u64,
+    /// Always-free provisioned WCU.
+    pub free_wcu: u64,
+    /// Always-free storage, GB.
+    pub free_storage_gb: f64,
+}
+
+/// A catalog that could not be used. Fatal for the command.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// Not readable.
+    #[error("{path}: cannot read the price catalog: {source}")]
+    Io {
+        /// File.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Malformed or incomplete.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// File.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Catalog {
+    /// The built-in us-east-1 catalog.
+    ///
+    /// # Panics
+    /// Never: the built-in catalog is checked by a test.
+    #[must_use]
+    pub fn builtin() -> Self {
+        Self::parse(BUILTIN_US_EAST_1, Path::new("prices/us-east-1.toml")).expect("the built-in catalog is valid")
+    }
+
+    /// Reads a catalog file.
+    ///
+    /// # Errors
+    /// [`CatalogError`] naming the file and the problem.
+    pub fn load(path: &Path) -> Result<Self, CatalogError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CatalogError::Io { path: path.to_path_buf(), source })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses and validates catalog text.
+    ///
+    /// # Errors
+    /// [`CatalogError::Invalid`]: a TOML error (with line and column), a missing item, a
+    /// negative or non-finite price, an unknown item, a currency other than USD.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, CatalogError> {
+        let bad = |message: String| CatalogError::Invalid { path: path.to_path_buf(), message };
+        let raw: RawCatalog = toml::from_str(text).map_err(|e| {
+            let at = e.span().map(|s| crate::scenario::locate::line_col(text, s.start));
+            bad(match at {
+                Some((l, c)) => format!("line {l}, column {c}: {}", e.message().trim()),
+                None => e.message().trim().to_string(),
+            })
+        })?;
+        if raw.currency != "USD" {
+            return Err(bad(format!("currency \"{}\": only USD catalogs are supported", raw.currency)));
+        }
+        let all: Vec<&str> = PriceItem::ALL.iter().map(|i| i.name()).collect();
+        for item in PriceItem::ALL {
+            if !raw.items.contains_key(item.name()) {
+                return Err(bad(format!("items.{item}: missing; a catalog prices every item ({})", all.join(", "))));
+            }
+        }
+        let mut items = BTreeMap::new();
+        for (name, it) in raw.items {
+            let Some(item) = PriceItem::from_name(&name) else {
+                return Err(bad(format!("items.{name}: unknown price item")));
+            };
+            if !it.usd.is_finite() || it.usd < 0.0 {
+                return Err(bad(format!("items.{name}.usd: a price must be a finite number >= 0, not {}", it.usd)));
+            }
+            items.insert(item, Price { usd: it.usd, verified: it.verified, source: it.source });
+        }
+        if !raw.free_tier.storage_gb.is_finite() || raw.free_tier.storage_gb < 0.0 {
+            return Err(bad("free_tier.storage_gb: must be a finite number >= 0".into()));
+        }
+        Ok(Self {
+            region: raw.region,
+            prices_read_on: raw.prices_read_on,
+            items,
+            free_rcu: raw.free_tier.rcu,
+            free_wcu: raw.free_tier.wcu,
+            free_storage_gb: raw.free_tier.storage_gb,
+        })
+    }
+
+    /// The catalog with scenario overrides applied (marked unverified: they are the user's).
+    #[must_use]
+    pub fn with_overrides(mut self, overrides: &[(PriceItem, f64)]) -> Self {
+        for &(k, v) in overrides {
+            self.items.insert(k, Price { usd: v, verified: false, source: "[pricing.overrides] in the scenario".into() });
+        }
+        self
+    }
+
+    /// A price.
+    ///
+    /// # Panics
+    /// Never: a catalog prices every item (checked when it is parsed).
+    #[must_use]
+    pub fn price(&self, item: PriceItem) -> &Price {
+        &self.items[&item]
+    }
+
+    /// Break-even utilization between on-demand and provisioned for a dimension: provisioned is
+    /// cheaper when average consumption exceeds this share of provisioned capacity.
+    #[must_use]
+    pub fn break_even(&self, write: bool, ia: bool) -> f64 {
+        self.price(PriceItem::provisioned(write, ia)).usd / (3_600.0 * self.price(PriceItem::on_demand(write, ia)).usd / 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_catalog_is_complete() {
+        let c = Catalog::builtin();
+        assert_eq!(c.region, "us-east-1");
+        assert_eq!(c.items.len(), PriceItem::ALL.len());
+    }
+
+    #[test]
+    fn break_even_utilization_is_28_9_percent() {
+        // 0.00065 / (3,600 x 0.625 / 10^6) = 0.2889.
+        let c = Catalog::builtin();
+        assert!((c.break_even(true, false) - 0.2889).abs() < 1e-4);
+        assert!((c.break_even(false, false) - 0.2889).abs() < 1e-4);
+    }
+
+    #[test]
+    fn malformed_catalogs_are_refused() {
+        let bad = |text: &str| Catalog::parse(text, Path::new("p.toml")).unwrap_err().to_string();
+        assert!(bad(&BUILTIN_US_EAST_1.replace("usd = 0.625\n", "usd = -0.625\n")).contains("items.on_demand_write_per_million.usd"));
+        assert!(bad(&BUILTIN_US_EAST_1.replace("[items.provisioned_rcu_hour]", "[items.provisioned_rcu_hourly]")).contains("missing"));
+        assert!(bad(&BUILTIN_US_EAST_1.replace("currency = \"USD\"", "currency = \"EUR\"")).contains("only USD"));
+        assert!(bad("region = 3").contains("p.toml: line 1"));
+        assert!(Catalog::load(Path::new("no/such/prices.toml")).unwrap_err().to_string().contains("no/such/prices.toml"));
+    }
+}

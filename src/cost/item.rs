@@ -1,0 +1,206 @@
+//! The price items a catalog lists. A ground-floor file: it imports nothing, so the scenario
+//! (whose `[pricing.overrides]` name items) and the cost model share one list, and a misspelt
+//! item is a compile error.
+
+use std::fmt;
+
+/// One priced item of a catalog (`prices/us-east-1.toml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PriceItem {
+    /// On-demand write request units, per million (Standard).
+    OnDemandWritePerMillion,
+    /// On-demand read request units, per million (Standard).
+    OnDemandReadPerMillion,
+    /// Provisioned WCU-hour (Standard).
+    ProvisionedWcuHour,
+    /// Provisioned RCU-hour (Standard).
+    ProvisionedRcuHour,
+    /// Storage, per GB-month (Standard).
+    StorageGbMonth,
+    /// On-demand write request units, per million (Standard-IA).
+    IaOnDemandWritePerMillion,
+    /// On-demand read request units, per million (Standard-IA).
+    IaOnDemandReadPerMillion,
+    /// Provisioned WCU-hour (Standard-IA).
+    IaProvisionedWcuHour,
+    /// Provisioned RCU-hour (Standard-IA).
+    IaProvisionedRcuHour,
+    /// Storage, per GB-month (Standard-IA).
+    IaStorageGbMonth,
+    /// Reserved capacity, 1 year, 100 WCU: upfront.
+    Reserved1yWcu100Upfront,
+    /// Reserved capacity, 1 year, 100 WCU: per hour.
+    Reserved1yWcu100Hour,
+    /// Reserved capacity, 1 year, 100 RCU: upfront.
+    Reserved1yRcu100Upfront,
+    /// Reserved capacity, 1 year, 100 RCU: per hour.
+    Reserved1yRcu100Hour,
+    /// Reserved capacity, 3 years, 100 WCU: upfront.
+    Reserved3yWcu100Upfront,
+    /// Reserved capacity, 3 years, 100 WCU: per hour.
+    Reserved3yWcu100Hour,
+    /// Reserved capacity, 3 years, 100 RCU: upfront.
+    Reserved3yRcu100Upfront,
+    /// Reserved capacity, 3 years, 100 RCU: per hour.
+    Reserved3yRcu100Hour,
+    /// DynamoDB Streams read request units, per 100,000.
+    StreamsReadPer100k,
+    /// Global tables replicated write request units, per million.
+    ReplicatedWritePerMillion,
+    /// Global tables replicated WCU-hour.
+    ReplicatedWcuHour,
+}
+
+impl PriceItem {
+    /// Every item, in catalog order.
+    pub const ALL: [PriceItem; 21] = [
+        PriceItem::OnDemandWritePerMillion,
+        PriceItem::OnDemandReadPerMillion,
+        PriceItem::ProvisionedWcuHour,
+        PriceItem::ProvisionedRcuHour,
+        PriceItem::StorageGbMonth,
+        PriceItem::IaOnDemandWritePerMillion,
+        PriceItem::IaOnDemandReadPerMillion,
+        PriceItem::IaProvisionedWcuHour,
+        PriceItem::IaProvisionedRcuHour,
+        PriceItem::IaStorageGbMonth,
+        PriceItem::Reserved1yWcu100Upfront,
+        PriceItem::Reserved1yWcu100Hour,
+        PriceItem::Reserved1yRcu100Upfront,
+        PriceItem::Reserved1yRcu100Hour,
+        PriceItem::Reserved3yWcu100Upfront,
+        PriceItem::Reserved3yWcu100Hour,
+        PriceItem::Reserved3yRcu100Upfront,
+        PriceItem::Reserved3yRcu100Hour,
+        PriceItem::StreamsReadPer100k,
+        PriceItem::ReplicatedWritePerMillion,
+        PriceItem::ReplicatedWcuHour,
+    ];
+
+    /// The item's name in catalogs and `[pricing.overrides]`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            PriceItem::OnDemandWritePerMillion => "on_demand_write_per_million",
+            PriceItem::OnDemandReadPerMillion => "on_demand_read_per_million",
+            PriceItem::ProvisionedWcuHour => "provisioned_wcu_hour",
+            PriceItem::ProvisionedRcuHour => "provisioned_rcu_hour",
+            PriceItem::StorageGbMonth => "storage_gb_month",
+            PriceItem::IaOnDemandWritePerMillion => "ia_on_demand_write_per_million",
+            PriceItem::IaOnDemandReadPerMillion => "ia_on_demand_read_per_million",
+            PriceItem::IaProvisionedWcuHour => "ia_provisioned_wcu_hour",
+            PriceItem::IaProvisionedRcuHour => "ia_provisioned_rcu_hour",
+            PriceItem::IaStorageGbMonth => "ia_storage_gb_month",
+            PriceItem::Reserved1yWcu100Upfront => "reserved_1y_wcu_100_upfront",
+            PriceItem::Reserved1yWcu100Hour => "reserved_1y_wcu_100_hour",
+            PriceItem::Reserved1yRcu100Upfront => "reserved_1y_rcu_100_upfront",
+            PriceItem::Reserved1yRcu100Hour => "reserved_1y_rcu_100_hour",
+            PriceItem::Reserved3yWcu100Upfront => "reserved_3y_wcu_100_upfront",
+            PriceItem::Reserved3yWcu100Hour => "reserved_3y_wcu_100_hour",
+            PriceItem::Reserved3yRcu100Upfront => "reserved_3y_rcu_100_upfront",
+            PriceItem::Reserved3yRcu100Hour => "reserved_3y_rcu_100_hour",
+            PriceItem::StreamsReadPer100k => "streams_read_per_100k",
+            PriceItem::ReplicatedWritePerMillion => "replicated_write_per_million",
+            PriceItem::ReplicatedWcuHour => "replicated_wcu_hour",
+        }
+    }
+
+    /// The item called `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// May a scenario's `[pricing.overrides]` set it (the throughput and storage prices)?
+    #[must_use]
+    pub const fn overridable(self) -> bool {
+        matches!(
+            self,
+            PriceItem::OnDemandWritePerMillion
+                | PriceItem::OnDemandReadPerMillion
+                | PriceItem::ProvisionedWcuHour
+                | PriceItem::ProvisionedRcuHour
+                | PriceItem::StorageGbMonth
+                | PriceItem::IaOnDemandWritePerMillion
+                | PriceItem::IaOnDemandReadPerMillion
+                | PriceItem::IaProvisionedWcuHour
+                | PriceItem::IaProvisionedRcuHour
+                | PriceItem::IaStorageGbMonth
+        )
+    }
+
+    /// On-demand request units of a dimension (`write`) and table class (`ia`).
+    #[must_use]
+    pub const fn on_demand(write: bool, ia: bool) -> Self {
+        match (write, ia) {
+            (true, false) => PriceItem::OnDemandWritePerMillion,
+            (false, false) => PriceItem::OnDemandReadPerMillion,
+            (true, true) => PriceItem::IaOnDemandWritePerMillion,
+            (false, true) => PriceItem::IaOnDemandReadPerMillion,
+        }
+    }
+
+    /// Provisioned unit-hours of a dimension and table class.
+    #[must_use]
+    pub const fn provisioned(write: bool, ia: bool) -> Self {
+        match (write, ia) {
+            (true, false) => PriceItem::ProvisionedWcuHour,
+            (false, false) => PriceItem::ProvisionedRcuHour,
+            (true, true) => PriceItem::IaProvisionedWcuHour,
+            (false, true) => PriceItem::IaProvisionedRcuHour,
+        }
+    }
+
+    /// Storage of a table class.
+    #[must_use]
+    pub const fn storage(ia: bool) -> Self {
+        if ia {
+            PriceItem::IaStorageGbMonth
+        } else {
+            PriceItem::StorageGbMonth
+        }
+    }
+
+    /// Reserved capacity of `years` (1, else 3) for a dimension: (upfront, hourly), per 100 units.
+    #[must_use]
+    pub const fn reserved(years: u32, write: bool) -> (Self, Self) {
+        match (years == 1, write) {
+            (true, true) => (PriceItem::Reserved1yWcu100Upfront, PriceItem::Reserved1yWcu100Hour),
+            (true, false) => (PriceItem::Reserved1yRcu100Upfront, PriceItem::Reserved1yRcu100Hour),
+            (false, true) => (PriceItem::Reserved3yWcu100Upfront, PriceItem::Reserved3yWcu100Hour),
+            (false, false) => (PriceItem::Reserved3yRcu100Upfront, PriceItem::Reserved3yRcu100Hour),
+        }
+    }
+}
+
+impl fmt::Display for PriceItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for PriceItem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PriceItem {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Self::from_name(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown price item \"{s}\"")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for i in PriceItem::ALL {
+            assert_eq!(PriceItem::from_name(i.name()), Some(i));
+        }
+        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 10);
+    }
+}

@@ -1,0 +1,22 @@
+//! Cost: a price catalog and the bill of recorded usage. Pure: no engine state, no files beyond
+//! reading a catalog; every figure comes with the arithmetic that produced it.
+//!
+//! Billing rules (spec §10): on-demand bills request units consumed (throttled attempts are not
+//! billed); provisioned bills provisioned unit-hours, time-weighted (a change mid-hour is billed
+//! for the part of the hour it was in force); a resource that switches mode bills each part of
+//! the window in the mode it had; reserved capacity bills its upfront fee amortised over the
+//! term, its hourly fee, and provisioned capacity above the reservation at list price (Standard
+//! class only); storage bills GB-months (10^9 bytes, 730 hours a month). The always-free tier
+//! (25 RCU, 25 WCU, 25 GB) applies to provisioned capacity and Standard storage.
+//!
+//! A new line kind is a [`PriceItem`], a function in `bill.rs`, and the usage it bills.
+
+mod bill;
+mod catalog;
+pub mod item;
+mod usage;
+
+pub use bill::{bill, Bill, BillComponent, BillLine, BillOptions, Reservation, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK};
+pub use catalog::{Catalog, CatalogError, Price, BUILTIN_US_EAST_1};
+pub use item::PriceItem;
+pub use usage::{bill_of, ResourceUsage, Usage};

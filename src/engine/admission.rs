@@ -1,0 +1,364 @@
+//! Admitting a second's attempts: in bulk when the whole second surely fits (fast fidelity),
+//! otherwise one by one in `(time, seq)` order with the retries that come due.
+//!
+//! Every attempt goes through [`Admission::on_attempt`] (what it asked for) and, once served,
+//! [`Admission::settle`] (what it stored, its latency, the pattern's served count): the bulk
+//! path and the replay path share both, so a behaviour that charges or stores something on an
+//! admitted request is added in one place.
+
+use super::queue::{EventQueue, Keyed};
+use crate::metrics::Recorder;
+use crate::model::client::{AfterThrottle, Client};
+use crate::model::indexes::{IndexState, ItemCollections};
+use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
+use crate::model::resource::Resource;
+use crate::model::{Dim, Reason};
+use crate::time::SimTime;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// One attempt of a request: when, which try, and what it charges.
+#[derive(Clone, Debug)]
+pub(crate) struct Attempt {
+    /// When it is sent.
+    pub(crate) time: SimTime,
+    /// Request number (FIFO tie-break; picks the client instance).
+    pub(crate) seq: u64,
+    /// When the request's first attempt was sent.
+    pub(crate) first: SimTime,
+    /// Pattern.
+    pub(crate) pat: u32,
+    /// Attempt number, 1 for the first.
+    pub(crate) n: u32,
+    /// Rank of the partition-key value (item collections of LSI tables).
+    pub(crate) key: u64,
+    /// What it charges.
+    pub(crate) charges: Charges,
+}
+
+impl Keyed for Attempt {
+    fn key(&self) -> (u64, u64) {
+        (self.time.as_micros(), self.seq)
+    }
+}
+
+/// Fast fidelity's per-partition count: `count` first attempts of pattern `pat` on partition
+/// `part`, `units` milli-units each.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SimpleCount {
+    /// Pattern.
+    pub(crate) pat: u32,
+    /// Partition of the pattern's resource.
+    pub(crate) part: u32,
+    /// Requests.
+    pub(crate) count: u64,
+    /// Milli-units each.
+    pub(crate) units: u64,
+}
+
+/// Buffers reused every second.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Per resource and dimension: demand on each partition this second.
+    demand: Vec<[Vec<u64>; 2]>,
+    /// (resource, dimension, partition) with demand.
+    touched: Vec<(u16, u8, u32)>,
+}
+
+impl Scratch {
+    /// Buffers for resources of these partition counts.
+    pub(crate) fn new(partitions: impl Iterator<Item = usize>) -> Self {
+        Self { demand: partitions.map(|n| [vec![0; n], vec![0; n]]).collect(), touched: Vec::new() }
+    }
+
+    /// Resource `r` now has `n` partitions.
+    pub(crate) fn resize(&mut self, r: usize, n: usize) {
+        self.demand[r] = [vec![0; n], vec![0; n]];
+    }
+}
+
+/// The state one second's admission works on, borrowed from the simulation.
+pub(crate) struct Admission<'a> {
+    pub(crate) res: &'a mut [Resource],
+    pub(crate) pats: &'a [CompiledPattern],
+    pub(crate) rec: &'a mut Recorder,
+    pub(crate) client: &'a mut Client,
+    pub(crate) retries: &'a mut EventQueue<Attempt>,
+    pub(crate) jitter: &'a mut ChaCha8Rng,
+    pub(crate) indexes: &'a mut [Option<IndexState>],
+    pub(crate) collections: &'a mut ItemCollections,
+    pub(crate) scratch: &'a mut Scratch,
+    /// Latency of a successful attempt, µs.
+    pub(crate) service_us: u64,
+}
+
+impl Admission<'_> {
+    /// Would the whole second's demand fit, whatever its order? Every partition within its cap
+    /// and every resource within its table-level budget, without burst credit.
+    pub(crate) fn fits(&mut self, simple: &[SimpleCount], batch: &[Attempt]) -> bool {
+        let Scratch { demand, touched } = &mut *self.scratch;
+        touched.clear();
+        let mut add = |res: u16, dim: Dim, part: u32, u: u64| {
+            let slot = &mut demand[res as usize][dim as usize][part as usize];
+            if *slot == 0 {
+                touched.push((res, dim as u8, part));
+            }
+            *slot += u;
+        };
+        let mut totals = vec![[0u64; 2]; self.res.len()];
+        for c in simple {
+            let p = &self.pats[c.pat as usize];
+            add(p.res as u16, p.dim, c.part, c.count * c.units);
+            totals[p.res][p.dim as usize] += c.count * c.units;
+        }
+        // Writes into size-capped item collections are decided one by one.
+        let mut ok = !batch.iter().any(|a| self.pats[a.pat as usize].collection_growth.is_some());
+        for a in batch {
+            for c in a.charges.as_slice() {
+                add(c.res, c.dim, c.part, c.units);
+                totals[c.res as usize][c.dim as usize] += c.units;
+            }
+        }
+        ok = ok
+            && totals
+                .iter()
+                .enumerate()
+                .all(|(r, t)| t[0] <= self.res[r].limit_milli(Dim::Read) && t[1] <= self.res[r].limit_milli(Dim::Write));
+        if ok {
+            for &(r, d, p) in touched.iter() {
+                let dim = if d == 0 { Dim::Read } else { Dim::Write };
+                let u = demand[r as usize][d as usize][p as usize];
+                let other = demand[r as usize][1 - d as usize][p as usize];
+                if !self.res[r as usize].partition_fits_fresh(dim, u, other) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        for &(r, d, p) in touched.iter() {
+            demand[r as usize][d as usize][p as usize] = 0;
+        }
+        ok
+    }
+
+    /// Admits a second known to fit, all from the table-level budgets.
+    pub(crate) fn admit_bulk(&mut self, simple: &[SimpleCount], batch: &[Attempt]) {
+        let service = self.service_us;
+        let mut first_successes = 0;
+        for c in simple {
+            let j = c.pat as usize;
+            let charge = Charge { res: self.pats[j].res as u16, dim: self.pats[j].dim, part: c.part, units: c.units };
+            self.res[charge.res as usize].take_bulk(c.part as usize, charge.dim, c.count * c.units);
+            self.on_attempt(j, std::slice::from_ref(&charge), 1, c.count);
+            self.settle(j, std::slice::from_ref(&charge), c.count, service);
+            first_successes += c.count;
+        }
+        for a in batch {
+            let charges = a.charges.as_slice();
+            for c in charges {
+                self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units);
+            }
+            self.on_attempt(a.pat as usize, charges, a.n, 1);
+            if a.n == 1 {
+                first_successes += 1;
+            } else {
+                let inst = self.client.instance_of(a.seq);
+                self.client.on_success(inst, a.n);
+            }
+            self.settle(a.pat as usize, charges, 1, (a.time.since(a.first)).as_micros() + service);
+        }
+        self.client.on_bulk_success(first_successes);
+    }
+
+    /// Admits the second's attempts one by one in `(time, seq)` order, with the retries that
+    /// come due before `t1`.
+    pub(crate) fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) {
+        // Stable sort: it merges the already sorted runs (one per pattern) in linear time.
+        batch.sort_by_key(|a| (a.time, a.seq));
+        let t1 = t1.as_micros();
+        let mut it = batch.drain(..).peekable();
+        loop {
+            let next_new = it.peek().map(Keyed::key);
+            let next_retry = self.retries.peek_key().filter(|k| k.0 < t1);
+            let take_new = match (next_new, next_retry) {
+                (None, None) => break,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(a), Some(b)) => a <= b,
+            };
+            let a = if take_new { it.next() } else { self.retries.pop_before(t1) };
+            if let Some(a) = a {
+                self.process(a);
+            }
+        }
+    }
+
+    /// What an attempt asked for: `count` attempts of pattern `j`, each charging `charges`, at
+    /// attempt number `n` (first attempts are the demand).
+    #[inline]
+    fn on_attempt(&mut self, j: usize, charges: &[Charge], n: u32, count: u64) {
+        for c in charges {
+            let cur = &mut self.rec.cur[c.res as usize];
+            cur.requested[c.dim as usize] += count * c.units;
+            if n == 1 {
+                cur.offered[c.dim as usize] += count * c.units;
+            }
+        }
+        let t = &mut self.rec.patterns[j];
+        t.attempts += count;
+        if n == 1 {
+            t.offered += count;
+        }
+    }
+
+    /// `count` requests of pattern `j` served with latency `latency_us`: what each admitted
+    /// charge stores, the latency, the served count.
+    #[inline]
+    fn settle(&mut self, j: usize, admitted: &[Charge], count: u64, latency_us: u64) {
+        for c in admitted {
+            self.store(j, c, count);
+        }
+        self.rec.patterns[j].served += count;
+        self.rec.latency(latency_us, count);
+    }
+
+    /// What an admitted charge of pattern `j` does beyond capacity, `count` times: the bytes it
+    /// adds to (or removes from) its partition, and for an index write, its propagation delay.
+    #[inline]
+    fn store(&mut self, j: usize, c: &Charge, count: u64) {
+        let p = &self.pats[j];
+        let r = c.res as usize;
+        if r != p.res {
+            if let Some(idx) = &mut self.indexes[r] {
+                idx.propagation.record(count);
+            }
+        }
+        let delta = p.delta_on(r);
+        if delta != 0 {
+            self.res[r].add_bytes(c.part as usize, delta * count as i64);
+        }
+    }
+
+    fn throttle_event(&mut self, c: &Charge, reason: Reason) {
+        self.rec.throttle_event(c.res as usize, reason, c.dim);
+        self.res[c.res as usize].count_throttle(c.part as usize, c.dim);
+    }
+
+    /// Admits one attempt; a throttled one is retried or given up, as the client decides.
+    #[allow(clippy::needless_pass_by_value)] // the attempt is consumed: moved into a retry or dropped
+    fn process(&mut self, a: Attempt) {
+        let j = a.pat as usize;
+        let (kind, req_dim) = (self.pats[j].kind, self.pats[j].dim);
+        self.on_attempt(j, a.charges.as_slice(), a.n, 1);
+        let throttled: Vec<Charge> = match kind {
+            Kind::Batch => {
+                // Items are admitted one by one; the unprocessed ones are retried.
+                let mut left = Vec::new();
+                for c in a.charges.as_slice() {
+                    match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
+                        Ok(_) => self.store(j, c, 1),
+                        Err(reason) => {
+                            self.throttle_event(c, reason);
+                            left.push(*c);
+                        }
+                    }
+                }
+                // ThrottledRequests counts a batch only when every item is throttled (M1).
+                if !left.is_empty() && left.len() == a.charges.as_slice().len() {
+                    self.rec.cur[0].throttled_requests[req_dim as usize] += 1;
+                }
+                left
+            }
+            Kind::Simple => {
+                let Charges::One(c) = &a.charges else { unreachable!("simple attempts carry one charge") };
+                match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
+                    Ok(_) => Vec::new(),
+                    Err(reason) => {
+                        self.throttle_event(c, reason);
+                        self.rec.cur[0].throttled_requests[req_dim as usize] += 1;
+                        vec![*c]
+                    }
+                }
+            }
+            Kind::AllOrNothing => match self.all_or_nothing(j, &a) {
+                Some(t) => t,
+                None => return,
+            },
+        };
+        let instance = self.client.instance_of(a.seq);
+        if throttled.is_empty() {
+            self.client.on_success(instance, a.n);
+            let admitted: &[Charge] = if kind == Kind::Batch { &[] } else { a.charges.as_slice() };
+            self.settle(j, admitted, 1, a.time.since(a.first).as_micros() + self.service_us);
+            return;
+        }
+        let t = &mut self.rec.patterns[j];
+        t.throttled_attempts += 1;
+        if a.n == 1 {
+            t.throttled_requests += 1;
+        }
+        let jitter: f64 = self.jitter.random();
+        match self.client.after_throttle(instance, a.n, jitter) {
+            AfterThrottle::Retry(delay) => self.retries.push(Attempt {
+                time: a.time.saturating_add(delay),
+                seq: a.seq,
+                first: a.first,
+                pat: a.pat,
+                n: a.n + 1,
+                key: a.key,
+                charges: Charges::from_vec(throttled),
+            }),
+            AfterThrottle::Exhausted => self.rec.patterns[j].failed_exhausted += 1,
+            AfterThrottle::QuotaEmpty => self.rec.patterns[j].failed_quota += 1,
+        }
+    }
+
+    /// A transaction, or a write with index writes: every charge admitted or none (spec §7: a
+    /// base write needs the table and every affected GSI). Returns the charges to retry (none
+    /// when admitted), or `None` when the item collection is full (the request fails).
+    fn all_or_nothing(&mut self, j: usize, a: &Attempt) -> Option<Vec<Charge>> {
+        let charges = a.charges.as_slice();
+        let mut taken: Vec<(Charge, u64)> = Vec::new();
+        let mut failed = false;
+        for c in charges {
+            let r = if failed {
+                self.res[c.res as usize].check(c.part as usize, c.dim, c.units).map(|()| 0)
+            } else {
+                self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units)
+            };
+            match r {
+                Ok(b) if !failed => taken.push((*c, b)),
+                Ok(_) => {}
+                Err(reason) => {
+                    failed = true;
+                    self.throttle_event(c, reason);
+                }
+            }
+        }
+        let collection_full = !failed && !self.collection_admits(j, a.key);
+        if failed || collection_full {
+            for (c, b) in taken {
+                self.res[c.res as usize].untake(c.part as usize, c.dim, c.units, b);
+            }
+        }
+        if collection_full {
+            // ItemCollectionSizeLimitExceededException: nothing written, not retried.
+            self.rec.patterns[j].failed_collection += 1;
+            return None;
+        }
+        if failed {
+            self.rec.cur[0].throttled_requests[self.pats[j].dim as usize] += 1;
+            return Some(charges.to_vec());
+        }
+        Some(Vec::new())
+    }
+
+    /// Whether a write of pattern `j` to key `key` fits its item collection (tables without
+    /// LSIs have no limit).
+    fn collection_admits(&mut self, j: usize, key: u64) -> bool {
+        match (self.pats[j].collection_growth, self.pats[j].key_space) {
+            (Some(growth), Some(ks)) => self.collections.admits(ks, key, growth),
+            _ => true,
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! Drawing the traffic: arrivals, keys and item sizes of each access pattern, each from its
+//! own seeded stream ([`crate::rng`]).
+//!
+//! * **exact** fidelity draws every request: a Poisson process per pattern by exponential
+//!   gaps, each arrival with its key and item size.
+//! * **fast** fidelity draws only how many requests each single-item pattern sends to each
+//!   partition in the second (a Poisson count per partition from the pattern's per-partition
+//!   weights); other patterns (several items or indexes) are drawn one by one. When the second
+//!   must be replayed, [`Traffic::spread`] gives the counts uniform arrival times.
+
+use super::admission::{Attempt, SimpleCount};
+use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
+use crate::model::resource::Resource;
+use crate::model::{control, Dim};
+use crate::rng::{RngStreams, Stream};
+use crate::scenario::{Op, Scenario, Shards, SizeSpec};
+use crate::time::{SimTime, MICROS_PER_SEC};
+use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
+use crate::traffic::poisson::poisson;
+use crate::traffic::rate::rate_at;
+use crate::units::MAX_ITEM_BYTES;
+use rand::{Rng, RngCore};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Exp1};
+
+/// Most shards whose partitions the fast path tracks one by one; more are spread evenly.
+const MAX_TRACKED_SHARDS: u64 = 64;
+/// Hot keys reported.
+const HOT_KEYS: usize = 5;
+
+/// What changes about a pattern during the run.
+#[derive(Clone, Debug)]
+struct PatternState {
+    /// `scale_rate` factor.
+    factor: f64,
+    /// Expected attempts per request on each partition of the pattern's resource.
+    weights: Vec<f64>,
+    /// (sequential period, partitions) the weights were computed for.
+    weights_key: (u64, usize),
+}
+
+/// The traffic of a run: compiled patterns, key distributions and random streams.
+pub(crate) struct Traffic {
+    /// The patterns, compiled.
+    pub(crate) pats: Vec<CompiledPattern>,
+    state: Vec<PatternState>,
+    dists: Vec<KeyDist>,
+    shards: Vec<Option<Shards>>,
+    salt: u64,
+    start_s_of_day: u64,
+    rng_arr: Vec<ChaCha8Rng>,
+    rng_keys: Vec<ChaCha8Rng>,
+    rng_sizes: Vec<ChaCha8Rng>,
+    seq: u64,
+}
+
+impl Traffic {
+    /// The traffic of `sc`, drawn from `streams`.
+    pub(crate) fn new(sc: &Scenario, streams: &RngStreams) -> Self {
+        let n = sc.patterns.len() as u64;
+        Self {
+            pats: sc.patterns.iter().map(|p| CompiledPattern::new(sc, p)).collect(),
+            state: vec![PatternState { factor: 1.0, weights: Vec::new(), weights_key: (u64::MAX, 0) }; sc.patterns.len()],
+            dists: sc.key_spaces.iter().map(KeyDist::new).collect(),
+            shards: sc.key_spaces.iter().map(|k| k.shards).collect(),
+            salt: streams.placement_salt(),
+            start_s_of_day: sc.start_unix_s.rem_euclid(86_400) as u64,
+            rng_arr: (0..n).map(|i| streams.rng(Stream::Arrivals, i)).collect(),
+            rng_keys: (0..n).map(|i| streams.rng(Stream::Keys, i)).collect(),
+            rng_sizes: (0..n).map(|i| streams.rng(Stream::Sizes, i)).collect(),
+            seq: 0,
+        }
+    }
+
+    /// `scale_rate`: multiplies pattern `j`'s rate from now on.
+    pub(crate) fn set_factor(&mut self, j: usize, factor: f64) {
+        self.state[j].factor = factor;
+    }
+
+    /// Pattern `j`'s rate in second `s`, requests per second.
+    pub(crate) fn lambda(&self, j: usize, s: u64) -> f64 {
+        rate_at(&self.pats[j].rate, s, self.start_s_of_day) * self.state[j].factor
+    }
+
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    fn draw_size(&mut self, j: usize) -> u64 {
+        let p = &self.pats[j];
+        match (p.size, &p.lognormal) {
+            (SizeSpec::Fixed(b), _) => b,
+            (_, Some(ln)) => (ln.sample(&mut self.rng_sizes[j]).round() as u64).clamp(1, MAX_ITEM_BYTES),
+            (SizeSpec::LogNormal { mean, .. }, None) => mean as u64,
+        }
+    }
+
+    /// Milli-units of one attempt of a single-item pattern.
+    fn simple_units(&mut self, j: usize) -> u64 {
+        if let Some(u) = self.pats[j].fixed_units {
+            return u;
+        }
+        let items = self.pats[j].items_per_attempt;
+        let bytes = match self.pats[j].op {
+            Op::Query | Op::Scan => {
+                if items <= 32 {
+                    (0..items).map(|_| self.draw_size(j)).sum()
+                } else if let SizeSpec::LogNormal { mean, .. } = self.pats[j].size {
+                    (mean * items as f64) as u64
+                } else {
+                    0
+                }
+            }
+            _ => self.draw_size(j),
+        };
+        self.pats[j].units_of(bytes)
+    }
+
+    fn key_partition(&mut self, j: usize, res: &Resource, ks: usize, s: u64, shard_draw: bool) -> (u64, usize) {
+        let r1 = self.rng_keys[j].next_u64();
+        let r2 = self.rng_keys[j].next_u64();
+        let rank = self.dists[ks].sample(r1, r2, s);
+        let shard = match self.shards[ks] {
+            Some(sh) if shard_draw && sh.count > 1 => self.rng_keys[j].random_range(0..sh.count),
+            _ => 0,
+        };
+        (rank, res.partition_of(key_hash(self.salt, ks as u64, rank, shard)))
+    }
+
+    /// Draws one request of pattern `j` arriving at `time` into `out` (several attempts when a
+    /// read fans out over random shards). `active` says which GSIs exist.
+    fn draw_request(&mut self, j: usize, s: u64, time: SimTime, out: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
+        let (kind, r, dim, ks, fanout, items, op) = {
+            let p = &self.pats[j];
+            (p.kind, p.res, p.dim, p.key_space, p.fanout, p.items_per_attempt, p.op)
+        };
+        let attempt = |seq: u64, key: u64, charges: Charges| Attempt { time, seq, first: time, pat: j as u32, n: 1, key, charges };
+        match kind {
+            Kind::Simple => {
+                let mut push = |t: &mut Self, part: usize| {
+                    let units = t.simple_units(j);
+                    let seq = t.next_seq();
+                    out.push(attempt(seq, 0, Charges::One(Charge { res: r as u16, dim, part: part as u32, units })));
+                };
+                match ks {
+                    None => {
+                        let part = self.rng_keys[j].random_range(0..res[r].partition_count());
+                        push(self, part);
+                    }
+                    Some(ks) if fanout > 1 => {
+                        let r1 = self.rng_keys[j].next_u64();
+                        let r2 = self.rng_keys[j].next_u64();
+                        let rank = self.dists[ks].sample(r1, r2, s);
+                        for sh in 0..fanout {
+                            push(self, res[r].partition_of(key_hash(self.salt, ks as u64, rank, sh)));
+                        }
+                    }
+                    Some(ks) => {
+                        let part = self.key_partition(j, &res[r], ks, s, true).1;
+                        push(self, part);
+                    }
+                }
+            }
+            Kind::AllOrNothing | Kind::Batch => {
+                let mut charges = Vec::with_capacity(items as usize * (1 + self.pats[j].gsi.len()));
+                let mut key = 0;
+                for _ in 0..items {
+                    let part = match ks {
+                        Some(ks) => {
+                            let (rank, part) = self.key_partition(j, &res[r], ks, s, op.is_write());
+                            key = rank;
+                            part
+                        }
+                        None => self.rng_keys[j].random_range(0..res[r].partition_count()),
+                    };
+                    let bytes = self.draw_size(j);
+                    let units = self.pats[j].units_of(bytes);
+                    charges.push(Charge { res: r as u16, dim, part: part as u32, units });
+                    for g in 0..self.pats[j].gsi.len() {
+                        let (gres, gks, coverage) = {
+                            let w = &self.pats[j].gsi[g];
+                            (w.res, w.key_space, w.coverage)
+                        };
+                        if !active[gres] || (coverage < 1.0 && self.rng_keys[j].random::<f64>() >= coverage) {
+                            continue;
+                        }
+                        let (_, gpart) = self.key_partition(j, &res[gres], gks, s, true);
+                        let units = CompiledPattern::index_write_units(&self.pats[j].gsi[g], bytes);
+                        charges.push(Charge { res: gres as u16, dim: Dim::Write, part: gpart as u32, units });
+                    }
+                }
+                let seq = self.next_seq();
+                out.push(attempt(seq, key, Charges::from_vec(charges)));
+            }
+        }
+    }
+
+    /// Exact fidelity: every request of second `s`, pattern by pattern (each pattern's arrivals
+    /// come out in time order; the rate is constant within the second, and memorylessness lets
+    /// each second start afresh).
+    pub(crate) fn draw_exact(&mut self, s: u64, out: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
+        let t0 = s * MICROS_PER_SEC;
+        let t1 = t0 + MICROS_PER_SEC;
+        for j in 0..self.pats.len() {
+            let lambda = self.lambda(j, s);
+            if lambda <= 0.0 {
+                continue;
+            }
+            let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
+            let mut t = t0 as f64;
+            loop {
+                let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
+                t += e * mean_gap_us;
+                if t >= t1 as f64 {
+                    break;
+                }
+                self.draw_request(j, s, SimTime::from_micros(t as u64), out, res, active);
+            }
+        }
+    }
+
+    /// Fast fidelity: per-partition counts of busy single-item patterns into `simple`, every
+    /// other request drawn one by one into `batch`.
+    pub(crate) fn draw_fast(&mut self, s: u64, simple: &mut Vec<SimpleCount>, batch: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
+        let t0 = s * MICROS_PER_SEC;
+        for j in 0..self.pats.len() {
+            let lambda = self.lambda(j, s);
+            if lambda <= 0.0 {
+                continue;
+            }
+            let p = &self.pats[j];
+            if p.kind == Kind::Simple && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
+                self.draw_counts(j, s, lambda, simple, &res[p.res]);
+            } else {
+                let c = poisson(&mut self.rng_arr[j], lambda);
+                for _ in 0..c {
+                    let time = SimTime::from_micros(t0 + self.rng_arr[j].random_range(0..MICROS_PER_SEC));
+                    self.draw_request(j, s, time, batch, res, active);
+                }
+            }
+        }
+    }
+
+    /// Gives the counts of a second that must be replayed uniform arrival times in `s`.
+    pub(crate) fn spread(&mut self, s: u64, simple: &[SimpleCount], batch: &mut Vec<Attempt>) {
+        let t0 = s * MICROS_PER_SEC;
+        for &SimpleCount { pat, part, count, units } in simple {
+            let (res, dim) = (self.pats[pat as usize].res, self.pats[pat as usize].dim);
+            for _ in 0..count {
+                let time = SimTime::from_micros(t0 + self.rng_arr[pat as usize].random_range(0..MICROS_PER_SEC));
+                let seq = self.next_seq();
+                batch.push(Attempt {
+                    time,
+                    seq,
+                    first: time,
+                    pat,
+                    n: 1,
+                    key: 0,
+                    charges: Charges::One(Charge { res: res as u16, dim, part, units }),
+                });
+            }
+        }
+    }
+
+    /// Per-partition Poisson counts of a single-item pattern.
+    fn draw_counts(&mut self, j: usize, s: u64, lambda: f64, out: &mut Vec<SimpleCount>, res: &Resource) {
+        self.refresh_weights(j, s, res);
+        let fixed = self.pats[j].fixed_units;
+        let weights = std::mem::take(&mut self.state[j].weights);
+        for (p, &w) in weights.iter().enumerate() {
+            if w <= 0.0 {
+                continue;
+            }
+            let c = poisson(&mut self.rng_arr[j], lambda * w);
+            if c == 0 {
+                continue;
+            }
+            match fixed {
+                Some(units) => out.push(SimpleCount { pat: j as u32, part: p as u32, count: c, units }),
+                None => {
+                    for _ in 0..c {
+                        let units = self.simple_units(j);
+                        out.push(SimpleCount { pat: j as u32, part: p as u32, count: 1, units });
+                    }
+                }
+            }
+        }
+        self.state[j].weights = weights;
+    }
+
+    /// Expected attempts per request on each partition of the pattern's resource.
+    fn refresh_weights(&mut self, j: usize, s: u64, res: &Resource) {
+        let n = res.partition_count();
+        let p = &self.pats[j];
+        let period_key = p.key_space.map_or(0, |ks| self.dists[ks].sequential_period_s.map_or(0, |per| s / per));
+        let st = &self.state[j];
+        if st.weights.len() == n && st.weights_key == (period_key, n) {
+            return;
+        }
+        let mut w = vec![0.0; n];
+        match p.key_space {
+            None => w.iter_mut().for_each(|x| *x = 1.0 / n as f64),
+            Some(ks) => {
+                let dist = &self.dists[ks];
+                let count = p.shards.map_or(1, |s| s.count);
+                // Mass each shard of a key receives per request touching that key.
+                let per_shard = if p.fanout > 1 { 1.0 } else { 1.0 / count as f64 };
+                let spread = |w: &mut [f64], rank: u64, mass: f64| {
+                    if count > MAX_TRACKED_SHARDS {
+                        let each = mass * per_shard * count as f64 / n as f64;
+                        w.iter_mut().for_each(|x| *x += each);
+                    } else {
+                        for sh in 0..count {
+                            w[res.partition_of(key_hash(self.salt, ks as u64, rank, sh))] += mass * per_shard;
+                        }
+                    }
+                };
+                if let Some(period) = dist.sequential_period_s {
+                    spread(&mut w, s / period, 1.0);
+                } else {
+                    for (rank, &pr) in dist.head.iter().enumerate().take(HEAD_KEYS as usize) {
+                        if pr > 0.0 {
+                            spread(&mut w, rank as u64, pr);
+                        }
+                    }
+                    if dist.tail_prob > 0.0 {
+                        let each = dist.tail_prob * per_shard * count as f64 / n as f64;
+                        w.iter_mut().for_each(|x| *x += each);
+                    }
+                }
+            }
+        }
+        self.state[j] = PatternState { factor: self.state[j].factor, weights: w, weights_key: (period_key, n) };
+    }
+
+    /// Where to split partition `i` of resource `r` for heat, from the patterns' key
+    /// popularity at second `s` (spec §2): the traffic-weighted median of its keys; refused for
+    /// sequential keys, which DynamoDB does not split on.
+    pub(crate) fn heat_split_point(&self, r: usize, res: &Resource, i: usize, s: u64) -> Result<u64, &'static str> {
+        let (lo, hi) = res.range(i);
+        let mut points: Vec<(u64, f64)> = Vec::new();
+        let mut tail = 0.0;
+        for (j, p) in self.pats.iter().enumerate() {
+            let lambda = self.lambda(j, s.saturating_sub(1));
+            let mut touched: Vec<(usize, f64)> = Vec::new();
+            if p.res == r {
+                if let Some(ks) = p.key_space {
+                    touched.push((ks, lambda * p.fanout as f64));
+                }
+            }
+            for g in &p.gsi {
+                if g.res == r {
+                    touched.push((g.key_space, lambda * g.coverage * p.items_per_attempt as f64));
+                }
+            }
+            for (ks, weight) in touched {
+                let dist = &self.dists[ks];
+                if dist.sequential_period_s.is_some() {
+                    return Err("sequential keys (DynamoDB does not split for heat on them)");
+                }
+                let count = self.shards[ks].map_or(1, |sh| sh.count).min(MAX_TRACKED_SHARDS);
+                for (rank, &pr) in dist.head.iter().enumerate() {
+                    for sh in 0..count {
+                        let h = key_hash(self.salt, ks as u64, rank as u64, sh);
+                        if h >= lo && u128::from(h) < hi {
+                            points.push((h, weight * pr / count as f64));
+                        }
+                    }
+                }
+                tail += weight * dist.tail_prob * ((hi - u128::from(lo)) as f64 / 18_446_744_073_709_551_616.0);
+            }
+        }
+        if tail > 0.0 {
+            let step = (hi - u128::from(lo)) / u128::from(control::TAIL_POINTS);
+            for k in 0..control::TAIL_POINTS {
+                points.push(((u128::from(lo) + step * u128::from(k) + step / 2) as u64, tail / control::TAIL_POINTS as f64));
+            }
+        }
+        control::median_split(points, lo, hi)
+    }
+
+    /// The busiest keys over the run: `(resource, key space, rank, requests/s)`, busiest first,
+    /// from `offered` requests per pattern over `duration_s` seconds.
+    pub(crate) fn hot_keys(&self, offered: &[u64], duration_s: u64) -> Vec<(usize, usize, u64, f64)> {
+        let mut acc: std::collections::BTreeMap<(usize, usize, u64), f64> = std::collections::BTreeMap::new();
+        for (j, p) in self.pats.iter().enumerate() {
+            let Some(ks) = p.key_space else { continue };
+            let dist = &self.dists[ks];
+            let rate = offered[j] as f64 / duration_s as f64;
+            if let Some(period) = dist.sequential_period_s {
+                *acc.entry((p.res, ks, (duration_s - 1) / period)).or_default() += rate;
+                continue;
+            }
+            let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (rank, pr) in ranked.into_iter().take(HOT_KEYS) {
+                *acc.entry((p.res, ks, rank as u64)).or_default() += rate * pr;
+            }
+        }
+        let mut v: Vec<((usize, usize, u64), f64)> = acc.into_iter().collect();
+        v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.into_iter().take(HOT_KEYS).map(|((r, ks, rank), rate)| (r, ks, rank, rate)).collect()
+    }
+
+    /// The partition of resource `res` holding key `rank` of key space `ks` (its first shard).
+    pub(crate) fn partition_of_key(&self, res: &Resource, ks: usize, rank: u64) -> usize {
+        res.partition_of(key_hash(self.salt, ks as u64, rank, 0))
+    }
+}

@@ -1,0 +1,227 @@
+//! What a run takes and what it gives: [`RunOptions`] (with a [`StopToken`] and a [`Progress`]
+//! sink) and [`RunResult`], typed per table or index ([`ResourceOutcome`]) with a per-minute
+//! record that carries the capacity mode in force.
+
+use crate::metrics::{MinuteRecord, PartitionMinute, PatternTotals, Totals};
+use crate::model::{CapacityAction, CapacityMode, Dim};
+use crate::scenario::Fidelity;
+use crate::stats::Histogram;
+use crate::time::SimDuration;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub use crate::model::indexes::CollectionInfo;
+
+/// Asks runs to stop at their next simulated minute. Clones share one flag: hand one to a run
+/// (or a whole study) and keep one to call [`StopToken::stop`] from elsewhere (a Ctrl-C
+/// handler, another thread). A stopped run returns what it has, with
+/// [`RunResult::stopped`] set.
+#[derive(Clone, Debug, Default)]
+pub struct StopToken(Arc<AtomicBool>);
+
+impl StopToken {
+    /// A token not yet stopped.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every run holding a clone to stop.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Has a stop been asked for?
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Where runs and studies report progress. Library calls never print: the command line
+/// implements this with a progress bar, an embedding program as it likes. Both methods do
+/// nothing by default.
+pub trait Progress: Send + Sync {
+    /// A run has simulated `done_s` of its `total_s` seconds (called once a simulated minute).
+    fn simulated(&self, _done_s: u64, _total_s: u64) {}
+    /// A study has finished `done` of its `total` runs.
+    fn runs(&self, _done: u64, _total: u64) {}
+}
+
+/// Options of one run that override the scenario.
+#[derive(Clone, Default)]
+pub struct RunOptions {
+    /// Master seed instead of the scenario's.
+    pub seed: Option<u64>,
+    /// Fidelity instead of the scenario's.
+    pub fidelity: Option<Fidelity>,
+    /// Duration instead of the scenario's.
+    pub duration: Option<SimDuration>,
+    /// Replication number (0 for a single run).
+    pub replication: u64,
+    /// Record per-partition minutes (large for big tables).
+    pub record_partitions: bool,
+    /// Stops the run at its next simulated minute.
+    pub stop: Option<StopToken>,
+    /// Receives the run's progress.
+    pub progress: Option<Arc<dyn Progress>>,
+}
+
+impl std::fmt::Debug for RunOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("seed", &self.seed)
+            .field("fidelity", &self.fidelity)
+            .field("duration", &self.duration)
+            .field("replication", &self.replication)
+            .field("record_partitions", &self.record_partitions)
+            .field("stop", &self.stop)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl RunOptions {
+    /// Has a stop been asked for?
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(StopToken::is_stopped)
+    }
+}
+
+/// A table or a GSI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKind {
+    /// The base table.
+    Table,
+    /// A global secondary index.
+    Gsi,
+}
+
+/// What a run recorded of one table or GSI.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ResourceOutcome {
+    /// Table or index name.
+    pub name: String,
+    /// Table or GSI.
+    pub kind: ResourceKind,
+    /// One record per simulated minute (the last may be partial).
+    pub minutes: Vec<MinuteRecord>,
+    /// Capacity mode at the end of the run.
+    pub final_mode: CapacityMode,
+    /// Bytes stored at the end (items plus 100 bytes each).
+    pub stored_bytes: u64,
+    /// GSI propagation delay of the index writes applied, ms: p50, p99, max.
+    pub lag_ms: Option<[f64; 3]>,
+}
+
+/// A change of capacity or partitions during a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CapacityEvent {
+    /// Simulated second.
+    pub time_s: u64,
+    /// Table or index name.
+    pub resource: String,
+    /// What happened.
+    pub action: CapacityAction,
+    /// Read or write (empty in JSON when it concerns neither).
+    #[serde(with = "dimension")]
+    pub dimension: Option<Dim>,
+    /// Value before (units per second, or partitions).
+    pub old: f64,
+    /// Value after.
+    pub new: f64,
+    /// A word of explanation.
+    pub detail: String,
+}
+
+/// `dimension` as `"read"`, `"write"` or `""`.
+mod dimension {
+    use crate::model::Dim;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(d: &Option<Dim>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(d.map_or("", Dim::name))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Dim>, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "read" => Ok(Some(Dim::Read)),
+            "write" => Ok(Some(Dim::Write)),
+            "" => Ok(None),
+            other => Err(serde::de::Error::custom(format!("unknown dimension \"{other}\""))),
+        }
+    }
+}
+
+/// A busy key: where it lives and how much traffic it draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HotKey {
+    /// Table or index name.
+    pub resource: String,
+    /// Key label: `space#rank` (1 = most popular) or the explicit value's name.
+    pub key: String,
+    /// Partition holding it (its first shard) at the end of the run.
+    pub partition: usize,
+    /// Requests per second it received on average (all shards).
+    pub requests_per_s: f64,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct RunResult {
+    /// Seed used.
+    pub seed: u64,
+    /// Fidelity used.
+    pub fidelity: Fidelity,
+    /// Simulated seconds.
+    pub duration_s: u64,
+    /// The run was stopped before its end (by a [`StopToken`]).
+    pub stopped: bool,
+    /// The table, then its GSIs.
+    pub resources: Vec<ResourceOutcome>,
+    /// Per access pattern, in scenario order.
+    pub patterns: Vec<PatternTotals>,
+    /// Per partition and minute (when recorded).
+    pub partitions: Vec<PartitionMinute>,
+    /// Latency of successful requests, µs.
+    pub latency: Histogram,
+    /// Per minute: p50, p99 and max latency of requests served, µs.
+    pub latency_by_minute: Vec<[u64; 3]>,
+    /// Capacity changes, splits and refused actions, in time order.
+    pub events: Vec<CapacityEvent>,
+    /// Seconds admitted in bulk (fast mode).
+    pub bulk_seconds: u64,
+    /// Seconds replayed request by request.
+    pub replayed_seconds: u64,
+    /// The busiest keys by requests per second, busiest first.
+    pub hot_keys: Vec<HotKey>,
+    /// Per pattern with `after_write`: share of its index reads that miss the item.
+    pub stale_read_share: Vec<Option<f64>>,
+    /// Item collections above 1 GB or with refused writes (LSI tables).
+    pub item_collections: Vec<CollectionInfo>,
+}
+
+impl RunResult {
+    /// Request counts over every pattern.
+    #[must_use]
+    pub fn totals(&self) -> Totals {
+        Totals::of(&self.patterns)
+    }
+
+    /// Seconds simulated in minute `m` (60, or fewer for a partial last minute).
+    #[must_use]
+    pub fn minute_seconds(&self, m: usize) -> u64 {
+        (self.duration_s - m as u64 * 60).min(60)
+    }
+
+    /// The table's minutes.
+    #[must_use]
+    pub fn table(&self) -> &ResourceOutcome {
+        &self.resources[0]
+    }
+}

@@ -1,0 +1,257 @@
+//! Secondary indexes beyond admission (spec §7, §8): the propagation delay of GSI writes, the
+//! backfill of a GSI created during the run, and LSI item collections and their size limit.
+
+use super::request::index_entry_bytes;
+use super::resource::Resource;
+use super::Dim;
+use crate::limits::{COLLECTION_LIMIT_BYTES, ITEM_OVERHEAD_BYTES};
+use crate::scenario::Projection;
+use crate::stats::Histogram;
+use crate::units;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, LogNormal};
+use std::collections::BTreeMap;
+
+/// Smallest share of an index's write capacity a backfill takes each second, so that it
+/// always progresses and competes with live writes (a model choice).
+const BACKFILL_MIN_SHARE: f64 = 0.1;
+/// z of the 99th percentile of a normal law.
+const Z99: f64 = 2.326_347_874;
+/// Collections reported: larger than this many bytes, or with refused writes.
+const REPORTED_COLLECTION_BYTES: u64 = 1_000_000_000;
+
+/// Propagation of one GSI: its delay law, stream and the delays drawn.
+#[derive(Clone, Debug)]
+pub(crate) struct Propagation {
+    law: LogNormal<f64>,
+    rng: ChaCha8Rng,
+    /// Delays of the index writes applied, µs.
+    pub(crate) delays: Histogram,
+    /// The same, for the current minute.
+    pub(crate) minute: Histogram,
+}
+
+impl Propagation {
+    /// A log-normal delay with the given median and 99th percentile (µs).
+    pub(crate) fn new(median_us: u64, p99_us: u64, rng: ChaCha8Rng) -> Self {
+        let mu = (median_us as f64).ln();
+        let sigma = ((p99_us as f64).ln() - mu).max(1e-9) / Z99;
+        Self {
+            law: LogNormal::new(mu, sigma).unwrap_or_else(|_| LogNormal::new(mu, 1e-9).expect("valid")),
+            rng,
+            delays: Histogram::default(),
+            minute: Histogram::default(),
+        }
+    }
+
+    /// Draws the delays of `n` index writes applied.
+    pub(crate) fn record(&mut self, n: u64) {
+        for _ in 0..n {
+            let d = self.law.sample(&mut self.rng).round() as u64;
+            self.delays.record(d, 1);
+            self.minute.record(d, 1);
+        }
+    }
+
+    /// The 99th percentile of the minute's delays (µs), and a fresh minute.
+    pub(crate) fn close_minute(&mut self) -> u64 {
+        let p99 = self.minute.quantile(0.99);
+        self.minute = Histogram::default();
+        p99
+    }
+}
+
+/// A GSI being built while the table takes traffic (spec §7: backfill reads are free, its
+/// writes consume the index's write capacity, and live writes compete with it).
+#[derive(Clone, Debug)]
+pub(crate) struct Backfill {
+    /// Milli write units still to write.
+    remaining: u64,
+    /// Milli write units in all.
+    total: u64,
+    /// Bytes each milli-unit of backfill adds to the index.
+    bytes_per_milli: f64,
+    /// Live index writes consumed last second, milli-units.
+    live_last_second: u64,
+}
+
+/// State of one GSI.
+#[derive(Clone, Debug)]
+pub(crate) struct IndexState {
+    /// The index exists (a GSI added by `add_gsi` exists from its action on).
+    pub(crate) active: bool,
+    /// Propagation delays.
+    pub(crate) propagation: Propagation,
+    /// A backfill in progress.
+    backfill: Option<Backfill>,
+    /// Backfill milli-units of the current second.
+    backfill_second: u64,
+    /// A backfill has completed.
+    online_done: bool,
+}
+
+/// What starting a backfill means: items to copy and write units to spend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BackfillPlan {
+    /// Items that carry the index key.
+    pub(crate) items: f64,
+    /// Milli write units.
+    pub(crate) milli_units: u64,
+}
+
+impl IndexState {
+    /// An index that exists from the start (`active`) or is added later.
+    pub(crate) fn new(active: bool, propagation: Propagation) -> Self {
+        Self { active, propagation, backfill: None, backfill_second: 0, online_done: false }
+    }
+
+    /// Creates the index: from now on writes maintain it, and the existing items are written
+    /// to it in the background. `table_bytes` of items of `mean_item` bytes (plus overhead),
+    /// `coverage` of them carrying the index key, each an entry sized by `projection`.
+    pub(crate) fn start(&mut self, table_bytes: u64, mean_item: u64, coverage: f64, projection: Projection) -> BackfillPlan {
+        self.active = true;
+        let items = table_bytes as f64 / (mean_item + ITEM_OVERHEAD_BYTES) as f64 * coverage;
+        let entry = index_entry_bytes(projection, mean_item);
+        let per_entry = units::write_milli(entry);
+        let total = (items * per_entry as f64) as u64;
+        if total > 0 {
+            let bytes_per_milli = (entry + ITEM_OVERHEAD_BYTES) as f64 / per_entry as f64;
+            self.backfill = Some(Backfill { remaining: total, total, bytes_per_milli, live_last_second: 0 });
+        }
+        BackfillPlan { items, milli_units: total }
+    }
+
+    /// Is a backfill running (Application Auto Scaling leaves the index alone meanwhile)?
+    pub(crate) fn building(&self) -> bool {
+        self.backfill.is_some()
+    }
+
+    /// Before the second's traffic: the backfill takes the index's write capacity that live
+    /// writes left last second (at least 10 % of it), spread over its partitions. Returns the
+    /// milli-units written, and whether the backfill is now complete.
+    pub(crate) fn backfill_step(&mut self, res: &mut Resource) -> Option<(u64, bool)> {
+        let b = self.backfill.as_mut()?;
+        let limit = res.limit_milli(Dim::Write);
+        let spare = limit.saturating_sub(b.live_last_second).max((limit as f64 * BACKFILL_MIN_SHARE) as u64);
+        let want = spare.min(b.remaining).min(limit);
+        let n = res.partition_count() as u64;
+        let mut done = 0;
+        for p in 0..n as usize {
+            let share = want / n + u64::from((p as u64) < want % n);
+            let take = share.min(res.write_room(p));
+            if take > 0 {
+                res.take_bulk(p, Dim::Write, take);
+                res.add_bytes(p, (take as f64 * b.bytes_per_milli) as i64);
+                done += take;
+            }
+        }
+        b.remaining -= done;
+        self.backfill_second = done;
+        let complete = b.remaining == 0;
+        if complete {
+            self.backfill = None;
+            self.online_done = true;
+        }
+        Some((done, complete))
+    }
+
+    /// After the second: the backfill's share of `write_consumed` (milli-units the index
+    /// consumed in the second), which CloudWatch reports apart from live consumption.
+    pub(crate) fn end_second(&mut self, write_consumed: u64) -> u64 {
+        let backfill = std::mem::take(&mut self.backfill_second);
+        if let Some(b) = &mut self.backfill {
+            b.live_last_second = write_consumed.saturating_sub(backfill);
+        }
+        backfill
+    }
+
+    /// Backfill progress, basis points (10,000 when done; 0 when there is none).
+    pub(crate) fn progress_bp(&self) -> u32 {
+        match &self.backfill {
+            Some(b) => (((b.total - b.remaining) as f64 / b.total as f64) * 10_000.0) as u32,
+            None if self.online_done => 10_000,
+            None => 0,
+        }
+    }
+}
+
+/// An item collection that passed a size of interest or refused writes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectionInfo {
+    /// Key label.
+    pub key: String,
+    /// Bytes at the end.
+    pub bytes: u64,
+    /// Writes refused with ItemCollectionSizeLimitExceededException.
+    pub failed_writes: u64,
+}
+
+/// The item collections of a table with LSIs: bytes and refused writes per partition-key value.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ItemCollections {
+    /// (key space, key rank) -> (bytes, refused writes).
+    map: BTreeMap<(usize, u64), (u64, u64)>,
+    /// Bytes every collection holds at the start.
+    start: u64,
+}
+
+impl ItemCollections {
+    /// Collections that start with `start_bytes` each.
+    pub(crate) fn new(start_bytes: u64) -> Self {
+        Self { map: BTreeMap::new(), start: start_bytes }
+    }
+
+    /// Whether a write growing collection `(key_space, key)` by `growth` bytes fits the 10 GB
+    /// limit (spec §8); records the growth when it does, the refusal when it does not.
+    pub(crate) fn admits(&mut self, key_space: usize, key: u64, growth: u64) -> bool {
+        let e = self.map.entry((key_space, key)).or_insert((self.start, 0));
+        if e.0 + growth > COLLECTION_LIMIT_BYTES {
+            e.1 += 1;
+            return false;
+        }
+        e.0 += growth;
+        true
+    }
+
+    /// Collections above 1 GB or with refused writes, largest first (at most 20), labelled by
+    /// `label(key space, rank)`.
+    pub(crate) fn report(&self, label: impl Fn(usize, u64) -> String) -> Vec<CollectionInfo> {
+        let mut v: Vec<CollectionInfo> = self
+            .map
+            .iter()
+            .filter(|(_, &(bytes, failed))| bytes > REPORTED_COLLECTION_BYTES || failed > 0)
+            .map(|(&(ks, rank), &(bytes, failed))| CollectionInfo { key: label(ks, rank), bytes, failed_writes: failed })
+            .collect();
+        v.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.key.cmp(&b.key)));
+        v.truncate(20);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A collection of 9.99 GB takes floor(10^7 / 4,300) = 2,325 writes of 4,300 bytes, then
+    /// refuses every further write of that key and no other.
+    #[test]
+    fn collections_stop_at_the_limit() {
+        let mut c = ItemCollections::new(9_990_000_000);
+        let ok = (0..3_000).filter(|_| c.admits(0, 7, 4_300)).count();
+        assert_eq!(ok, 2_325);
+        assert!(c.admits(0, 8, 4_300));
+        let r = c.report(|_, rank| format!("k#{rank}"));
+        assert_eq!(r[0], CollectionInfo { key: "k#7".into(), bytes: 9_990_000_000 + 2_325 * 4_300, failed_writes: 675 });
+    }
+
+    /// 1.1 GB of 1,000-byte items is 1,000,000 items; a keys-only entry (100 bytes) is 1 WCU.
+    #[test]
+    fn a_backfill_plans_one_write_per_entry() {
+        use rand::SeedableRng;
+        let mut s = IndexState::new(false, Propagation::new(100_000, 1_000_000, ChaCha8Rng::seed_from_u64(1)));
+        let plan = s.start(1_100_000_000, 1_000, 1.0, Projection::KeysOnly);
+        assert!((plan.items - 1e6).abs() < 1e-6);
+        assert_eq!(plan.milli_units, 1_000_000 * 1_000);
+        assert!(s.active && s.building());
+    }
+}

@@ -1,0 +1,319 @@
+//! What one request of an access pattern charges, and where (spec §1, §1.3, §8).
+//!
+//! [`CompiledPattern`] is a [`PatternSpec`] resolved once, before the run: the resource it
+//! reads or writes, the capacity units an attempt costs (fixed sizes are priced once), the GSI
+//! writes that follow each item, the LSI entries charged to the table, and the bytes an
+//! admitted item adds to storage. The engine draws attempts from it and never reads the
+//! scenario's patterns again.
+
+use super::Dim;
+use crate::limits::ITEM_OVERHEAD_BYTES;
+use crate::scenario::{IndexRef, IndexWrite, Op, PatternSpec, Projection, RateShape, Scenario, Shards, SizeSpec};
+use crate::units::{self, Consistency};
+use rand_distr::LogNormal;
+
+/// Bytes of keys in an index entry (base-table key plus index key), before projected
+/// attributes: a model choice, stated in README.
+pub(crate) const INDEX_KEY_BYTES: u64 = 100;
+
+/// Units on one partition of one resource.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Charge {
+    /// Resource: 0 the table, `g + 1` GSI `g`.
+    pub(crate) res: u16,
+    /// Read or write.
+    pub(crate) dim: Dim,
+    /// Partition.
+    pub(crate) part: u32,
+    /// Milli-units.
+    pub(crate) units: u64,
+}
+
+/// The charges of one attempt: one, or several admitted together or one by one.
+#[derive(Clone, Debug)]
+pub(crate) enum Charges {
+    /// A single item on a single partition.
+    One(Charge),
+    /// Several items, or an item and its index writes.
+    Many(Box<[Charge]>),
+}
+
+impl Charges {
+    /// The charges as a slice.
+    pub(crate) fn as_slice(&self) -> &[Charge] {
+        match self {
+            Charges::One(c) => std::slice::from_ref(c),
+            Charges::Many(v) => v,
+        }
+    }
+
+    /// From a list (one charge is kept inline).
+    pub(crate) fn from_vec(v: Vec<Charge>) -> Self {
+        if v.len() == 1 {
+            Charges::One(v[0])
+        } else {
+            Charges::Many(v.into_boxed_slice())
+        }
+    }
+}
+
+/// How the charges of an attempt are admitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// One item on one partition: eligible for per-partition counts.
+    Simple,
+    /// Several charges, all admitted or none (transactions, writes with GSIs or LSIs).
+    AllOrNothing,
+    /// Several items admitted one by one (BatchGetItem, BatchWriteItem).
+    Batch,
+}
+
+/// The writes a pattern's item causes on one GSI.
+#[derive(Clone, Debug)]
+pub(crate) struct GsiWrite {
+    /// Bytes a successful write adds to the index (entry + 100 bytes for an insert).
+    pub(crate) delta: i64,
+    /// The index's resource number.
+    pub(crate) res: usize,
+    /// Key space of the index partition key.
+    pub(crate) key_space: usize,
+    /// Index writes per item (2 when the key changes: delete + put).
+    pub(crate) writes: u64,
+    /// Share of items that carry the index key.
+    pub(crate) coverage: f64,
+    /// Projection, which sizes the entry.
+    pub(crate) projection: Projection,
+}
+
+/// An access pattern resolved for the run.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledPattern {
+    /// Operation.
+    pub(crate) op: Op,
+    /// How its charges are admitted.
+    pub(crate) kind: Kind,
+    /// Resource read or written: 0 the table, `g + 1` GSI `g`.
+    pub(crate) res: usize,
+    /// Read or write.
+    pub(crate) dim: Dim,
+    /// Key space of the partition-key values touched (none for a scan).
+    pub(crate) key_space: Option<usize>,
+    /// Write sharding of that key space (more than one shard).
+    pub(crate) shards: Option<Shards>,
+    /// Requests a logical read sends (every shard under random suffixes).
+    pub(crate) fanout: u64,
+    /// Item sizes.
+    pub(crate) size: SizeSpec,
+    /// The log-normal law of item sizes, if any.
+    pub(crate) lognormal: Option<LogNormal<f64>>,
+    /// Items each attempt reads or writes (a query's items are split over its fan-out).
+    pub(crate) items_per_attempt: u64,
+    /// Read consistency.
+    pub(crate) consistency: Consistency,
+    /// Milli-units of an attempt when item sizes are fixed.
+    pub(crate) fixed_units: Option<u64>,
+    /// Projections of the table's LSIs, charged with every write.
+    pub(crate) lsi_projections: Vec<Projection>,
+    /// GSI writes of each item.
+    pub(crate) gsi: Vec<GsiWrite>,
+    /// Bytes a write adds to its item collection (LSI tables, put_item only).
+    pub(crate) collection_growth: Option<u64>,
+    /// Bytes each admitted item adds to (or removes from) the table.
+    pub(crate) base_delta: i64,
+    /// Requests per second over time.
+    pub(crate) rate: RateShape,
+}
+
+/// Mean bytes of an item size law.
+pub(crate) fn mean_bytes(s: SizeSpec) -> u64 {
+    match s {
+        SizeSpec::Fixed(b) => b,
+        SizeSpec::LogNormal { mean, .. } => mean as u64,
+    }
+}
+
+/// Bytes of an index entry of an item of `item_bytes` under projection `p` (spec §1.3): the
+/// keys, plus the projected attributes (all of the item for `ALL`). Storage adds
+/// [`ITEM_OVERHEAD_BYTES`].
+pub(crate) fn index_entry_bytes(p: Projection, item_bytes: u64) -> u64 {
+    match p {
+        Projection::KeysOnly => INDEX_KEY_BYTES,
+        Projection::All => item_bytes,
+        Projection::IncludeBytes(b) => INDEX_KEY_BYTES + b,
+    }
+}
+
+/// Mean bytes of the items the scenario writes (its first write pattern; 1 KB without one):
+/// sizes the entries of indexes built over the data already in the table.
+pub(crate) fn mean_written_item(sc: &Scenario) -> u64 {
+    sc.patterns.iter().find(|p| p.op.is_write()).map_or(1_024, |p| mean_bytes(p.size))
+}
+
+/// Bytes GSI `g` holds at the start: `coverage` of the table's items, each an entry sized by
+/// the projection plus 100 bytes, relative to the mean item written (spec §1.3).
+pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
+    let spec = &sc.gsis[g];
+    let mean_item = mean_written_item(sc) as f64;
+    let entry = index_entry_bytes(spec.projection, mean_item as u64) as f64;
+    (sc.table.storage_bytes as f64 * spec.coverage * (entry + ITEM_OVERHEAD_BYTES as f64) / (mean_item + ITEM_OVERHEAD_BYTES as f64)) as u64
+}
+
+impl CompiledPattern {
+    /// Resolves pattern `p` of `sc`.
+    pub(crate) fn new(sc: &Scenario, p: &PatternSpec) -> Self {
+        let res = match p.index {
+            Some(IndexRef::Gsi(g)) => g + 1,
+            _ => 0,
+        };
+        let dim = if p.op.is_write() { Dim::Write } else { Dim::Read };
+        let shards = p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.count > 1);
+        let fanout = match shards {
+            Some(s) if s.random && matches!(p.op, Op::GetItem | Op::Query) => s.count,
+            _ => 1,
+        };
+        let gsi: Vec<GsiWrite> = p
+            .index_writes
+            .iter()
+            .map(|&(g, k)| GsiWrite {
+                delta: if k == IndexWrite::Insert {
+                    (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64
+                } else {
+                    0
+                },
+                res: g + 1,
+                key_space: sc.gsis[g].partition_key,
+                writes: k.writes(),
+                coverage: sc.gsis[g].coverage,
+                projection: sc.gsis[g].projection,
+            })
+            .collect();
+        // With LSIs, an item collection (the items and LSI entries of one partition-key value)
+        // is capped (spec §8): inserts are drawn with their key to track it.
+        let collection_growth = (!sc.lsis.is_empty() && p.op == Op::PutItem && p.key_space.is_some()).then(|| {
+            let item = mean_bytes(p.size);
+            item + ITEM_OVERHEAD_BYTES + sc.lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()
+        });
+        let kind = match p.op {
+            Op::BatchGet | Op::BatchWrite => Kind::Batch,
+            Op::TransactGet | Op::TransactWrite => Kind::AllOrNothing,
+            _ if !gsi.is_empty() || collection_growth.is_some() => Kind::AllOrNothing,
+            _ => Kind::Simple,
+        };
+        let items_per_attempt = match p.op {
+            Op::Query if fanout > 1 => p.items.div_ceil(fanout),
+            _ => p.items,
+        };
+        let lognormal = match p.size {
+            // The mean of a log-normal law is exp(mu + sigma^2 / 2).
+            SizeSpec::LogNormal { mean, sigma } => LogNormal::new(mean.ln() - sigma * sigma / 2.0, sigma).ok(),
+            SizeSpec::Fixed(_) => None,
+        };
+        let item = (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64;
+        let mut pat = Self {
+            op: p.op,
+            kind,
+            res,
+            dim,
+            key_space: p.key_space,
+            shards,
+            fanout,
+            size: p.size,
+            lognormal,
+            items_per_attempt,
+            consistency: p.consistency,
+            fixed_units: None,
+            lsi_projections: if p.op.is_write() { sc.lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
+            gsi,
+            collection_growth,
+            base_delta: match p.op {
+                Op::PutItem | Op::BatchWrite | Op::TransactWrite => item,
+                Op::DeleteItem => -item,
+                _ => 0,
+            },
+            rate: p.rate.clone(),
+        };
+        if let SizeSpec::Fixed(b) = p.size {
+            let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };
+            pat.fixed_units = Some(pat.units_of(bytes));
+        }
+        pat
+    }
+
+    /// Milli-units of one attempt reading or writing `bytes` (the sum of its items for a query
+    /// or scan, one item otherwise), LSI entries included (spec §1.2, §8).
+    pub(crate) fn units_of(&self, bytes: u64) -> u64 {
+        match self.op {
+            Op::GetItem | Op::BatchGet => units::get_item_milli(bytes, self.consistency),
+            Op::TransactGet => units::get_item_milli(bytes, Consistency::Transactional),
+            Op::Query | Op::Scan => units::query_milli(bytes, self.consistency),
+            Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite => {
+                units::write_milli(bytes) + self.lsi_projections.iter().map(|&pr| units::write_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
+            }
+            Op::TransactWrite => {
+                units::transact_write_item_milli(bytes)
+                    + self.lsi_projections.iter().map(|&pr| units::transact_write_item_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
+            }
+        }
+    }
+
+    /// Milli-units of one index write of an item of `bytes` on `w`'s index.
+    pub(crate) fn index_write_units(w: &GsiWrite, bytes: u64) -> u64 {
+        w.writes * units::write_milli(index_entry_bytes(w.projection, bytes))
+    }
+
+    /// Bytes an admitted charge on resource `res` adds to (or removes from) it.
+    pub(crate) fn delta_on(&self, res: usize) -> i64 {
+        if res == self.res {
+            self.base_delta
+        } else {
+            self.gsi.iter().find(|g| g.res == res).map_or(0, |g| g.delta)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse_str;
+    use std::path::Path;
+
+    fn compile(extra_keys: &str, pattern: &str) -> CompiledPattern {
+        let text = format!(
+            "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n[keys.k]\ncardinality = 10\n{extra_keys}\n[[pattern]]\nname = \"p\"\n{pattern}\n"
+        );
+        let sc = parse_str(&text, Path::new("t.toml")).unwrap();
+        CompiledPattern::new(&sc, &sc.patterns[0])
+    }
+
+    /// An LSI with `ALL` projection doubles a write: 1.6 KB rounds to 2 WCU on the table and
+    /// 2 more for the LSI entry (spec §8: LSI writes are the base table's).
+    #[test]
+    fn lsi_entries_are_charged_to_the_table() {
+        let p = compile("[[lsi]]\nname = \"L\"\nprojection = \"all\"", "op = \"put_item\"\nitem_bytes = 1638\nrate = { constant = 1 }");
+        assert_eq!(p.fixed_units, Some(4_000));
+        assert_eq!(p.kind, Kind::AllOrNothing, "LSI writes track item collections");
+        // 1,638 bytes + 100 of overhead, twice (the item and its LSI entry).
+        assert_eq!(p.collection_growth, Some(2 * 1_738));
+    }
+
+    /// Random shards make a point read a read of every shard; a query's items are split
+    /// between them (spec §2 write sharding).
+    #[test]
+    fn random_shards_fan_reads_out() {
+        let p = compile("", "op = \"query\"\nitems = 20\nitem_bytes = 100\nrate = { constant = 1 }")
+            .clone();
+        assert_eq!((p.fanout, p.items_per_attempt), (1, 20));
+        let text = "[keys.s]\ncardinality = 5\nshards = { count = 8, by = \"random\" }";
+        let q = compile(text, "op = \"query\"\nkey = \"s\"\nitems = 20\nitem_bytes = 100\nrate = { constant = 1 }");
+        assert_eq!((q.fanout, q.items_per_attempt), (8, 3));
+        let h = compile(&text.replace("random", "hash"), "op = \"get_item\"\nkey = \"s\"\nrate = { constant = 1 }");
+        assert_eq!(h.fanout, 1);
+    }
+
+    #[test]
+    fn index_entries_by_projection() {
+        assert_eq!(index_entry_bytes(Projection::KeysOnly, 3_000), 100);
+        assert_eq!(index_entry_bytes(Projection::All, 3_000), 3_000);
+        assert_eq!(index_entry_bytes(Projection::IncludeBytes(2_000), 3_000), 2_100);
+    }
+}

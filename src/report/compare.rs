@@ -1,0 +1,204 @@
+//! What `compare` shows and writes: the terminal table with the pick's arithmetic,
+//! `compare.csv`, `compare.json`, the cost chart, and the statistics over replications.
+
+use super::plot::{self, CostBar};
+use super::text::{align, component_name};
+use super::{json, Artifact, Render, ReportError};
+use crate::cost::{BillComponent, HOURS_PER_MONTH};
+use crate::study::{Comparison, ReplicatedComparison};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One row of `compare.csv`.
+#[derive(Debug, Serialize)]
+struct CsvRow<'a> {
+    mode: String,
+    monthly_usd: f64,
+    upfront_usd: f64,
+    window_usd: f64,
+    usd_per_million_requests: f64,
+    offered_requests: u64,
+    throttled_attempts: u64,
+    throttled_attempt_share: f64,
+    failed_requests: u64,
+    p99_latency_ms: f64,
+    picked: bool,
+    description: &'a str,
+}
+
+fn cents(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+impl Comparison {
+    fn picked(&self, mode: &crate::study::CompareMode) -> bool {
+        self.pick.as_ref() == Some(mode)
+    }
+
+    /// The bars of the cost chart: monthly USD by component (table reads, writes, storage,
+    /// reserved fees, and everything billed to GSIs as "indexes").
+    #[must_use]
+    pub fn cost_bars(&self) -> Vec<CostBar> {
+        self.rows
+            .iter()
+            .map(|r| {
+                let scale = if r.bill.window_hours > 0.0 { HOURS_PER_MONTH / r.bill.window_hours } else { 0.0 };
+                let table = r.bill.lines.first().map(|l| l.resource.clone()).unwrap_or_default();
+                let mut parts: Vec<(String, f64)> = Vec::new();
+                for l in &r.bill.lines {
+                    let key = if l.resource != table {
+                        "indexes"
+                    } else {
+                        match l.component {
+                            BillComponent::ReservedUpfront | BillComponent::ReservedHourly => "reserved",
+                            other => component_name(other),
+                        }
+                    };
+                    match parts.iter_mut().find(|p| p.0 == key) {
+                        Some(p) => p.1 += l.cost_usd * scale,
+                        None => parts.push((key.to_string(), l.cost_usd * scale)),
+                    }
+                }
+                let order = ["reads", "writes", "storage", "reserved", "indexes"];
+                parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
+                CostBar { mode: r.mode.to_string(), parts, throttled_share: r.throttled_attempt_share, picked: self.picked(&r.mode) }
+            })
+            .collect()
+    }
+
+    fn csv(&self) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in &self.rows {
+            w.serialize(CsvRow {
+                mode: r.mode.to_string(),
+                monthly_usd: cents(r.monthly_usd),
+                upfront_usd: cents(r.upfront_usd),
+                window_usd: (r.window_usd * 1e4).round() / 1e4,
+                usd_per_million_requests: (r.usd_per_million_requests * 1e4).round() / 1e4,
+                offered_requests: r.offered_requests,
+                throttled_attempts: r.throttled_attempts,
+                throttled_attempt_share: (r.throttled_attempt_share * 1e6).round() / 1e6,
+                failed_requests: r.failed_requests,
+                p99_latency_ms: r.p99_latency_ms,
+                picked: self.picked(&r.mode),
+                description: &r.description,
+            })
+            .expect("CSV row into memory");
+        }
+        w.into_inner().expect("CSV into memory")
+    }
+}
+
+impl Render for Comparison {
+    fn text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "ddbsim compare · {} · seed {} · {} s simulated, costs extrapolated to a 730-hour month · {}",
+            self.scenario, self.seed, self.duration_s, self.prices
+        );
+        let _ = writeln!(o);
+        let mut rows = vec![[
+            "mode".to_string(),
+            "$/month".into(),
+            "upfront $".into(),
+            "$/M req".into(),
+            "throttled".into(),
+            "failed".into(),
+            "p99 ms".into(),
+        ]];
+        for r in &self.rows {
+            let mark = if self.picked(&r.mode) { " *" } else { "" };
+            rows.push([
+                format!("{}{mark}", r.mode),
+                format!("{:.2}", r.monthly_usd),
+                format!("{:.2}", r.upfront_usd),
+                format!("{:.4}", r.usd_per_million_requests),
+                format!("{:.3}%", r.throttled_attempt_share * 100.0),
+                r.failed_requests.to_string(),
+                format!("{:.1}", r.p99_latency_ms),
+            ]);
+        }
+        o.push_str(&align(&rows));
+        let _ = writeln!(o);
+        match &self.pick {
+            Some(p) => {
+                let _ = writeln!(o, "pick: {p} — the cheapest mode that throttles at most {:.3}% of attempts", self.max_throttle * 100.0);
+                if let Some(r) = self.rows.iter().find(|r| &r.mode == p) {
+                    let _ = writeln!(o, "  {}", r.description);
+                    for l in r.bill.lines.iter().filter(|l| l.cost_usd > 0.0) {
+                        let _ = writeln!(
+                            o,
+                            "  {} {}: {} = ${:.4}{}",
+                            l.resource,
+                            component_name(l.component),
+                            l.arithmetic,
+                            l.cost_usd,
+                            if l.unverified { " (unverified price)" } else { "" }
+                        );
+                    }
+                    let _ = writeln!(
+                        o,
+                        "  window ${:.4} x 730 h / {:.3} h = ${:.2} a month",
+                        r.bill.total_usd, r.bill.window_hours, r.monthly_usd
+                    );
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "pick: none — every mode throttles more than {:.3}% of attempts (raise --max-throttle or capacity)",
+                    self.max_throttle * 100.0
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "break-even: provisioned is cheaper than on-demand above {:.1}% average utilization (reads {:.1}%, writes {:.1}%)",
+            self.break_even_utilization[1] * 100.0,
+            self.break_even_utilization[0] * 100.0,
+            self.break_even_utilization[1] * 100.0
+        );
+        if !self.unverified_prices.is_empty() {
+            let _ = writeln!(o, "unverified prices (third-party or tooling sources): {}", self.unverified_prices.join(", "));
+        }
+        o
+    }
+
+    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+        let bars = self.cost_bars();
+        let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars))?;
+        Ok(vec![
+            Artifact::new("compare.csv", self.csv()),
+            Artifact::new("compare.json", json(self)),
+            Artifact::new("cost.svg", svg),
+            Artifact::new("cost.png", png),
+        ])
+    }
+}
+
+impl Render for ReplicatedComparison {
+    fn text(&self) -> String {
+        let mut o = format!("{} replications (mean, 95% CI):\n", self.replications);
+        for m in &self.modes {
+            let mark = if self.pick.as_ref() == Some(&m.mode) { " *" } else { "" };
+            let _ = writeln!(
+                o,
+                "  {:<30} ${:>10.2}/month ({:.2}–{:.2})  throttled {:.3}% (P95 {:.3}%, P99 {:.3}%)",
+                format!("{}{mark}", m.mode),
+                m.monthly_usd.mean,
+                m.monthly_usd.ci95_low,
+                m.monthly_usd.ci95_high,
+                m.throttled_attempt_share.mean * 100.0,
+                m.throttled_attempt_share.p95 * 100.0,
+                m.throttled_attempt_share.p99 * 100.0
+            );
+        }
+        let _ = writeln!(o, "pick over replications: {}", self.pick.as_ref().map_or_else(|| "none".to_string(), ToString::to_string));
+        o
+    }
+
+    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+        Ok(vec![Artifact::new("compare-replications.json", json(self))])
+    }
+}

@@ -1,0 +1,132 @@
+//! The metrics of `timeseries.csv`, named as CloudWatch names them where CloudWatch has them.
+//! The CSV writer and the charts both use [`Metric`], so they cannot drift apart.
+
+use crate::model::{Dim, Reason};
+use std::fmt;
+
+/// One metric of `timeseries.csv`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Metric {
+    /// `ConsumedReadCapacityUnits` / `ConsumedWriteCapacityUnits`: Sum over the minute.
+    Consumed(Dim),
+    /// `RequestedRead/WriteCapacityUnits`: what every attempt asked for (ddbsim's own).
+    Requested(Dim),
+    /// `ProvisionedRead/WriteCapacityUnits`, for the minutes the resource was provisioned.
+    Provisioned(Dim),
+    /// `Read/WriteCapacityLimit`: the table-level limit, units per second (ddbsim's own).
+    CapacityLimit(Dim),
+    /// `WarmRead/WriteThroughput`, units per second.
+    WarmThroughput(Dim),
+    /// `Read/WriteThrottleEvents`: all reasons.
+    ThrottleEvents(Dim),
+    /// `Read/Write{Reason}ThroughputThrottleEvents`: one `ThrottlingReasons` reason.
+    ReasonThrottleEvents(Dim, Reason),
+    /// `ThrottledRequests` (the table only).
+    ThrottledRequests,
+    /// `PartitionCount` (ddbsim's own).
+    PartitionCount,
+    /// `ReplicationLatencyP99Ms`: GSI propagation delay of the minute's index writes.
+    ReplicationLatencyP99Ms,
+    /// `OnlineIndexConsumedWriteCapacity`: a GSI backfill's write units.
+    OnlineIndexConsumedWriteCapacity,
+    /// `OnlineIndexPercentageProgress`.
+    OnlineIndexPercentageProgress,
+    /// `LatencyP50Ms` of the client.
+    LatencyP50Ms,
+    /// `LatencyP99Ms` of the client.
+    LatencyP99Ms,
+    /// `LatencyMaxMs` of the client.
+    LatencyMaxMs,
+}
+
+fn word(d: Dim) -> &'static str {
+    match d {
+        Dim::Read => "Read",
+        Dim::Write => "Write",
+    }
+}
+
+impl Metric {
+    /// Every metric.
+    #[must_use]
+    pub fn all() -> Vec<Metric> {
+        let mut v = Vec::new();
+        for d in Dim::ALL {
+            v.extend([Metric::Consumed(d), Metric::Requested(d), Metric::Provisioned(d), Metric::CapacityLimit(d), Metric::WarmThroughput(d)]);
+            v.push(Metric::ThrottleEvents(d));
+            v.extend(Reason::ALL.iter().map(|&r| Metric::ReasonThrottleEvents(d, r)));
+        }
+        v.extend([
+            Metric::ThrottledRequests,
+            Metric::PartitionCount,
+            Metric::ReplicationLatencyP99Ms,
+            Metric::OnlineIndexConsumedWriteCapacity,
+            Metric::OnlineIndexPercentageProgress,
+            Metric::LatencyP50Ms,
+            Metric::LatencyP99Ms,
+            Metric::LatencyMaxMs,
+        ]);
+        v
+    }
+
+    /// The metric named `name`.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Metric> {
+        static BY_NAME: std::sync::OnceLock<std::collections::BTreeMap<String, Metric>> = std::sync::OnceLock::new();
+        BY_NAME.get_or_init(|| Self::all().into_iter().map(|m| (m.to_string(), m)).collect()).get(name).copied()
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Metric::Consumed(d) => write!(f, "Consumed{}CapacityUnits", word(d)),
+            Metric::Requested(d) => write!(f, "Requested{}CapacityUnits", word(d)),
+            Metric::Provisioned(d) => write!(f, "Provisioned{}CapacityUnits", word(d)),
+            Metric::CapacityLimit(d) => write!(f, "{}CapacityLimit", word(d)),
+            Metric::WarmThroughput(d) => write!(f, "Warm{}Throughput", word(d)),
+            Metric::ThrottleEvents(d) => write!(f, "{}ThrottleEvents", word(d)),
+            Metric::ReasonThrottleEvents(d, r) => write!(f, "{}{}ThroughputThrottleEvents", word(d), r.metric_word()),
+            Metric::ThrottledRequests => f.write_str("ThrottledRequests"),
+            Metric::PartitionCount => f.write_str("PartitionCount"),
+            Metric::ReplicationLatencyP99Ms => f.write_str("ReplicationLatencyP99Ms"),
+            Metric::OnlineIndexConsumedWriteCapacity => f.write_str("OnlineIndexConsumedWriteCapacity"),
+            Metric::OnlineIndexPercentageProgress => f.write_str("OnlineIndexPercentageProgress"),
+            Metric::LatencyP50Ms => f.write_str("LatencyP50Ms"),
+            Metric::LatencyP99Ms => f.write_str("LatencyP99Ms"),
+            Metric::LatencyMaxMs => f.write_str("LatencyMaxMs"),
+        }
+    }
+}
+
+impl serde::Serialize for Metric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Metric {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Metric::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown metric \"{s}\"")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cloudwatch_names_and_round_trip() {
+        assert_eq!(Metric::Consumed(Dim::Write).to_string(), "ConsumedWriteCapacityUnits");
+        assert_eq!(Metric::ReasonThrottleEvents(Dim::Read, Reason::KeyRange).to_string(), "ReadKeyRangeThroughputThrottleEvents");
+        let all = Metric::all();
+        for m in &all {
+            assert_eq!(Metric::parse(&m.to_string()), Some(*m));
+        }
+        let mut names: Vec<String> = all.iter().map(ToString::to_string).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len(), "names are distinct");
+    }
+}

@@ -1,0 +1,165 @@
+//! The terminal's text: aligned tables, and the summary printed after a run.
+
+use super::summary::Summary;
+use crate::cost::BillComponent;
+use crate::engine::{CapacityEvent, ResourceKind};
+use crate::model::{CapacityAction, CapacityMode};
+use std::fmt::Write as _;
+
+/// The name of a bill component, as `summary.json` writes it.
+#[must_use]
+pub fn component_name(c: BillComponent) -> &'static str {
+    match c {
+        BillComponent::Reads => "reads",
+        BillComponent::Writes => "writes",
+        BillComponent::Storage => "storage",
+        BillComponent::ReservedUpfront => "reserved_upfront",
+        BillComponent::ReservedHourly => "reserved_hourly",
+    }
+}
+
+impl Summary {
+    /// The aligned table printed after a run.
+    #[must_use]
+    pub fn to_table(&self) -> String {
+        let mut o = String::new();
+        let pct = |x: f64| format!("{:.3}%", x * 100.0);
+        let _ = writeln!(
+            o,
+            "ddbsim {} · {} · seed {} · {} fidelity · {} s simulated",
+            self.ddbsim_version, self.scenario, self.seed, self.fidelity, self.duration_s
+        );
+        let _ = writeln!(o);
+        let rows: Vec<[String; 7]> = std::iter::once([
+            "pattern".into(),
+            "op".into(),
+            "offered".into(),
+            "served".into(),
+            "throttled req".into(),
+            "failed".into(),
+            "throttled att %".into(),
+        ])
+        .chain(self.patterns.iter().map(|p| {
+            [
+                p.name.clone(),
+                p.op.to_string(),
+                p.requests.offered.to_string(),
+                p.requests.served.to_string(),
+                p.requests.throttled_requests.to_string(),
+                p.requests.failed.to_string(),
+                pct(p.requests.throttled_attempt_share),
+            ]
+        }))
+        .collect();
+        o.push_str(&align(&rows));
+        let _ = writeln!(o);
+        let rows: Vec<[String; 7]> = std::iter::once([
+            "resource".into(),
+            "mode".into(),
+            "partitions".into(),
+            "consumed RCU".into(),
+            "consumed WCU".into(),
+            "read thr ev".into(),
+            "write thr ev".into(),
+        ])
+        .chain(self.resources.iter().map(|r| {
+            let mode = if r.mode == CapacityMode::Provisioned {
+                format!("prov {}/{}", r.provisioned_rcu, r.provisioned_wcu)
+            } else {
+                "on-demand".to_string()
+            };
+            [
+                format!("{} ({})", r.name, if r.kind == ResourceKind::Gsi { "gsi" } else { "table" }),
+                mode,
+                r.partitions.to_string(),
+                format!("{:.1}", r.consumed_rcu),
+                format!("{:.1}", r.consumed_wcu),
+                r.read_throttle_events.to_string(),
+                r.write_throttle_events.to_string(),
+            ]
+        }))
+        .collect();
+        o.push_str(&align(&rows));
+        for r in &self.resources {
+            for (reason, n) in &r.throttle_events_by_reason {
+                let _ = writeln!(o, "  {}: {reason} × {n}", r.name);
+            }
+        }
+        let _ = writeln!(o);
+        let l = &self.latency_ms;
+        let _ = writeln!(
+            o,
+            "latency of served requests (ms): p50 {:.1} · p90 {:.1} · p99 {:.1} · p99.9 {:.1} · max {:.1}",
+            l.p50, l.p90, l.p99, l.p999, l.max
+        );
+        let t = &self.requests;
+        let _ = writeln!(
+            o,
+            "requests: {} offered · {} served · {} failed · {} still retrying · {} of {} attempts throttled ({})",
+            t.offered,
+            t.served,
+            t.failed,
+            t.pending_at_end,
+            t.throttled_attempts,
+            t.attempts,
+            pct(t.throttled_attempt_share)
+        );
+        let c = &self.cost;
+        let _ = writeln!(
+            o,
+            "cost ({}): ${:.2} over {:.2} h simulated; extrapolated ${:.2} a month (730 h), ${:.2} a year",
+            self.prices, c.total_usd, c.window_hours, c.monthly_usd, c.yearly_usd
+        );
+        for l in c.lines.iter().filter(|l| l.cost_usd > 0.0) {
+            let _ = writeln!(
+                o,
+                "  {} {}: {} = ${:.4}{}",
+                l.resource,
+                component_name(l.component),
+                l.arithmetic,
+                l.cost_usd,
+                if l.unverified { " (price unverified)" } else { "" }
+            );
+        }
+        let shown: Vec<&CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != CapacityAction::PartitionsAdded).collect();
+        if !shown.is_empty() {
+            let _ = writeln!(o, "capacity events ({}):", shown.len());
+            for e in shown.iter().take(12) {
+                let dim = e.dimension.map_or(String::new(), |d| format!(" {}", d.name()));
+                let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };
+                let detail = if e.detail.is_empty() { String::new() } else { format!(" ({})", e.detail) };
+                let _ = writeln!(o, "  {:>6} s  {} {}{dim}{change}{detail}", e.time_s, e.resource, e.action.name());
+            }
+            if shown.len() > 12 {
+                let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
+            }
+        }
+        o
+    }
+}
+
+/// Left-aligns the first column and right-aligns the others.
+pub(crate) fn align<const N: usize>(rows: &[[String; N]]) -> String {
+    let mut widths = [0usize; N];
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            widths[i] = widths[i].max(c.chars().count());
+        }
+    }
+    let mut o = String::new();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            let pad = widths[i] - c.chars().count();
+            if i == 0 {
+                o.push_str(c);
+                o.push_str(&" ".repeat(pad));
+            } else {
+                o.push_str("  ");
+                o.push_str(&" ".repeat(pad));
+                o.push_str(c);
+            }
+        }
+        o.push('\n');
+    }
+    o
+}

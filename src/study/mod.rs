@@ -1,0 +1,18 @@
+//! Studies: many runs of a scenario, and what they say together. Library code that never
+//! prints: progress goes to the [`crate::Progress`] of the run options, cancellation through
+//! their [`crate::StopToken`].
+//!
+//! * [`runner`]: replications and parallel jobs, reduced serially into [`Headline`] statistics.
+//! * [`compare`]: the same traffic under each capacity mode, billed and judged.
+//! * [`sweep`]: any scenario key over values, a Cartesian product, sharded over machines.
+//! * [`shards`]: the write-sharding explorer.
+
+pub mod compare;
+pub mod runner;
+pub mod shards;
+pub mod sweep;
+
+pub use compare::{compare, compare_replications, CompareMode, CompareOptions, Comparison, ModeRow, ModeStats, ReplicatedComparison};
+pub use runner::{par_indexed, replicate, run_jobs, Headline, HeadlineStats};
+pub use shards::{explore, recommend, shard_counts, ShardRow, ShardsOptions, ShardsOutput};
+pub use sweep::{merge, parse_set, parse_shard, prepare, set_path, PointOut, SetAxis, Sweep, SweepError, SweepOutput};

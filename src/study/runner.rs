@@ -1,0 +1,141 @@
+//! Many runs at once: replications and sweep points on rayon, collected in index order and
+//! reduced serially, so results do not depend on the thread count. The only module that
+//! touches rayon; it never prints (progress goes to a [`Progress`]).
+
+use crate::cost::{bill_of, Catalog};
+use crate::engine::{simulate, Progress, RunOptions, RunResult};
+use crate::scenario::Scenario;
+use crate::stats::Stat;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The headline figures of one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// Requests offered.
+    pub offered: u64,
+    /// Throttled attempts over attempts.
+    pub throttled_share: f64,
+    /// Failed requests over offered.
+    pub failed_share: f64,
+    /// Failed requests.
+    pub failed: u64,
+    /// Monthly cost of the scenario's own mode (extrapolated), USD.
+    pub monthly_usd: f64,
+    /// p99 latency of served requests, ms.
+    pub p99_latency_ms: f64,
+    /// Read units consumed per second (table and GSIs), average.
+    pub read_units_per_s: f64,
+    /// Read requests sent (attempts of read patterns).
+    pub read_attempts: u64,
+}
+
+impl Headline {
+    /// The figures of a run.
+    #[must_use]
+    pub fn of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Self {
+        let t = r.totals();
+        let read_units: u64 = r.resources.iter().flat_map(|s| s.minutes.iter().map(|m| m.consumed[0])).sum();
+        let read_attempts = sc.patterns.iter().zip(&r.patterns).filter(|(p, _)| !p.op.is_write()).map(|(_, t)| t.attempts).sum();
+        Self {
+            offered: t.offered,
+            throttled_share: t.throttled_share(),
+            failed_share: t.failed_share(),
+            failed: t.failed,
+            monthly_usd: bill_of(sc, r, catalog).monthly_usd,
+            p99_latency_ms: r.latency.quantile(0.99) as f64 / 1_000.0,
+            read_units_per_s: read_units as f64 / 1_000.0 / r.duration_s.max(1) as f64,
+            read_attempts,
+        }
+    }
+}
+
+/// Statistics of each headline figure over replications.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadlineStats {
+    /// Throttled share of attempts.
+    pub throttled_share: Stat,
+    /// Failed share of requests.
+    pub failed_share: Stat,
+    /// Failed requests.
+    pub failed: Stat,
+    /// Monthly cost, USD.
+    pub monthly_usd: Stat,
+    /// p99 latency, ms.
+    pub p99_latency_ms: Stat,
+}
+
+impl HeadlineStats {
+    /// Reduces replications, serially.
+    #[must_use]
+    pub fn of(hs: &[Headline]) -> Self {
+        let col = |f: fn(&Headline) -> f64| Stat::of(&hs.iter().map(f).collect::<Vec<_>>());
+        Self {
+            throttled_share: col(|h| h.throttled_share),
+            failed_share: col(|h| h.failed_share),
+            failed: col(|h| h.failed as f64),
+            monthly_usd: col(|h| h.monthly_usd),
+            p99_latency_ms: col(|h| h.p99_latency_ms),
+        }
+    }
+}
+
+/// Counts finished runs for a [`Progress`] (from any thread).
+pub(crate) struct RunCounter<'a> {
+    progress: Option<&'a dyn Progress>,
+    done: AtomicU64,
+    total: u64,
+}
+
+impl<'a> RunCounter<'a> {
+    /// A counter of `total` runs.
+    pub(crate) fn new(progress: Option<&'a dyn Progress>, total: u64) -> Self {
+        Self { progress, done: AtomicU64::new(0), total }
+    }
+
+    /// One more run is done.
+    pub(crate) fn done(&self) {
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(p) = self.progress {
+            p.runs(n, self.total);
+        }
+    }
+}
+
+/// `f(0..n)` in parallel, results in index order (deterministic whatever the thread count).
+pub fn par_indexed<T: Send>(n: u64, f: impl Fn(u64) -> T + Sync + Send) -> Vec<T> {
+    (0..n).into_par_iter().map(f).collect()
+}
+
+/// Runs `jobs` (scenario index, replication) in parallel and returns the headlines in job order.
+#[must_use]
+pub fn run_jobs(scenarios: &[Scenario], jobs: &[(usize, u64)], base: &RunOptions, catalog: &Catalog) -> Vec<Headline> {
+    counted_jobs(scenarios, jobs, base, catalog, &RunCounter::new(base.progress.as_deref(), jobs.len() as u64))
+}
+
+fn counted_jobs(scenarios: &[Scenario], jobs: &[(usize, u64)], base: &RunOptions, catalog: &Catalog, counter: &RunCounter<'_>) -> Vec<Headline> {
+    // A study reports runs, not the seconds of each run.
+    let opts = RunOptions { record_partitions: false, progress: None, ..base.clone() };
+    jobs.par_iter()
+        .with_max_len(1)
+        .map(|&(i, rep)| {
+            let sc = &scenarios[i];
+            let r = simulate(sc, &RunOptions { replication: rep, ..opts.clone() });
+            counter.done();
+            Headline::of(sc, &r, catalog)
+        })
+        .collect()
+}
+
+/// `n` replications of one scenario: replication 0's full result and every headline.
+#[must_use]
+pub fn replicate(sc: &Scenario, n: u64, base: &RunOptions, catalog: &Catalog) -> (RunResult, Vec<Headline>) {
+    let counter = RunCounter::new(base.progress.as_deref(), n);
+    let first = simulate(sc, &RunOptions { replication: 0, progress: None, ..base.clone() });
+    counter.done();
+    let mut hs = vec![Headline::of(sc, &first, catalog)];
+    let jobs: Vec<(usize, u64)> = (1..n).map(|r| (0, r)).collect();
+    hs.extend(counted_jobs(std::slice::from_ref(sc), &jobs, base, catalog, &counter));
+    (first, hs)
+}

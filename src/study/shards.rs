@@ -1,0 +1,142 @@
+//! The write-sharding explorer: a sweep preset over a key space's shard counts 1, 2, 4, …,
+//! with replications (placement of shards on partitions varies), judged at a percentile of
+//! the throttled share.
+
+use super::sweep::{prepare, run, SweepError};
+use crate::cost::Catalog;
+use crate::engine::RunOptions;
+use crate::scenario::{Op, Scenario};
+use crate::stats::Stat;
+use serde::Serialize;
+use std::path::Path;
+
+/// One shard count of the write-sharding explorer.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardRow {
+    /// Shards.
+    pub count: u64,
+    /// Throttled share of attempts over replications.
+    pub throttled_share: Stat,
+    /// Requests a logical read of the key sends (N under random suffixes, 1 under hash).
+    pub read_fan_out: u64,
+    /// Read units consumed per second, mean over replications.
+    pub read_units_per_s: f64,
+    /// Monthly cost of the scenario's mode, mean, USD.
+    pub monthly_usd: f64,
+}
+
+/// The explorer's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardsOutput {
+    /// Scenario.
+    pub scenario: String,
+    /// Key space sharded.
+    pub key: String,
+    /// "random" or "hash".
+    pub by: String,
+    /// Replications per count.
+    pub replications: u64,
+    /// Percentile of the throttled share judged.
+    pub percentile: f64,
+    /// Largest throttled share accepted.
+    pub max_throttle: f64,
+    /// One row per shard count.
+    pub rows: Vec<ShardRow>,
+    /// Smallest count whose throttled share at the percentile is within the limit.
+    pub recommended: Option<u64>,
+}
+
+/// The shard counts 1, 2, 4, ... up to `max`.
+#[must_use]
+pub fn shard_counts(max: u64) -> Vec<u64> {
+    std::iter::successors(Some(1u64), |&c| (c * 2 <= max).then_some(c * 2)).collect()
+}
+
+/// Recommends the smallest count whose throttled share at `percentile` is at most `max_throttle`.
+#[must_use]
+pub fn recommend(rows: &[ShardRow], percentile: f64, max_throttle: f64) -> Option<u64> {
+    rows.iter()
+        .find(|r| {
+            let hs: Vec<f64> = vec![r.throttled_share.p50, r.throttled_share.p95, r.throttled_share.p99];
+            let v = if percentile <= 50.0 {
+                hs[0]
+            } else if percentile <= 95.0 {
+                hs[1]
+            } else {
+                hs[2]
+            };
+            v <= max_throttle
+        })
+        .map(|r| r.count)
+}
+
+/// What to explore.
+#[derive(Clone, Debug)]
+pub struct ShardsOptions {
+    /// The key space to shard.
+    pub key: String,
+    /// Largest shard count.
+    pub max: u64,
+    /// Suffix: random (reads query every shard) or calculated from the item (a read hits one).
+    pub random: bool,
+    /// Replications per count.
+    pub replications: u64,
+    /// Percentile of the throttled share judged: 50, 95 or 99.
+    pub percentile: f64,
+    /// Largest throttled share accepted.
+    pub max_throttle: f64,
+}
+
+/// Explores shard counts of key space `o.key` of `sc` (whose TOML text is `text`, read from
+/// `path`).
+///
+/// # Errors
+/// [`SweepError`] when a point does not validate.
+pub fn explore(sc: &Scenario, text: &str, path: &Path, o: &ShardsOptions, base: &RunOptions, catalog: &Catalog) -> Result<ShardsOutput, SweepError> {
+    let Some(ks) = sc.key_spaces.iter().position(|k| k.name == o.key) else {
+        return Err(SweepError(format!("--key {}: no key space of that name in {}", o.key, path.display())));
+    };
+    let counts = shard_counts(o.max);
+    let by = if o.random { "random" } else { "hash" };
+    let sets = vec![
+        (format!("keys.{}.shards.count", o.key), counts.iter().map(|&c| toml::Value::Integer(c as i64)).collect()),
+        (format!("keys.{}.shards.by", o.key), vec![toml::Value::String(by.to_string())]),
+    ];
+    let prepared = prepare(text, path, &sets)?;
+    let result = run(&prepared, &sc.name, base.seed.unwrap_or(sc.seed), o.replications, None, base, catalog);
+    let reads_fan_out = sc.patterns.iter().any(|p| p.key_space == Some(ks) && matches!(p.op, Op::GetItem | Op::Query));
+    let rows: Vec<ShardRow> = result
+        .points
+        .iter()
+        .zip(&counts)
+        .map(|(p, &count)| ShardRow {
+            count,
+            throttled_share: p.stats.throttled_share.clone(),
+            read_fan_out: if o.random && reads_fan_out { count } else { 1 },
+            read_units_per_s: p.runs.iter().map(|h| h.read_units_per_s).sum::<f64>() / p.runs.len() as f64,
+            monthly_usd: p.stats.monthly_usd.mean,
+        })
+        .collect();
+    let recommended = recommend(&rows, o.percentile, o.max_throttle);
+    Ok(ShardsOutput {
+        scenario: sc.name.clone(),
+        key: o.key.clone(),
+        by: by.to_string(),
+        replications: o.replications,
+        percentile: o.percentile,
+        max_throttle: o.max_throttle,
+        rows,
+        recommended,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_double_to_the_max() {
+        assert_eq!(shard_counts(64), vec![1, 2, 4, 8, 16, 32, 64]);
+        assert_eq!(shard_counts(10), vec![1, 2, 4, 8]);
+    }
+}
