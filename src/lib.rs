@@ -38,6 +38,8 @@
 //! assert_eq!(r.totals().failed, 0);
 //! ```
 
+#[doc(hidden)]
+pub mod bench_support;
 mod cli;
 pub mod cost;
 mod engine;

@@ -2,9 +2,7 @@
 //! Zipf keys, 1,000 partitions) in both fidelities. Throughput is in simulated requests.
 
 use criterion::{criterion_group, Criterion, SamplingMode, Throughput};
-use ddbsim::engine::{simulate, RunOptions};
-use ddbsim::scenario::{parse_str, Fidelity, Scenario};
-use ddbsim::time::SimDuration;
+use ddbsim::{parse_str, simulate, Fidelity, RunOptions, Scenario, SimDuration};
 use std::hint::black_box;
 use std::path::Path;
 
@@ -17,7 +15,7 @@ fn headline() -> Scenario {
 
 fn run(sc: &Scenario, f: Fidelity, secs: u64) -> u64 {
     let r = simulate(sc, &RunOptions { fidelity: Some(f), duration: Some(SimDuration::from_secs(secs)), ..RunOptions::default() });
-    r.rec.patterns.iter().map(|p| p.attempts).sum()
+    r.totals().attempts
 }
 
 fn bench_headline(c: &mut Criterion) {

@@ -1,10 +1,8 @@
 //! Sweep speed-up: the same small sweep on a rayon pool of 1 thread and of 2 threads.
 
 use criterion::{criterion_group, Criterion, SamplingMode, Throughput};
-use ddbsim::cost::Catalog;
-use ddbsim::engine::RunOptions;
-use ddbsim::sweep::{parse_set, prepare, run};
-use ddbsim::time::SimDuration;
+use ddbsim::study::sweep::{parse_set, prepare, run};
+use ddbsim::{Catalog, RunOptions, SimDuration};
 use std::path::Path;
 
 fn bench_sweep(c: &mut Criterion) {
@@ -20,7 +18,7 @@ fn bench_sweep(c: &mut Criterion) {
     for threads in [1usize, 2] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
         g.bench_function(format!("16_runs_{threads}_threads"), |b| {
-            b.iter(|| pool.install(|| run(&sweep, "bench", 1, 4, None, &base, &catalog, true)));
+            b.iter(|| pool.install(|| run(&sweep, "bench", 1, 4, None, &base, &catalog)));
         });
     }
     g.finish();

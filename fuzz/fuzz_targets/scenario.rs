@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(sc) = ddbsim::scenario::parse_str(text, Path::new("fuzz.toml")) {
             // A valid scenario must also estimate without panicking.
-            let _ = ddbsim::guard::estimate(&sc, &ddbsim::engine::RunOptions::default());
+            let _ = ddbsim::guard::estimate(&sc, &ddbsim::RunOptions::default());
         }
     }
 });

@@ -198,7 +198,6 @@ pub(crate) enum FidelityArg {
     Exact,
 }
 
-
 impl FidelityArg {
     /// The library's fidelity.
     pub(crate) fn fidelity(self) -> Fidelity {

@@ -104,7 +104,8 @@ impl<'a> Simulation<'a> {
         let seed = opts.seed.unwrap_or(sc.seed);
         let streams = RngStreams::new(seed, opts.replication);
         let t = &sc.table;
-        let mut res = vec![Resource::new(t.name.clone(), false, &t.capacity, t.storage_bytes, t.initial_burst_full, t.linear_partition_limit)];
+        let mut res =
+            vec![Resource::new(t.name.clone(), false, &t.capacity, t.storage_bytes, t.initial_burst_full, t.linear_partition_limit)];
         for (g, spec) in sc.gsis.iter().enumerate() {
             let bytes = initial_index_bytes(sc, g);
             res.push(Resource::new(spec.name.clone(), true, &spec.capacity, bytes, t.initial_burst_full, t.linear_partition_limit));
@@ -120,7 +121,9 @@ impl<'a> Simulation<'a> {
         let ctl = res
             .iter()
             .enumerate()
-            .map(|(i, r)| CapacityController::new(r, if i == 0 { t.autoscaling.as_ref() } else { sc.gsis[i - 1].autoscaling.as_ref() }, settings))
+            .map(|(i, r)| {
+                CapacityController::new(r, if i == 0 { t.autoscaling.as_ref() } else { sc.gsis[i - 1].autoscaling.as_ref() }, settings)
+            })
             .collect();
         let indexes = std::iter::once(None)
             .chain(sc.gsis.iter().enumerate().map(|(i, g)| {
@@ -449,9 +452,11 @@ impl<'a> Simulation<'a> {
                 minutes,
                 final_mode: r.mode().kind(),
                 stored_bytes: r.bytes(),
-                lag_ms: idx.as_ref().map(|i| &i.propagation.delays).filter(|d| d.count() > 0).map(|d| {
-                    [d.quantile(0.5), d.quantile(0.99), d.max()].map(|us| us as f64 / 1_000.0)
-                }),
+                lag_ms: idx
+                    .as_ref()
+                    .map(|i| &i.propagation.delays)
+                    .filter(|d| d.count() > 0)
+                    .map(|d| [d.quantile(0.5), d.quantile(0.99), d.max()].map(|us| us as f64 / 1_000.0)),
             })
             .collect();
         RunResult {

@@ -487,10 +487,13 @@ mod tests {
         let r = provisioned(5_000, 2_000);
         let mut c = CapacityController::new(&r, None, settings());
         let cmds = c.set_capacity(60, &r, [Some(8_000), None]);
-        assert_eq!(cmds, vec![CapacityCommand::Schedule {
-            at_s: 660,
-            what: Completion::Update { units: [Some(8_000), None], action: CapacityAction::SetCapacity }
-        }]);
+        assert_eq!(
+            cmds,
+            vec![CapacityCommand::Schedule {
+                at_s: 660,
+                what: Completion::Update { units: [Some(8_000), None], action: CapacityAction::SetCapacity }
+            }]
+        );
         let done = c.update_done(&r, [Some(8_000), None], CapacityAction::SetCapacity);
         assert_eq!(done[0], CapacityCommand::SetMode(Mode::Provisioned { units: [8_000, 2_000] }));
         assert!(done.contains(&CapacityCommand::Grow { partitions: 5, why: "provisioned capacity above what the partitions serve" }));
@@ -505,7 +508,10 @@ mod tests {
         for k in 0..4 {
             assert!(matches!(c.set_capacity(k * 60, &r, [Some(900 - k * 10), None])[0], CapacityCommand::Schedule { .. }));
         }
-        assert!(matches!(c.set_capacity(300, &r, [Some(500), None])[0], CapacityCommand::Event { action: CapacityAction::RefusedDecrease, .. }));
+        assert!(matches!(
+            c.set_capacity(300, &r, [Some(500), None])[0],
+            CapacityCommand::Event { action: CapacityAction::RefusedDecrease, .. }
+        ));
     }
 
     /// O5: 24,000 RCU / 8,000 WCU switched to on-demand keeps 24,000 / 8,000 at once.
@@ -538,10 +544,13 @@ mod tests {
         let mut c = CapacityController::new(&r, Some(&spec), settings());
         assert!(c.on_minute(60, &r, [0.0, 140.0], true).is_empty());
         let cmds = c.on_minute(120, &r, [0.0, 140.0], true);
-        assert_eq!(cmds, vec![CapacityCommand::Schedule {
-            at_s: 220,
-            what: Completion::Update { units: [None, Some(200)], action: CapacityAction::ScaleOut }
-        }]);
+        assert_eq!(
+            cmds,
+            vec![CapacityCommand::Schedule {
+                at_s: 220,
+                what: Completion::Update { units: [None, Some(200)], action: CapacityAction::ScaleOut }
+            }]
+        );
         // While the update is in flight, no second decision.
         assert!(c.on_minute(180, &r, [0.0, 140.0], true).is_empty());
     }

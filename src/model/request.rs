@@ -247,7 +247,8 @@ impl CompiledPattern {
             Op::TransactGet => units::get_item_milli(bytes, Consistency::Transactional),
             Op::Query | Op::Scan => units::query_milli(bytes, self.consistency),
             Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite => {
-                units::write_milli(bytes) + self.lsi_projections.iter().map(|&pr| units::write_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
+                units::write_milli(bytes)
+                    + self.lsi_projections.iter().map(|&pr| units::write_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
             }
             Op::TransactWrite => {
                 units::transact_write_item_milli(bytes)
@@ -300,8 +301,7 @@ mod tests {
     /// between them (spec §2 write sharding).
     #[test]
     fn random_shards_fan_reads_out() {
-        let p = compile("", "op = \"query\"\nitems = 20\nitem_bytes = 100\nrate = { constant = 1 }")
-            .clone();
+        let p = compile("", "op = \"query\"\nitems = 20\nitem_bytes = 100\nrate = { constant = 1 }").clone();
         assert_eq!((p.fanout, p.items_per_attempt), (1, 20));
         let text = "[keys.s]\ncardinality = 5\nshards = { count = 8, by = \"random\" }";
         let q = compile(text, "op = \"query\"\nkey = \"s\"\nitems = 20\nitem_bytes = 100\nrate = { constant = 1 }");

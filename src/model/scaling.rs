@@ -76,7 +76,6 @@ pub(crate) struct Autoscaler {
     last_in_s: Option<u64>,
 }
 
-
 impl Autoscaler {
     /// A scaler with no datapoints yet.
     #[must_use]

@@ -52,7 +52,13 @@ impl Metric {
     pub fn all() -> Vec<Metric> {
         let mut v = Vec::new();
         for d in Dim::ALL {
-            v.extend([Metric::Consumed(d), Metric::Requested(d), Metric::Provisioned(d), Metric::CapacityLimit(d), Metric::WarmThroughput(d)]);
+            v.extend([
+                Metric::Consumed(d),
+                Metric::Requested(d),
+                Metric::Provisioned(d),
+                Metric::CapacityLimit(d),
+                Metric::WarmThroughput(d),
+            ]);
             v.push(Metric::ThrottleEvents(d));
             v.extend(Reason::ALL.iter().map(|&r| Metric::ReasonThrottleEvents(d, r)));
         }

@@ -9,8 +9,8 @@
 pub mod compare;
 pub mod html;
 pub mod metric;
-pub mod replications;
 pub mod plot;
+pub mod replications;
 pub mod summary;
 pub mod sweep;
 pub mod tables;

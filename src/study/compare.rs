@@ -386,7 +386,9 @@ impl ReplicatedComparison {
             .rows
             .iter()
             .map(|r0| {
-                let col = |f: fn(&ModeRow) -> f64| Stat::of(&cs.iter().filter_map(|c| c.rows.iter().find(|r| r.mode == r0.mode)).map(f).collect::<Vec<_>>());
+                let col = |f: fn(&ModeRow) -> f64| {
+                    Stat::of(&cs.iter().filter_map(|c| c.rows.iter().find(|r| r.mode == r0.mode)).map(f).collect::<Vec<_>>())
+                };
                 ModeStats {
                     mode: r0.mode.clone(),
                     monthly_usd: col(|r| r.monthly_usd),

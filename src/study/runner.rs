@@ -114,7 +114,13 @@ pub fn run_jobs(scenarios: &[Scenario], jobs: &[(usize, u64)], base: &RunOptions
     counted_jobs(scenarios, jobs, base, catalog, &RunCounter::new(base.progress.as_deref(), jobs.len() as u64))
 }
 
-fn counted_jobs(scenarios: &[Scenario], jobs: &[(usize, u64)], base: &RunOptions, catalog: &Catalog, counter: &RunCounter<'_>) -> Vec<Headline> {
+fn counted_jobs(
+    scenarios: &[Scenario],
+    jobs: &[(usize, u64)],
+    base: &RunOptions,
+    catalog: &Catalog,
+    counter: &RunCounter<'_>,
+) -> Vec<Headline> {
     // A study reports runs, not the seconds of each run.
     let opts = RunOptions { record_partitions: false, progress: None, ..base.clone() };
     jobs.par_iter()

@@ -92,7 +92,14 @@ pub struct ShardsOptions {
 ///
 /// # Errors
 /// [`SweepError`] when a point does not validate.
-pub fn explore(sc: &Scenario, text: &str, path: &Path, o: &ShardsOptions, base: &RunOptions, catalog: &Catalog) -> Result<ShardsOutput, SweepError> {
+pub fn explore(
+    sc: &Scenario,
+    text: &str,
+    path: &Path,
+    o: &ShardsOptions,
+    base: &RunOptions,
+    catalog: &Catalog,
+) -> Result<ShardsOutput, SweepError> {
     let Some(ks) = sc.key_spaces.iter().position(|k| k.name == o.key) else {
         return Err(SweepError(format!("--key {}: no key space of that name in {}", o.key, path.display())));
     };

@@ -346,5 +346,4 @@ mod tests {
         assert!(set_path(&mut d, "pattern.nope.rate", Value::Integer(1)).is_err());
         assert!(set_path(&mut d, "pattern.feed.name.x", Value::Integer(1)).is_err());
     }
-
 }

@@ -1,11 +1,11 @@
 //! Cost by capacity mode (spec §10): the bill of a run and `compare`'s pick, against dollars
 //! worked out by hand in the scenario files' comments.
 
-use ddbsim::study::{compare, CompareOptions};
 use ddbsim::cost::Catalog;
-use ddbsim::{simulate, RunOptions};
 use ddbsim::report::Summary;
 use ddbsim::scenario::load;
+use ddbsim::study::{compare, CompareOptions};
+use ddbsim::{simulate, RunOptions};
 use std::path::Path;
 
 fn pick(file: &str) -> ddbsim::study::Comparison {
@@ -123,7 +123,8 @@ fn a_switch_to_on_demand_at_half_time_bills_each_half_in_its_mode() {
     within(b.total_usd, 1.065, 0.005);
     let prov: f64 = b.lines.iter().filter(|l| l.unit.ends_with("-hours")).map(|l| l.cost_usd).sum();
     assert!((prov - 0.39).abs() < 1e-9, "provisioned part ${prov}");
-    let minutes: Vec<u64> = rows.iter().filter(|r| r.metric.to_string() == "ProvisionedWriteCapacityUnits").map(|r| r.time_s / 60).collect();
+    let minutes: Vec<u64> =
+        rows.iter().filter(|r| r.metric.to_string() == "ProvisionedWriteCapacityUnits").map(|r| r.time_s / 60).collect();
     assert_eq!(minutes, (0..30).collect::<Vec<_>>());
     assert!(rows.iter().filter(|r| r.metric.to_string() == "ProvisionedReadCapacityUnits").all(|r| r.value == 1000.0));
 }

@@ -1,9 +1,9 @@
 //! The same scenario and seed give byte-identical outputs.
 
-use ddbsim::{simulate, RunOptions};
 use ddbsim::report::{tables, Summary};
 use ddbsim::scenario::{load, Fidelity};
 use ddbsim::SimDuration;
+use ddbsim::{simulate, RunOptions};
 use std::path::Path;
 
 fn outputs(seed: u64, fidelity: Fidelity) -> (String, Vec<u8>, Vec<u8>) {
@@ -16,7 +16,11 @@ fn outputs(seed: u64, fidelity: Fidelity) -> (String, Vec<u8>, Vec<u8>) {
         ..RunOptions::default()
     };
     let r = simulate(&sc, &opts);
-    (Summary::new(&sc, &r, &ddbsim::cost::Catalog::builtin()).to_json(), tables::timeseries_csv(&tables::timeseries_rows(&r)), tables::partitions_csv(&tables::partition_rows(&r)))
+    (
+        Summary::new(&sc, &r, &ddbsim::cost::Catalog::builtin()).to_json(),
+        tables::timeseries_csv(&tables::timeseries_rows(&r)),
+        tables::partitions_csv(&tables::partition_rows(&r)),
+    )
 }
 
 #[test]

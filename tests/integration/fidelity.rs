@@ -3,8 +3,8 @@
 //! 0.9x its capacity with no burst credit, and a short spike.
 
 use super::scenario;
-use ddbsim::{simulate, RunOptions};
 use ddbsim::scenario::{Fidelity, Scenario};
+use ddbsim::{simulate, RunOptions};
 
 const SEEDS: u64 = 30;
 

@@ -1,8 +1,8 @@
 //! Secondary indexes (spec §1.3, §7, §8) against hand-worked numbers.
 
 use super::{run, run_summary, scenario};
-use ddbsim::Dim;
 use ddbsim::scenario::load;
+use ddbsim::Dim;
 use std::path::Path;
 
 /// The cascade: a 100 WCU index under 500 writes/s. Burst credit of 100 x 300 = 30,000 units
@@ -143,7 +143,8 @@ after_write = "{after}"
     // Per minute, timeseries.csv carries the index's p99 delay: about 1 s.
     let r = run(&scenario(&text("1s")));
     let rows = ddbsim::report::tables::timeseries_rows(&r);
-    let p99: Vec<f64> = rows.iter().filter(|x| x.resource == "G" && x.metric.to_string() == "ReplicationLatencyP99Ms").map(|x| x.value).collect();
+    let p99: Vec<f64> =
+        rows.iter().filter(|x| x.resource == "G" && x.metric.to_string() == "ReplicationLatencyP99Ms").map(|x| x.value).collect();
     assert_eq!(p99.len(), 2);
     assert!(p99.iter().all(|v| (600.0..1_600.0).contains(v)), "{p99:?}");
 }

@@ -14,9 +14,9 @@ mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
 
-use ddbsim::{simulate, RunOptions, RunResult};
 use ddbsim::report::Summary;
 use ddbsim::scenario::{parse_str, Scenario};
+use ddbsim::{simulate, RunOptions, RunResult};
 use std::path::Path;
 
 /// Parses scenario text (panics with the problems if it is invalid).

@@ -2,8 +2,8 @@
 //! the suite stays fast). The admission and queue invariants are unit tests beside their code.
 
 use ddbsim::cost::{bill, BillOptions, Catalog, ResourceUsage, Usage};
-use ddbsim::{simulate, RunOptions};
 use ddbsim::scenario::{parse_str, Fidelity};
+use ddbsim::{simulate, RunOptions};
 use proptest::prelude::*;
 use std::path::Path;
 

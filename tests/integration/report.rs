@@ -28,8 +28,9 @@ fn the_charts_plot_what_the_csv_files_say() {
     let parts: Vec<PartitionRow> = read_csv(&d.path().join("partitions.csv"));
     let panels = plot::capacity_panels(&series);
     let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == "Write").expect("a write panel");
-    let csv_value =
-        |metric: &str, t: u64| series.iter().find(|r| r.resource == "UserActivity" && r.metric.to_string() == metric && r.time_s == t).unwrap().value;
+    let csv_value = |metric: &str, t: u64| {
+        series.iter().find(|r| r.resource == "UserActivity" && r.metric.to_string() == metric && r.time_s == t).unwrap().value
+    };
     assert_eq!(w.minutes.len(), 8);
     for (m, &minute) in w.minutes.iter().enumerate() {
         let t = minute as u64 * 60;

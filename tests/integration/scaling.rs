@@ -2,8 +2,8 @@
 //! decreases, and splits for heat and size, against hand-worked numbers.
 
 use super::{run, run_summary, scenario};
-use ddbsim::{simulate, RunOptions};
 use ddbsim::Dim;
+use ddbsim::{simulate, RunOptions};
 
 fn spike(policy: &str) -> String {
     format!(
@@ -45,11 +45,13 @@ retry = "none"
 /// aws 12, less than half.
 #[test]
 fn aws_and_instant_policies_differ_on_a_spike() {
-    let series = |policy: &str| -> Vec<u64> { run(&scenario(&spike(policy))).resources[0].minutes.iter().map(|m| m.provisioned[1]).collect() };
+    let series =
+        |policy: &str| -> Vec<u64> { run(&scenario(&spike(policy))).resources[0].minutes.iter().map(|m| m.provisioned[1]).collect() };
     assert_eq!(series("instant"), vec![5, 5, 8, 8, 12, 12, 18, 18, 26, 26]);
     assert_eq!(series("aws"), vec![5, 5, 5, 8, 8, 8, 9, 9, 12, 12]);
     let s = run_summary(&scenario(&spike("aws")));
-    let outs: Vec<(u64, f64)> = s.capacity_events.iter().filter(|e| e.action == ddbsim::CapacityAction::ScaleOut).map(|e| (e.time_s, e.new)).collect();
+    let outs: Vec<(u64, f64)> =
+        s.capacity_events.iter().filter(|e| e.action == ddbsim::CapacityAction::ScaleOut).map(|e| (e.time_s, e.new)).collect();
     assert_eq!(outs, vec![(220, 8.0), (400, 9.0), (520, 12.0)]);
 }
 

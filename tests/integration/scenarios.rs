@@ -1,8 +1,8 @@
 //! Every file in scenarios/ loads and runs briefly, in both fidelities.
 
-use ddbsim::{simulate, RunOptions};
 use ddbsim::scenario::{load, Fidelity};
 use ddbsim::SimDuration;
+use ddbsim::{simulate, RunOptions};
 
 #[test]
 fn every_bundled_scenario_loads_and_runs() {

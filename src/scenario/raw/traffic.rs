@@ -1,0 +1,273 @@
+//! The traffic sections as written: `[[pattern]]` with its rate shapes, `[client]` and `[[at]]`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// `[[pattern]]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPattern {
+    /// Pattern name (unique).
+    pub name: String,
+    /// The DynamoDB operation.
+    pub op: RawOp,
+    /// Key space of the partition-key values this pattern touches; default the table's (or index's) partition key.
+    pub key: Option<String>,
+    /// Query or scan a GSI or LSI instead of the table.
+    pub index: Option<String>,
+    /// Item size in bytes, or { mean, sigma } for a log-normal size; default 1024.
+    pub item_bytes: Option<RawSize>,
+    /// Items per request (query, scan, batch and transaction operations); default 1.
+    pub items: Option<u64>,
+    /// "eventual", "strong" (default for table reads) or "transactional".
+    pub consistency: Option<RawConsistency>,
+    /// Requests per second over time.
+    pub rate: RawRate,
+    /// Index writes each request causes, by index name: "insert", "key_change", "update" or "none".
+    #[serde(default)]
+    pub index_writes: BTreeMap<String, RawIndexWrite>,
+    /// For a query on a GSI: how long after the item's write the read comes ("50ms"); the
+    /// report gives the share of such reads that miss the item because it has not propagated.
+    pub after_write: Option<String>,
+}
+
+/// Operations.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawOp {
+    /// GetItem.
+    GetItem,
+    /// Query.
+    Query,
+    /// Scan.
+    Scan,
+    /// PutItem.
+    PutItem,
+    /// UpdateItem.
+    UpdateItem,
+    /// DeleteItem.
+    DeleteItem,
+    /// BatchGetItem.
+    BatchGet,
+    /// BatchWriteItem.
+    BatchWrite,
+    /// TransactGetItems.
+    TransactGet,
+    /// TransactWriteItems.
+    TransactWrite,
+}
+
+/// Read consistency.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawConsistency {
+    /// Eventually consistent.
+    Eventual,
+    /// Strongly consistent.
+    Strong,
+    /// Transactional.
+    Transactional,
+}
+
+/// Index write kind.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawIndexWrite {
+    /// A new entry: 1 index write.
+    Insert,
+    /// The index key changes: delete + put, 2 index writes.
+    KeyChange,
+    /// Projected attributes change: 1 index write.
+    Update,
+    /// The index is not touched.
+    None,
+}
+
+/// Item size.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSize {
+    /// A fixed size in bytes.
+    Fixed(i64),
+    /// A log-normal size.
+    LogNormal {
+        /// Mean size in bytes.
+        mean: f64,
+        /// Sigma of the underlying normal.
+        sigma: f64,
+    },
+}
+
+/// Request rate shapes (requests per second).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawRate {
+    /// A steady rate.
+    Constant(f64),
+    /// A daily sine between min and max, highest at `peak` (UTC "HH:MM").
+    Diurnal(RawDiurnal),
+    /// `base`, then `peak` from `at` for `for`.
+    Spike(RawSpike),
+    /// A linear ramp from `from` to `to` over `over`, starting at `start` (default 0s), then holding `to`.
+    Ramp(RawRamp),
+    /// Piecewise constant: [["0s", 100], ["1h", 500]].
+    Steps(Vec<(String, f64)>),
+    /// A CSV file of `time_s,rate` rows (relative to the scenario file), piecewise constant.
+    Trace(String),
+}
+
+/// Diurnal shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDiurnal {
+    /// Lowest rate.
+    pub min: f64,
+    /// Highest rate.
+    pub max: f64,
+    /// UTC time of the highest rate, "HH:MM"; default "14:00".
+    pub peak: Option<String>,
+}
+
+/// Spike shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpike {
+    /// Rate outside the spike.
+    pub base: f64,
+    /// Rate during the spike.
+    pub peak: f64,
+    /// When the spike starts.
+    pub at: String,
+    /// How long it lasts.
+    #[serde(rename = "for")]
+    pub length: String,
+}
+
+/// Ramp shape.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRamp {
+    /// Rate at the start of the ramp.
+    pub from: f64,
+    /// Rate at the end of the ramp, held afterwards.
+    pub to: f64,
+    /// Length of the ramp.
+    pub over: String,
+    /// When the ramp starts (rate `from` before it); default "0s".
+    pub start: Option<String>,
+}
+
+/// `[client]`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawClient {
+    /// "sdk-2026", "legacy", "none", or explicit settings; default "sdk-2026".
+    pub retry: Option<RawRetry>,
+    /// Service time of a successful request, added to every latency; default "5ms".
+    pub service_time: Option<String>,
+    /// SDK client instances sharing the traffic (each has its own retry quota); default 1.
+    pub instances: Option<u64>,
+}
+
+/// Retry settings.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawRetry {
+    /// A preset name.
+    Preset(String),
+    /// Explicit settings.
+    Explicit(RawRetryExplicit),
+}
+
+/// Explicit retry settings (full jitter: delay = random(0, min(cap, base * 2^(attempt-1)))).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRetryExplicit {
+    /// Attempts in all, the first included.
+    pub attempts: u64,
+    /// Base delay for transient errors.
+    pub base: Option<String>,
+    /// Base delay for throttling errors; default = base.
+    pub throttle_base: Option<String>,
+    /// Largest delay.
+    pub cap: Option<String>,
+    /// Retry quota tokens per client (0 = no quota); default 500.
+    pub quota: Option<u64>,
+    /// Tokens a throttling retry costs; default 5.
+    pub throttle_cost: Option<u64>,
+}
+
+/// `[[at]]`: one operational change.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAt {
+    /// When, from the start of the run.
+    pub time: String,
+    /// New provisioned capacity of the table (or of `index`).
+    pub set_capacity: Option<RawSetCapacity>,
+    /// "on_demand", "provisioned", or { to = "provisioned", read = RCU, write = WCU }.
+    pub switch_mode: Option<RawSwitchMode>,
+    /// Raise warm throughput.
+    pub prewarm: Option<RawSetCapacity>,
+    /// Create a GSI declared in [[gsi]] at this time instead of at the start (backfill).
+    pub add_gsi: Option<String>,
+    /// Multiply a pattern's rate from now on.
+    pub scale_rate: Option<RawScaleRate>,
+    /// The index the action applies to (set_capacity, prewarm).
+    pub index: Option<String>,
+}
+
+/// A capacity-mode switch.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSwitchMode {
+    /// "on_demand" or "provisioned" (provisioned at the console's estimate: the peak minute of
+    /// the last 30 minutes at 70 % utilization, at least 5 units).
+    Mode(String),
+    /// A switch with the provisioned capacity UpdateTable is given.
+    To(RawSwitchTo),
+}
+
+impl RawSwitchMode {
+    /// The mode switched to, as written.
+    #[must_use]
+    pub fn target(&self) -> &str {
+        match self {
+            RawSwitchMode::Mode(m) => m,
+            RawSwitchMode::To(t) => &t.to,
+        }
+    }
+}
+
+/// `{ to = "provisioned", read = RCU, write = WCU }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSwitchTo {
+    /// "provisioned" or "on_demand".
+    pub to: String,
+    /// Provisioned read capacity units after the switch.
+    pub read: Option<i64>,
+    /// Provisioned write capacity units after the switch.
+    pub write: Option<i64>,
+}
+
+/// Read and write units.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSetCapacity {
+    /// Read units.
+    pub read: Option<i64>,
+    /// Write units.
+    pub write: Option<i64>,
+}
+
+/// `scale_rate = { pattern, factor }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScaleRate {
+    /// Pattern name.
+    pub pattern: String,
+    /// Multiplier of its rate, >= 0.
+    pub factor: f64,
+}
