@@ -1,10 +1,11 @@
 //! Admitting a second's attempts: in bulk when the whole second surely fits (fast fidelity),
 //! otherwise one by one in `(time, seq)` order with the retries that come due.
 //!
-//! Every attempt goes through [`Admission::on_attempt`] (what it asked for) and, once served,
-//! [`Admission::settle`] (what it stored, its latency, the pattern's served count): the bulk
-//! path and the replay path share both, so a behaviour that charges or stores something on an
-//! admitted request is added in one place.
+//! Every attempt is counted as sent (what it asked for), every admitted charge passes through
+//! `Admission::admitted` (what it stores: bytes, an index write's propagation delay), and every
+//! served request through `Admission::settle` (its latency, the pattern's served count). The
+//! bulk path and the replay path share them, so a behaviour that stores or charges something
+//! on an admitted request is added in one place.
 
 use super::queue::{EventQueue, Keyed};
 use crate::metrics::Recorder;
@@ -63,12 +64,14 @@ pub(crate) struct Scratch {
     demand: Vec<[Vec<u64>; 2]>,
     /// (resource, dimension, partition) with demand.
     touched: Vec<(u16, u8, u32)>,
+    /// Per pattern: first attempts admitted in bulk this second, and their milli-units.
+    per_pattern: Vec<(u64, u64)>,
 }
 
 impl Scratch {
     /// Buffers for resources of these partition counts.
     pub(crate) fn new(partitions: impl Iterator<Item = usize>) -> Self {
-        Self { demand: partitions.map(|n| [vec![0; n], vec![0; n]]).collect(), touched: Vec::new() }
+        Self { demand: partitions.map(|n| [vec![0; n], vec![0; n]]).collect(), touched: Vec::new(), per_pattern: Vec::new() }
     }
 
     /// Resource `r` now has `n` partitions.
@@ -96,7 +99,7 @@ impl Admission<'_> {
     /// Would the whole second's demand fit, whatever its order? Every partition within its cap
     /// and every resource within its table-level budget, without burst credit.
     pub(crate) fn fits(&mut self, simple: &[SimpleCount], batch: &[Attempt]) -> bool {
-        let Scratch { demand, touched } = &mut *self.scratch;
+        let Scratch { demand, touched, .. } = &mut *self.scratch;
         touched.clear();
         let mut add = |res: u16, dim: Dim, part: u32, u: u64| {
             let slot = &mut demand[res as usize][dim as usize][part as usize];
@@ -141,18 +144,37 @@ impl Admission<'_> {
         ok
     }
 
-    /// Admits a second known to fit, all from the table-level budgets.
+    /// Admits a second known to fit, all from the table-level budgets. Per-partition counts are
+    /// settled once per pattern: every such request was served at its first attempt.
     pub(crate) fn admit_bulk(&mut self, simple: &[SimpleCount], batch: &[Attempt]) {
         let service = self.service_us;
         let mut first_successes = 0;
+        let mut per_pattern = std::mem::take(&mut self.scratch.per_pattern);
+        per_pattern.clear();
+        per_pattern.resize(self.pats.len(), (0, 0));
         for c in simple {
             let j = c.pat as usize;
-            let charge = Charge { res: self.pats[j].res as u16, dim: self.pats[j].dim, part: c.part, units: c.units };
-            self.res[charge.res as usize].take_bulk(c.part as usize, charge.dim, c.count * c.units);
-            self.on_attempt(j, std::slice::from_ref(&charge), 1, c.count);
-            self.settle(j, std::slice::from_ref(&charge), c.count, service);
-            first_successes += c.count;
+            let p = &self.pats[j];
+            self.res[p.res].take_bulk(c.part as usize, p.dim, c.count * c.units);
+            if p.base_delta != 0 {
+                let charge = Charge { res: p.res as u16, dim: p.dim, part: c.part, units: c.units };
+                self.store(j, &charge, c.count);
+            }
+            per_pattern[j].0 += c.count;
+            per_pattern[j].1 += c.count * c.units;
         }
+        for (j, &(count, units)) in per_pattern.iter().enumerate().filter(|(_, c)| c.0 > 0) {
+            let p = &self.pats[j];
+            let cur = &mut self.rec.cur[p.res];
+            cur.requested[p.dim as usize] += units;
+            cur.offered[p.dim as usize] += units;
+            let t = &mut self.rec.patterns[j];
+            t.attempts += count;
+            t.offered += count;
+            self.settle(j, count, service);
+            first_successes += count;
+        }
+        self.scratch.per_pattern = per_pattern;
         for a in batch {
             let charges = a.charges.as_slice();
             for c in charges {
@@ -165,7 +187,8 @@ impl Admission<'_> {
                 let inst = self.client.instance_of(a.seq);
                 self.client.on_success(inst, a.n);
             }
-            self.settle(a.pat as usize, charges, 1, (a.time.since(a.first)).as_micros() + service);
+            self.admitted(a.pat as usize, charges, 1);
+            self.settle(a.pat as usize, 1, (a.time.since(a.first)).as_micros() + service);
         }
         self.client.on_bulk_success(first_successes);
     }
@@ -211,15 +234,20 @@ impl Admission<'_> {
         }
     }
 
-    /// `count` requests of pattern `j` served with latency `latency_us`: what each admitted
-    /// charge stores, the latency, the served count.
+    /// `count` requests of pattern `j` served with latency `latency_us`: the pattern's served
+    /// count and the latency histograms. Every served request passes here, in bulk or not.
     #[inline]
-    fn settle(&mut self, j: usize, admitted: &[Charge], count: u64, latency_us: u64) {
-        for c in admitted {
-            self.store(j, c, count);
-        }
+    fn settle(&mut self, j: usize, count: u64, latency_us: u64) {
         self.rec.patterns[j].served += count;
         self.rec.latency(latency_us, count);
+    }
+
+    /// The charges of pattern `j` admitted `count` times: what each one stores.
+    #[inline]
+    fn admitted(&mut self, j: usize, charges: &[Charge], count: u64) {
+        for c in charges {
+            self.store(j, c, count);
+        }
     }
 
     /// What an admitted charge of pattern `j` does beyond capacity, `count` times: the bytes it
@@ -256,7 +284,7 @@ impl Admission<'_> {
                 let mut left = Vec::new();
                 for c in a.charges.as_slice() {
                     match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
-                        Ok(_) => self.store(j, c, 1),
+                        Ok(_) => self.admitted(j, std::slice::from_ref(c), 1),
                         Err(reason) => {
                             self.throttle_event(c, reason);
                             left.push(*c);
@@ -288,8 +316,11 @@ impl Admission<'_> {
         let instance = self.client.instance_of(a.seq);
         if throttled.is_empty() {
             self.client.on_success(instance, a.n);
-            let admitted: &[Charge] = if kind == Kind::Batch { &[] } else { a.charges.as_slice() };
-            self.settle(j, admitted, 1, a.time.since(a.first).as_micros() + self.service_us);
+            if kind != Kind::Batch {
+                // A batch's items were stored as each was admitted.
+                self.admitted(j, a.charges.as_slice(), 1);
+            }
+            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service_us);
             return;
         }
         let t = &mut self.rec.patterns[j];
