@@ -10,6 +10,7 @@ use crate::stats::Histogram;
 /// One minute of one resource (table or GSI): what CloudWatch would show, and what the bill
 /// and the charts need, including the capacity mode in force.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MinuteRecord {
     /// Milli-units consumed, by [`Dim`] (CloudWatch `Consumed*CapacityUnits`, Sum).
     pub consumed: [u64; 2],
@@ -72,6 +73,7 @@ impl MinuteRecord {
 
 /// One partition in one minute.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PartitionMinute {
     /// Minute number.
     pub minute: u32,
@@ -87,6 +89,7 @@ pub struct PartitionMinute {
 
 /// Totals of one access pattern.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PatternTotals {
     /// Requests the application made (first attempts).
     pub offered: u64,
@@ -118,6 +121,7 @@ impl PatternTotals {
 
 /// Request counts summed over patterns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Totals {
     /// Requests the application made (first attempts).
     pub offered: u64,

@@ -39,6 +39,7 @@ pub struct BillOptions {
 /// What a bill line charges for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum BillComponent {
     /// Read capacity: provisioned RCU-hours or on-demand read request units.
     Reads,
@@ -54,6 +55,7 @@ pub enum BillComponent {
 
 /// One line of a bill.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BillLine {
     /// Table or index.
     pub resource: String,
@@ -75,6 +77,7 @@ pub struct BillLine {
 
 /// A bill.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Bill {
     /// Hours billed (the simulated window).
     pub window_hours: f64,

@@ -120,6 +120,7 @@ pub struct ResourceOutcome {
 
 /// A change of capacity or partitions during a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct CapacityEvent {
     /// Simulated second.
     pub time_s: u64,
@@ -159,6 +160,7 @@ mod dimension {
 
 /// A busy key: where it lives and how much traffic it draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct HotKey {
     /// Table or index name.
     pub resource: String,

@@ -177,6 +177,7 @@ impl IndexState {
 
 /// An item collection that passed a size of interest or refused writes.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CollectionInfo {
     /// Key label.
     pub key: String,

@@ -45,6 +45,7 @@ impl Dim {
 /// What a capacity event was (`capacity_events` in `summary.json`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum CapacityAction {
     /// Auto scaling raised provisioned capacity.
     ScaleOut,

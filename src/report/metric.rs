@@ -6,6 +6,7 @@ use std::fmt;
 
 /// One metric of `timeseries.csv`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Metric {
     /// `ConsumedReadCapacityUnits` / `ConsumedWriteCapacityUnits`: Sum over the minute.
     Consumed(Dim),

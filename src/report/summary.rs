@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 /// The whole summary.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// ddbsim version.
     pub ddbsim_version: String,
@@ -53,6 +54,7 @@ pub struct Summary {
 
 /// Request counts.
 #[derive(Debug, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RequestSummary {
     /// First attempts.
     pub offered: u64,
@@ -76,6 +78,7 @@ pub struct RequestSummary {
 
 /// One pattern.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PatternSummary {
     /// Name.
     pub name: String,
@@ -96,6 +99,7 @@ pub struct PatternSummary {
 
 /// One table or GSI.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ResourceSummary {
     /// Name.
     pub name: String,
@@ -141,6 +145,7 @@ pub struct ResourceSummary {
 
 /// GSI propagation delay, ms.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LagSummary {
     /// Median.
     pub p50: f64,
@@ -152,6 +157,7 @@ pub struct LagSummary {
 
 /// Latency percentiles, ms.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LatencySummary {
     /// Median.
     pub p50: f64,
@@ -167,6 +173,7 @@ pub struct LatencySummary {
 
 /// Engine statistics.
 #[derive(Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EngineSummary {
     /// Seconds admitted in bulk.
     pub bulk_seconds: u64,

@@ -27,6 +27,7 @@ use std::fmt;
 
 /// A capacity mode `compare` runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CompareMode {
     /// On-demand, table and GSIs.
     OnDemand,
@@ -85,6 +86,7 @@ impl Default for CompareOptions {
 
 /// One mode's result.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct ModeRow {
     /// Mode.
     pub mode: CompareMode,
@@ -115,6 +117,7 @@ pub struct ModeRow {
 
 /// The comparison.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Comparison {
     /// Scenario name.
     pub scenario: String,
@@ -353,6 +356,7 @@ pub fn compare_replications(sc: &Scenario, catalog: &Catalog, o: &CompareOptions
 
 /// One mode over replications.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct ModeStats {
     /// Mode.
     pub mode: CompareMode,
@@ -368,6 +372,7 @@ pub struct ModeStats {
 
 /// Replicated comparisons: statistics per mode and a pick on the means.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct ReplicatedComparison {
     /// Replications.
     pub replications: usize,

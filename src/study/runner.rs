@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The headline figures of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Headline {
     /// Requests offered.
     pub offered: u64,
@@ -53,6 +54,7 @@ impl Headline {
 
 /// Statistics of each headline figure over replications.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct HeadlineStats {
     /// Throttled share of attempts.
     pub throttled_share: Stat,

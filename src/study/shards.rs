@@ -12,6 +12,7 @@ use std::path::Path;
 
 /// One shard count of the write-sharding explorer.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct ShardRow {
     /// Shards.
     pub count: u64,
@@ -27,6 +28,7 @@ pub struct ShardRow {
 
 /// The explorer's result.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct ShardsOutput {
     /// Scenario.
     pub scenario: String,

@@ -144,6 +144,7 @@ pub fn set_path(doc: &mut toml::Table, path: &str, value: Value) -> Result<(), S
 
 /// A sweep point: its index and parameter values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PointOut {
     /// Index in the Cartesian product (first `--set` varies slowest).
     pub index: usize,
@@ -157,6 +158,7 @@ pub struct PointOut {
 
 /// Everything a sweep (or a share of one) produced.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SweepOutput {
     /// Scenario name.
     pub scenario: String,

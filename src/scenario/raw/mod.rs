@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 pub use traffic::*;
 
 /// A whole scenario file.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
     /// Name, duration, seed and fidelity of the run.
@@ -44,7 +44,7 @@ pub struct RawScenario {
 }
 
 /// `[scenario]`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMeta {
     /// Output folder name; default: the file's stem.
@@ -86,7 +86,7 @@ pub struct RawPricing {
 }
 
 /// `[table]`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTable {
     /// Table name (reports only).
@@ -236,7 +236,7 @@ pub struct RawScalingTarget {
 }
 
 /// `[keys.NAME]`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawKeySpace {
     /// Number of distinct values (not with `values`).
@@ -294,7 +294,7 @@ pub enum RawShardBy {
 }
 
 /// `[[gsi]]`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawGsi {
     /// Index name.
@@ -354,11 +354,18 @@ pub enum RawProjection {
 }
 
 /// `[[lsi]]`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLsi {
     /// Index name.
     pub name: String,
     /// "keys_only", "all" or { include_bytes = N }.
     pub projection: Option<RawProjection>,
+}
+
+impl Default for RawCapacity {
+    /// On-demand with every setting at its default.
+    fn default() -> Self {
+        RawCapacity::OnDemand { warm_read: None, warm_write: None, max_read: None, max_write: None, table_quota: None }
+    }
 }

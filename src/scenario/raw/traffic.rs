@@ -5,7 +5,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// `[[pattern]]`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPattern {
     /// Pattern name (unique).
@@ -199,7 +199,7 @@ pub struct RawRetryExplicit {
 }
 
 /// `[[at]]`: one operational change.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAt {
     /// When, from the start of the run.
@@ -270,4 +270,18 @@ pub struct RawScaleRate {
     pub pattern: String,
     /// Multiplier of its rate, >= 0.
     pub factor: f64,
+}
+
+impl Default for RawOp {
+    /// GetItem.
+    fn default() -> Self {
+        RawOp::GetItem
+    }
+}
+
+impl Default for RawRate {
+    /// No traffic.
+    fn default() -> Self {
+        RawRate::Constant(0.0)
+    }
 }

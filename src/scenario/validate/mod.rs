@@ -53,6 +53,28 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
 /// Validates a scenario built in code (no TOML text: problems carry their key path, at line 1,
 /// column 1). `path` names it in messages and anchors relative trace files.
 ///
+/// ```
+/// use ddbsim::scenario::raw::{RawCapacity, RawKeySpace, RawMeta, RawPattern, RawRate, RawScenario, RawTable};
+/// use ddbsim::scenario::{validate, ScenarioError};
+/// use std::path::Path;
+///
+/// let raw = |read: i64| RawScenario {
+///     scenario: RawMeta { duration: "10m".into(), ..RawMeta::default() },
+///     table: RawTable {
+///         partition_key: "user".into(),
+///         capacity: RawCapacity::Provisioned { read, write: 100 },
+///         ..RawTable::default()
+///     },
+///     keys: [("user".to_string(), RawKeySpace { cardinality: Some(1_000), ..RawKeySpace::default() })].into(),
+///     pattern: vec![RawPattern { name: "get".into(), rate: RawRate::Constant(50.0), ..RawPattern::default() }],
+///     ..RawScenario::default()
+/// };
+/// let sc = validate(raw(100), Path::new("in-code")).unwrap();
+/// assert_eq!(sc.patterns[0].name, "get");
+/// let Err(ScenarioError::Invalid { problems, .. }) = validate(raw(0), Path::new("in-code")) else { panic!() };
+/// assert_eq!(problems[0].key, "table.capacity.read");
+/// ```
+///
 /// # Errors
 /// [`ScenarioError::Invalid`] with every problem found.
 pub fn validate(raw: RawScenario, path: &Path) -> Result<Scenario, ScenarioError> {
