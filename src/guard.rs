@@ -38,7 +38,17 @@ pub fn estimate(sc: &Scenario, opts: &RunOptions) -> Estimate {
     let fanout = |p: &crate::scenario::PatternSpec| {
         p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.random && !p.op.is_write()).map_or(1.0, |s| s.count as f64)
     };
-    let peak: f64 = sc.patterns.iter().map(|p| peak_rate(&p.rate) * fanout(p) * p.items.max(1) as f64).sum();
+    // The peak over the whole timeline: `scale_rate` actions multiply a pattern's rate.
+    let factor = |j: usize| {
+        sc.actions
+            .iter()
+            .filter_map(|a| match a.action {
+                crate::scenario::Action::ScaleRate { pattern, factor } if pattern == j => Some(factor),
+                _ => None,
+            })
+            .fold(1.0, f64::max)
+    };
+    let peak: f64 = sc.patterns.iter().enumerate().map(|(j, p)| peak_rate(&p.rate) * factor(j) * fanout(p) * p.items.max(1) as f64).sum();
     let mut partitions = initial_partitions(&Mode::of(&sc.table.capacity), sc.table.storage_bytes) as f64;
     for g in &sc.gsis {
         partitions += initial_partitions(&Mode::of(&g.capacity), 0) as f64;

@@ -86,3 +86,20 @@ pub const MAX_TARGET_PERCENT: f64 = 90.0;
 pub const MAX_GSIS: usize = 20;
 /// Most LSIs on a table (§8).
 pub const MAX_LSIS: usize = 5;
+
+// ------------------------------------------------------------------ ddbsim's own ceilings
+
+/// Most provisioned, warm or maximum throughput of a table or GSI, units a second. AWS
+/// publishes no maximum (the per-table quota of 40,000 is adjustable); ddbsim refuses more than
+/// a billion, 25,000 times the default quota, so that its arithmetic cannot overflow.
+pub const MAX_CAPACITY_UNITS: u64 = 1_000_000_000;
+/// Most data in a table at the start, GB (10 PB: a million partitions).
+pub const MAX_STORAGE_GB: f64 = 1e7;
+/// Most requests a second of one pattern, scale factors included.
+pub const MAX_REQUEST_RATE: f64 = 1e9;
+/// Most bytes a second one pattern may read or write at its peak (rate x items x item size).
+pub const MAX_PATTERN_BYTES_PER_SECOND: f64 = 1e15;
+/// Longest simulated duration, seconds (366 days).
+pub const MAX_DURATION_S: u64 = 366 * 86_400;
+/// Longest scenario name, characters (it names the output folder).
+pub const MAX_NAME_CHARS: usize = 100;

@@ -1,11 +1,51 @@
-//! Atomic file output: write beside the target, then rename, so that a failed or interrupted
-//! run never leaves a half-written file.
+//! Output folders, written as a whole: a command's files go into a fresh sibling folder, which
+//! then replaces the previous one. A failed, killed or interrupted run leaves the previous
+//! output as it was (never a mix of old and new files), and a lock keeps two runs from writing
+//! one folder at the same time.
+//!
+//! Safety: an existing folder is replaced only when everything in it is ddbsim's (the files its
+//! commands write, and its marker): a folder holding anything else, a sub-folder included, is
+//! refused, never deleted. Temporary folders and probes are created with the `tempfile` crate
+//! (`O_EXCL`, unpredictable names).
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// A file that could not be written. Fatal for the run.
+/// The marker every output folder gets.
+pub(crate) const MARKER: &str = ".ddbsim-output";
+
+/// Files ddbsim's commands write: a folder holding only these (and sub-folders) may be replaced.
+const KNOWN: &[&str] = &[
+    MARKER,
+    "summary.json",
+    "timeseries.csv",
+    "partitions.csv",
+    "capacity.svg",
+    "capacity.png",
+    "hot-partitions.svg",
+    "hot-partitions.png",
+    "latency.svg",
+    "latency.png",
+    "report.html",
+    "replications.json",
+    "replications.csv",
+    "compare.csv",
+    "compare.json",
+    "compare-replications.json",
+    "cost.svg",
+    "cost.png",
+    "sweep.csv",
+    "sweep.json",
+    "sweep.svg",
+    "sweep.png",
+    "shards.csv",
+    "shards.json",
+    "shards.svg",
+    "shards.png",
+];
+
+/// An output folder that cannot be written. Fatal for the run.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: cannot write: {source}")]
 pub struct OutputError {
@@ -15,36 +55,143 @@ pub struct OutputError {
     pub source: std::io::Error,
 }
 
-/// Creates `dir` (and parents) if needed and checks it can be written.
-///
-/// # Errors
-/// [`OutputError`] naming the folder.
-pub(crate) fn prepare_dir(dir: &Path) -> Result<(), OutputError> {
-    fs::create_dir_all(dir).map_err(|source| OutputError { path: dir.to_path_buf(), source })?;
-    let probe = dir.join(format!(".ddbsim-probe-{}", std::process::id()));
-    fs::write(&probe, b"").map_err(|source| OutputError { path: dir.to_path_buf(), source })?;
-    let _ = fs::remove_file(&probe);
-    Ok(())
+fn err(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
+    move |source| OutputError { path: path.to_path_buf(), source }
 }
 
-/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
-///
-/// # Errors
-/// [`OutputError`] naming the file; no temporary file is left behind.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|source| {
-        let _ = fs::remove_file(&tmp);
-        OutputError { path: path.to_path_buf(), source }
-    })
+fn other(path: &Path, message: String) -> OutputError {
+    OutputError { path: path.to_path_buf(), source: std::io::Error::other(message) }
+}
+
+/// An output folder claimed for one command: locked against other ddbsim runs until dropped.
+#[derive(Debug)]
+pub(crate) struct OutputDir {
+    dir: PathBuf,
+    parent: PathBuf,
+    name: String,
+    _lock: fs::File,
+}
+
+impl OutputDir {
+    /// Claims `dir`: its parent exists and is writable, no other ddbsim run holds it, and if it
+    /// exists it is a folder of ddbsim's outputs. Leftovers of killed runs are cleaned up.
+    ///
+    /// # Errors
+    /// [`OutputError`] naming the folder and why.
+    pub(crate) fn claim(dir: &Path) -> Result<Self, OutputError> {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| n != "." && n != "..")
+            .ok_or_else(|| other(dir, "an output folder needs a name of its own (not the current folder or the root)".into()))?;
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        fs::create_dir_all(&parent).map_err(err(dir))?;
+        // Is the parent writable? A probe with an unpredictable name, created exclusively.
+        tempfile::Builder::new().prefix(".ddbsim-probe-").tempfile_in(&parent).map_err(err(dir))?;
+        let lock_path = parent.join(format!(".{name}.ddbsim-lock"));
+        let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(err(&lock_path))?;
+        if lock.try_lock().is_err() {
+            return Err(other(dir, "another ddbsim run is writing this folder; wait for it or choose another --out".into()));
+        }
+        let claimed = Self { dir: dir.to_path_buf(), parent, name, _lock: lock };
+        claimed.check_existing()?;
+        claimed.clean_leftovers();
+        Ok(claimed)
+    }
+
+    /// The folder.
+    pub(crate) fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    fn check_existing(&self) -> Result<(), OutputError> {
+        let Ok(meta) = fs::symlink_metadata(&self.dir) else { return Ok(()) };
+        if !meta.is_dir() {
+            return Err(other(&self.dir, "exists and is not a folder".into()));
+        }
+        for entry in fs::read_dir(&self.dir).map_err(err(&self.dir))? {
+            let entry = entry.map_err(err(&self.dir))?;
+            let kind = entry.file_type().map_err(err(&self.dir))?;
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if !kind.is_file() || !KNOWN.contains(&file.as_str()) {
+                return Err(other(
+                    &self.dir,
+                    format!("holds \"{file}\", which ddbsim did not write; ddbsim replaces its output folders whole: choose another --out"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes the staging and backup folders a killed run left beside the output folder.
+    fn clean_leftovers(&self) {
+        let Ok(entries) = fs::read_dir(&self.parent) else { return };
+        let prefixes = [format!(".{}.ddbsim-new-", self.name), format!(".{}.ddbsim-old-", self.name)];
+        for e in entries.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|p| n.starts_with(p.as_str())) {
+                let _ = fs::remove_dir_all(e.path());
+            }
+        }
+    }
+
+    /// Writes `files` as the folder's whole contents (with the marker); the files of the
+    /// previous output that `files` does not name are kept when `carry_over`. Returns the paths.
+    ///
+    /// # Errors
+    /// [`OutputError`]; the previous output is then left as it was.
+    pub(crate) fn write(&self, files: &[(&str, &[u8])], carry_over: bool) -> Result<Vec<PathBuf>, OutputError> {
+        let staging =
+            tempfile::Builder::new().prefix(&format!(".{}.ddbsim-new-", self.name)).tempdir_in(&self.parent).map_err(err(&self.dir))?;
+        let mut all: Vec<(String, Vec<u8>)> = files.iter().map(|(n, b)| ((*n).to_string(), b.to_vec())).collect();
+        all.push((MARKER.to_string(), format!("ddbsim {}\n", env!("CARGO_PKG_VERSION")).into_bytes()));
+        for (name, bytes) in &all {
+            write_new(&staging.path().join(name), bytes)?;
+        }
+        let existed = self.dir.is_dir();
+        if existed && carry_over {
+            // The files of the previous output that are not rewritten come along.
+            for entry in fs::read_dir(&self.dir).map_err(err(&self.dir))?.flatten() {
+                let n = entry.file_name();
+                if !all.iter().any(|(a, _)| std::ffi::OsStr::new(a) == n) {
+                    let target = staging.path().join(&n);
+                    fs::copy(entry.path(), &target).map_err(err(&target))?;
+                }
+            }
+        }
+        sync_dir(staging.path())?;
+        let staged = staging.keep();
+        if existed {
+            let backup = tempfile::Builder::new()
+                .prefix(&format!(".{}.ddbsim-old-", self.name))
+                .tempdir_in(&self.parent)
+                .map_err(err(&self.dir))?
+                .keep();
+            fs::rename(&self.dir, &backup).map_err(err(&self.dir))?;
+            if let Err(e) = fs::rename(&staged, &self.dir) {
+                let _ = fs::rename(&backup, &self.dir);
+                let _ = fs::remove_dir_all(&staged);
+                return Err(err(&self.dir)(e));
+            }
+            let _ = fs::remove_dir_all(&backup);
+        } else if let Err(e) = fs::rename(&staged, &self.dir) {
+            let _ = fs::remove_dir_all(&staged);
+            return Err(err(&self.dir)(e));
+        }
+        sync_dir(&self.parent)?;
+        Ok(files.iter().map(|(n, _)| self.dir.join(n)).collect())
+    }
+}
+
+/// Creates `path` (it must not exist) with `bytes`, synced to disk.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let mut f = fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(err(path))?;
+    f.write_all(bytes).map_err(err(path))?;
+    f.sync_all().map_err(err(path))
+}
+
+fn sync_dir(dir: &Path) -> Result<(), OutputError> {
+    fs::File::open(dir).and_then(|d| d.sync_all()).map_err(err(dir))
 }
 
 #[cfg(test)]
@@ -52,18 +199,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn writes_and_replaces() {
+    fn writes_replaces_and_drops_stale_files() {
         let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("a.txt");
-        write_atomic(&p, b"one").unwrap();
-        write_atomic(&p, b"two").unwrap();
-        assert_eq!(fs::read(&p).unwrap(), b"two");
-        assert_eq!(fs::read_dir(d.path()).unwrap().count(), 1);
+        let out = d.path().join("run");
+        let o = OutputDir::claim(&out).unwrap();
+        o.write(&[("summary.json", b"one"), ("report.html", b"r")], false).unwrap();
+        o.write(&[("summary.json", b"two")], false).unwrap();
+        assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"two");
+        assert!(!out.join("report.html").exists(), "a rerun without charts drops the old report");
+        o.write(&[("report.html", b"r2")], true).unwrap();
+        assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"two", "carried over");
+        // Only the folder, its lock file: no staging or backup folders left.
+        let mut names: Vec<String> =
+            fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, vec![".run.ddbsim-lock", "run"]);
     }
 
     #[test]
-    fn missing_folder_is_an_error_naming_the_file() {
-        let e = write_atomic(Path::new("/nonexistent-ddbsim-dir/x.csv"), b"x").unwrap_err();
-        assert!(e.to_string().contains("/nonexistent-ddbsim-dir/x.csv"));
+    fn a_second_claim_is_refused_while_the_first_holds_the_folder() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("run");
+        let first = OutputDir::claim(&out).unwrap();
+        assert!(OutputDir::claim(&out).unwrap_err().to_string().contains("another ddbsim run"));
+        drop(first);
+        assert!(OutputDir::claim(&out).is_ok());
+    }
+
+    #[test]
+    fn a_folder_of_someone_else_s_files_is_never_replaced() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("thesis.tex"), "precious").unwrap();
+        let e = OutputDir::claim(d.path()).unwrap_err().to_string();
+        assert!(e.contains("thesis.tex") && e.contains("did not write"), "{e}");
+        assert!(OutputDir::claim(Path::new(".")).is_err());
+    }
+
+    #[test]
+    fn a_folder_with_a_sub_folder_is_never_replaced() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("run");
+        fs::create_dir_all(out.join("notes")).unwrap();
+        assert!(OutputDir::claim(&out).unwrap_err().to_string().contains("\"notes\""));
     }
 }

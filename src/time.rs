@@ -112,7 +112,7 @@ impl fmt::Display for SimDuration {
             return write!(f, "0s");
         }
         for (unit, n) in [("d", 86_400_000_000u64), ("h", 3_600_000_000), ("m", 60_000_000), ("s", 1_000_000), ("ms", 1_000)] {
-            if us % n == 0 {
+            if us.is_multiple_of(n) {
                 return write!(f, "{}{unit}", us / n);
             }
         }
@@ -156,32 +156,12 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
     Ok(SimDuration(total))
 }
 
-/// Parses `YYYY-MM-DDTHH:MM:SSZ` (or with `+00:00`) into Unix seconds.
-#[must_use]
+/// Parses an RFC 3339 instant (`2026-03-02T00:00:00Z`, or with an offset such as `+02:00`)
+/// into Unix seconds, with the `time` crate: impossible dates (`2026-02-31`) and components
+/// (`T-05:-30:-10Z`) are refused. Years 1970 to 9999.
 pub(crate) fn parse_rfc3339(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let (body, _) = s.strip_suffix('Z').map(|b| (b, 0)).or_else(|| s.strip_suffix("+00:00").map(|b| (b, 0)))?;
-    let (date, time) = body.split_once(['T', ' '])?;
-    let mut d = date.split('-');
-    let y: i64 = d.next()?.parse().ok()?;
-    let m: i64 = d.next()?.parse().ok()?;
-    let day: i64 = d.next()?.parse().ok()?;
-    let mut t = time.split(':');
-    let hh: i64 = t.next()?.parse().ok()?;
-    let mm: i64 = t.next()?.parse().ok()?;
-    let ss: i64 = t.next()?.split('.').next()?.parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&day) || hh > 23 || mm > 59 || ss > 60 || !(1970..=9999).contains(&y) {
-        return None;
-    }
-    // Days from civil (Howard Hinnant's algorithm).
-    let yy = if m <= 2 { y - 1 } else { y };
-    let era = yy.div_euclid(400);
-    let yoe = yy - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hh * 3_600 + mm * 60 + ss)
+    let t = time::OffsetDateTime::parse(s.trim(), &time::format_description::well_known::Rfc3339).ok()?;
+    (1970..=9999).contains(&t.year()).then(|| t.unix_timestamp())
 }
 
 #[cfg(test)]
@@ -214,6 +194,9 @@ mod tests {
         assert_eq!(parse_rfc3339("2026-03-02T14:30:00Z"), Some(1_767_225_600 + 60 * 86_400 + 14 * 3_600 + 1_800));
         assert_eq!(parse_rfc3339("2026-13-02T00:00:00Z"), None);
         assert_eq!(parse_rfc3339("yesterday"), None);
+        assert_eq!(parse_rfc3339("2026-02-31T00:00:00Z"), None);
+        assert_eq!(parse_rfc3339("2026-01-01T-05:-30:-10Z"), None);
+        assert_eq!(parse_rfc3339("2026-01-01T02:00:00+02:00"), Some(1_767_225_600));
     }
 
     #[test]

@@ -131,7 +131,7 @@ pub const fn write_bytes_per_sec(units: u64, transactional: bool) -> u64 {
 /// Formats milli-units as units: `5500` → `"5.5"`.
 #[must_use]
 pub fn fmt_milli(m: u64) -> String {
-    if m % MILLI == 0 {
+    if m.is_multiple_of(MILLI) {
         format!("{}", m / MILLI)
     } else {
         let s = format!("{}.{:03}", m / MILLI, m % MILLI);

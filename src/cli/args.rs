@@ -34,6 +34,9 @@ pub(crate) enum Command {
         /// Where to write the merged files [default: the first folder's parent / merged].
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Merge even when points are missing (the result says it is partial).
+        #[arg(long)]
+        allow_partial: bool,
     },
     /// Explore write sharding of a key: shard counts 1, 2, 4, ... with replications.
     Shards(ShardsArgs),
@@ -56,6 +59,9 @@ pub(crate) enum Command {
         /// Scenario files.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
+        /// Read `rate = { trace = ... }` files outside the scenarios' folders.
+        #[arg(long)]
+        allow_outside: bool,
     },
     /// Print the JSON Schema of the scenario format.
     Schema,
@@ -78,6 +84,21 @@ pub(crate) struct Common {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// Read `rate = { trace = ... }` files outside the scenario's folder.
+    #[arg(long)]
+    pub(crate) allow_outside: bool,
+}
+
+impl Common {
+    /// Loads the scenario.
+    pub(crate) fn load(&self) -> Result<Scenario, CliError> {
+        Ok(crate::scenario::load_with(&self.scenario, &self.load_options())?)
+    }
+
+    /// How scenarios are read.
+    pub(crate) fn load_options(&self) -> crate::scenario::LoadOptions {
+        crate::scenario::LoadOptions { allow_outside: self.allow_outside }
+    }
 }
 
 /// `ddbsim run`.
@@ -214,6 +235,9 @@ pub(crate) fn duration_arg(d: Option<&String>) -> Result<Option<SimDuration>, Cl
     let d = parse_duration(d).map_err(|m| CliError::Argument(format!("--duration: {m}")))?;
     if d.as_secs() == 0 || d.as_micros() % 1_000_000 != 0 {
         return Err(CliError::Argument("--duration: a whole number of seconds, at least 1s".into()));
+    }
+    if d.as_secs() > crate::limits::MAX_DURATION_S {
+        return Err(CliError::Argument(format!("--duration: {d} is longer than ddbsim simulates (366 days)")));
     }
     Ok(Some(d))
 }

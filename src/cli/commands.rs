@@ -6,20 +6,17 @@ use super::CliError;
 use crate::cost::Catalog;
 use crate::engine::{simulate, RunOptions, StopToken};
 use crate::guard;
-use crate::output::prepare_dir;
 use crate::report::replications::Replications;
-use crate::report::{write_all, Render, RunReport};
+use crate::report::{Output, Render, RunReport};
 use crate::scenario::{self, Fidelity, Scenario};
 use crate::study::{self, CompareOptions, ReplicatedComparison, ShardsOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-fn out_dir(out: Option<&PathBuf>, sc: &Scenario, sub: Option<&str>) -> PathBuf {
-    out.cloned().unwrap_or_else(|| {
-        let d = PathBuf::from("output").join(&sc.name);
-        sub.map_or(d.clone(), |s| d.join(s))
-    })
+/// The output folder: `--out`, or `output/<scenario name>` (with `-sweep` or `-shards`).
+fn out_dir(out: Option<&PathBuf>, sc: &Scenario, suffix: &str) -> PathBuf {
+    out.cloned().unwrap_or_else(|| PathBuf::from("output").join(format!("{}{suffix}", sc.name)))
 }
 
 fn read_text(path: &Path) -> Result<String, CliError> {
@@ -40,7 +37,7 @@ fn wrote(paths: &[PathBuf]) -> String {
 
 /// `ddbsim run`.
 pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
-    let sc = scenario::load(&a.common.scenario)?;
+    let sc = a.common.load()?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     let reps = replications_arg(a.replications)?;
     let bar = Arc::new(Bar::new(a.common.quiet, if reps > 1 { "replications" } else { "simulating" }));
@@ -56,9 +53,8 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
     if !a.force {
         guard::check(&sc, &opts)?;
     }
-    let out = out_dir(a.common.out.as_ref(), &sc, None);
-    // Fail on an unwritable folder before spending time on the run.
-    prepare_dir(&out)?;
+    // Fail on an unwritable or busy folder before spending time on the run.
+    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, ""))?;
     let started = Instant::now();
     let (result, replications) = if reps > 1 {
         let (r, hs) = study::replicate(&sc, reps, &opts, &catalog);
@@ -74,7 +70,7 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
     if let Some(r) = &replications {
         artifacts.extend(r.artifacts()?);
     }
-    let written = write_all(&out, &artifacts)?;
+    let written = out.write_all(&artifacts)?;
     if !a.common.quiet {
         if let Some(r) = &replications {
             print!("{}", r.text());
@@ -87,7 +83,7 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
 
 /// `ddbsim compare`.
 pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError> {
-    let sc = scenario::load(&a.common.scenario)?;
+    let sc = a.common.load()?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     if !(20.0..=90.0).contains(&a.target) {
         return Err(CliError::Argument(format!("--target: between 20 and 90 percent, not {}", a.target)));
@@ -115,8 +111,7 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
     if !a.force {
         guard::check(&sc, &o.run)?;
     }
-    let out = out_dir(a.common.out.as_ref(), &sc, None);
-    prepare_dir(&out)?;
+    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, ""))?;
     let reps = replications_arg(a.replications)?;
     let cs = study::compare_replications(&sc, &catalog, &o, reps);
     stopped(stop)?;
@@ -126,7 +121,7 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
     if let Some(rc) = &replicated {
         artifacts.extend(rc.artifacts()?);
     }
-    let written = write_all(&out, &artifacts)?;
+    let written = out.write_all(&artifacts)?;
     if !a.common.quiet {
         print!("{}", c.text());
         if let Some(rc) = &replicated {
@@ -139,12 +134,13 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
 
 /// `ddbsim sweep`.
 pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
-    let sc = scenario::load(&a.common.scenario)?;
+    let sc = a.common.load()?;
     let text = read_text(&a.common.scenario)?;
     let sets = a.sets.iter().map(|s| study::parse_set(s)).collect::<Result<Vec<_>, _>>()?;
     let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
     let reps = replications_arg(a.replications)?;
-    let prepared = study::prepare(&text, &a.common.scenario, &sets)?;
+    study::sweep::check_size(&sets, shard, reps)?;
+    let prepared = study::prepare(&text, &a.common.scenario, &sets, &a.common.load_options())?;
     let bar = Arc::new(Bar::new(a.common.quiet, "sweep"));
     let base = RunOptions {
         seed: a.common.seed,
@@ -159,13 +155,12 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
             guard::check(point, &base)?;
         }
     }
-    let out = out_dir(a.common.out.as_ref(), &sc, Some("sweep"));
-    prepare_dir(&out)?;
+    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-sweep"))?;
     let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
     let result = study::sweep::run(&prepared, &sc.name, a.common.seed.unwrap_or(sc.seed), reps, shard, &base, &catalog);
     bar.finish();
     stopped(stop)?;
-    let written = write_all(&out, &result.artifacts()?)?;
+    let written = out.write_all(&result.artifacts()?)?;
     if !a.common.quiet {
         print!("{}", result.text());
         println!("wrote {}", wrote(&written));
@@ -174,7 +169,7 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
 }
 
 /// `ddbsim merge`.
-pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>) -> Result<(), CliError> {
+pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool) -> Result<(), CliError> {
     let mut parts = Vec::new();
     for d in dirs {
         let p = d.join("sweep.json");
@@ -183,16 +178,16 @@ pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>) -> Result<(), CliEr
             serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
         parts.push(part);
     }
-    let merged = study::merge(parts)?;
+    let merged = study::merge(parts, allow_partial)?;
     let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(Path::new(".")).join("merged"));
-    let written = write_all(&out, &merged.data())?;
+    let written = Output::claim(&out)?.write_all(&merged.data())?;
     println!("merged {} points of {}; wrote {}", merged.points.len(), merged.total_points, wrote(&written));
     Ok(())
 }
 
 /// `ddbsim shards`.
 pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
-    let sc = scenario::load(&a.common.scenario)?;
+    let sc = a.common.load()?;
     if a.by != "random" && a.by != "hash" {
         return Err(CliError::Argument(format!("--by: \"random\" or \"hash\", not \"{}\"", a.by)));
     }
@@ -219,13 +214,12 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
         progress: Some(bar.clone()),
         ..RunOptions::default()
     };
-    let out = out_dir(a.common.out.as_ref(), &sc, Some("shards"));
-    prepare_dir(&out)?;
+    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-shards"))?;
     let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
-    let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog)?;
+    let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog, &a.common.load_options())?;
     bar.finish();
     stopped(stop)?;
-    let written = write_all(&out, &result.artifacts()?)?;
+    let written = out.write_all(&result.artifacts()?)?;
     if !a.common.quiet {
         print!("{}", result.text());
         println!("wrote {}", wrote(&written));
@@ -235,8 +229,9 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
 
 /// `ddbsim plot`.
 pub(super) fn plot(dir: &Path) -> Result<(), CliError> {
+    let out = Output::claim(dir)?;
     let report = RunReport::read(dir)?;
-    let written = write_all(dir, &report.chart_artifacts()?)?;
+    let written = out.update(&report.chart_artifacts()?)?;
     println!("wrote {}", wrote(&written));
     Ok(())
 }
@@ -267,10 +262,10 @@ pub(super) fn bench(fast: &str, exact: &str, stop: &StopToken) -> Result<(), Cli
 }
 
 /// `ddbsim validate`.
-pub(super) fn validate(paths: &[PathBuf]) -> Result<(), CliError> {
+pub(super) fn validate(paths: &[PathBuf], allow_outside: bool) -> Result<(), CliError> {
     let mut bad = 0;
     for p in paths {
-        match scenario::load(p) {
+        match scenario::load_with(p, &scenario::LoadOptions { allow_outside }) {
             Ok(sc) => println!(
                 "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
                 p.display(),

@@ -68,6 +68,13 @@ impl CliError {
 /// Parses `std::env::args`, runs, prints errors; returns the exit code.
 #[must_use]
 pub fn main() -> i32 {
+    // A file-size limit (`ulimit -f`) makes writes fail with an error we report, instead of a
+    // signal that kills the process mid-write.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     // Ctrl-C asks runs to stop at their next simulated minute; nothing is written then.
     let stop = StopToken::new();
     {
@@ -96,11 +103,11 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Run(a) => commands::run(&a, stop),
         Command::Compare(a) => commands::compare(&a, stop),
         Command::Sweep(a) => commands::sweep(&a, stop),
-        Command::Merge { dirs, out } => commands::merge(&dirs, out.as_ref()),
+        Command::Merge { dirs, out, allow_partial } => commands::merge(&dirs, out.as_ref(), allow_partial),
         Command::Shards(a) => commands::shards(&a, stop),
         Command::Bench { fast, exact } => commands::bench(&fast, &exact, stop),
         Command::Plot { dir } => commands::plot(&dir),
-        Command::Validate { scenarios } => commands::validate(&scenarios),
+        Command::Validate { scenarios, allow_outside } => commands::validate(&scenarios, allow_outside),
         Command::Schema => commands::schema(),
     }
 }

@@ -181,7 +181,7 @@ impl<'a> Simulation<'a> {
                 }
             }
         }
-        if self.duration_s % 60 != 0 {
+        if !self.duration_s.is_multiple_of(60) {
             self.end_minute(self.duration_s / 60);
         }
         for a in self.retries.drain() {

@@ -373,15 +373,24 @@ impl Resource {
     }
 
     /// Splits every partition in two at the middle of its range until there are at least `n`
-    /// (DynamoDB doubles partitions when throughput outgrows them; they never merge).
+    /// (DynamoDB doubles partitions when throughput outgrows them; they never merge). Each
+    /// doubling is one pass: growing to `n` partitions costs O(n).
     pub(crate) fn grow_to(&mut self, n: usize) {
         while self.parts.len() < n {
-            for i in (0..self.parts.len()).rev() {
+            let len = self.parts.len();
+            let mut bounds = Vec::with_capacity(2 * len);
+            let mut parts = Vec::with_capacity(2 * len);
+            for i in 0..len {
                 let (lo, hi) = self.range(i);
-                let mid = ((u128::from(lo) + hi) / 2) as u64;
-                self.split(i, mid, 0.5);
+                let (a, b) = self.parts[i].halves(0.5);
+                bounds.extend([lo, ((u128::from(lo) + hi) / 2) as u64]);
+                parts.extend([a, b]);
             }
+            self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
+            self.bounds = bounds;
+            self.parts = parts;
         }
+        self.refresh_caps();
     }
 
     #[inline]

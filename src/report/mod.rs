@@ -2,7 +2,7 @@
 //! only; never runs a simulation.
 //!
 //! Every result renders through [`Render`]: its terminal text and its [`Artifact`]s (a name and
-//! bytes), which [`write_all`] writes, atomically, in one place. A run's files come from
+//! bytes), which [`Output::write_all`] writes as one folder, in one place. A run's files come from
 //! [`RunReport`]: `summary.json`, `timeseries.csv`, `partitions.csv`, and unless charts are off,
 //! the charts and `report.html`.
 
@@ -16,7 +16,7 @@ pub mod sweep;
 pub mod tables;
 pub mod text;
 
-use crate::output::{prepare_dir, write_atomic, OutputError};
+use crate::output::{OutputDir, OutputError};
 use std::path::{Path, PathBuf};
 
 pub use metric::Metric;
@@ -40,19 +40,43 @@ impl Artifact {
     }
 }
 
-/// Writes `artifacts` into `dir` (created if needed), each atomically; returns their paths.
-///
-/// # Errors
-/// [`OutputError`] naming the folder or file that could not be written.
-pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>, OutputError> {
-    prepare_dir(dir)?;
-    let mut written = Vec::new();
-    for a in artifacts {
-        let p = dir.join(&a.name);
-        write_atomic(&p, &a.bytes)?;
-        written.push(p);
+/// A claimed output folder: locked against other ddbsim runs from the claim until it is
+/// dropped, written once, whole ([`crate::output`]).
+#[derive(Debug)]
+pub struct Output(OutputDir);
+
+impl Output {
+    /// Claims `dir` before a command spends time running: it can be written, no other run
+    /// holds it, and anything in it is ddbsim's.
+    ///
+    /// # Errors
+    /// [`OutputError`] naming the folder and why.
+    pub fn claim(dir: &Path) -> Result<Self, OutputError> {
+        Ok(Self(OutputDir::claim(dir)?))
     }
-    Ok(written)
+
+    /// The folder.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// Writes `artifacts` as the folder's whole contents, replacing the previous output at once
+    /// (or leaving it as it was if anything fails); returns their paths.
+    ///
+    /// # Errors
+    /// [`OutputError`] naming the folder or file that could not be written.
+    pub fn write_all(&self, artifacts: &[Artifact]) -> Result<Vec<PathBuf>, OutputError> {
+        self.0.write(&artifacts.iter().map(|a| (a.name.as_str(), a.bytes.as_slice())).collect::<Vec<_>>(), false)
+    }
+
+    /// Writes `artifacts` over the previous output, keeping its other files (`ddbsim plot`).
+    ///
+    /// # Errors
+    /// As [`Output::write_all`].
+    pub fn update(&self, artifacts: &[Artifact]) -> Result<Vec<PathBuf>, OutputError> {
+        self.0.write(&artifacts.iter().map(|a| (a.name.as_str(), a.bytes.as_slice())).collect::<Vec<_>>(), true)
+    }
 }
 
 /// A result that shows itself on the terminal and writes files.
@@ -132,6 +156,15 @@ impl RunReport {
         let text = read("partitions.csv")?;
         let partitions: Vec<PartitionRow> =
             csv::Reader::from_reader(text.as_bytes()).deserialize().collect::<Result<_, _>>().map_err(|e| bad("partitions.csv", &e))?;
+        // A chart cannot scale an axis to infinity: refuse what no run writes.
+        if let Some(i) = series.iter().position(|r| !r.value.is_finite()) {
+            return Err(bad("timeseries.csv", &format!("line {}: the value is not a finite number", i + 2)));
+        }
+        let finite =
+            |r: &PartitionRow| [r.consumed_rcu, r.consumed_wcu, r.read_utilization, r.write_utilization].iter().all(|x| x.is_finite());
+        if let Some(i) = partitions.iter().position(|r| !finite(r)) {
+            return Err(bad("partitions.csv", &format!("line {}: a value is not a finite number", i + 2)));
+        }
         Ok(Self { summary, series, partitions, charts: true })
     }
 

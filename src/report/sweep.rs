@@ -1,6 +1,7 @@
 //! What `sweep` and `shards` show and write: terminal tables, long-form CSV, JSON and charts.
 
 use super::plot::{self, SweepLine};
+use super::tables::to_csv;
 use super::{json, Artifact, Render, ReportError};
 use crate::stats::Stat;
 use crate::study::{ShardsOutput, SweepOutput};
@@ -56,11 +57,11 @@ impl SweepOutput {
     /// the mean, sd, 95 % CI bounds and P50/P95/P99 over replications.
     #[must_use]
     pub fn csv(&self) -> Vec<u8> {
-        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut rows = Vec::new();
         for p in &self.points {
             let params = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
             for (r, h) in p.runs.iter().enumerate() {
-                w.serialize(CsvRow {
+                rows.push(CsvRow {
                     point: p.index,
                     replication: r.to_string(),
                     stat: "run",
@@ -70,8 +71,7 @@ impl SweepOutput {
                     failed: h.failed as f64,
                     monthly_usd: h.monthly_usd,
                     p99_latency_ms: h.p99_latency_ms,
-                })
-                .expect("CSV into memory");
+                });
             }
             let s = &p.stats;
             for (stat, pick) in [
@@ -83,7 +83,7 @@ impl SweepOutput {
                 ("p95", |x| x.p95),
                 ("p99", |x| x.p99),
             ] {
-                w.serialize(CsvRow {
+                rows.push(CsvRow {
                     point: p.index,
                     replication: String::new(),
                     stat,
@@ -93,11 +93,11 @@ impl SweepOutput {
                     failed: pick(&s.failed),
                     monthly_usd: pick(&s.monthly_usd),
                     p99_latency_ms: pick(&s.p99_latency_ms),
-                })
-                .expect("CSV into memory");
+                });
             }
         }
-        w.into_inner().expect("CSV into memory")
+        // An empty share still writes the header.
+        to_csv(&rows, "point,replication,stat,params,throttled_share,failed_share,failed,monthly_usd,p99_latency_ms")
     }
 }
 

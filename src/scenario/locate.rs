@@ -80,15 +80,24 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Locates key paths in one document.
 pub struct Locator<'a> {
-    text: &'a str,
     doc: Option<Spanned<DeTable<'a>>>,
+    /// Byte offset of the start of each line.
+    lines: Vec<usize>,
 }
 
 impl<'a> Locator<'a> {
     /// Parses `text` for spans (a document that does not parse locates nothing).
     #[must_use]
     pub fn new(text: &'a str) -> Self {
-        Self { text, doc: DeTable::parse(text).ok() }
+        let lines = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Self { doc: DeTable::parse(text).ok(), lines }
+    }
+
+    /// 1-based line and column of a byte offset (a binary search: locating many problems in a
+    /// long document stays linear).
+    fn line_col_at(&self, offset: usize) -> (usize, usize) {
+        let line = self.lines.partition_point(|&start| start <= offset).max(1);
+        (line, offset - self.lines[line - 1] + 1)
     }
 
     /// The span of the key (for a table entry) or value at `path`; the nearest existing ancestor
@@ -146,7 +155,7 @@ impl<'a> Locator<'a> {
     /// Line and column of a path (1, 1 when it cannot be found).
     #[must_use]
     pub fn line_col_of(&self, path: &KeyPath) -> (usize, usize) {
-        self.span_of(path).map_or((1, 1), |s| line_col(self.text, s.start))
+        self.span_of(path).map_or((1, 1), |s| self.line_col_at(s.start))
     }
 }
 

@@ -14,7 +14,7 @@ use crate::units::Consistency;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use validate::{load, parse_str, validate};
+pub use validate::{load, load_with, parse_str, parse_str_with, validate, LoadOptions};
 
 /// A validated scenario.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The headline figures of one run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Headline {
     /// Requests offered.
@@ -128,6 +128,10 @@ fn counted_jobs(
     jobs.par_iter()
         .with_max_len(1)
         .map(|&(i, rep)| {
+            if opts.stopped() {
+                // Stopped: what remains is not run (the study's result is discarded).
+                return Headline::default();
+            }
             let sc = &scenarios[i];
             let r = simulate(sc, &RunOptions { replication: rep, ..opts.clone() });
             counter.done();

@@ -5,7 +5,7 @@
 use super::sweep::{prepare, run, SweepError};
 use crate::cost::Catalog;
 use crate::engine::RunOptions;
-use crate::scenario::{Op, Scenario};
+use crate::scenario::{LoadOptions, Op, Scenario};
 use crate::stats::Stat;
 use serde::Serialize;
 use std::path::Path;
@@ -94,6 +94,7 @@ pub struct ShardsOptions {
 ///
 /// # Errors
 /// [`SweepError`] when a point does not validate.
+#[allow(clippy::too_many_arguments)]
 pub fn explore(
     sc: &Scenario,
     text: &str,
@@ -101,6 +102,7 @@ pub fn explore(
     o: &ShardsOptions,
     base: &RunOptions,
     catalog: &Catalog,
+    options: &LoadOptions,
 ) -> Result<ShardsOutput, SweepError> {
     let Some(ks) = sc.key_spaces.iter().position(|k| k.name == o.key) else {
         return Err(SweepError(format!("--key {}: no key space of that name in {}", o.key, path.display())));
@@ -111,7 +113,8 @@ pub fn explore(
         (format!("keys.{}.shards.count", o.key), counts.iter().map(|&c| toml::Value::Integer(c as i64)).collect()),
         (format!("keys.{}.shards.by", o.key), vec![toml::Value::String(by.to_string())]),
     ];
-    let prepared = prepare(text, path, &sets)?;
+    super::sweep::check_size(&sets, None, o.replications)?;
+    let prepared = prepare(text, path, &sets, options)?;
     let result = run(&prepared, &sc.name, base.seed.unwrap_or(sc.seed), o.replications, None, base, catalog);
     let reads_fan_out = sc.patterns.iter().any(|p| p.key_space == Some(ks) && matches!(p.op, Op::GetItem | Op::Query));
     let rows: Vec<ShardRow> = result

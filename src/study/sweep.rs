@@ -8,10 +8,17 @@
 use super::runner::{run_jobs, Headline, HeadlineStats};
 use crate::cost::Catalog;
 use crate::engine::RunOptions;
-use crate::scenario::{parse_str, Scenario};
+use crate::scenario::{parse_str_with, LoadOptions, Scenario};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use toml::Value;
+
+/// Most values one `--set` may take.
+pub const MAX_VALUES: usize = 10_000;
+/// Most points of a sweep (the product of the axes).
+pub const MAX_POINTS: usize = 10_000;
+/// Most runs one invocation makes (its points times the replications).
+pub const MAX_RUNS: u64 = 100_000;
 
 /// A sweep or merge that cannot go on: bad input. Fatal.
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +79,10 @@ pub fn parse_set(arg: &str) -> Result<(String, Vec<Value>), SweepError> {
                 if !(f > 1.0 && f.is_finite()) || a <= 0.0 {
                     return Err(bad("a geometric range needs a factor above 1 and a start above 0".into()));
                 }
+                let count = ((b / a).ln() / f.ln() + 1e-9).floor() + 1.0;
+                if count > MAX_VALUES as f64 {
+                    return Err(bad(format!("{count:.0} values: at most {MAX_VALUES}")));
+                }
                 let mut x = a;
                 while x <= b * (1.0 + 1e-12) {
                     v.push(x);
@@ -83,6 +94,9 @@ pub fn parse_set(arg: &str) -> Result<(String, Vec<Value>), SweepError> {
                     return Err(bad("the step must be above 0".into()));
                 }
                 let n = ((b - a) / s + 1e-9).floor();
+                if n + 1.0 > MAX_VALUES as f64 {
+                    return Err(bad(format!("{:.0} values: at most {MAX_VALUES}", n + 1.0)));
+                }
                 if n >= 0.0 {
                     for k in 0..=(n as u64) {
                         v.push(a + k as f64 * s);
@@ -92,12 +106,13 @@ pub fn parse_set(arg: &str) -> Result<(String, Vec<Value>), SweepError> {
             if v.is_empty() {
                 return Err(bad(format!("the range {a}..{b} is empty")));
             }
-            if v.len() > 10_000 {
-                return Err(bad(format!("{} values: at most 10000", v.len())));
-            }
             v.into_iter().map(|x| if ints && x.fract() == 0.0 { Value::Integer(x as i64) } else { Value::Float(x) }).collect()
         } else {
-            values.split(',').filter(|s| !s.trim().is_empty()).map(scalar).collect()
+            let list: Vec<&str> = values.split(',').filter(|s| !s.trim().is_empty()).collect();
+            if list.len() > MAX_VALUES {
+                return Err(bad(format!("{} values: at most {MAX_VALUES}", list.len())));
+            }
+            list.into_iter().map(scalar).collect()
         };
     if out.is_empty() {
         return Err(bad("no values".into()));
@@ -170,6 +185,12 @@ pub struct SweepOutput {
     pub sets: Vec<SetAxis>,
     /// Points in the whole sweep.
     pub total_points: usize,
+    /// Simulated seconds of every run.
+    pub duration_s: u64,
+    /// Fidelity of every run.
+    pub fidelity: String,
+    /// FNV-1a hash of the scenario file's text: shares of one sweep ran the same file.
+    pub scenario_hash: String,
     /// `I/N` when this is one share of a sharded sweep.
     pub shard: Option<String>,
     /// The points run, by index.
@@ -180,10 +201,40 @@ pub struct SweepOutput {
 pub struct Sweep {
     /// The axes.
     pub sets: Vec<SetAxis>,
+    /// Hash of the scenario text the points were made from.
+    pub scenario_hash: String,
     /// Scenario of each point.
     pub scenarios: Vec<Scenario>,
     /// Parameters of each point.
     pub params: Vec<Vec<(String, String)>>,
+}
+
+impl Sweep {
+    /// The points of share `shard` (`(I, N)`: points `I-1, I-1+N, …`; all when `None`).
+    #[must_use]
+    pub fn points_of(&self, shard: Option<(usize, usize)>) -> Vec<usize> {
+        (0..self.scenarios.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect()
+    }
+}
+
+/// Checks, before any point is built, that the sweep over `sets` stays within [`MAX_POINTS`]
+/// and that share `shard` with `replications` each stays within [`MAX_RUNS`].
+///
+/// # Errors
+/// [`SweepError`] saying how many points or runs that is.
+pub fn check_size(sets: &[(String, Vec<Value>)], shard: Option<(usize, usize)>, replications: u64) -> Result<(), SweepError> {
+    let total = sets.iter().try_fold(1usize, |acc, s| acc.checked_mul(s.1.len())).unwrap_or(usize::MAX);
+    if total > MAX_POINTS {
+        return Err(SweepError(format!("{total} points: at most {MAX_POINTS} (the product of every --set's values)")));
+    }
+    let mine = shard.map_or(total, |(k, n)| total / n + usize::from(k - 1 < total % n)) as u64;
+    let runs = mine.saturating_mul(replications);
+    if runs > MAX_RUNS {
+        return Err(SweepError(format!(
+            "{runs} runs (points x replications): at most {MAX_RUNS} in one invocation; split the sweep with --shard I/N"
+        )));
+    }
+    Ok(())
 }
 
 /// Builds every point of the Cartesian product and validates its scenario.
@@ -191,12 +242,10 @@ pub struct Sweep {
 /// # Errors
 /// [`SweepError`] naming the point, the key path and the problem (a bad path, a value of the
 /// wrong type, a value the scenario rules reject).
-pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)]) -> Result<Sweep, SweepError> {
+pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)], options: &LoadOptions) -> Result<Sweep, SweepError> {
     let doc: toml::Table = toml::from_str(text).map_err(|e| SweepError(format!("{}: {}", path.display(), e.message())))?;
+    check_size(sets, None, 1)?;
     let total: usize = sets.iter().map(|s| s.1.len()).product();
-    if total > 100_000 {
-        return Err(SweepError(format!("{total} points: at most 100000")));
-    }
     let mut scenarios = Vec::with_capacity(total);
     let mut params = Vec::with_capacity(total);
     for index in 0..total {
@@ -215,7 +264,7 @@ pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)]) -> Result
         }
         let label = ps.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(" ");
         let new_text = toml::to_string(&d).map_err(|e| SweepError(format!("point {index} ({label}): {e}")))?;
-        let sc = parse_str(&new_text, path).map_err(|e| {
+        let sc = parse_str_with(&new_text, path, options).map_err(|e| {
             let msg = match &e {
                 crate::scenario::ScenarioError::Invalid { problems, .. } => {
                     problems.iter().map(|p| format!("{}: {}", p.key, p.message)).collect::<Vec<_>>().join("; ")
@@ -229,6 +278,7 @@ pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)]) -> Result
     }
     Ok(Sweep {
         sets: sets.iter().map(|(p, v)| SetAxis { path: p.clone(), values: v.iter().map(literal).collect() }).collect(),
+        scenario_hash: fnv1a(text),
         scenarios,
         params,
     })
@@ -259,7 +309,7 @@ pub fn run(
     base: &RunOptions,
     catalog: &Catalog,
 ) -> SweepOutput {
-    let mine: Vec<usize> = (0..sweep.scenarios.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect();
+    let mine: Vec<usize> = sweep.points_of(shard);
     let jobs: Vec<(usize, u64)> = mine.iter().flat_map(|&i| (0..replications).map(move |r| (i, r))).collect();
     let hs = run_jobs(&sweep.scenarios, &jobs, base, catalog);
     let points = mine
@@ -270,31 +320,75 @@ pub fn run(
             PointOut { index: i, params: sweep.params[i].clone(), stats: HeadlineStats::of(&runs), runs }
         })
         .collect();
+    let first = sweep.scenarios.first();
     SweepOutput {
         scenario: name.to_string(),
         seed,
         replications,
         sets: sweep.sets.clone(),
         total_points: sweep.scenarios.len(),
+        duration_s: base.duration.or(first.map(|s| s.duration)).map_or(0, |d| d.as_secs()),
+        fidelity: base.fidelity.or(first.map(|s| s.fidelity)).map_or_else(String::new, |f| f.to_string()),
+        scenario_hash: sweep.scenario_hash.clone(),
         shard: shard.map(|(i, n)| format!("{i}/{n}")),
         points,
     }
 }
 
-/// Combines shares of one sweep.
+/// FNV-1a of `text`, as 16 hex digits.
+fn fnv1a(text: &str) -> String {
+    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{h:016x}")
+}
+
+/// The parameters of point `index` of a sweep over `sets` (the first axis varies slowest).
+fn params_of(sets: &[SetAxis], mut index: usize) -> Vec<(String, String)> {
+    let mut out = vec![(String::new(), String::new()); sets.len()];
+    for (k, s) in sets.iter().enumerate().rev() {
+        let n = s.values.len().max(1);
+        out[k] = (s.path.clone(), s.values.get(index % n).cloned().unwrap_or_default());
+        index /= n;
+    }
+    out
+}
+
+/// Combines shares of one sweep. Every part must come from the same scenario text, seed,
+/// replications, axes, duration and fidelity; every point must be where its index says; a
+/// missing point is an error unless `allow_partial` (the result then says it is partial).
 ///
 /// # Errors
-/// When the parts are of different sweeps, or two parts hold the same point.
-pub fn merge(parts: Vec<SweepOutput>) -> Result<SweepOutput, SweepError> {
+/// When the parts are of different sweeps, a point is tampered with or in two parts, or points
+/// are missing.
+pub fn merge(parts: Vec<SweepOutput>, allow_partial: bool) -> Result<SweepOutput, SweepError> {
     let mut it = parts.into_iter();
     let mut out = it.next().ok_or_else(|| SweepError("merge needs at least one folder".into()))?;
+    let key = |p: &SweepOutput| {
+        (
+            p.scenario.clone(),
+            p.seed,
+            p.replications,
+            p.sets.clone(),
+            p.total_points,
+            p.duration_s,
+            p.fidelity.clone(),
+            p.scenario_hash.clone(),
+        )
+    };
     for p in it {
-        if (p.scenario.as_str(), p.seed, p.replications, &p.sets, p.total_points)
-            != (out.scenario.as_str(), out.seed, out.replications, &out.sets, out.total_points)
-        {
+        if key(&p) != key(&out) {
             return Err(SweepError(format!(
-                "the parts are not shares of one sweep (scenario {} vs {}, seed {} vs {}, or other axes)",
-                p.scenario, out.scenario, p.seed, out.seed
+                "the parts are not shares of one sweep: scenario {} vs {}, seed {} vs {}, duration {} s vs {} s, fidelity {} vs {}, \
+                 scenario text {} vs {}, or other axes or replications",
+                p.scenario,
+                out.scenario,
+                p.seed,
+                out.seed,
+                p.duration_s,
+                out.duration_s,
+                p.fidelity,
+                out.fidelity,
+                p.scenario_hash,
+                out.scenario_hash
             )));
         }
         out.points.extend(p.points);
@@ -303,11 +397,29 @@ pub fn merge(parts: Vec<SweepOutput>) -> Result<SweepOutput, SweepError> {
     if let Some(w) = out.points.windows(2).find(|w| w[0].index == w[1].index) {
         return Err(SweepError(format!("point {} appears in two parts", w[0].index)));
     }
-    out.shard = if out.points.len() == out.total_points {
-        None
-    } else {
-        Some(format!("partial: {} of {} points", out.points.len(), out.total_points))
+    for p in &out.points {
+        if p.index >= out.total_points || p.params != params_of(&out.sets, p.index) || p.runs.len() as u64 != out.replications {
+            return Err(SweepError(format!("point {} does not match the sweep's axes: a part was edited", p.index)));
+        }
+    }
+    let missing: Vec<usize> = {
+        let have: std::collections::BTreeSet<usize> = out.points.iter().map(|p| p.index).collect();
+        (0..out.total_points).filter(|i| !have.contains(i)).collect()
     };
+    if !missing.is_empty() && !allow_partial {
+        let shown: Vec<String> = missing.iter().take(10).map(ToString::to_string).collect();
+        return Err(SweepError(format!(
+            "{} of {} points are missing ({}{}): merge every share, or pass --allow-partial",
+            missing.len(),
+            out.total_points,
+            shown.join(", "),
+            if missing.len() > 10 { ", …" } else { "" }
+        )));
+    }
+    out.shard = missing
+        .is_empty()
+        .then_some(())
+        .map_or_else(|| Some(format!("partial: {} of {} points", out.points.len(), out.total_points)), |()| None);
     Ok(out)
 }
 

@@ -20,12 +20,13 @@ fn run_writes_outputs_and_prints_the_summary() {
     }
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["duration_s"], 120);
-    // The data, the charts and the report, and no temporary file left behind.
+    // The data, the charts and the report, ddbsim's marker, and no temporary file left behind.
     let mut names: Vec<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert_eq!(
         names,
         [
+            ".ddbsim-output",
             "capacity.png",
             "capacity.svg",
             "hot-partitions.png",

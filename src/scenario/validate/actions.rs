@@ -2,11 +2,12 @@
 //! `set_capacity` finds).
 
 use super::{Names, Validator};
-use crate::limits::MAX_SWITCHES_TO_ON_DEMAND_PER_DAY;
+use crate::limits::{MAX_REQUEST_RATE, MAX_SWITCHES_TO_ON_DEMAND_PER_DAY};
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::*;
 use crate::scenario::*;
 use crate::time::SimDuration;
+use crate::traffic::rate::peak_rate;
 
 impl Validator<'_> {
     /// `[[at]]`: every action, sorted by time (stable: equal times keep the file's order), with
@@ -24,6 +25,15 @@ impl Validator<'_> {
         let mut actions: Vec<(usize, ActionSpec)> = Vec::new();
         for (i, a) in raw.iter().enumerate() {
             if let Some(act) = self.action(&root.key("at").index(i), a, duration, names, gsis) {
+                if let Action::ScaleRate { pattern, factor } = act.action {
+                    let peak = patterns.get(pattern).map_or(0.0, |p| peak_rate(&p.rate)) * factor;
+                    if peak > MAX_REQUEST_RATE {
+                        self.err(
+                            &root.key("at").index(i).key("scale_rate").key("factor"),
+                            format!("the pattern's peak rate times {factor} is {peak:.3e} requests per second, above ddbsim's ceiling of {MAX_REQUEST_RATE:e}"),
+                        );
+                    }
+                }
                 actions.push((i, act));
             }
         }

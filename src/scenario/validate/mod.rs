@@ -11,6 +11,7 @@ use super::locate::{line_col, KeyPath, Locator};
 use super::raw::*;
 use super::*;
 use crate::cost::item::PriceItem;
+use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE};
 use crate::time::{parse_duration, parse_rfc3339};
 use std::collections::BTreeMap;
 
@@ -23,8 +24,16 @@ pub const KNOWN_REGIONS: &[&str] = &["us-east-1"];
 /// [`ScenarioError::Io`] when the file cannot be read, [`ScenarioError::Invalid`] with every
 /// problem found otherwise.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    load_with(path, &LoadOptions::default())
+}
+
+/// [`load`] with options.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
     let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io { path: path.to_path_buf(), source })?;
-    parse_str(&text, path)
+    parse_str_with(&text, path, options)
 }
 
 /// Validates scenario text as if read from `path` (relative trace files resolve against it).
@@ -32,6 +41,14 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// # Errors
 /// [`ScenarioError::Invalid`] with every problem found.
 pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+    parse_str_with(text, path, &LoadOptions::default())
+}
+
+/// [`parse_str`] with options.
+///
+/// # Errors
+/// As [`parse_str`].
+pub fn parse_str_with(text: &str, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
     let locator = Locator::new(text);
     let raw: RawScenario = match toml::from_str(text) {
         Ok(r) => r,
@@ -47,7 +64,7 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
             return Err(ScenarioError::Invalid { path: path.to_path_buf(), problems: vec![Problem { line, column, key, message }] });
         }
     };
-    check(raw, text, &locator, path)
+    check(raw, text, &locator, path, options)
 }
 
 /// Validates a scenario built in code (no TOML text: problems carry their key path, at line 1,
@@ -78,11 +95,11 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
 /// # Errors
 /// [`ScenarioError::Invalid`] with every problem found.
 pub fn validate(raw: RawScenario, path: &Path) -> Result<Scenario, ScenarioError> {
-    check(raw, "", &Locator::new(""), path)
+    check(raw, "", &Locator::new(""), path, &LoadOptions::default())
 }
 
-fn check(raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path) -> Result<Scenario, ScenarioError> {
-    let mut v = Validator { problems: Vec::new(), locator, path };
+fn check(raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
+    let mut v = Validator { problems: Vec::new(), locator, path, options };
     let scenario = v.scenario(raw, text);
     if v.problems.is_empty() {
         return Ok(scenario);
@@ -108,6 +125,14 @@ pub(super) struct Validator<'a> {
     problems: Vec<Problem>,
     locator: &'a Locator<'a>,
     path: &'a Path,
+    options: &'a LoadOptions,
+}
+
+/// How a scenario may be read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    /// Allow `rate = { trace = ... }` files outside the scenario's folder.
+    pub allow_outside: bool,
 }
 
 impl Validator<'_> {
@@ -135,6 +160,10 @@ impl Validator<'_> {
             self.err(at, format!("a rate must be a finite number >= 0 requests per second, not {x}"));
             return 0.0;
         }
+        if x > MAX_REQUEST_RATE {
+            self.err(at, format!("{x} requests per second is more than ddbsim simulates ({MAX_REQUEST_RATE:e})"));
+            return MAX_REQUEST_RATE;
+        }
         x
     }
 
@@ -143,7 +172,42 @@ impl Validator<'_> {
             self.err(at, format!("{what} must be at least 1 unit, not {x}"));
             return 1;
         }
+        if x.unsigned_abs() > MAX_CAPACITY_UNITS {
+            self.err(
+                at,
+                format!(
+                    "{what} of {x} units is above ddbsim's ceiling of {MAX_CAPACITY_UNITS} (25,000 times DynamoDB's default table quota)"
+                ),
+            );
+            return MAX_CAPACITY_UNITS;
+        }
         x.unsigned_abs()
+    }
+
+    /// A name used as a folder name: non-empty, at most 100 characters, no separators or
+    /// control characters, not made of dots only.
+    fn folder_name(&mut self, at: &KeyPath, name: &str, from_file: bool) {
+        let problem = if name.is_empty() {
+            Some("it is empty")
+        } else if name.chars().count() > MAX_NAME_CHARS {
+            Some("it is longer than 100 characters")
+        } else if name.contains(['/', '\\']) {
+            Some("it contains a path separator")
+        } else if name.chars().any(char::is_control) {
+            Some("it contains a control character")
+        } else if name.chars().all(|c| c == '.') {
+            Some("it is made of dots only")
+        } else {
+            None
+        };
+        if let Some(p) = problem {
+            let shown: String = name.chars().take(40).filter(|c| !c.is_control()).collect();
+            if from_file {
+                self.err(at, format!("the file name \"{shown}\" gives no usable output folder name ({p}): set [scenario] name"));
+            } else {
+                self.err(at, format!("the name is used as a folder name and \"{shown}\" cannot be one: {p}"));
+            }
+        }
     }
 
     /// The key space named `name`, or a problem listing the defined ones.
@@ -209,26 +273,28 @@ impl Validator<'_> {
         let duration = self.duration(&sp.key("duration"), &m.duration).unwrap_or(SimDuration::from_secs(1));
         if duration == SimDuration::ZERO {
             self.err(&sp.key("duration"), "the duration must be longer than zero");
-        } else if duration.as_micros() % 1_000_000 != 0 {
+        } else if !duration.as_micros().is_multiple_of(1_000_000) {
             self.err(&sp.key("duration"), "the duration must be a whole number of seconds");
-        } else if duration > SimDuration::from_secs(366 * 86_400) {
+        } else if duration > SimDuration::from_secs(MAX_DURATION_S) {
             self.err(&sp.key("duration"), "the duration must be at most 366 days");
         }
         let start_unix_s = match &m.start {
             None => defaults::START_UNIX_S,
             Some(s) => parse_rfc3339(s).unwrap_or_else(|| {
-                self.err(&sp.key("start"), format!("\"{s}\" is not an RFC 3339 UTC instant such as \"2026-03-02T00:00:00Z\""));
+                self.err(&sp.key("start"), format!("\"{s}\" is not an RFC 3339 instant such as \"2026-03-02T00:00:00Z\""));
                 defaults::START_UNIX_S
             }),
         };
         let name = match &m.name {
             Some(n) => {
-                if n.is_empty() || n.contains(['/', '\\']) || n == "." || n == ".." {
-                    self.err(&sp.key("name"), "the name is used as a folder name: it must be non-empty and contain no slashes");
-                }
+                self.folder_name(&sp.key("name"), n, false);
                 n.clone()
             }
-            None => self.path.file_stem().map_or_else(|| "scenario".to_string(), |s| s.to_string_lossy().into_owned()),
+            None => {
+                let stem = self.path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                self.folder_name(&sp, &stem, true);
+                stem
+            }
         };
         (name, duration, start_unix_s)
     }

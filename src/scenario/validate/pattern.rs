@@ -1,12 +1,13 @@
 //! `[[pattern]]`: operations, keys, sizes, consistency, rate shapes and index writes.
 
 use super::{Names, Validator};
-use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_BYTES, MAX_TRANSACT_ITEMS};
+use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_BYTES, MAX_PATTERN_BYTES_PER_SECOND, MAX_TRANSACT_ITEMS};
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::*;
 use crate::scenario::*;
 use crate::time::SimDuration;
+use crate::traffic::rate::peak_rate;
 use crate::units::Consistency;
 use std::path::Path;
 
@@ -107,6 +108,17 @@ impl Validator<'_> {
             _ => Consistency::Strong,
         };
         let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
+        let mean_item = match size {
+            SizeSpec::Fixed(b) => b as f64,
+            SizeSpec::LogNormal { mean, .. } => mean,
+        };
+        let demand = peak_rate(&rate) * items as f64 * mean_item;
+        if demand > MAX_PATTERN_BYTES_PER_SECOND {
+            self.err(
+                &at.key("rate"),
+                format!("at its peak this pattern moves {demand:.3e} bytes a second (rate x items x item bytes), above ddbsim's ceiling of 1e15"),
+            );
+        }
         let mut index_writes = Vec::new();
         for (name, kind) in &p.index_writes {
             let ip = at.key("index_writes").key(name);
@@ -210,7 +222,7 @@ impl Validator<'_> {
             RawRate::Trace(file) => {
                 let tp = at.key("trace");
                 let full = self.path.parent().unwrap_or(Path::new(".")).join(file);
-                match read_trace(&full) {
+                match read_trace(self.path, file, self.options.allow_outside) {
                     Ok(steps) => RateShape::Steps(steps),
                     Err(m) => {
                         self.err(&tp, format!("{}: {m}", full.display()));
@@ -229,36 +241,81 @@ fn parse_hh_mm(s: &str) -> Option<u64> {
     (h < 24 && m < 60).then_some(h * 3_600 + m * 60)
 }
 
-/// Reads a trace CSV: `time_s,rate` rows (a header line is allowed), times increasing from 0.
-fn read_trace(path: &Path) -> Result<Vec<(u64, f64)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the trace file: {e}"))?;
+/// Largest trace file read, bytes.
+const MAX_TRACE_BYTES: u64 = 64 << 20;
+
+/// At most this many characters of a field are quoted in a message.
+fn quoted(field: &str) -> String {
+    let f: String = field.chars().take(32).filter(|c| !c.is_control()).collect();
+    if field.chars().count() > 32 {
+        format!("\"{f}…\"")
+    } else {
+        format!("\"{f}\"")
+    }
+}
+
+/// Reads the trace `file` of the scenario at `scenario`: `time_s,rate` rows (a header line is
+/// allowed), times increasing from 0. The file must be a regular file of at most 64 MiB in the
+/// scenario's folder (or below it) unless `allow_outside`; a message quotes at most the field
+/// that failed.
+fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u64, f64)>, String> {
+    use std::io::Read as _;
+    let dir = scenario.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let full = dir.join(file);
+    let real = full.canonicalize().map_err(|e| format!("cannot read the trace file: {e}"))?;
+    if !allow_outside {
+        let home = dir.canonicalize().map_err(|e| format!("cannot read the scenario's folder: {e}"))?;
+        if !real.starts_with(&home) {
+            return Err("the trace file is outside the scenario's folder; move it there or pass --allow-outside".into());
+        }
+    }
+    let meta = std::fs::metadata(&real).map_err(|e| format!("cannot read the trace file: {e}"))?;
+    if !meta.is_file() {
+        return Err("the trace is not a regular file".into());
+    }
+    if meta.len() > MAX_TRACE_BYTES {
+        return Err(format!("the trace file is {} bytes; at most {MAX_TRACE_BYTES}", meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(&real)
+        .and_then(|f| f.take(MAX_TRACE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read the trace file: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| "the trace file is not UTF-8 text".to_string())?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out: Vec<(u64, f64)> = Vec::new();
+    let mut first = true;
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let header = std::mem::replace(&mut first, false);
         let mut f = line.split(',');
         let (Some(t), Some(r)) = (f.next(), f.next()) else {
             return Err(format!("line {}: expected `time_s,rate`", n + 1));
         };
-        let (Ok(t), Ok(r)) = (t.trim().parse::<f64>(), r.trim().parse::<f64>()) else {
-            if out.is_empty() && n == 0 {
-                continue; // header
+        let (t, r) = (t.trim(), r.trim());
+        let (Ok(tv), Ok(rv)) = (t.parse::<f64>(), r.parse::<f64>()) else {
+            if header {
+                continue;
             }
-            return Err(format!("line {}: `{line}` is not two numbers", n + 1));
+            let (field, which) = if t.parse::<f64>().is_err() { (t, "time_s") } else { (r, "rate") };
+            return Err(format!("line {}: {which} {} is not a number", n + 1, quoted(field)));
         };
-        if !(t.is_finite() && t >= 0.0 && r.is_finite() && r >= 0.0) {
+        if !(tv.is_finite() && tv >= 0.0 && rv.is_finite() && rv >= 0.0) {
             return Err(format!("line {}: time and rate must be finite and >= 0", n + 1));
         }
-        let t = t as u64;
-        if out.last().is_some_and(|&(p, _)| t <= p) {
+        if rv > crate::limits::MAX_REQUEST_RATE {
+            return Err(format!("line {}: a rate of {rv:e} is above ddbsim's ceiling of 1e9 requests per second", n + 1));
+        }
+        let tv = tv as u64;
+        if out.last().is_some_and(|&(p, _)| tv <= p) {
             return Err(format!("line {}: times must increase", n + 1));
         }
-        if out.is_empty() && t != 0 {
+        if out.is_empty() && tv != 0 {
             out.push((0, 0.0));
         }
-        out.push((t, r));
+        out.push((tv, rv));
     }
     if out.is_empty() {
         return Err("the trace has no rows".into());

@@ -3,7 +3,8 @@
 
 use super::{Names, Validator};
 use crate::limits::{
-    MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
+    MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ,
+    ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
@@ -18,6 +19,11 @@ impl Validator<'_> {
         let storage_gb = raw.storage_gb.unwrap_or(0.0);
         if !storage_gb.is_finite() || storage_gb < 0.0 {
             self.err(&tp.key("storage_gb"), format!("storage must be a finite number >= 0 GB, not {storage_gb}"));
+        } else if storage_gb > MAX_STORAGE_GB {
+            self.err(
+                &tp.key("storage_gb"),
+                format!("{storage_gb} GB is above ddbsim's ceiling of {MAX_STORAGE_GB:e} GB (a million partitions)"),
+            );
         }
         let capacity = self.table_capacity(&tp.key("capacity"), &raw.capacity);
         let on_demand = matches!(capacity, CapacitySpec::OnDemand { .. });
@@ -256,7 +262,7 @@ impl Validator<'_> {
                     );
                 }
                 let window = self.opt_duration(&at.key("window"), s.window.as_ref(), defaults::HEAT_WINDOW);
-                if window.as_secs() < 60 || window.as_secs() % 60 != 0 {
+                if window.as_secs() < 60 || !window.as_secs().is_multiple_of(60) {
                     self.err(&at.key("window"), "the heat window is whole minutes, at least 1m");
                 }
                 let delay = self.opt_duration(&at.key("delay"), s.delay.as_ref(), defaults::HEAT_DELAY);
