@@ -103,3 +103,5 @@ pub const MAX_PATTERN_BYTES_PER_SECOND: f64 = 1e15;
 pub const MAX_DURATION_S: u64 = 366 * 86_400;
 /// Longest scenario name, characters (it names the output folder).
 pub const MAX_NAME_CHARS: usize = 100;
+/// Largest scenario file read (long series belong in trace files, which have their own cap).
+pub const MAX_SCENARIO_BYTES: u64 = 4 << 20;

@@ -71,20 +71,20 @@ impl MinuteRecord {
     }
 }
 
-/// One partition in one minute.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// One partition in one minute (kept compact: a long run of a big table records many).
 #[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartitionMinute {
     /// Minute number.
     pub minute: u32,
-    /// Resource index (0 = table, then GSIs).
-    pub resource: u16,
     /// Partition index.
     pub partition: u32,
-    /// Milli-units consumed, by [`Dim`].
-    pub consumed: [u64; 2],
-    /// Throttle events, by [`Dim`].
-    pub throttles: [u64; 2],
+    /// Milli-units consumed, by [`Dim`] (at most 3,000 units a second for 60 seconds).
+    pub consumed: [u32; 2],
+    /// Throttle events, by [`Dim`] (saturating).
+    pub throttles: [u32; 2],
+    /// Resource index (0 = table, then GSIs).
+    pub resource: u16,
 }
 
 /// Totals of one access pattern.

@@ -45,6 +45,24 @@ const KNOWN: &[&str] = &[
     "shards.png",
 ];
 
+/// A file of an output folder: its name and a writer of its contents.
+pub(crate) trait OutputFile {
+    /// File name.
+    fn name(&self) -> &str;
+    /// Writes the contents.
+    fn write_to(&self, w: &mut dyn Write) -> std::io::Result<()>;
+}
+
+impl OutputFile for (&str, &[u8]) {
+    fn name(&self) -> &str {
+        self.0
+    }
+
+    fn write_to(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        w.write_all(self.1)
+    }
+}
+
 /// An output folder that cannot be written. Fatal for the run.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: cannot write: {source}")]
@@ -140,20 +158,21 @@ impl OutputDir {
     ///
     /// # Errors
     /// [`OutputError`]; the previous output is then left as it was.
-    pub(crate) fn write(&self, files: &[(&str, &[u8])], carry_over: bool) -> Result<Vec<PathBuf>, OutputError> {
+    pub(crate) fn write<F: OutputFile>(&self, files: &[F], carry_over: bool) -> Result<Vec<PathBuf>, OutputError> {
         let staging =
             tempfile::Builder::new().prefix(&format!(".{}.ddbsim-new-", self.name)).tempdir_in(&self.parent).map_err(err(&self.dir))?;
-        let mut all: Vec<(String, Vec<u8>)> = files.iter().map(|(n, b)| ((*n).to_string(), b.to_vec())).collect();
-        all.push((MARKER.to_string(), format!("ddbsim {}\n", env!("CARGO_PKG_VERSION")).into_bytes()));
-        for (name, bytes) in &all {
-            write_new(&staging.path().join(name), bytes)?;
+        let marker = format!("ddbsim {}\n", env!("CARGO_PKG_VERSION"));
+        write_new(&staging.path().join(MARKER), &(MARKER, marker.as_bytes()))?;
+        for f in files {
+            write_new(&staging.path().join(f.name()), f)?;
         }
+        let all: Vec<&str> = files.iter().map(OutputFile::name).chain(std::iter::once(MARKER)).collect();
         let existed = self.dir.is_dir();
         if existed && carry_over {
             // The files of the previous output that are not rewritten come along.
             for entry in fs::read_dir(&self.dir).map_err(err(&self.dir))?.flatten() {
                 let n = entry.file_name();
-                if !all.iter().any(|(a, _)| std::ffi::OsStr::new(a) == n) {
+                if !all.iter().any(|a| std::ffi::OsStr::new(a) == n) {
                     let target = staging.path().join(&n);
                     fs::copy(entry.path(), &target).map_err(err(&target))?;
                 }
@@ -179,14 +198,16 @@ impl OutputDir {
             return Err(err(&self.dir)(e));
         }
         sync_dir(&self.parent)?;
-        Ok(files.iter().map(|(n, _)| self.dir.join(n)).collect())
+        Ok(files.iter().map(|f| self.dir.join(f.name())).collect())
     }
 }
 
-/// Creates `path` (it must not exist) with `bytes`, synced to disk.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    let mut f = fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(err(path))?;
-    f.write_all(bytes).map_err(err(path))?;
+/// Creates `path` (it must not exist) with `file`'s contents, synced to disk.
+fn write_new(path: &Path, file: &(impl OutputFile + ?Sized)) -> Result<(), OutputError> {
+    let f = fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(err(path))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+    file.write_to(&mut w).map_err(err(path))?;
+    let f = w.into_inner().map_err(|e| err(path)(e.into_error()))?;
     f.sync_all().map_err(err(path))
 }
 
@@ -203,11 +224,11 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let out = d.path().join("run");
         let o = OutputDir::claim(&out).unwrap();
-        o.write(&[("summary.json", b"one"), ("report.html", b"r")], false).unwrap();
-        o.write(&[("summary.json", b"two")], false).unwrap();
+        o.write(&[("summary.json", &b"one"[..]), ("report.html", &b"r"[..])], false).unwrap();
+        o.write(&[("summary.json", &b"two"[..])], false).unwrap();
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"two");
         assert!(!out.join("report.html").exists(), "a rerun without charts drops the old report");
-        o.write(&[("report.html", b"r2")], true).unwrap();
+        o.write(&[("report.html", &b"r2"[..])], true).unwrap();
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"two", "carried over");
         // Only the folder, its lock file: no staging or backup folders left.
         let mut names: Vec<String> =

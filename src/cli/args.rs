@@ -176,6 +176,9 @@ pub(crate) struct ShardsArgs {
     /// Largest throttled share accepted, e.g. "0.1%".
     #[arg(long, default_value = "0.1%")]
     pub(crate) max_throttle: String,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 /// `ddbsim compare`.

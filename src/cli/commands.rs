@@ -31,6 +31,19 @@ fn stopped(stop: &StopToken) -> Result<(), CliError> {
     }
 }
 
+/// The process's peak resident memory (`VmHWM`, Linux), beside the guard's estimate: the user
+/// sees how close the estimate came, and tests read it (a child's `ru_maxrss` would count the
+/// test harness's pages inherited at the fork).
+fn memory(estimate: &guard::Estimate) -> String {
+    let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+    });
+    match peak {
+        Some(kb) => format!("peak memory {:.0} MB (estimated {:.0} MB)", kb * 1024.0 / 1e6, estimate.memory_bytes / 1e6),
+        None => format!("estimated peak memory {:.0} MB", estimate.memory_bytes / 1e6),
+    }
+}
+
 fn wrote(paths: &[PathBuf]) -> String {
     paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -50,9 +63,9 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
         stop: Some(stop.clone()),
         progress: Some(bar.clone()),
     };
-    if !a.force {
-        guard::check(&sc, &opts)?;
-    }
+    let work = if reps > 1 { guard::Work::replications(reps) } else { guard::Work::ONE };
+    let work = if a.no_charts { work.without_charts() } else { work };
+    let estimate = if a.force { guard::estimate_work(&sc, &opts, work) } else { guard::check_work(&sc, &opts, work)? };
     // Fail on an unwritable or busy folder before spending time on the run.
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, ""))?;
     let started = Instant::now();
@@ -76,7 +89,7 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
             print!("{}", r.text());
         }
         print!("{}", report.text());
-        println!("simulated in {:.2} s; wrote {}", elapsed.as_secs_f64(), wrote(&written));
+        println!("simulated in {:.2} s, {}; wrote {}", elapsed.as_secs_f64(), memory(&estimate), wrote(&written));
     }
     Ok(())
 }
@@ -108,16 +121,15 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
         reserved_years: a.reserved_term,
         target: a.target / 100.0,
     };
-    if !a.force {
-        guard::check(&sc, &o.run)?;
-    }
-    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, ""))?;
     let reps = replications_arg(a.replications)?;
+    let work = guard::Work::compare(reps);
+    let estimate = if a.force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
+    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, ""))?;
     let cs = study::compare_replications(&sc, &catalog, &o, reps);
     stopped(stop)?;
     let c = &cs[0];
-    let mut artifacts = c.artifacts()?;
     let replicated = (reps > 1).then(|| ReplicatedComparison::of(&cs));
+    let mut artifacts = c.artifacts()?;
     if let Some(rc) = &replicated {
         artifacts.extend(rc.artifacts()?);
     }
@@ -127,7 +139,7 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
         if let Some(rc) = &replicated {
             print!("{}", rc.text());
         }
-        println!("wrote {}", wrote(&written));
+        println!("{}; wrote {}", memory(&estimate), wrote(&written));
     }
     Ok(())
 }
@@ -150,9 +162,13 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
         progress: Some(bar.clone()),
         ..RunOptions::default()
     };
-    if !a.force {
-        for point in &prepared.scenarios {
-            guard::check(point, &base)?;
+    let runs = prepared.points_of(shard).len() as u64 * reps;
+    let work = guard::Work::sweep(prepared.scenarios.len() as u64, runs);
+    let mut estimate = guard::estimate_work(&sc, &base, work);
+    for point in &prepared.scenarios {
+        let e = if a.force { guard::estimate_work(point, &base, work) } else { guard::check_work(point, &base, work)? };
+        if e.memory_bytes > estimate.memory_bytes {
+            estimate = e;
         }
     }
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-sweep"))?;
@@ -163,7 +179,7 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
     let written = out.write_all(&result.artifacts()?)?;
     if !a.common.quiet {
         print!("{}", result.text());
-        println!("wrote {}", wrote(&written));
+        println!("{}; wrote {}", memory(&estimate), wrote(&written));
     }
     Ok(())
 }
@@ -214,6 +230,9 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
         progress: Some(bar.clone()),
         ..RunOptions::default()
     };
+    let counts = study::shard_counts(o.max).len() as u64;
+    let work = guard::Work::sweep(counts, counts * o.replications);
+    let estimate = if a.force { guard::estimate_work(&sc, &base, work) } else { guard::check_work(&sc, &base, work)? };
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-shards"))?;
     let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
     let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog, &a.common.load_options())?;
@@ -222,7 +241,7 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
     let written = out.write_all(&result.artifacts()?)?;
     if !a.common.quiet {
         print!("{}", result.text());
-        println!("wrote {}", wrote(&written));
+        println!("{}; wrote {}", memory(&estimate), wrote(&written));
     }
     Ok(())
 }

@@ -380,7 +380,14 @@ impl<'a> Simulation<'a> {
             let (record, rows) = (self.opts.record_partitions, &mut self.rec.partitions);
             res.close_minute(|p, consumed, throttles| {
                 if record {
-                    rows.push(PartitionMinute { minute: minute as u32, resource: r as u16, partition: p as u32, consumed, throttles });
+                    let narrow = |x: [u64; 2]| x.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+                    rows.push(PartitionMinute {
+                        minute: minute as u32,
+                        resource: r as u16,
+                        partition: p as u32,
+                        consumed: narrow(consumed),
+                        throttles: narrow(throttles),
+                    });
                 }
                 util.push((consumed[0] as f64 / caps[0] as f64).max(consumed[1] as f64 / caps[1] as f64));
             });

@@ -165,7 +165,7 @@ impl Render for Comparison {
         o
     }
 
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         let bars = self.cost_bars();
         let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars))?;
         Ok(vec![
@@ -198,7 +198,7 @@ impl Render for ReplicatedComparison {
         o
     }
 
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         Ok(vec![Artifact::new("compare-replications.json", json(self))])
     }
 }

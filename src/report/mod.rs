@@ -6,6 +6,7 @@
 //! [`RunReport`]: `summary.json`, `timeseries.csv`, `partitions.csv`, and unless charts are off,
 //! the charts and `report.html`.
 
+pub mod chart_data;
 pub mod compare;
 pub mod html;
 pub mod metric;
@@ -23,20 +24,71 @@ pub use metric::Metric;
 pub use summary::Summary;
 pub use tables::{PartitionRow, SeriesRow};
 
-/// A file a command writes: its name in the output folder and its bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Artifact {
-    /// File name.
-    pub name: String,
-    /// Contents.
-    pub bytes: Vec<u8>,
+/// The contents of a file: bytes, or a writer that streams them (a long run's CSV files are
+/// written row by row, never held whole).
+enum Content<'a> {
+    Bytes(Vec<u8>),
+    Stream(Box<WriteFn<'a>>),
 }
 
-impl Artifact {
-    /// A file named `name`.
+/// Writes a file's contents to a writer.
+type WriteFn<'a> = dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()> + 'a;
+
+/// A file a command writes: its name in the output folder and its contents.
+pub struct Artifact<'a> {
+    /// File name.
+    pub name: String,
+    content: Content<'a>,
+}
+
+impl std::fmt::Debug for Artifact<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Artifact").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl crate::output::OutputFile for Artifact<'_> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn write_to(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Artifact::write_to(self, w)
+    }
+}
+
+impl<'a> Artifact<'a> {
+    /// A file named `name` with these bytes.
     #[must_use]
     pub fn new(name: &str, bytes: impl Into<Vec<u8>>) -> Self {
-        Self { name: name.to_string(), bytes: bytes.into() }
+        Self { name: name.to_string(), content: Content::Bytes(bytes.into()) }
+    }
+
+    /// A file named `name` whose contents `write` streams.
+    #[must_use]
+    pub fn stream(name: &str, write: impl Fn(&mut dyn std::io::Write) -> std::io::Result<()> + 'a) -> Self {
+        Self { name: name.to_string(), content: Content::Stream(Box::new(write)) }
+    }
+
+    /// Writes the contents into `w`.
+    ///
+    /// # Errors
+    /// An I/O error of `w`.
+    pub fn write_to(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match &self.content {
+            Content::Bytes(b) => w.write_all(b),
+            Content::Stream(f) => f(w),
+        }
+    }
+
+    /// The contents, in memory.
+    ///
+    /// # Errors
+    /// An error of a streaming writer.
+    pub fn to_bytes(&self) -> std::io::Result<Vec<u8>> {
+        let mut v = Vec::new();
+        self.write_to(&mut v)?;
+        Ok(v)
     }
 }
 
@@ -66,16 +118,16 @@ impl Output {
     ///
     /// # Errors
     /// [`OutputError`] naming the folder or file that could not be written.
-    pub fn write_all(&self, artifacts: &[Artifact]) -> Result<Vec<PathBuf>, OutputError> {
-        self.0.write(&artifacts.iter().map(|a| (a.name.as_str(), a.bytes.as_slice())).collect::<Vec<_>>(), false)
+    pub fn write_all(&self, artifacts: &[Artifact<'_>]) -> Result<Vec<PathBuf>, OutputError> {
+        self.0.write(artifacts, false)
     }
 
     /// Writes `artifacts` over the previous output, keeping its other files (`ddbsim plot`).
     ///
     /// # Errors
     /// As [`Output::write_all`].
-    pub fn update(&self, artifacts: &[Artifact]) -> Result<Vec<PathBuf>, OutputError> {
-        self.0.write(&artifacts.iter().map(|a| (a.name.as_str(), a.bytes.as_slice())).collect::<Vec<_>>(), true)
+    pub fn update(&self, artifacts: &[Artifact<'_>]) -> Result<Vec<PathBuf>, OutputError> {
+        self.0.write(artifacts, true)
     }
 }
 
@@ -87,7 +139,7 @@ pub trait Render {
     ///
     /// # Errors
     /// [`ReportError`] when a chart cannot be drawn.
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError>;
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError>;
 }
 
 /// Pretty JSON with a trailing newline.
@@ -120,23 +172,87 @@ pub enum ReportError {
     Input(String),
 }
 
-/// A run's outputs: the summary and the rows of its CSV files.
-pub struct RunReport {
+/// Where a run's rows come from: the run in memory, or the CSV files of its output folder.
+enum Rows<'a> {
+    Run(&'a crate::engine::RunResult),
+    Files(PathBuf),
+}
+
+impl Rows<'_> {
+    /// Each `timeseries.csv` row, in order.
+    fn series(&self, f: &mut dyn FnMut(&SeriesRow) -> Result<(), ReportError>) -> Result<(), ReportError> {
+        match self {
+            Rows::Run(r) => {
+                let mut res = Ok(());
+                tables::for_each_series(r, |row| {
+                    if res.is_ok() {
+                        res = f(&row);
+                    }
+                });
+                res
+            }
+            Rows::Files(dir) => read_rows(dir, "timeseries.csv", |row: &SeriesRow| row.value.is_finite(), f),
+        }
+    }
+
+    /// Each `partitions.csv` row, in order.
+    fn partitions(&self, f: &mut dyn FnMut(&PartitionRow) -> Result<(), ReportError>) -> Result<(), ReportError> {
+        match self {
+            Rows::Run(r) => {
+                let mut res = Ok(());
+                tables::for_each_partition(r, |row| {
+                    if res.is_ok() {
+                        res = f(&row);
+                    }
+                });
+                res
+            }
+            Rows::Files(dir) => {
+                let finite = |r: &PartitionRow| {
+                    [r.consumed_rcu, r.consumed_wcu, r.read_utilization, r.write_utilization].iter().all(|x| x.is_finite())
+                };
+                read_rows(dir, "partitions.csv", finite, f)
+            }
+        }
+    }
+}
+
+/// Reads the rows of CSV file `name` in `dir` one by one; a row that fails `ok` is refused with
+/// its line (a chart cannot scale an axis to infinity).
+fn read_rows<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    name: &str,
+    ok: impl Fn(&T) -> bool,
+    f: &mut dyn FnMut(&T) -> Result<(), ReportError>,
+) -> Result<(), ReportError> {
+    let path = dir.join(name);
+    let bad = |m: String| ReportError::Input(format!("{}: {m}", path.display()));
+    let mut rdr = csv::Reader::from_path(&path).map_err(|e| bad(format!("{e} (is this the output folder of `ddbsim run`?)")))?;
+    for (i, row) in rdr.deserialize::<T>().enumerate() {
+        let row = row.map_err(|e| bad(e.to_string()))?;
+        if !ok(&row) {
+            return Err(bad(format!("line {}: a value is not a finite number", i + 2)));
+        }
+        f(&row)?;
+    }
+    Ok(())
+}
+
+/// A run's outputs: the summary, the rows of its CSV files (streamed from the run or from the
+/// files), and its charts.
+pub struct RunReport<'a> {
     /// `summary.json`.
     pub summary: Summary,
-    /// `timeseries.csv`.
-    pub series: Vec<SeriesRow>,
-    /// `partitions.csv`.
-    pub partitions: Vec<PartitionRow>,
+    rows: Rows<'a>,
     /// Draw the charts and `report.html`.
     pub charts: bool,
 }
 
-impl RunReport {
-    /// The report of a run of `sc`, billed at `catalog` prices.
+impl<'a> RunReport<'a> {
+    /// The report of run `r` of `sc`, billed at `catalog` prices.
     #[must_use]
-    pub fn new(sc: &crate::scenario::Scenario, r: &crate::engine::RunResult, catalog: &crate::cost::Catalog, charts: bool) -> Self {
-        Self { summary: Summary::new(sc, r, catalog), series: tables::timeseries_rows(r), partitions: tables::partition_rows(r), charts }
+    pub fn new(sc: &crate::scenario::Scenario, r: &'a crate::engine::RunResult, catalog: &crate::cost::Catalog, charts: bool) -> Self {
+        Self { summary: Summary::new(sc, r, catalog), rows: Rows::Run(r), charts }
     }
 
     /// The report of an earlier run, from the files in its output folder.
@@ -144,28 +260,11 @@ impl RunReport {
     /// # Errors
     /// [`ReportError::Input`] naming a missing or malformed file.
     pub fn read(dir: &Path) -> Result<Self, ReportError> {
-        let read = |name: &str| {
-            std::fs::read_to_string(dir.join(name))
-                .map_err(|e| ReportError::Input(format!("{}: {e} (is this the output folder of `ddbsim run`?)", dir.join(name).display())))
-        };
-        let bad = |name: &str, e: &dyn std::fmt::Display| ReportError::Input(format!("{}: {e}", dir.join(name).display()));
-        let summary: Summary = serde_json::from_str(&read("summary.json")?).map_err(|e| bad("summary.json", &e))?;
-        let text = read("timeseries.csv")?;
-        let series: Vec<SeriesRow> =
-            csv::Reader::from_reader(text.as_bytes()).deserialize().collect::<Result<_, _>>().map_err(|e| bad("timeseries.csv", &e))?;
-        let text = read("partitions.csv")?;
-        let partitions: Vec<PartitionRow> =
-            csv::Reader::from_reader(text.as_bytes()).deserialize().collect::<Result<_, _>>().map_err(|e| bad("partitions.csv", &e))?;
-        // A chart cannot scale an axis to infinity: refuse what no run writes.
-        if let Some(i) = series.iter().position(|r| !r.value.is_finite()) {
-            return Err(bad("timeseries.csv", &format!("line {}: the value is not a finite number", i + 2)));
-        }
-        let finite =
-            |r: &PartitionRow| [r.consumed_rcu, r.consumed_wcu, r.read_utilization, r.write_utilization].iter().all(|x| x.is_finite());
-        if let Some(i) = partitions.iter().position(|r| !finite(r)) {
-            return Err(bad("partitions.csv", &format!("line {}: a value is not a finite number", i + 2)));
-        }
-        Ok(Self { summary, series, partitions, charts: true })
+        let path = dir.join("summary.json");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| ReportError::Input(format!("{}: {e} (is this the output folder of `ddbsim run`?)", path.display())))?;
+        let summary: Summary = serde_json::from_str(&text).map_err(|e| ReportError::Input(format!("{}: {e}", path.display())))?;
+        Ok(Self { summary, rows: Rows::Files(dir.to_path_buf()), charts: true })
     }
 
     /// Markers for capacity events and `[[at]]` actions: (minute, resource, label).
@@ -188,18 +287,33 @@ impl RunReport {
         m
     }
 
-    /// The charts (capacity, hot partitions, latency) and `report.html`.
-    fn charts(&self) -> Result<Vec<Artifact>, ReportError> {
+    /// The charts (capacity, hot partitions, latency) and `report.html`, built by streaming the
+    /// rows into bounded buckets.
+    ///
+    /// # Errors
+    /// [`ReportError`] when a row cannot be read or a chart cannot be drawn.
+    pub fn chart_artifacts(&self) -> Result<Vec<Artifact<'static>>, ReportError> {
+        let minutes = self.summary.duration_s.div_ceil(60);
+        let mut series = chart_data::SeriesCharts::new(minutes);
+        self.rows.series(&mut |row| {
+            series.add(row);
+            Ok(())
+        })?;
+        let mut heat = chart_data::HeatCharts::new(minutes, self.summary.resources.iter().map(|r| (r.name.clone(), r.partitions)));
+        self.rows.partitions(&mut |row| {
+            heat.add(row);
+            Ok(())
+        })?;
         let mut out = Vec::new();
         let mut svgs = Vec::new();
-        let panels = plot::capacity_panels(&self.series);
+        let panels = series.panels();
         let marks = self.markers();
         let h = plot::PANEL_HEIGHT * panels.len().max(1) as u32;
         let (svg, png) = draw_chart!(h, "capacity", |root| plot::capacity(root, &panels, &marks))?;
         out.push(Artifact::new("capacity.svg", svg.clone()));
         out.push(Artifact::new("capacity.png", png));
         svgs.push(("capacity: requested, consumed and provisioned units per second, throttle events per minute".to_string(), svg));
-        let maps = plot::heatmaps(&self.partitions);
+        let maps = heat.heatmaps();
         let hot: Vec<String> = self
             .summary
             .hot_keys
@@ -214,7 +328,7 @@ impl RunReport {
         out.push(Artifact::new("hot-partitions.svg", svg.clone()));
         out.push(Artifact::new("hot-partitions.png", png));
         svgs.push(("hot partitions: utilization of each partition's cap per minute".to_string(), svg));
-        let pts = plot::latency_points(&self.series);
+        let pts = series.latency();
         let (svg, png) = draw_chart!(plot::PANEL_HEIGHT + 100, "latency", |root| plot::latency(root, &pts))?;
         out.push(Artifact::new("latency.svg", svg.clone()));
         out.push(Artifact::new("latency.png", png));
@@ -222,29 +336,35 @@ impl RunReport {
         out.push(Artifact::new("report.html", html::run_report(&self.summary, &svgs)));
         Ok(out)
     }
-
-    /// The charts and `report.html` only (what `ddbsim plot` redraws).
-    ///
-    /// # Errors
-    /// [`ReportError::Chart`] when a chart cannot be drawn.
-    pub fn chart_artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
-        self.charts()
-    }
 }
 
-impl Render for RunReport {
+impl Render for RunReport<'_> {
     fn text(&self) -> String {
         self.summary.to_table()
     }
 
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
+        let csv = |header: &'static str, series: bool| {
+            move |w: &mut dyn std::io::Write| {
+                let err = |e: ReportError| std::io::Error::other(e.to_string());
+                if series {
+                    tables::write_csv(w, header, |emit| {
+                        self.rows.series(&mut |row| emit(row).map_err(|e| ReportError::Input(e.to_string()))).map_err(err)
+                    })
+                } else {
+                    tables::write_csv(w, header, |emit| {
+                        self.rows.partitions(&mut |row| emit(row).map_err(|e| ReportError::Input(e.to_string()))).map_err(err)
+                    })
+                }
+            }
+        };
         let mut out = vec![
             Artifact::new("summary.json", self.summary.to_json()),
-            Artifact::new("timeseries.csv", tables::timeseries_csv(&self.series)),
-            Artifact::new("partitions.csv", tables::partitions_csv(&self.partitions)),
+            Artifact::stream("timeseries.csv", csv(tables::TIMESERIES_HEADER, true)),
+            Artifact::stream("partitions.csv", csv(tables::PARTITIONS_HEADER, false)),
         ];
         if self.charts {
-            out.extend(self.charts()?);
+            out.extend(self.chart_artifacts()?);
         }
         Ok(out)
     }

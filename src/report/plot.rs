@@ -3,13 +3,9 @@
 //! from the rows written to the CSV and JSON files, so `ddbsim plot` redraws a run from its
 //! files and tests can check that what is plotted is what the CSV says.
 
-use super::metric::Metric;
-use super::tables::{PartitionRow, SeriesRow};
-use crate::model::Dim;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
-use std::collections::BTreeMap;
 use std::sync::Once;
 
 /// Chart width, pixels.
@@ -71,62 +67,20 @@ pub struct CapacityPanel {
     pub resource: String,
     /// "Read" or "Write".
     pub dim: &'static str,
-    /// Minutes (start of each).
+    /// Minutes each point stands for (1 up to 1,000 minutes of run).
+    pub bucket_minutes: f64,
+    /// First minute of each bucket.
     pub minutes: Vec<f64>,
     /// Requested units per second (every attempt).
     pub requested: Vec<f64>,
     /// Consumed units per second.
     pub consumed: Vec<f64>,
-    /// Provisioned units (empty on-demand).
-    pub provisioned: Vec<f64>,
-    /// Table-level limit, units per second.
-    pub limit: Vec<f64>,
-    /// Throttle events per minute.
+    /// Provisioned units at the buckets the resource was provisioned: (minute, units).
+    pub provisioned: Vec<(f64, f64)>,
+    /// Table-level limit, units per second: (minute, units).
+    pub limit: Vec<(f64, f64)>,
+    /// Throttle events per bucket.
     pub throttle_events: Vec<f64>,
-}
-
-/// The panels of the capacity chart from `timeseries.csv` rows (resources with traffic only).
-#[must_use]
-pub fn capacity_panels(rows: &[SeriesRow]) -> Vec<CapacityPanel> {
-    let mut by: BTreeMap<(String, Metric), BTreeMap<u64, f64>> = BTreeMap::new();
-    let mut order: Vec<String> = Vec::new();
-    for r in rows {
-        if r.resource == "client" {
-            continue;
-        }
-        if !order.contains(&r.resource) {
-            order.push(r.resource.clone());
-        }
-        by.entry((r.resource.clone(), r.metric)).or_default().insert(r.time_s, r.value);
-    }
-    let mut panels = Vec::new();
-    for res in order {
-        for (dim, d) in [("Read", Dim::Read), ("Write", Dim::Write)] {
-            let get = |m: Metric| by.get(&(res.clone(), m)).cloned().unwrap_or_default();
-            let requested = get(Metric::Requested(d));
-            let consumed = get(Metric::Consumed(d));
-            let secs = |t: u64| {
-                let next = requested.keys().find(|&&k| k > t).copied();
-                next.map_or(60.0, |n| (n - t) as f64).min(60.0)
-            };
-            if requested.values().all(|&v| v == 0.0) && consumed.values().all(|&v| v == 0.0) {
-                continue;
-            }
-            let minutes: Vec<f64> = requested.keys().map(|&t| t as f64 / 60.0).collect();
-            let per_s = |m: &BTreeMap<u64, f64>| m.iter().map(|(&t, &v)| v / secs(t)).collect::<Vec<f64>>();
-            panels.push(CapacityPanel {
-                resource: res.clone(),
-                dim,
-                requested: per_s(&requested),
-                consumed: per_s(&consumed),
-                provisioned: get(Metric::Provisioned(d)).values().copied().collect(),
-                limit: get(Metric::CapacityLimit(d)).values().copied().collect(),
-                throttle_events: get(Metric::ThrottleEvents(d)).values().copied().collect(),
-                minutes,
-            });
-        }
-    }
-    panels
 }
 
 fn max_of(xs: &[&[f64]]) -> f64 {
@@ -147,8 +101,10 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
     }
     let areas = root.split_evenly((panels.len(), 1));
     for (p, area) in panels.iter().zip(&areas) {
-        let x_max = p.minutes.last().copied().unwrap_or(0.0) + 1.0;
-        let y_max = max_of(&[&p.requested, &p.consumed, &p.provisioned, &p.limit]).max(1.0) * 1.1;
+        let x_max = p.minutes.last().copied().unwrap_or(0.0) + p.bucket_minutes;
+        let prov: Vec<f64> = p.provisioned.iter().map(|x| x.1).collect();
+        let lim: Vec<f64> = p.limit.iter().map(|x| x.1).collect();
+        let y_max = max_of(&[&p.requested, &p.consumed, &prov, &lim]).max(1.0) * 1.1;
         let t_max = max_of(&[&p.throttle_events]).max(1.0) * 1.1;
         let unit = if p.dim == "Read" { "RCU/s" } else { "WCU/s" };
         let mut chart = ChartBuilder::on(area)
@@ -161,7 +117,9 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
             .map_err(&e)?
             .set_secondary_coord(0f64..x_max, 0f64..t_max);
         chart.configure_mesh().x_desc("minute").y_desc(unit).label_style((FONT, 12)).draw().map_err(&e)?;
-        chart.configure_secondary_axes().y_desc("throttle events / min").label_style((FONT, 12)).draw().map_err(&e)?;
+        let per =
+            if p.bucket_minutes > 1.0 { format!("throttle events / {} min", p.bucket_minutes) } else { "throttle events / min".into() };
+        chart.configure_secondary_axes().y_desc(per).label_style((FONT, 12)).draw().map_err(&e)?;
         let xy = |ys: &[f64]| p.minutes.iter().copied().zip(ys.iter().copied()).collect::<Vec<_>>();
         chart
             .draw_secondary_series(
@@ -169,7 +127,7 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
                     .iter()
                     .zip(&p.throttle_events)
                     .filter(|(_, &t)| t > 0.0)
-                    .map(|(&m, &t)| Rectangle::new([(m, 0.0), (m + 1.0, t)], THROTTLED.mix(0.35).filled())),
+                    .map(|(&m, &t)| Rectangle::new([(m, 0.0), (m + p.bucket_minutes, t)], THROTTLED.mix(0.35).filled())),
             )
             .map_err(&e)?
             .label("throttle events")
@@ -186,13 +144,17 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], CONSUMED));
         if !p.provisioned.is_empty() {
             chart
-                .draw_series(LineSeries::new(xy(&p.provisioned), PROVISIONED.stroke_width(2)))
+                .draw_series(LineSeries::new(p.provisioned.iter().copied(), PROVISIONED.stroke_width(2)))
                 .map_err(&e)?
                 .label("provisioned")
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], PROVISIONED));
-        } else {
+        }
+        // The on-demand capacity where the resource was on-demand (all of it, if it never was
+        // provisioned).
+        let on_demand: Vec<(f64, f64)> = p.limit.iter().copied().filter(|(m, _)| !p.provisioned.iter().any(|q| q.0 == *m)).collect();
+        if !on_demand.is_empty() {
             chart
-                .draw_series(LineSeries::new(xy(&p.limit), LIMIT.stroke_width(2)))
+                .draw_series(LineSeries::new(on_demand, LIMIT.stroke_width(2)))
                 .map_err(&e)?
                 .label("on-demand capacity")
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], LIMIT));
@@ -218,38 +180,21 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
 }
 
 /// The heatmap of one resource: utilization of the partition cap (the larger of read and
-/// write) per partition and minute.
+/// write) per partition and minute, the largest of each bucket.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Heatmap {
     /// Resource name.
     pub resource: String,
-    /// (minute, partition, utilization 0-1+).
+    /// (first minute, first partition, utilization 0-1+) of each bucket.
     pub cells: Vec<(u64, u32, f64)>,
     /// Minutes.
     pub minutes: u64,
     /// Most partitions at any minute.
     pub partitions: u32,
-}
-
-/// Heatmaps from `partitions.csv` rows, one per resource in order of appearance.
-#[must_use]
-pub fn heatmaps(rows: &[PartitionRow]) -> Vec<Heatmap> {
-    let mut maps: Vec<Heatmap> = Vec::new();
-    for r in rows {
-        let i = match maps.iter().position(|h| h.resource == r.resource) {
-            Some(i) => i,
-            None => {
-                maps.push(Heatmap { resource: r.resource.clone(), ..Heatmap::default() });
-                maps.len() - 1
-            }
-        };
-        let h = &mut maps[i];
-        let m = r.time_s / 60;
-        h.cells.push((m, r.partition, r.read_utilization.max(r.write_utilization)));
-        h.minutes = h.minutes.max(m + 1);
-        h.partitions = h.partitions.max(r.partition + 1);
-    }
-    maps
+    /// Minutes a cell spans.
+    pub time_bucket: u64,
+    /// Partitions a cell spans.
+    pub partition_bucket: u32,
 }
 
 /// White (idle) through yellow to red (at the cap) and dark red (throttling demand above it).
@@ -296,26 +241,13 @@ pub fn hot_partitions<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, maps: &
             .build_cartesian_2d(0u64..h.minutes.max(1), 0u32..h.partitions.max(1))
             .map_err(&e)?;
         chart.configure_mesh().x_desc("minute").y_desc("partition").disable_mesh().label_style((FONT, 12)).draw().map_err(&e)?;
-        chart.draw_series(h.cells.iter().map(|&(m, p, u)| Rectangle::new([(m, p), (m + 1, p + 1)], heat_color(u).filled()))).map_err(&e)?;
+        let (tb, pb) = (h.time_bucket, h.partition_bucket);
+        chart
+            .draw_series(h.cells.iter().map(|&(m, p, u)| Rectangle::new([(m, p), (m + tb, p + pb)], heat_color(u).filled())))
+            .map_err(&e)?;
     }
     root.present().map_err(&e)?;
     Ok(())
-}
-
-/// Latency percentiles per minute (ms) from `timeseries.csv` rows: (minute, p50, p99, max).
-#[must_use]
-pub fn latency_points(rows: &[SeriesRow]) -> Vec<(f64, f64, f64, f64)> {
-    let mut by: BTreeMap<u64, [f64; 3]> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.resource == "client") {
-        let e = by.entry(r.time_s).or_default();
-        match r.metric {
-            Metric::LatencyP50Ms => e[0] = r.value,
-            Metric::LatencyP99Ms => e[1] = r.value,
-            Metric::LatencyMaxMs => e[2] = r.value,
-            _ => {}
-        }
-    }
-    by.into_iter().map(|(t, v)| (t as f64 / 60.0, v[0], v[1], v[2])).collect()
 }
 
 /// Draws client latency percentiles over time (retries make the tails).

@@ -56,7 +56,7 @@ impl Render for Replications {
         )
     }
 
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         let rows: Vec<Row> = self
             .runs
             .iter()

@@ -49,7 +49,7 @@ impl SweepOutput {
 
     /// `sweep.csv` and `sweep.json`: what `merge` combines.
     #[must_use]
-    pub fn data(&self) -> Vec<Artifact> {
+    pub fn data(&self) -> Vec<Artifact<'static>> {
         vec![Artifact::new("sweep.csv", self.csv()), Artifact::new("sweep.json", json(self))]
     }
 
@@ -130,7 +130,7 @@ impl Render for SweepOutput {
         o
     }
 
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         let lines = self.chart_lines();
         let x = self.sets.first().map_or("point", |s| s.path.as_str());
         let (svg, png) =
@@ -252,7 +252,7 @@ impl Render for ShardsOutput {
         o
     }
 
-    fn artifacts(&self) -> Result<Vec<Artifact>, ReportError> {
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         let (svg, png) = self.chart()?;
         Ok(vec![
             Artifact::new("shards.csv", self.csv()),

@@ -55,12 +55,18 @@ pub fn units(m: u64) -> f64 {
 #[must_use]
 pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
     let mut rows = Vec::new();
+    for_each_series(r, |row| rows.push(row));
+    rows
+}
+
+/// Each row of `timeseries.csv`, in file order, without holding them all.
+pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
     let minutes = r.resources.first().map_or(0, |t| t.minutes.len());
     for m in 0..minutes {
         let time_s = m as u64 * 60;
         for res in &r.resources {
             let x = &res.minutes[m];
-            let mut push = |metric: Metric, value: f64| rows.push(SeriesRow { time_s, resource: res.name.clone(), metric, value });
+            let mut push = |metric: Metric, value: f64| f(SeriesRow { time_s, resource: res.name.clone(), metric, value });
             for d in Dim::ALL {
                 let i = d as usize;
                 push(Metric::Consumed(d), units(x.consumed[i]));
@@ -90,33 +96,36 @@ pub fn timeseries_rows(r: &RunResult) -> Vec<SeriesRow> {
         }
         if let Some(l) = r.latency_by_minute.get(m) {
             for (metric, v) in [(Metric::LatencyP50Ms, l[0]), (Metric::LatencyP99Ms, l[1]), (Metric::LatencyMaxMs, l[2])] {
-                rows.push(SeriesRow { time_s, resource: "client".into(), metric, value: v as f64 / 1_000.0 });
+                f(SeriesRow { time_s, resource: "client".into(), metric, value: v as f64 / 1_000.0 });
             }
         }
     }
-    rows
 }
 
 /// The rows of `partitions.csv`.
 #[must_use]
 pub fn partition_rows(r: &RunResult) -> Vec<PartitionRow> {
-    r.partitions
-        .iter()
-        .map(|p| {
-            let secs = r.minute_seconds(p.minute as usize) as f64;
-            PartitionRow {
-                time_s: u64::from(p.minute) * 60,
-                resource: r.resources[p.resource as usize].name.clone(),
-                partition: p.partition,
-                consumed_rcu: units(p.consumed[0]),
-                consumed_wcu: units(p.consumed[1]),
-                read_throttle_events: p.throttles[0],
-                write_throttle_events: p.throttles[1],
-                read_utilization: round6(units(p.consumed[0]) / (PARTITION_READ_CAP as f64 * secs)),
-                write_utilization: round6(units(p.consumed[1]) / (PARTITION_WRITE_CAP as f64 * secs)),
-            }
-        })
-        .collect()
+    let mut rows = Vec::new();
+    for_each_partition(r, |row| rows.push(row));
+    rows
+}
+
+/// Each row of `partitions.csv`, in file order, without holding them all.
+pub fn for_each_partition(r: &RunResult, mut f: impl FnMut(PartitionRow)) {
+    for p in &r.partitions {
+        let secs = r.minute_seconds(p.minute as usize) as f64;
+        f(PartitionRow {
+            time_s: u64::from(p.minute) * 60,
+            resource: r.resources[p.resource as usize].name.clone(),
+            partition: p.partition,
+            consumed_rcu: units(p.consumed[0].into()),
+            consumed_wcu: units(p.consumed[1].into()),
+            read_throttle_events: p.throttles[0].into(),
+            write_throttle_events: p.throttles[1].into(),
+            read_utilization: round6(units(p.consumed[0].into()) / (PARTITION_READ_CAP as f64 * secs)),
+            write_utilization: round6(units(p.consumed[1].into()) / (PARTITION_WRITE_CAP as f64 * secs)),
+        });
+    }
 }
 
 fn round6(x: f64) -> f64 {
@@ -125,28 +134,50 @@ fn round6(x: f64) -> f64 {
 
 /// Rows as CSV, with a header row even when there are none.
 pub(crate) fn to_csv<T: Serialize>(rows: &[T], header: &str) -> Vec<u8> {
-    if rows.is_empty() {
-        return format!("{header}\n").into_bytes();
-    }
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for row in rows {
-        // Serialising plain numbers and strings into memory cannot fail.
-        w.serialize(row).expect("CSV row into memory");
-    }
-    w.into_inner().expect("CSV into memory")
+    let mut out = Vec::new();
+    // Into memory: cannot fail.
+    let _ = write_csv(&mut out, header, |emit| rows.iter().try_for_each(emit));
+    out
 }
+
+/// Writes CSV into `w`: the header, then every row `rows` emits (serde rows, no hand-kept
+/// header lists beyond the empty file's).
+///
+/// # Errors
+/// An I/O error of `w`.
+pub(crate) fn write_csv<T: Serialize>(
+    w: &mut dyn std::io::Write,
+    header: &str,
+    rows: impl FnOnce(&mut dyn FnMut(&T) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut any = false;
+    let mut cw = csv::Writer::from_writer(&mut *w);
+    rows(&mut |row| {
+        any = true;
+        cw.serialize(row).map_err(std::io::Error::other)
+    })?;
+    cw.flush()?;
+    drop(cw);
+    if !any {
+        writeln!(w, "{header}")?;
+    }
+    Ok(())
+}
+
+/// The header of `timeseries.csv`.
+pub(crate) const TIMESERIES_HEADER: &str = "time_s,resource,metric,value";
+/// The header of `partitions.csv`.
+pub(crate) const PARTITIONS_HEADER: &str =
+    "time_s,resource,partition,consumed_rcu,consumed_wcu,read_throttle_events,write_throttle_events,read_utilization,write_utilization";
 
 /// `timeseries.csv` as bytes.
 #[must_use]
 pub fn timeseries_csv(rows: &[SeriesRow]) -> Vec<u8> {
-    to_csv(rows, "time_s,resource,metric,value")
+    to_csv(rows, TIMESERIES_HEADER)
 }
 
 /// `partitions.csv` as bytes.
 #[must_use]
 pub fn partitions_csv(rows: &[PartitionRow]) -> Vec<u8> {
-    to_csv(
-        rows,
-        "time_s,resource,partition,consumed_rcu,consumed_wcu,read_throttle_events,write_throttle_events,read_utilization,write_utilization",
-    )
+    to_csv(rows, PARTITIONS_HEADER)
 }

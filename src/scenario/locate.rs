@@ -78,9 +78,12 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Locates key paths in one document.
+/// Locates key paths in one document. The document is parsed for spans only when a first
+/// problem is located: a valid scenario never holds the spanned tree (for a long inline
+/// `steps` series, several times the text).
 pub struct Locator<'a> {
-    doc: Option<Spanned<DeTable<'a>>>,
+    text: &'a str,
+    doc: std::cell::OnceCell<Option<Spanned<DeTable<'a>>>>,
     /// Byte offset of the start of each line.
     lines: Vec<usize>,
 }
@@ -90,7 +93,11 @@ impl<'a> Locator<'a> {
     #[must_use]
     pub fn new(text: &'a str) -> Self {
         let lines = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Self { doc: DeTable::parse(text).ok(), lines }
+        Self { text, doc: std::cell::OnceCell::new(), lines }
+    }
+
+    fn doc(&self) -> Option<&Spanned<DeTable<'a>>> {
+        self.doc.get_or_init(|| DeTable::parse(self.text).ok()).as_ref()
     }
 
     /// 1-based line and column of a byte offset (a binary search: locating many problems in a
@@ -104,7 +111,7 @@ impl<'a> Locator<'a> {
     /// when the path does not exist (a missing key is reported at its table).
     #[must_use]
     pub fn span_of(&self, path: &KeyPath) -> Option<Range<usize>> {
-        let doc = self.doc.as_ref()?;
+        let doc = self.doc()?;
         let mut best = None;
         let mut table: Option<&DeTable<'_>> = Some(doc.get_ref());
         let mut value: Option<&Spanned<DeValue<'_>>> = None;
@@ -144,7 +151,7 @@ impl<'a> Locator<'a> {
     /// cover only their headers, so "the nearest key before the error" is the reliable rule).
     #[must_use]
     pub fn path_at(&self, span: &Range<usize>) -> KeyPath {
-        let Some(doc) = self.doc.as_ref() else {
+        let Some(doc) = self.doc() else {
             return KeyPath::root();
         };
         let mut best: Option<(usize, KeyPath)> = None;

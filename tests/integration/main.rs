@@ -9,6 +9,7 @@ mod fidelity; // fast within Monte Carlo noise of exact
 mod hardening; // the adversarial review's findings, each reproduced
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
 mod malformed; // a battery of bad scenarios, each with a clear error
+mod memory; // the guard's memory estimate against the measured peak
 mod properties; // invariants over generated scenarios (proptest)
 mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits

@@ -2,7 +2,7 @@
 //! redraws a run from its files, and report.html renders in headless Chromium with every
 //! chart visible and no network request.
 
-use ddbsim::report::plot;
+use ddbsim::report::chart_data::{HeatCharts, SeriesCharts};
 use ddbsim::report::tables::{PartitionRow, SeriesRow};
 use std::path::Path;
 use std::process::Command;
@@ -26,29 +26,52 @@ fn the_charts_plot_what_the_csv_files_say() {
     run_quickstart(d.path());
     let series: Vec<SeriesRow> = read_csv(&d.path().join("timeseries.csv"));
     let parts: Vec<PartitionRow> = read_csv(&d.path().join("partitions.csv"));
-    let panels = plot::capacity_panels(&series);
+    let mut charts = SeriesCharts::new(8);
+    series.iter().for_each(|r| charts.add(r));
+    let panels = charts.panels();
     let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == "Write").expect("a write panel");
     let csv_value = |metric: &str, t: u64| {
         series.iter().find(|r| r.resource == "UserActivity" && r.metric.to_string() == metric && r.time_s == t).unwrap().value
     };
     assert_eq!(w.minutes.len(), 8);
+    assert_eq!(w.bucket_minutes, 1.0, "8 minutes are plotted minute by minute");
     for (m, &minute) in w.minutes.iter().enumerate() {
         let t = minute as u64 * 60;
         assert_eq!(w.consumed[m], csv_value("ConsumedWriteCapacityUnits", t) / 60.0);
         assert_eq!(w.requested[m], csv_value("RequestedWriteCapacityUnits", t) / 60.0);
-        assert_eq!(w.provisioned[m], csv_value("ProvisionedWriteCapacityUnits", t));
+        assert_eq!(w.provisioned[m], (minute, csv_value("ProvisionedWriteCapacityUnits", t)));
         assert_eq!(w.throttle_events[m], csv_value("WriteThrottleEvents", t));
     }
-    let maps = plot::heatmaps(&parts);
+    let mut heat = HeatCharts::new(8, [("UserActivity".to_string(), 2)]);
+    parts.iter().for_each(|r| heat.add(r));
+    let maps = heat.heatmaps();
     assert_eq!(maps.len(), 1);
     assert_eq!(maps[0].cells.len(), parts.len());
     for (cell, row) in maps[0].cells.iter().zip(&parts) {
         assert_eq!(*cell, (row.time_s / 60, row.partition, row.read_utilization.max(row.write_utilization)));
     }
-    let lat = plot::latency_points(&series);
+    let lat = charts.latency();
     assert_eq!(lat.len(), 8);
     let p99: Vec<f64> = series.iter().filter(|r| r.metric.to_string() == "LatencyP99Ms").map(|r| r.value).collect();
     assert_eq!(lat.iter().map(|p| p.2).collect::<Vec<_>>(), p99);
+}
+
+/// A run of more than 1,000 minutes is plotted in buckets: 2,000 minutes of a constant
+/// 1,000 WU/s, bucketed by 2, average 1,000 WU/s in every bucket, and 1,000 points at most.
+#[test]
+fn long_runs_are_plotted_in_at_most_1000_buckets() {
+    let mut charts = SeriesCharts::new(2_000);
+    for m in 0..2_000u64 {
+        for (metric, value) in
+            [("RequestedWriteCapacityUnits", 60_000.0), ("ConsumedWriteCapacityUnits", 60_000.0), ("WriteThrottleEvents", 1.0)]
+        {
+            charts.add(&SeriesRow { time_s: m * 60, resource: "T".into(), metric: ddbsim::report::Metric::parse(metric).unwrap(), value });
+        }
+    }
+    let p = &charts.panels()[0];
+    assert_eq!((p.minutes.len(), p.bucket_minutes), (1_000, 2.0));
+    assert!(p.consumed.iter().all(|&v| v == 1_000.0));
+    assert!(p.throttle_events.iter().all(|&v| v == 2.0), "events are summed over the bucket");
 }
 
 #[test]

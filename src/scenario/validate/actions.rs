@@ -9,7 +9,7 @@ use crate::scenario::*;
 use crate::time::SimDuration;
 use crate::traffic::rate::peak_rate;
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     /// `[[at]]`: every action, sorted by time (stable: equal times keep the file's order), with
     /// the rules that span several of them.
     pub(super) fn actions(

@@ -7,7 +7,7 @@ use crate::scenario::raw::*;
 use crate::scenario::*;
 use crate::time::SimDuration;
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     pub(super) fn client(&mut self, at: &KeyPath, c: &RawClient) -> ClientSpec {
         let service_time = self.opt_duration(&at.key("service_time"), c.service_time.as_ref(), defaults::SERVICE_TIME);
         let instances = c.instances.unwrap_or(defaults::INSTANCES);

@@ -7,7 +7,7 @@ use crate::scenario::*;
 
 use crate::time::SimDuration;
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     pub(super) fn key_space(&mut self, at: &KeyPath, name: String, k: &RawKeySpace, duration: SimDuration) -> KeySpaceSpec {
         let mut value_names = Vec::new();
         let (cardinality, popularity) = match (&k.values, k.cardinality) {

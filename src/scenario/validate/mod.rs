@@ -11,7 +11,7 @@ use super::locate::{line_col, KeyPath, Locator};
 use super::raw::*;
 use super::*;
 use crate::cost::item::PriceItem;
-use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE};
+use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
 use std::collections::BTreeMap;
 
@@ -32,7 +32,21 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// # Errors
 /// As [`load`].
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io { path: path.to_path_buf(), source })?;
+    use std::io::Read;
+    let io = |source| ScenarioError::Io { path: path.to_path_buf(), source };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes)).map_err(io)?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        let message = format!(
+            "the scenario file is larger than {} MiB, the most ddbsim reads; put long series in a trace file",
+            MAX_SCENARIO_BYTES >> 20
+        );
+        return Err(ScenarioError::Invalid {
+            path: path.to_path_buf(),
+            problems: vec![Problem { line: 1, column: 1, key: "(document)".into(), message }],
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())))?;
     parse_str_with(&text, path, options)
 }
 
@@ -121,9 +135,9 @@ struct Names {
     patterns: BTreeMap<String, usize>,
 }
 
-pub(super) struct Validator<'a> {
+pub(super) struct Validator<'a, 't> {
     problems: Vec<Problem>,
-    locator: &'a Locator<'a>,
+    locator: &'a Locator<'t>,
     path: &'a Path,
     options: &'a LoadOptions,
 }
@@ -135,7 +149,7 @@ pub struct LoadOptions {
     pub allow_outside: bool,
 }
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     fn err(&mut self, at: &KeyPath, message: impl Into<String>) {
         let (line, column) = self.locator.line_col_of(at);
         self.problems.push(Problem { line, column, key: at.to_string(), message: message.into() });

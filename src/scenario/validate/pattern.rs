@@ -11,7 +11,7 @@ use crate::traffic::rate::peak_rate;
 use crate::units::Consistency;
 use std::path::Path;
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     #[allow(clippy::too_many_lines)]
     pub(super) fn pattern(
         &mut self,

@@ -12,7 +12,7 @@ use crate::scenario::raw::*;
 use crate::scenario::*;
 use crate::time::SimDuration;
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     /// `[table]`.
     pub(super) fn table(&mut self, tp: &KeyPath, raw: RawTable, names: &Names, scenario_name: &str) -> TableSpec {
         let partition_key = self.key_ref(names, &tp.key("partition_key"), &raw.partition_key).unwrap_or(0);

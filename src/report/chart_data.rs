@@ -1,0 +1,199 @@
+//! What the charts plot, built row by row from `timeseries.csv` and `partitions.csv` rows (of a
+//! run in memory, or of the files `ddbsim plot` reads) into bounded buckets: at most 1,000 time
+//! buckets and 1,000 partition rows a chart, whatever the duration and the partition count.
+//! A run of 1,000 minutes or fewer is plotted minute by minute.
+
+use super::metric::Metric;
+use super::plot::{CapacityPanel, Heatmap};
+use super::tables::{PartitionRow, SeriesRow};
+use crate::model::Dim;
+use std::collections::BTreeMap;
+
+/// Most time buckets of a chart.
+pub const MAX_TIME_BUCKETS: u64 = 1_000;
+/// Most partition rows of a heatmap.
+pub const MAX_PARTITION_ROWS: u64 = 1_000;
+
+/// Minutes a bucket spans so that `minutes` fit in [`MAX_TIME_BUCKETS`].
+#[must_use]
+pub fn bucket_of(minutes: u64) -> u64 {
+    minutes.div_ceil(MAX_TIME_BUCKETS).max(1)
+}
+
+/// One time bucket of one series: the sum of its values and how many minutes it holds.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cell {
+    sum: f64,
+    max: f64,
+    n: u32,
+}
+
+impl Cell {
+    fn add(&mut self, v: f64) {
+        self.sum += v;
+        self.max = if self.n == 0 { v } else { self.max.max(v) };
+        self.n += 1;
+    }
+
+    fn mean(self) -> f64 {
+        self.sum / f64::from(self.n.max(1))
+    }
+}
+
+/// The per-minute series the capacity and latency charts need, bucketed.
+#[derive(Debug)]
+pub struct SeriesCharts {
+    bucket: u64,
+    order: Vec<String>,
+    cells: BTreeMap<(String, Metric), BTreeMap<u64, Cell>>,
+    latency: BTreeMap<u64, [Cell; 3]>,
+}
+
+impl SeriesCharts {
+    /// A builder for a run of `minutes` minutes.
+    #[must_use]
+    pub fn new(minutes: u64) -> Self {
+        Self { bucket: bucket_of(minutes), order: Vec::new(), cells: BTreeMap::new(), latency: BTreeMap::new() }
+    }
+
+    /// Adds one row of `timeseries.csv`.
+    pub fn add(&mut self, r: &SeriesRow) {
+        let b = r.time_s / 60 / self.bucket;
+        if r.resource == "client" {
+            let i = match r.metric {
+                Metric::LatencyP50Ms => 0,
+                Metric::LatencyP99Ms => 1,
+                Metric::LatencyMaxMs => 2,
+                _ => return,
+            };
+            self.latency.entry(b).or_default()[i].add(r.value);
+            return;
+        }
+        let wanted = matches!(
+            r.metric,
+            Metric::Requested(_) | Metric::Consumed(_) | Metric::Provisioned(_) | Metric::CapacityLimit(_) | Metric::ThrottleEvents(_)
+        );
+        if !wanted {
+            return;
+        }
+        if !self.order.contains(&r.resource) {
+            self.order.push(r.resource.clone());
+        }
+        self.cells.entry((r.resource.clone(), r.metric)).or_default().entry(b).or_default().add(r.value);
+    }
+
+    /// The capacity chart's panels (resources and dimensions with traffic only): units per
+    /// second averaged over each bucket, throttle events summed over it.
+    #[must_use]
+    pub fn panels(&self) -> Vec<CapacityPanel> {
+        let mut panels = Vec::new();
+        let width = self.bucket as f64;
+        for res in &self.order {
+            for (dim, d) in [("Read", Dim::Read), ("Write", Dim::Write)] {
+                let get = |m: Metric| self.cells.get(&(res.clone(), m));
+                let empty = BTreeMap::new();
+                let requested = get(Metric::Requested(d)).unwrap_or(&empty);
+                let consumed = get(Metric::Consumed(d)).unwrap_or(&empty);
+                if requested.values().all(|c| c.sum == 0.0) && consumed.values().all(|c| c.sum == 0.0) {
+                    continue;
+                }
+                let x = |b: u64| (b * self.bucket) as f64;
+                // Units in a minute over its 60 seconds, averaged over the bucket's minutes.
+                let per_s = |m: &BTreeMap<u64, Cell>| m.values().map(|c| c.mean() / 60.0).collect::<Vec<f64>>();
+                let provisioned = get(Metric::Provisioned(d)).map_or_else(Vec::new, |m| m.iter().map(|(&b, c)| (x(b), c.mean())).collect());
+                let limit = get(Metric::CapacityLimit(d)).map_or_else(Vec::new, |m| m.iter().map(|(&b, c)| (x(b), c.mean())).collect());
+                panels.push(CapacityPanel {
+                    resource: res.clone(),
+                    dim,
+                    bucket_minutes: width,
+                    minutes: requested.keys().map(|&b| x(b)).collect(),
+                    requested: per_s(requested),
+                    consumed: per_s(consumed),
+                    provisioned,
+                    limit,
+                    throttle_events: get(Metric::ThrottleEvents(d)).map_or_else(Vec::new, |m| m.values().map(|c| c.sum).collect()),
+                });
+            }
+        }
+        panels
+    }
+
+    /// The latency chart's points: (minute, p50, p99, max) ms — the mean p50, and the largest
+    /// p99 and max, of each bucket.
+    #[must_use]
+    pub fn latency(&self) -> Vec<(f64, f64, f64, f64)> {
+        self.latency.iter().map(|(&b, c)| ((b * self.bucket) as f64, c[0].mean(), c[1].max, c[2].max)).collect()
+    }
+}
+
+/// One resource's heatmap being built.
+#[derive(Debug)]
+struct HeatMapBuilder {
+    resource: String,
+    /// Partitions per row.
+    partition_bucket: u32,
+    /// The largest utilization by (time bucket, partition bucket).
+    cells: BTreeMap<(u64, u32), f64>,
+    minutes: u64,
+    partitions: u32,
+}
+
+/// The hot-partition heatmaps, built from `partitions.csv` rows: per resource, the largest
+/// utilization of any partition of a bucket in any minute of it.
+#[derive(Debug)]
+pub struct HeatCharts {
+    time_bucket: u64,
+    maps: Vec<HeatMapBuilder>,
+    partitions: BTreeMap<String, u64>,
+}
+
+impl HeatCharts {
+    /// A builder for a run of `minutes` minutes whose resources end with these partition
+    /// counts (partitions never merge: the end is the most).
+    #[must_use]
+    pub fn new(minutes: u64, partitions: impl IntoIterator<Item = (String, u64)>) -> Self {
+        Self { time_bucket: bucket_of(minutes), maps: Vec::new(), partitions: partitions.into_iter().collect() }
+    }
+
+    /// Adds one row of `partitions.csv`.
+    pub fn add(&mut self, r: &PartitionRow) {
+        let i = match self.maps.iter().position(|m| m.resource == r.resource) {
+            Some(i) => i,
+            None => {
+                let n = self.partitions.get(&r.resource).copied().unwrap_or(1);
+                let pb = n.div_ceil(MAX_PARTITION_ROWS).max(1) as u32;
+                self.maps.push(HeatMapBuilder {
+                    resource: r.resource.clone(),
+                    partition_bucket: pb,
+                    cells: BTreeMap::new(),
+                    minutes: 0,
+                    partitions: 0,
+                });
+                self.maps.len() - 1
+            }
+        };
+        let map = &mut self.maps[i];
+        let m = r.time_s / 60;
+        let u = r.read_utilization.max(r.write_utilization);
+        let slot = map.cells.entry((m / self.time_bucket, r.partition / map.partition_bucket)).or_insert(u);
+        *slot = slot.max(u);
+        map.minutes = map.minutes.max(m + 1);
+        map.partitions = map.partitions.max(r.partition + 1);
+    }
+
+    /// The heatmaps, one per resource in order of appearance.
+    #[must_use]
+    pub fn heatmaps(&self) -> Vec<Heatmap> {
+        self.maps
+            .iter()
+            .map(|m| Heatmap {
+                resource: m.resource.clone(),
+                cells: m.cells.iter().map(|(&(t, p), &u)| (t * self.time_bucket, p * m.partition_bucket, u)).collect(),
+                minutes: m.minutes,
+                partitions: m.partitions,
+                time_bucket: self.time_bucket,
+                partition_bucket: m.partition_bucket,
+            })
+            .collect()
+    }
+}
