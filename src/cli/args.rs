@@ -72,7 +72,7 @@ pub(crate) enum Command {
 pub(crate) struct Common {
     /// The scenario file (TOML).
     pub(crate) scenario: PathBuf,
-    /// Output folder [default: output/<scenario name>, with /sweep or /shards for those commands].
+    /// Output folder [default: output/<scenario name>, output/<scenario name>-sweep and -shards for those commands].
     #[arg(long)]
     pub(crate) out: Option<PathBuf>,
     /// Master seed, instead of the scenario's.

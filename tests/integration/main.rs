@@ -6,6 +6,7 @@ mod cli; // the binary as a user runs it: exit codes, files, messages
 mod cost; // bills and compare picks against hand-worked dollars
 mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
+mod fuzz_corpus; // the fuzz targets' committed corpora and findings, replayed
 mod hardening; // the adversarial review's findings, each reproduced
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
 mod malformed; // a battery of bad scenarios, each with a clear error

@@ -1,0 +1,53 @@
+//! The fuzz targets' committed corpora, replayed on every test run: each input of
+//! `fuzz/corpus/engine` becomes a scenario through the target's own generator and is checked as
+//! the target checks it (validation, guard, invariants, bill, report, determinism); each input
+//! of `fuzz/corpus/scenario` goes through the loader. And every finding of the fuzzers, as the
+//! scenario text that reproduced it.
+
+#[path = "../../fuzz/common/check.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod check;
+#[path = "../../fuzz/common/gen.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod gen;
+
+use check::{exercise, Outcome};
+use std::path::Path;
+
+fn corpus(target: &str) -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+#[test]
+fn the_engine_corpus_keeps_every_invariant() {
+    let inputs = corpus("engine");
+    assert!(inputs.len() >= 100, "the engine corpus has {} inputs", inputs.len());
+    let (mut ran, mut invalid, mut refused) = (0, 0, 0);
+    for data in &inputs {
+        if let Ok(doc) = gen::Doc::from_bytes(data) {
+            match exercise(&doc.text()) {
+                Outcome::Ran => ran += 1,
+                Outcome::Invalid => invalid += 1,
+                Outcome::Refused => refused += 1,
+            }
+        }
+    }
+    // The generator is meant to reach the engine: most of its documents are valid and run.
+    assert!(ran * 2 > inputs.len(), "{ran} ran, {invalid} invalid, {refused} refused of {}", inputs.len());
+}
+
+#[test]
+fn the_loader_corpus_never_panics() {
+    let inputs = corpus("scenario");
+    assert!(inputs.len() >= 100);
+    for data in &inputs {
+        if let Ok(text) = std::str::from_utf8(data) {
+            if let Ok(sc) = ddbsim::scenario::parse_str(text, Path::new("fuzz.toml")) {
+                let _ = ddbsim::guard::estimate(&sc, &ddbsim::RunOptions::default());
+            }
+        }
+    }
+}
