@@ -44,7 +44,7 @@ impl Default for Keys {
             shards: None,
         };
         Self {
-            dist: KeyDist::new(&ks),
+            dist: KeyDist::new(&ks, 0),
             res: Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000_000, write: 1 }, 0, true, false),
             rng: ChaCha8Rng::seed_from_u64(1),
         }

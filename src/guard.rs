@@ -228,6 +228,14 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
         if let Action::SwitchMode { units: Some(u), .. } = a.action {
             max_units[0] = [max_units[0][0].max(u[0]), max_units[0][1].max(u[1])];
         }
+        if let Action::SetAutoscaling { index, changes } = a.action {
+            let r = index.map_or(0, |g| g + 1);
+            for (d, c) in changes.iter().enumerate() {
+                if let Some(c) = c {
+                    max_units[r][d] = max_units[r][d].max(c.min.unwrap_or(0)).max(c.max.unwrap_or(0));
+                }
+            }
+        }
     }
     let start: Vec<u64> =
         caps.iter().enumerate().map(|(r, c)| initial_partitions(&Mode::of(c), if r == 0 { sc.table.storage_bytes } else { 0 })).collect();

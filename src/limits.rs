@@ -31,11 +31,22 @@ pub const MAX_TRANSACT_ITEMS: u64 = 100;
 pub const PARTITION_READ_CAP: u64 = 3_000;
 /// Write units a partition serves in a second (§2).
 pub const PARTITION_WRITE_CAP: u64 = 1_000;
-/// Data a partition holds before it splits for size: "10 GB" (§2; decimal gigabytes until the
-/// binary reading of §15 is adopted).
-pub const PARTITION_BYTES: u64 = 10 * 1_000_000_000;
-/// Largest item collection of a table with an LSI: "10 GB" (§8; "Local secondary indexes").
-pub const COLLECTION_LIMIT_BYTES: u64 = 10 * 1_000_000_000;
+/// One binary gigabyte, 2^30 bytes: the "GB" of DynamoDB's partition size and item-collection
+/// limit (§15, Developer Guide LSI and partition pages).
+pub const GIB: u64 = 1 << 30;
+/// One decimal gigabyte, 10^9 bytes: the "GB" of storage billing (GB-months) and of a
+/// scenario's `storage_gb`, as AWS's own cost calculator for DynamoDB computes it (raw bytes
+/// plus 100 bytes an item, divided by 10^9).
+pub const GB: u64 = 1_000_000_000;
+/// Data a partition holds before it splits for size: 10 GB of 2^30 bytes (§2, §15).
+pub const PARTITION_BYTES: u64 = 10 * GIB;
+/// Data per partition when a table starts with data (`storage_gb`): three quarters of the 10 GB
+/// at which a partition splits, the middle of a partition's life between a split (two halves of
+/// 5 GB) and its next one. A model choice: seeding partitions full made every one split in the
+/// first minute, which a table grown by its writes never does.
+pub const SEED_PARTITION_BYTES: u64 = PARTITION_BYTES / 4 * 3;
+/// Largest item collection of a table with an LSI: 10 GB of 2^30 bytes (§8, §15).
+pub const COLLECTION_LIMIT_BYTES: u64 = 10 * GIB;
 
 // ------------------------------------------------------------------ burst capacity (§3)
 

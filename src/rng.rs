@@ -11,7 +11,9 @@ use rand_chacha::ChaCha8Rng;
 /// What a stream is used for. The discriminant is part of the stream id: never reorder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stream {
-    /// Arrival counts and times of one access pattern.
+    /// How many requests of one access pattern arrive (exact fidelity: the gaps between them).
+    /// Nothing else draws from it, so every capacity mode of a comparison sees the same
+    /// requests.
     Arrivals = 1,
     /// Which key a request touches, per pattern.
     Keys = 2,
@@ -23,6 +25,8 @@ pub(crate) enum Stream {
     Placement = 5,
     /// GSI propagation delays, per index.
     Propagation = 6,
+    /// Fast fidelity: where a second's requests of one pattern fall, in time and on partitions.
+    Spread = 7,
 }
 
 /// Derives independent streams from one master seed.

@@ -195,7 +195,7 @@ const OPS: [&str; 10] =
 fn units_table(name: &str, t: &Target) -> String {
     // Mostly a valid range; one time in 16 the maximum as drawn (perhaps below the minimum).
     let (min, max) = (t.min.value(), t.max.value());
-    let max = if t.target % 16 == 0 { max } else { min.saturating_add(max) };
+    let max = if t.target.is_multiple_of(16) { max } else { min.saturating_add(max) };
     format!("{name} = {{ min = {min}, max = {max}, target = {} }}", 18 + t.target % 75)
 }
 
@@ -230,7 +230,8 @@ impl Doc {
         let secs = 1 + u64::from(self.secs) % 900;
         let _ = writeln!(s, "[scenario]\nname = \"fuzz\"\nduration = \"{secs}s\"\nseed = {}", self.seed);
         let _ = writeln!(s, "fidelity = \"{}\"", if self.exact { "exact" } else { "fast" });
-        let _ = writeln!(s, "start = \"2026-{:02}-{:02}T{:02}:00:00Z\"", 1 + self.start_day % 12, 1 + self.start_day % 28, self.start_day % 24);
+        let _ =
+            writeln!(s, "start = \"2026-{:02}-{:02}T{:02}:00:00Z\"", 1 + self.start_day % 12, 1 + self.start_day % 28, self.start_day % 24);
         let keys = self.keys.len().clamp(1, 3);
         let key_name = |i: u8| format!("k{}", usize::from(i) % keys);
         let _ = writeln!(s, "[table]\npartition_key = \"k0\"");
@@ -297,7 +298,8 @@ impl Doc {
                 }
             }
             if k.shards % 4 == 3 {
-                let _ = writeln!(s, "shards = {{ count = {}, by = \"{}\" }}", 1 + k.shards % 100, if k.by_hash { "hash" } else { "random" });
+                let _ =
+                    writeln!(s, "shards = {{ count = {}, by = \"{}\" }}", 1 + k.shards % 100, if k.by_hash { "hash" } else { "random" });
             }
         }
         let gsis = self.gsis.len().min(3);
@@ -369,7 +371,9 @@ impl Doc {
             }
             let rate = match &p.rate {
                 Rate::Constant(r) => format!("{{ constant = {} }}", r % 5_000),
-                Rate::Diurnal(a, b, h) => format!("{{ diurnal = {{ min = {}, max = {}, peak = \"{:02}:00\" }} }}", a % 2_000, 2_000 + b % 3_000, h % 24),
+                Rate::Diurnal(a, b, h) => {
+                    format!("{{ diurnal = {{ min = {}, max = {}, peak = \"{:02}:00\" }} }}", a % 2_000, 2_000 + b % 3_000, h % 24)
+                }
                 Rate::Spike(base, peak, at, len) => format!(
                     "{{ spike = {{ base = {}, peak = {}, at = \"{}s\", for = \"{}s\" }} }}",
                     base % 2_000,
@@ -378,7 +382,13 @@ impl Doc {
                     1 + len % 300
                 ),
                 Rate::Ramp(a, b, over, start) => {
-                    format!("{{ ramp = {{ from = {}, to = {}, over = \"{}s\", start = \"{}s\" }} }}", a % 5_000, b % 5_000, 1 + over % 600, start % 600)
+                    format!(
+                        "{{ ramp = {{ from = {}, to = {}, over = \"{}s\", start = \"{}s\" }} }}",
+                        a % 5_000,
+                        b % 5_000,
+                        1 + over % 600,
+                        start % 600
+                    )
                 }
                 Rate::Steps(steps) => {
                     let mut v: Vec<String> = vec![format!("[\"0s\", {}]", steps.first().map_or(10, |x| x.1 % 5_000))];
@@ -391,7 +401,10 @@ impl Doc {
                 }
             };
             let _ = writeln!(s, "rate = {rate}");
-            if matches!(op, "put_item" | "update_item" | "delete_item" | "batch_write" | "transact_write") && gsis > 0 && !p.index_writes.is_empty() {
+            if matches!(op, "put_item" | "update_item" | "delete_item" | "batch_write" | "transact_write")
+                && gsis > 0
+                && !p.index_writes.is_empty()
+            {
                 let kinds = ["insert", "key_change", "update", "none"];
                 let entries: Vec<String> = p
                     .index_writes
@@ -409,14 +422,20 @@ impl Doc {
             let t = u64::from(at.time) % secs;
             let action = match &at.action {
                 Action::SetCapacity(g, r, w) => match g.filter(|_| gsis > 0) {
-                    Some(g) => format!("index = \"G{}\"\nset_capacity = {{ read = {}, write = {} }}", usize::from(g) % gsis, r.value(), w.value()),
+                    Some(g) => {
+                        format!("index = \"G{}\"\nset_capacity = {{ read = {}, write = {} }}", usize::from(g) % gsis, r.value(), w.value())
+                    }
                     None => format!("set_capacity = {{ read = {}, write = {} }}", r.value(), w.value()),
                 },
                 Action::Prewarm(r, w) => format!("prewarm = {{ read = {}, write = {} }}", r.value(), w.value()),
                 Action::OnDemand => "switch_mode = \"on_demand\"".to_string(),
                 Action::Provisioned => "switch_mode = \"provisioned\"".to_string(),
-                Action::ProvisionedAt(r, w) => format!("switch_mode = {{ to = \"provisioned\", read = {}, write = {} }}", r.value(), w.value()),
-                Action::ScaleRate(p, f) => format!("scale_rate = {{ pattern = \"p{}\", factor = {} }}", usize::from(*p) % patterns, f64::from(*f) / 16.0),
+                Action::ProvisionedAt(r, w) => {
+                    format!("switch_mode = {{ to = \"provisioned\", read = {}, write = {} }}", r.value(), w.value())
+                }
+                Action::ScaleRate(p, f) => {
+                    format!("scale_rate = {{ pattern = \"p{}\", factor = {} }}", usize::from(*p) % patterns, f64::from(*f) / 16.0)
+                }
                 Action::AddGsi(g) => match gsis {
                     0 => continue,
                     n => format!("add_gsi = \"G{}\"", usize::from(*g) % n),

@@ -32,7 +32,8 @@ pub struct Reservation {
 pub struct BillOptions {
     /// Deduct the always-free tier.
     pub free_tier: bool,
-    /// Reserved capacity, applied to the provisioned capacity of the table (Standard class).
+    /// Reserved capacity, applied to the provisioned capacity of the table and its GSIs (Standard
+    /// class), the table first.
     pub reservation: Option<Reservation>,
 }
 
@@ -135,17 +136,27 @@ impl Biller<'_> {
     }
 
     /// Provisioned unit-hours of one dimension, less what a reservation and the free tier cover.
-    fn provisioned(&mut self, r: &ResourceUsage, write: bool, ia: bool, reservation: Option<Reservation>) {
+    /// `cover` is, per minute, the reserved units not yet used by the resources billed before
+    /// this one; this resource uses what it can of them.
+    fn provisioned(&mut self, r: &ResourceUsage, write: bool, ia: bool, cover: Option<&mut Vec<f64>>) {
         let series = if write { &r.provisioned_wcu_by_minute } else { &r.provisioned_rcu_by_minute };
         let label = if write { "WCU" } else { "RCU" };
-        let mut unit_hours = series.iter().sum::<f64>() / 60.0;
-        if let Some(res) = reservation {
-            let units = if write { res.wcu } else { res.rcu };
-            if units > 0 {
-                self.reserved(r, write, res.years, units);
-                unit_hours = series.iter().map(|&x| (x - units as f64).max(0.0)).sum::<f64>() / 60.0;
+        let unit_hours = match cover {
+            Some(cover) => {
+                if cover.len() < series.len() {
+                    let fill = cover.first().copied().unwrap_or(0.0);
+                    cover.resize(series.len(), fill);
+                }
+                let mut excess = 0.0;
+                for (x, c) in series.iter().zip(cover.iter_mut()) {
+                    let used = x.min(*c);
+                    *c -= used;
+                    excess += x - used;
+                }
+                excess / 60.0
             }
-        }
+            None => series.iter().sum::<f64>() / 60.0,
+        };
         let free = if write { &mut self.free_wcu_hours } else { &mut self.free_rcu_hours };
         let deducted = unit_hours.min(*free);
         *free -= deducted;
@@ -162,7 +173,7 @@ impl Biller<'_> {
 
     /// Reserved capacity of `units` for `years`: the upfront fee's share of the term, and the
     /// hourly fee (spec §10.1; capacity above the reservation is billed at list price).
-    fn reserved(&mut self, r: &ResourceUsage, write: bool, years: u32, units: u64) {
+    fn reserved(&mut self, r: &str, write: bool, years: u32, units: u64) {
         let label = if write { "WCU" } else { "RCU" };
         let blocks = (units / RESERVED_BLOCK) as f64;
         let term_hours = f64::from(years) * HOURS_PER_YEAR;
@@ -173,9 +184,9 @@ impl Biller<'_> {
         let share = self.hours / term_hours;
         let arithmetic =
             format!("{} blocks of 100 {label} x ${up} x {:.3} h / {} h term", fmt_num(blocks), self.hours, fmt_num(term_hours));
-        self.line(&r.name, BillComponent::ReservedUpfront, blocks * share, "blocks x term share", up_item, arithmetic);
+        self.line(r, BillComponent::ReservedUpfront, blocks * share, "blocks x term share", up_item, arithmetic);
         let arithmetic = format!("{} blocks x {:.3} h x ${hr}", fmt_num(blocks), self.hours);
-        self.line(&r.name, BillComponent::ReservedHourly, blocks * self.hours, "block-hours", hr_item, arithmetic);
+        self.line(r, BillComponent::ReservedHourly, blocks * self.hours, "block-hours", hr_item, arithmetic);
     }
 
     /// On-demand request units consumed while on-demand.
@@ -216,12 +227,26 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         free_gb_months: if opts.free_tier && !ia { catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH } else { 0.0 },
         upfront: 0.0,
     };
-    for (i, r) in usage.resources.iter().enumerate() {
+    // Reserved capacity covers the provisioned capacity of the Standard-class table and its
+    // GSIs alike (spec §10.1: a regional commitment): each minute it is used by the table
+    // first, then by each index in turn, and only the capacity above it is billed at list.
+    let reservation = opts.reservation.filter(|_| !ia && usage.resources.first().is_some_and(|t| t.provisioned));
+    let minutes = usage.resources.iter().map(|r| r.provisioned_rcu_by_minute.len()).max().unwrap_or(0);
+    let mut cover: [Option<Vec<f64>>; 2] = [None, None];
+    if let Some(res) = reservation {
+        let table = usage.resources[0].name.clone();
+        for (d, units) in [res.rcu, res.wcu].into_iter().enumerate() {
+            if units > 0 {
+                b.reserved(&table, d == 1, res.years, units);
+                cover[d] = Some(vec![units as f64; minutes]);
+            }
+        }
+    }
+    for r in &usage.resources {
         if r.provisioned {
-            // Reserved capacity covers the table's Standard-class capacity.
-            let reservation = opts.reservation.filter(|_| i == 0 && !ia);
-            b.provisioned(r, false, ia, reservation);
-            b.provisioned(r, true, ia, reservation);
+            let [read_cover, write_cover] = &mut cover;
+            b.provisioned(r, false, ia, read_cover.as_mut());
+            b.provisioned(r, true, ia, write_cover.as_mut());
         }
         if r.on_demand {
             b.on_demand(r, ia);
@@ -358,6 +383,28 @@ mod tests {
         let r =
             bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
         close(r.total_usd, 12.5 + 9.344 + 23.725);
+    }
+
+    /// Reserved capacity is a regional pool: it covers a GSI's provisioned capacity as well as
+    /// the table's. 150 WCU on the table and 50 on a GSI for 730 h, 200 WCU reserved for a
+    /// year: 2 blocks x $150 x 730 / 8,760 = $25 upfront share + 2 x 0.0128 x 730 = $18.688
+    /// hourly, and nothing at list: $43.688. With 100 reserved the table uses it all and the
+    /// index's 50 WCU and the table's other 50 are at list: 12.5 + 9.344 + 100 x 0.00065 x 730
+    /// = $69.294.
+    #[test]
+    fn reserved_capacity_covers_gsis() {
+        let mut u = prov(0.0, 150.0, 730.0);
+        let mut g = u.resources[0].clone();
+        g.name = "g".into();
+        g.provisioned_wcu_by_minute = vec![50.0; (730 * 60) as usize];
+        u.resources.push(g);
+        let opts = |wcu| BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu, years: 1 }) };
+        let full = bill(&u, &Catalog::builtin(), &opts(200));
+        close(full.total_usd, 25.0 + 18.688);
+        let part = bill(&u, &Catalog::builtin(), &opts(100));
+        close(part.total_usd, 12.5 + 9.344 + 47.45);
+        let index_list: f64 = part.lines.iter().filter(|l| l.resource == "g").map(|l| l.cost_usd).sum();
+        close(index_list, 50.0 * 0.00065 * 730.0);
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub struct ResourceUsage {
     pub provisioned_rcu_by_minute: Vec<f64>,
     /// Provisioned WCU per minute.
     pub provisioned_wcu_by_minute: Vec<f64>,
-    /// Stored GB (10^9 bytes) per minute, weighted by the share of a minute simulated.
+    /// Stored GB (10^9 bytes, as billed) per minute, weighted by the share of a minute simulated.
     pub storage_gb_by_minute: Vec<f64>,
 }
 
@@ -69,7 +69,7 @@ impl Usage {
                     storage_gb_by_minute: series
                         .iter()
                         .enumerate()
-                        .map(|(m, x)| x.stored_bytes as f64 / 1e9 * secs(m) as f64 / 60.0)
+                        .map(|(m, x)| x.stored_bytes as f64 / crate::limits::GB as f64 * secs(m) as f64 / 60.0)
                         .collect(),
                 }
             })

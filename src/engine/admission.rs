@@ -66,12 +66,19 @@ pub(crate) struct Scratch {
     touched: Vec<(u16, u8, u32)>,
     /// Per pattern: first attempts admitted in bulk this second, and their milli-units.
     per_pattern: Vec<(u64, u64)>,
+    /// Charges taken so far by an all-or-nothing admission, with the burst credit each drew.
+    taken: Vec<(Charge, u64)>,
 }
 
 impl Scratch {
     /// Buffers for resources of these partition counts.
     pub(crate) fn new(partitions: impl Iterator<Item = usize>) -> Self {
-        Self { demand: partitions.map(|n| [vec![0; n], vec![0; n]]).collect(), touched: Vec::new(), per_pattern: Vec::new() }
+        Self {
+            demand: partitions.map(|n| [vec![0; n], vec![0; n]]).collect(),
+            touched: Vec::new(),
+            per_pattern: Vec::new(),
+            taken: Vec::new(),
+        }
     }
 
     /// Resource `r` now has `n` partitions.
@@ -280,19 +287,23 @@ impl Admission<'_> {
         self.on_attempt(j, a.charges.as_slice(), a.n, 1);
         let throttled: Vec<Charge> = match kind {
             Kind::Batch => {
-                // Items are admitted one by one; the unprocessed ones are retried.
+                // Items are admitted one by one, each with its index writes or not at all (an
+                // item whose GSI write is throttled is returned unprocessed, spec §7); the
+                // unprocessed ones are retried.
                 let mut left = Vec::new();
-                for c in a.charges.as_slice() {
-                    match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
-                        Ok(_) => self.admitted(j, std::slice::from_ref(c), 1),
-                        Err(reason) => {
-                            self.throttle_event(c, reason);
-                            left.push(*c);
-                        }
+                let (mut items, mut unprocessed) = (0, 0);
+                let base = self.pats[j].res as u16;
+                for item in item_groups(a.charges.as_slice(), base) {
+                    items += 1;
+                    if self.take_all(item) {
+                        self.admitted(j, item, 1);
+                    } else {
+                        unprocessed += 1;
+                        left.extend_from_slice(item);
                     }
                 }
                 // ThrottledRequests counts a batch only when every item is throttled (M1).
-                if !left.is_empty() && left.len() == a.charges.as_slice().len() {
+                if unprocessed > 0 && unprocessed == items {
                     self.rec.cur[0].throttled_requests[req_dim as usize] += 1;
                 }
                 left
@@ -349,7 +360,42 @@ impl Admission<'_> {
     /// when admitted), or `None` when the item collection is full (the request fails).
     fn all_or_nothing(&mut self, j: usize, a: &Attempt) -> Option<Vec<Charge>> {
         let charges = a.charges.as_slice();
-        let mut taken: Vec<(Charge, u64)> = Vec::new();
+        let mut taken = std::mem::take(&mut self.scratch.taken);
+        let failed = !self.take_all_into(charges, &mut taken);
+        let collection_full = !failed && !self.collection_admits(j, a.key);
+        if collection_full {
+            for &(c, b) in &taken {
+                self.res[c.res as usize].untake(c.part as usize, c.dim, c.units, b);
+            }
+        }
+        taken.clear();
+        self.scratch.taken = taken;
+        if collection_full {
+            // ItemCollectionSizeLimitExceededException: nothing written, not retried.
+            self.rec.patterns[j].failed_collection += 1;
+            return None;
+        }
+        if failed {
+            self.rec.cur[0].throttled_requests[self.pats[j].dim as usize] += 1;
+            return Some(charges.to_vec());
+        }
+        Some(Vec::new())
+    }
+
+    /// Takes every charge or none: true when all were taken. A throttled charge is a throttle
+    /// event; the charges after it are checked (so each throttled one counts), not taken.
+    fn take_all(&mut self, charges: &[Charge]) -> bool {
+        let mut taken = std::mem::take(&mut self.scratch.taken);
+        let ok = self.take_all_into(charges, &mut taken);
+        taken.clear();
+        self.scratch.taken = taken;
+        ok
+    }
+
+    /// [`Self::take_all`], leaving what was taken (and what it drew from burst credit) in
+    /// `taken` when every charge was taken, so a caller can still give it back.
+    fn take_all_into(&mut self, charges: &[Charge], taken: &mut Vec<(Charge, u64)>) -> bool {
+        taken.clear();
         let mut failed = false;
         for c in charges {
             let r = if failed {
@@ -366,22 +412,13 @@ impl Admission<'_> {
                 }
             }
         }
-        let collection_full = !failed && !self.collection_admits(j, a.key);
-        if failed || collection_full {
-            for (c, b) in taken {
+        if failed {
+            for &(c, b) in taken.iter() {
                 self.res[c.res as usize].untake(c.part as usize, c.dim, c.units, b);
             }
+            taken.clear();
         }
-        if collection_full {
-            // ItemCollectionSizeLimitExceededException: nothing written, not retried.
-            self.rec.patterns[j].failed_collection += 1;
-            return None;
-        }
-        if failed {
-            self.rec.cur[0].throttled_requests[self.pats[j].dim as usize] += 1;
-            return Some(charges.to_vec());
-        }
-        Some(Vec::new())
+        !failed
     }
 
     /// Whether a write of pattern `j` to key `key` fits its item collection (tables without
@@ -392,4 +429,10 @@ impl Admission<'_> {
             _ => true,
         }
     }
+}
+
+/// The items of a batch: each starts with its charge on the pattern's resource `base`, followed
+/// by the index writes it causes.
+fn item_groups(charges: &[Charge], base: u16) -> impl Iterator<Item = &[Charge]> {
+    charges.chunk_by(move |_, next| next.res != base)
 }

@@ -16,7 +16,7 @@ use crate::rng::{RngStreams, Stream};
 use crate::scenario::{Op, Scenario, Shards, SizeSpec};
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
-use crate::traffic::poisson::poisson;
+use crate::traffic::poisson::{binomial, poisson};
 use crate::traffic::rate::rate_at;
 use crate::units::MAX_ITEM_BYTES;
 use rand::{Rng, RngCore};
@@ -51,6 +51,7 @@ pub(crate) struct Traffic {
     rng_arr: Vec<ChaCha8Rng>,
     rng_keys: Vec<ChaCha8Rng>,
     rng_sizes: Vec<ChaCha8Rng>,
+    rng_spread: Vec<ChaCha8Rng>,
     seq: u64,
 }
 
@@ -61,13 +62,14 @@ impl Traffic {
         Self {
             pats: sc.patterns.iter().map(|p| CompiledPattern::new(sc, p)).collect(),
             state: vec![PatternState { factor: 1.0, weights: Vec::new(), weights_key: (u64::MAX, 0) }; sc.patterns.len()],
-            dists: sc.key_spaces.iter().map(KeyDist::new).collect(),
+            dists: sc.key_spaces.iter().map(|k| KeyDist::new(k, sc.start_unix_s)).collect(),
             shards: sc.key_spaces.iter().map(|k| k.shards).collect(),
             salt: streams.placement_salt(),
             start_s_of_day: sc.start_unix_s.rem_euclid(86_400) as u64,
             rng_arr: (0..n).map(|i| streams.rng(Stream::Arrivals, i)).collect(),
             rng_keys: (0..n).map(|i| streams.rng(Stream::Keys, i)).collect(),
             rng_sizes: (0..n).map(|i| streams.rng(Stream::Sizes, i)).collect(),
+            rng_spread: (0..n).map(|i| streams.rng(Stream::Spread, i)).collect(),
             seq: 0,
         }
     }
@@ -221,7 +223,9 @@ impl Traffic {
     }
 
     /// Fast fidelity: per-partition counts of busy single-item patterns into `simple`, every
-    /// other request drawn one by one into `batch`.
+    /// other request drawn one by one into `batch`. Each pattern's count of the second comes
+    /// first, from its arrivals stream alone: it cannot depend on the partitions, the capacity
+    /// mode or anything admission did, so the modes of a comparison see the same requests.
     pub(crate) fn draw_fast(&mut self, s: u64, simple: &mut Vec<SimpleCount>, batch: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
         let t0 = s * MICROS_PER_SEC;
         for j in 0..self.pats.len() {
@@ -229,13 +233,18 @@ impl Traffic {
             if lambda <= 0.0 {
                 continue;
             }
+            let c = poisson(&mut self.rng_arr[j], lambda);
+            if c == 0 {
+                continue;
+            }
             let p = &self.pats[j];
             if p.kind == Kind::Simple && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
-                self.draw_counts(j, s, lambda, simple, &res[p.res]);
+                // A read that fans out over random shards sends an attempt to each.
+                let attempts = c * p.fanout;
+                self.draw_counts(j, s, attempts, simple, &res[p.res]);
             } else {
-                let c = poisson(&mut self.rng_arr[j], lambda);
                 for _ in 0..c {
-                    let time = SimTime::from_micros(t0 + self.rng_arr[j].random_range(0..MICROS_PER_SEC));
+                    let time = SimTime::from_micros(t0 + self.rng_spread[j].random_range(0..MICROS_PER_SEC));
                     self.draw_request(j, s, time, batch, res, active);
                 }
             }
@@ -248,7 +257,7 @@ impl Traffic {
         for &SimpleCount { pat, part, count, units } in simple {
             let (res, dim) = (self.pats[pat as usize].res, self.pats[pat as usize].dim);
             for _ in 0..count {
-                let time = SimTime::from_micros(t0 + self.rng_arr[pat as usize].random_range(0..MICROS_PER_SEC));
+                let time = SimTime::from_micros(t0 + self.rng_spread[pat as usize].random_range(0..MICROS_PER_SEC));
                 let seq = self.next_seq();
                 batch.push(Attempt {
                     time,
@@ -263,16 +272,25 @@ impl Traffic {
         }
     }
 
-    /// Per-partition Poisson counts of a single-item pattern.
-    fn draw_counts(&mut self, j: usize, s: u64, lambda: f64, out: &mut Vec<SimpleCount>, res: &Resource) {
+    /// Splits the `count` requests of a single-item pattern over the partitions of its
+    /// resource by their weights (a multinomial, drawn as successive binomials): with a Poisson
+    /// count, each partition's count is an independent Poisson, as if drawn on its own.
+    fn draw_counts(&mut self, j: usize, s: u64, count: u64, out: &mut Vec<SimpleCount>, res: &Resource) {
         self.refresh_weights(j, s, res);
         let fixed = self.pats[j].fixed_units;
         let weights = std::mem::take(&mut self.state[j].weights);
+        let mut left = count;
+        let mut mass: f64 = weights.iter().sum();
         for (p, &w) in weights.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
             if w <= 0.0 {
                 continue;
             }
-            let c = poisson(&mut self.rng_arr[j], lambda * w);
+            let c = if w >= mass { left } else { binomial(&mut self.rng_spread[j], left, w / mass) };
+            mass -= w;
+            left -= c;
             if c == 0 {
                 continue;
             }
@@ -293,7 +311,7 @@ impl Traffic {
     fn refresh_weights(&mut self, j: usize, s: u64, res: &Resource) {
         let n = res.partition_count();
         let p = &self.pats[j];
-        let period_key = p.key_space.map_or(0, |ks| self.dists[ks].sequential_period_s.map_or(0, |per| s / per));
+        let period_key = p.key_space.and_then(|ks| self.dists[ks].sequential_key(s)).unwrap_or(0);
         let st = &self.state[j];
         if st.weights.len() == n && st.weights_key == (period_key, n) {
             return;
@@ -316,8 +334,8 @@ impl Traffic {
                         }
                     }
                 };
-                if let Some(period) = dist.sequential_period_s {
-                    spread(&mut w, s / period, 1.0);
+                if let Some(key) = dist.sequential_key(s) {
+                    spread(&mut w, key, 1.0);
                 } else {
                     for (rank, &pr) in dist.head.iter().enumerate().take(HEAD_KEYS as usize) {
                         if pr > 0.0 {
@@ -388,8 +406,8 @@ impl Traffic {
             let Some(ks) = p.key_space else { continue };
             let dist = &self.dists[ks];
             let rate = offered[j] as f64 / duration_s as f64;
-            if let Some(period) = dist.sequential_period_s {
-                *acc.entry((p.res, ks, (duration_s - 1) / period)).or_default() += rate;
+            if let Some(key) = dist.sequential_key(duration_s - 1) {
+                *acc.entry((p.res, ks, key)).or_default() += rate;
                 continue;
             }
             let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();

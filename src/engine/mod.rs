@@ -164,6 +164,13 @@ impl<'a> Simulation<'a> {
     }
 
     fn run(&mut self) {
+        // Registering the scalable targets moves capacity into [min, max] (spec §6.2).
+        for r in 0..self.res.len() {
+            if self.active[r] {
+                let cmds = self.ctl[r].register(0, &self.res[r]);
+                self.apply(0, r, cmds);
+            }
+        }
         for s in 0..self.duration_s {
             self.scheduled(s);
             self.backfills(s);
@@ -236,7 +243,9 @@ impl<'a> Simulation<'a> {
                 let consumed = res.second_consumed(d) - if d == Dim::Write { backfill } else { 0 };
                 cur.consumed[i] += consumed;
                 if on_demand {
-                    cur.on_demand_consumed[i] += consumed;
+                    // On-demand bills the backfill's index writes too (spec §7: "writes into
+                    // the new GSI are charged"); CloudWatch only reports them apart.
+                    cur.on_demand_consumed[i] += res.second_consumed(d);
                 } else {
                     cur.provisioned_unit_seconds[i] += res.provisioned(d);
                     cur.provisioned[i] = res.provisioned(d);
@@ -256,6 +265,9 @@ impl<'a> Simulation<'a> {
             let Some((done, complete)) = idx.backfill_step(&mut self.res[r]) else { continue };
             if complete {
                 self.event(s, r, CapacityAction::GsiActive, None, 0.0, 100.0, "backfill complete".into());
+                // Auto scaling takes the index over once it is active.
+                let cmds = self.ctl[r].register(s, &self.res[r]);
+                self.apply(s, r, cmds);
             }
             self.rec.cur[r].online_consumed += done;
         }
@@ -301,6 +313,11 @@ impl<'a> Simulation<'a> {
                     self.apply(s, r, cmds);
                 }
             }
+            Action::SetAutoscaling { index, changes } => {
+                let r = index.map_or(0, |g| g + 1);
+                let cmds = self.ctl[r].set_autoscaling(s, &self.res[r], changes);
+                self.apply(s, r, cmds);
+            }
             Action::AddGsi(g) => self.add_gsi(s, g),
         }
     }
@@ -339,6 +356,10 @@ impl<'a> Simulation<'a> {
                 }
                 CapacityCommand::Schedule { at_s, what } => self.schedule.push(at_s, Scheduled::Completion { res: r, what }),
                 CapacityCommand::Event { action, dim, old, new, detail } => self.event(s, r, action, dim, old, new, detail),
+                CapacityCommand::Register => {
+                    let more = self.ctl[r].register(s, &self.res[r]);
+                    self.apply(s, r, more);
+                }
             }
         }
     }

@@ -12,7 +12,7 @@ use crate::limits::{
     DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP, PARTITION_WRITE_CAP,
     SWITCH_ESTIMATE_MIN, SWITCH_ESTIMATE_MINUTES, SWITCH_ESTIMATE_TARGET,
 };
-use crate::scenario::{AutoscalingSpec, HeatSpec};
+use crate::scenario::{AutoscalingSpec, HeatSpec, ScalingChange};
 use std::collections::{BTreeSet, VecDeque};
 
 /// Pseudo-points that stand for a key space's uniform tail when locating a heat split.
@@ -85,6 +85,9 @@ pub(crate) enum CapacityCommand {
         /// What completes.
         what: Completion,
     },
+    /// Register the scalable targets again once the commands before this one are applied
+    /// (capacity outside [min, max] moves into it): see [`CapacityController::register`].
+    Register,
     /// Record a capacity event.
     Event {
         /// What happened.
@@ -208,6 +211,73 @@ impl CapacityController {
         vec![CapacityCommand::Schedule { at_s, what: Completion::Update { units, action: CapacityAction::SetCapacity } }]
     }
 
+    /// Registers the scalable targets at second `s` (at the start, after a switch to
+    /// provisioned, after a scheduled action): capacity below the minimum or above the maximum
+    /// moves into the range at once, by an UpdateTable (Application Auto Scaling: "if current
+    /// capacity is less than the specified minimum capacity, Application Auto Scaling scales
+    /// out to the specified minimum capacity"). A decrease is subject to the daily quota.
+    pub(crate) fn register(&mut self, s: u64, r: &Resource) -> Commands {
+        let Mode::Provisioned { units } = r.mode() else { return Vec::new() };
+        let mut out = Vec::new();
+        for d in Dim::ALL {
+            let i = d as usize;
+            let Some(scaler) = &self.scalers[i] else { continue };
+            let (min, max) = (scaler.spec.min, scaler.spec.max);
+            let (new, action) = if units[i] < min {
+                (min, CapacityAction::ScaleOut)
+            } else if units[i] > max {
+                (max, CapacityAction::ScaleIn)
+            } else {
+                continue;
+            };
+            if action == CapacityAction::ScaleIn {
+                let now = self.unix(s);
+                if !self.decreases.allowed(now) {
+                    let n = self.decreases.count_on(now);
+                    let detail = format!("lowering to the new maximum {max}: {n} decreases today and one within the last hour");
+                    out.push(event(CapacityAction::RefusedDecrease, Some(d), units[i] as f64, max as f64, detail));
+                    continue;
+                }
+                self.decreases.record(now);
+            }
+            let mut u = [None, None];
+            u[i] = Some(new);
+            self.updating[i] = true;
+            out.push(CapacityCommand::Schedule { at_s: s + self.update_latency(r, u), what: Completion::Update { units: u, action } });
+        }
+        out
+    }
+
+    /// A scheduled scaling action at second `s`: new min, max or target of the scalable
+    /// targets, then capacity moves into the new range.
+    pub(crate) fn set_autoscaling(&mut self, s: u64, r: &Resource, changes: [Option<ScalingChange>; 2]) -> Commands {
+        let mut out = Vec::new();
+        let Some(scaling) = &mut self.scaling else { return out };
+        for d in Dim::ALL {
+            let i = d as usize;
+            let Some(c) = &changes[i] else { continue };
+            let slot = if d == Dim::Read { &mut scaling.read } else { &mut scaling.write };
+            let Some(spec) = slot else { continue };
+            let new = spec.with(c);
+            let detail = format!(
+                "min {} -> {}, max {} -> {}, target {:.0}% -> {:.0}%",
+                spec.min,
+                new.min,
+                spec.max,
+                new.max,
+                spec.target * 100.0,
+                new.target * 100.0
+            );
+            *spec = new;
+            if let Some(a) = &mut self.scalers[i] {
+                a.spec = new;
+            }
+            out.push(event(CapacityAction::SetAutoscaling, Some(d), 0.0, 0.0, detail));
+        }
+        out.extend(self.register(s, r));
+        out
+    }
+
     /// `prewarm` at second `s`: completes after the pre-warm delay.
     pub(crate) fn prewarm(&self, s: u64, units: [Option<u64>; 2]) -> Commands {
         vec![CapacityCommand::Schedule { at_s: s + self.settings.prewarm_delay_s, what: Completion::Prewarm { units } }]
@@ -260,6 +330,7 @@ impl CapacityController {
                     CapacityCommand::SetMode(mode),
                     CapacityCommand::Grow { partitions: initial_partitions(&mode, 0) as usize, why: "switch to provisioned" },
                     event(CapacityAction::SwitchMode, None, 1.0, 0.0, detail),
+                    CapacityCommand::Register,
                 ]
             }
             _ => Vec::new(),

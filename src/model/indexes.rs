@@ -18,7 +18,7 @@ const BACKFILL_MIN_SHARE: f64 = 0.1;
 /// z of the 99th percentile of a normal law.
 const Z99: f64 = 2.326_347_874;
 /// Collections reported: larger than this many bytes, or with refused writes.
-const REPORTED_COLLECTION_BYTES: u64 = 1_000_000_000;
+const REPORTED_COLLECTION_BYTES: u64 = crate::limits::GIB;
 
 /// Propagation of one GSI: its delay law, stream and the delays drawn.
 #[derive(Clone, Debug)]
@@ -233,16 +233,17 @@ impl ItemCollections {
 mod tests {
     use super::*;
 
-    /// A collection of 9.99 GB takes floor(10^7 / 4,300) = 2,325 writes of 4,300 bytes, then
-    /// refuses every further write of that key and no other.
+    /// The limit is 10 GB of 2^30 bytes, 10,737,418,240 bytes (spec §15). A collection 10^7
+    /// bytes short of it takes floor(10^7 / 4,300) = 2,325 writes of 4,300 bytes, then refuses
+    /// every further write of that key and no other.
     #[test]
     fn collections_stop_at_the_limit() {
-        let mut c = ItemCollections::new(9_990_000_000);
+        let mut c = ItemCollections::new(10_727_418_240);
         let ok = (0..3_000).filter(|_| c.admits(0, 7, 4_300)).count();
         assert_eq!(ok, 2_325);
         assert!(c.admits(0, 8, 4_300));
         let r = c.report(|_, rank| format!("k#{rank}"));
-        assert_eq!(r[0], CollectionInfo { key: "k#7".into(), bytes: 9_990_000_000 + 2_325 * 4_300, failed_writes: 675 });
+        assert_eq!(r[0], CollectionInfo { key: "k#7".into(), bytes: 10_727_418_240 + 2_325 * 4_300, failed_writes: 675 });
     }
 
     /// 1.1 GB of 1,000-byte items is 1,000,000 items; a keys-only entry (100 bytes) is 1 WCU.

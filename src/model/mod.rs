@@ -57,6 +57,8 @@ pub enum CapacityAction {
     RefusedDecrease,
     /// A `set_capacity` found the table on-demand.
     RefusedSetCapacity,
+    /// A scheduled scaling action changed a scalable target's min, max or target.
+    SetAutoscaling,
     /// The capacity mode changed (`old` and `new`: 0 provisioned, 1 on-demand).
     SwitchMode,
     /// Warm throughput was raised.
@@ -85,6 +87,7 @@ impl CapacityAction {
             CapacityAction::SetCapacity => "set_capacity",
             CapacityAction::RefusedDecrease => "refused_decrease",
             CapacityAction::RefusedSetCapacity => "refused_set_capacity",
+            CapacityAction::SetAutoscaling => "set_autoscaling",
             CapacityAction::SwitchMode => "switch_mode",
             CapacityAction::Prewarm => "prewarm",
             CapacityAction::SplitForSize => "split_for_size",

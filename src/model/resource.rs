@@ -16,7 +16,7 @@
 //! Units are milli-units (see [`crate::units`]).
 
 use super::{CapacityMode, Dim, Reason};
-use crate::limits::{BURST_SECONDS, PARTITION_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::limits::{BURST_SECONDS, PARTITION_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP, SEED_PARTITION_BYTES};
 use crate::scenario::CapacitySpec;
 use crate::units::MILLI;
 
@@ -158,8 +158,8 @@ impl Resource {
     /// A resource created with `capacity` and `storage_bytes` of data.
     ///
     /// Initial partitions (spec §2): provisioned `ceil(RCU/3000 + WCU/1000)`, on-demand the warm
-    /// throughput's `max(ceil(R/3000), ceil(W/1000))` (a new table: 4), and `ceil(GB/10)` for
-    /// storage; the largest of these.
+    /// throughput's `max(ceil(R/3000), ceil(W/1000))` (a new table: 4), and for storage enough
+    /// partitions to hold it at 7.5 GB each ([`SEED_PARTITION_BYTES`]); the largest of these.
     #[must_use]
     pub(crate) fn new(name: String, is_index: bool, capacity: &CapacitySpec, storage_bytes: u64, burst_full: bool, linear: bool) -> Self {
         let mode = Mode::of(capacity);
@@ -520,7 +520,7 @@ pub(crate) fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
         }
         Mode::OnDemand { warm, .. } => warm[0].div_ceil(PARTITION_READ_CAP).max(warm[1].div_ceil(PARTITION_WRITE_CAP)),
     };
-    by_throughput.max(storage_bytes.div_ceil(PARTITION_BYTES)).max(1)
+    by_throughput.max(storage_bytes.div_ceil(SEED_PARTITION_BYTES)).max(1)
 }
 
 /// Hash-range starts of `n` equal partitions.
@@ -568,8 +568,9 @@ mod tests {
 
     #[test]
     fn storage_decides_when_larger() {
-        // 95 GB needs 10 partitions of 10 GB, more than 100 RCU/WCU would.
-        assert_eq!(Resource::new("t".into(), false, &prov(100, 100), 95_000_000_000, true, false).partition_count(), 10);
+        // 95 GB (10^9 bytes) at 7.5 GB of 2^30 bytes (8,053,063,680 bytes) each: 11.8, so 12
+        // partitions, more than 100 RCU/WCU would need.
+        assert_eq!(Resource::new("t".into(), false, &prov(100, 100), 95_000_000_000, true, false).partition_count(), 12);
     }
 
     #[test]

@@ -63,6 +63,21 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
         s.duration_s,
         escape(&s.prices)
     );
+    let cl = &s.client;
+    let _ = writeln!(
+        o,
+        "<p class=\"note\">clients: {} SDK instance{} · {} retries, up to {} attempts · {}{}</p>",
+        cl.instances,
+        if cl.instances == 1 { "" } else { "s" },
+        escape(&cl.retry),
+        cl.max_attempts,
+        if cl.retry_quota == 0 { "no retry quota".to_string() } else { format!("{}-token retry quota per instance", cl.retry_quota) },
+        if cl.instances == 1 && cl.retry_quota > 0 {
+            " (all traffic shares one quota: set <code>client.instances</code> to your fleet size)"
+        } else {
+            ""
+        }
+    );
     o.push_str("<h2>Requests by pattern</h2>");
     table(
         &mut o,

@@ -26,6 +26,8 @@ pub struct Summary {
     pub fidelity: String,
     /// Simulated seconds.
     pub duration_s: u64,
+    /// The SDK clients assumed: retries and the retry quota depend on them.
+    pub client: ClientSummary,
     /// All patterns together.
     pub requests: RequestSummary,
     /// Per pattern.
@@ -50,6 +52,20 @@ pub struct Summary {
     pub item_collections: Vec<CollectionInfo>,
     /// The scenario file's text.
     pub scenario_text: String,
+}
+
+/// The SDK clients the traffic was sent from.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ClientSummary {
+    /// Retry preset (`client.retry`).
+    pub retry: String,
+    /// SDK client instances (`client.instances`); each has its own retry quota.
+    pub instances: u64,
+    /// Attempts per request, the first included.
+    pub max_attempts: u32,
+    /// Retry-quota tokens per instance (0: no quota).
+    pub retry_quota: u64,
 }
 
 /// Request counts.
@@ -193,6 +209,20 @@ fn action_label(a: &Action) -> String {
         Action::SwitchMode { on_demand: false, units: Some([r, w]) } => format!("switch_mode provisioned read {r}, write {w}"),
         Action::AddGsi(g) => format!("add_gsi #{g}"),
         Action::ScaleRate { factor, .. } => format!("scale_rate x{factor}"),
+        Action::SetAutoscaling { changes, .. } => {
+            let part = |name: &str, c: &Option<crate::scenario::ScalingChange>| {
+                c.map(|c| {
+                    let f = [
+                        c.min.map(|x| format!("min {x}")),
+                        c.max.map(|x| format!("max {x}")),
+                        c.target.map(|t| format!("target {:.0}%", t * 100.0)),
+                    ];
+                    format!("{name} {}", f.into_iter().flatten().collect::<Vec<_>>().join(" "))
+                })
+            };
+            let parts: Vec<String> = [part("read", &changes[0]), part("write", &changes[1])].into_iter().flatten().collect();
+            format!("set_autoscaling {}", parts.join(", "))
+        }
     }
 }
 
@@ -306,6 +336,12 @@ impl Summary {
             seed: r.seed,
             fidelity: r.fidelity.to_string(),
             duration_s: r.duration_s,
+            client: ClientSummary {
+                retry: sc.client.preset.to_string(),
+                instances: sc.client.instances,
+                max_attempts: sc.client.attempts,
+                retry_quota: sc.client.quota,
+            },
             requests: total,
             patterns,
             resources,

@@ -104,6 +104,21 @@ impl Summary {
             t.attempts,
             pct(t.throttled_attempt_share)
         );
+        let cl = &self.client;
+        let quota = if cl.retry_quota == 0 { "no retry quota".to_string() } else { format!("a {}-token retry quota each", cl.retry_quota) };
+        let _ = writeln!(
+            o,
+            "clients: {} SDK instance{} ({} retries, up to {} attempts, {quota}){}",
+            cl.instances,
+            if cl.instances == 1 { "" } else { "s" },
+            cl.retry,
+            cl.max_attempts,
+            if cl.instances == 1 && cl.retry_quota > 0 {
+                " — all traffic shares one quota; set client.instances to your fleet size"
+            } else {
+                ""
+            }
+        );
         let c = &self.cost;
         let _ = writeln!(
             o,

@@ -48,6 +48,8 @@ pub const PROPAGATION_MEDIAN: SimDuration = SimDuration::from_millis(100);
 pub const PROPAGATION_P99: SimDuration = SimDuration::from_secs(1);
 /// `pattern.item_bytes`.
 pub const ITEM_BYTES: u64 = 1_024;
+/// `pattern.consistency` of a read: DynamoDB's default (and the SDKs') is eventually consistent.
+pub const CONSISTENCY: crate::units::Consistency = crate::units::Consistency::Eventual;
 /// `pattern.items`.
 pub const ITEMS: u64 = 1;
 /// `pattern.rate.diurnal.peak`: 14:00 UTC, seconds of the day.
@@ -91,6 +93,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("gsi.coverage", "1"),
     ("pattern.item_bytes", "1024"),
     ("pattern.items", "1"),
+    ("pattern.consistency", "\"eventual\""),
     ("client.retry", "\"sdk-2026\""),
     ("client.service_time", "\"5ms\""),
     ("client.instances", "1"),
@@ -139,6 +142,7 @@ mod tests {
         assert_eq!(sc.gsis[0].propagation_p99_us, PROPAGATION_P99.as_micros());
         assert_eq!(sc.patterns[0].size, SizeSpec::Fixed(ITEM_BYTES));
         assert_eq!(sc.patterns[0].items, ITEMS);
+        assert_eq!(sc.patterns[0].consistency, CONSISTENCY);
         assert_eq!(sc.client.preset, RETRY_PRESET);
         assert_eq!(sc.client.service_time, SERVICE_TIME);
         assert_eq!(sc.client.instances, INSTANCES);

@@ -196,6 +196,28 @@ pub struct ScalingTargetSpec {
     pub scale_out_cooldown: SimDuration,
 }
 
+/// New settings of one scalable target (`None`: unchanged).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScalingChange {
+    /// New minimum units.
+    pub min: Option<u64>,
+    /// New maximum units.
+    pub max: Option<u64>,
+    /// New target utilization, 0.2-0.9.
+    pub target: Option<f64>,
+}
+
+impl ScalingTargetSpec {
+    /// These settings after `c`.
+    #[must_use]
+    pub fn with(mut self, c: &ScalingChange) -> Self {
+        self.min = c.min.unwrap_or(self.min);
+        self.max = c.max.unwrap_or(self.max);
+        self.target = c.target.unwrap_or(self.target);
+        self
+    }
+}
+
 /// A key space.
 #[derive(Clone, Debug)]
 pub struct KeySpaceSpec {
@@ -501,6 +523,14 @@ pub enum Action {
         read: Option<u64>,
         /// Write units.
         write: Option<u64>,
+    },
+    /// A scheduled scaling action: new settings of the table's (`index = None`) or a GSI's
+    /// scalable targets, read and write.
+    SetAutoscaling {
+        /// GSI position.
+        index: Option<usize>,
+        /// Read and write changes.
+        changes: [Option<ScalingChange>; 2],
     },
     /// Create a GSI.
     AddGsi(usize),

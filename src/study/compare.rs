@@ -301,14 +301,19 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
 
     if !ia {
         if let Some(aws) = ran.iter().find(|m| m.mode == CompareMode::AutoscalingAws) {
-            let t = &aws.usage.resources[0];
+            // The reservation covers the table and its GSIs together: size it on their sum.
+            let total = |f: fn(&crate::cost::ResourceUsage) -> &Vec<f64>| {
+                let n = aws.usage.resources.iter().map(|r| f(r).len()).max().unwrap_or(0);
+                (0..n).map(|m| aws.usage.resources.iter().map(|r| f(r).get(m).copied().unwrap_or(0.0)).sum()).collect::<Vec<f64>>()
+            };
+            let reserve = |series: &[f64]| (percentile(series, o.reserved_percentile) as u64 / RESERVED_BLOCK) * RESERVED_BLOCK;
             let res = Reservation {
-                rcu: (percentile(&t.provisioned_rcu_by_minute, o.reserved_percentile) as u64 / RESERVED_BLOCK) * RESERVED_BLOCK,
-                wcu: (percentile(&t.provisioned_wcu_by_minute, o.reserved_percentile) as u64 / RESERVED_BLOCK) * RESERVED_BLOCK,
+                rcu: reserve(&total(|r| &r.provisioned_rcu_by_minute)),
+                wcu: reserve(&total(|r| &r.provisioned_wcu_by_minute)),
                 years: o.reserved_years,
             };
             let desc = format!(
-                "auto scaling (aws) with {} RCU / {} WCU reserved for {} year(s): P{} of the provisioned series, in blocks of 100",
+                "auto scaling (aws) with {} RCU / {} WCU reserved for {} year(s): P{} of the provisioned series of the table and its GSIs together, in blocks of 100",
                 res.rcu, res.wcu, o.reserved_years, o.reserved_percentile
             );
             let b = bill(&aws.usage, &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: Some(res) });

@@ -26,14 +26,17 @@ pub(crate) struct KeyDist {
     pub tail_hi: u64,
     /// Alias table over the head plus one slot for the tail.
     alias: AliasTable,
-    /// Sequential keys: the period, in seconds (all traffic on key `t / period`).
+    /// Sequential keys: the period, in seconds (all traffic on the current period's key).
     pub sequential_period_s: Option<u64>,
+    /// Seconds from the start of the UTC period holding the run's start to the run's start:
+    /// periods roll over at UTC boundaries (a date key changes at midnight UTC).
+    sequential_offset_s: u64,
 }
 
 impl KeyDist {
     /// The distribution of a validated key space.
     #[must_use]
-    pub(crate) fn new(ks: &KeySpaceSpec) -> Self {
+    pub(crate) fn new(ks: &KeySpaceSpec, start_unix_s: i64) -> Self {
         let card = ks.cardinality.max(1);
         let (head, tail_prob, tail_lo, seq) = match &ks.popularity {
             Popularity::Sequential(p) => (vec![1.0], 0.0, 1, Some(p.as_secs().max(1))),
@@ -74,15 +77,24 @@ impl KeyDist {
         let mut slots = head.clone();
         slots.push(tail_prob);
         let alias = AliasTable::new(&slots);
-        Self { head, tail_prob, tail_lo, tail_hi: card, alias, sequential_period_s: seq }
+        let sequential_offset_s = seq.map_or(0, |p| start_unix_s.rem_euclid(p as i64) as u64);
+        Self { head, tail_prob, tail_lo, tail_hi: card, alias, sequential_period_s: seq, sequential_offset_s }
+    }
+
+    /// Sequential keys: the rank of the key of second `s` of the run, 0 for the UTC period that
+    /// holds the start, 1 for the next, …
+    #[inline]
+    #[must_use]
+    pub(crate) fn sequential_key(&self, s: u64) -> Option<u64> {
+        self.sequential_period_s.map(|p| (s + self.sequential_offset_s) / p)
     }
 
     /// Draws a key rank from two uniform 64-bit values, for a request at second `s`.
     #[inline]
     #[must_use]
     pub(crate) fn sample(&self, r1: u64, r2: u64, s: u64) -> u64 {
-        if let Some(p) = self.sequential_period_s {
-            return s / p;
+        if let Some(k) = self.sequential_key(s) {
+            return k;
         }
         let i = self.alias.sample(r1);
         if i < self.head.len() {
@@ -121,13 +133,13 @@ mod tests {
 
     #[test]
     fn zipf_head_and_tail_sum_to_one() {
-        let d = KeyDist::new(&ks(1_000_000, Popularity::Zipf(1.1)));
+        let d = KeyDist::new(&ks(1_000_000, Popularity::Zipf(1.1)), 0);
         let total: f64 = d.head.iter().sum::<f64>() + d.tail_prob;
         assert!((total - 1.0).abs() < 1e-9);
         // Rank 1 vs rank 2: 2^1.1 times more popular.
         assert!((d.head[0] / d.head[1] - 2f64.powf(1.1)).abs() < 1e-9);
         // Exact tail for a small space equals the explicit sum.
-        let small = KeyDist::new(&ks(100, Popularity::Zipf(1.0)));
+        let small = KeyDist::new(&ks(100, Popularity::Zipf(1.0)), 0);
         assert_eq!(small.tail_prob, 0.0);
         let h: f64 = (1..=100).map(|r| 1.0 / r as f64).sum();
         assert!((small.head[0] - 1.0 / h).abs() < 1e-12);
@@ -135,7 +147,7 @@ mod tests {
 
     #[test]
     fn hot_keys_carry_their_share() {
-        let d = KeyDist::new(&ks(10_000_000, Popularity::Hot { keys: 3, share: 0.4 }));
+        let d = KeyDist::new(&ks(10_000_000, Popularity::Hot { keys: 3, share: 0.4 }), 0);
         assert_eq!(d.head.len(), 3);
         assert!((d.head[0] - 0.4 / 3.0).abs() < 1e-12);
         assert!((d.tail_prob - 0.6).abs() < 1e-12);
@@ -144,8 +156,19 @@ mod tests {
 
     #[test]
     fn sequential_keys_follow_time() {
-        let d = KeyDist::new(&ks(400, Popularity::Sequential(SimDuration::from_secs(86_400))));
+        let d = KeyDist::new(&ks(400, Popularity::Sequential(SimDuration::from_secs(86_400))), 0);
         assert_eq!(d.sample(1, 2, 86_399), 0);
         assert_eq!(d.sample(1, 2, 86_400), 1);
+    }
+
+    /// A date key rolls over at midnight UTC, not a day after the run starts: a run starting at
+    /// 2026-03-02T18:00:00Z (1,772,474,400 s, 64,800 s into its UTC day) moves to the next key
+    /// after 21,600 s.
+    #[test]
+    fn sequential_keys_roll_over_at_utc_boundaries() {
+        let d = KeyDist::new(&ks(400, Popularity::Sequential(SimDuration::from_secs(86_400))), 1_772_474_400);
+        assert_eq!(d.sample(1, 2, 21_599), 0);
+        assert_eq!(d.sample(1, 2, 21_600), 1);
+        assert_eq!(d.sample(1, 2, 21_600 + 86_400), 2);
     }
 }

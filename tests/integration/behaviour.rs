@@ -56,6 +56,7 @@ cardinality = 100000
 [[pattern]]
 name = "r"
 op = "get_item"
+consistency = "strong"
 item_bytes = 4096
 rate = { steps = [["0s", 0], ["5m", 200]] }
 [client]
@@ -91,6 +92,7 @@ values = { hot = 1.0 }
 [[pattern]]
 name = "r"
 op = "get_item"
+consistency = "strong"
 item_bytes = 4000
 rate = { constant = 4000 }
 [client]
@@ -212,6 +214,7 @@ cardinality = 100000
 [[pattern]]
 name = "batch"
 op = "batch_get"
+consistency = "strong"
 items = 10
 item_bytes = 4096
 rate = { constant = 1 }

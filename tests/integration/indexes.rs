@@ -81,7 +81,8 @@ retry = "none"
     assert_eq!(per_write, vec![3.0, 3.0, 1.0, 3.0, 6.0, 3.0, 0.0]);
 }
 
-/// An LSI item collection of 9.99 GB takes floor((10^10 - 9.99 x 10^9) / 4,300) = 2,325 more
+/// An LSI item collection 10^7 bytes short of 10 GB (10 x 2^30 = 10,737,418,240 bytes, spec
+/// §15) takes floor(10^7 / 4,300) = 2,325 more
 /// 4,300-byte inserts (4,000-byte item + 100 overhead + 200-byte keys-only LSI entry); every
 /// later write of that key fails with ItemCollectionSizeLimitExceededException.
 #[test]
@@ -94,7 +95,7 @@ fn lsi_collection_fails_at_the_byte_it_passes_10_gb() {
     assert_eq!(s.item_collections.len(), 1);
     let c = &s.item_collections[0];
     assert_eq!(c.key, "power_user");
-    assert_eq!(c.bytes, 9_990_000_000 + 2_325 * 4_300);
+    assert_eq!(c.bytes, 10_727_418_240 + 2_325 * 4_300);
     assert_eq!(c.failed_writes, p.requests.offered - 2_325);
 }
 
@@ -190,4 +191,58 @@ add_gsi = "G"
     assert!(r.resources[1].minutes.iter().all(|m| m.consumed[1] == 0));
     // At the end of minute 10 (second 659) the backfill has run seconds 60..659: 60 %.
     assert_eq!(r.resources[1].minutes[10].online_progress_bp, 6_000);
+}
+
+/// The cascade through BatchWriteItem and TransactWriteItems (spec §7): an item whose index
+/// write is throttled is not written to the table either. A 100 WCU index with no burst credit
+/// under 40 batches of 25 one-KB items a second (1,000 items/s, each 1 WCU on the table and 1
+/// on the KEYS_ONLY index): the index admits 100 writes a second, so over 300 s the table is
+/// written 100 x 300 = 30,000 WCU, exactly what the index consumed, not 300,000. Without
+/// retries each second 4 batches get through whole and the other 36 are throttled whole
+/// (ThrottledRequests counts a batch only when every item is, M1): about 36 x 300 = 10,800.
+/// A transaction of 25 items is all or nothing: each item is 2 WCU on the table (prepare and
+/// commit) and a standard 1 WCU index write (ddbsim's model: the index is written once), so 4
+/// transactions a second get through: 4 x 25 x 2 x 300 = 60,000 table WCU, 30,000 index WCU.
+#[test]
+fn batch_and_transactional_writes_wait_for_their_index() {
+    for (op, per_item) in [("batch_write", 1), ("transact_write", 2)] {
+        let sc = scenario(&format!(
+            r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 100, write = 40000 }}
+initial_burst = "empty"
+[keys.k]
+cardinality = 1000000
+[keys.g]
+cardinality = 1000000
+[[gsi]]
+name = "G"
+partition_key = "g"
+projection = "keys_only"
+capacity = {{ read = 100, write = 100 }}
+[[pattern]]
+name = "w"
+op = "{op}"
+items = 25
+item_bytes = 1000
+rate = {{ constant = 40 }}
+index_writes = {{ G = "insert" }}
+[client]
+retry = "none"
+"#
+        ));
+        let s = run_summary(&sc);
+        let (table, gsi) = (&s.resources[0], &s.resources[1]);
+        let table_wcu = 30_000.0 * f64::from(per_item);
+        assert!((table.consumed_wcu - table_wcu).abs() <= 0.01 * table_wcu, "{op}: table consumed {} WCU", table.consumed_wcu);
+        assert!((gsi.consumed_wcu - 30_000.0).abs() <= 300.0, "{op}: index consumed {} WCU", gsi.consumed_wcu);
+        assert!(
+            (10_000..=10_800).contains(&table.throttled_requests),
+            "{op}: {} ThrottledRequests, about 36 x 300 = 10,800",
+            table.throttled_requests
+        );
+    }
 }

@@ -2,8 +2,8 @@
 //! decreases, and splits for heat and size, against hand-worked numbers.
 
 use super::{run, run_summary, scenario};
-use ddbsim::Dim;
 use ddbsim::{simulate, RunOptions};
+use ddbsim::{CapacityAction, Dim};
 
 fn spike(policy: &str) -> String {
     format!(
@@ -254,18 +254,22 @@ fn no_split_for_a_single_hot_key() {
     assert!(r.resources[0].minutes.last().unwrap().events(Dim::Write) > 20_000);
 }
 
-/// P5: 8 partitions of 9.99 GB; one receives 10 MB/s of new items and passes 10 GB within
-/// seconds: at the end of the minute it splits and the table has 9 partitions.
+/// P5: 8 partitions (100 RCU + 7,900 WCU: ceil((100 + 3 x 7,900) / 3,000) = 8), seeded with
+/// 64.424509440 GB = 60 GiB, 7.5 GiB each (the seeding fill). One key receives 9 puts a
+/// second of 102,400 bytes (100 WCU each, 900 WCU under its partition's 1,000): 9 x 102,500 =
+/// 922,500 bytes a second with the item overhead, so its partition passes 10 GiB after
+/// 2.5 GiB / 922,500 = 2,909.9 s, in minute 48 (Poisson arrivals: give or take 20 s). At the
+/// end of that minute it splits for size: the table has 9 partitions, once.
 #[test]
 fn p5_a_partition_that_fills_10_gb_splits() {
     let sc = scenario(
         r#"
 [scenario]
-duration = "3m"
+duration = "52m"
 [table]
 partition_key = "k"
-storage_gb = 79.92
-capacity = { mode = "provisioned", read = 100, write = 3000 }
+storage_gb = 64.42450944
+capacity = { mode = "provisioned", read = 100, write = 7900 }
 [keys.k]
 values = { hot = 1.0 }
 [[pattern]]
@@ -277,6 +281,121 @@ rate = { constant = 9 }
     );
     let r = run(&sc);
     let parts: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.partitions).collect();
-    assert_eq!(parts, vec![8, 9, 9]);
+    assert_eq!(parts[0], 8);
+    let first_nine = parts.iter().position(|&p| p == 9).expect("a split");
+    assert!((48..=50).contains(&first_nine), "{parts:?}");
+    assert!(parts[first_nine..].iter().all(|&p| p == 9), "{parts:?}");
     assert_eq!(r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForSize).count(), 1);
+}
+
+/// Spec §2 and the seeding model choice: a table that starts with 200 GB (10^9 bytes) holds
+/// it at 7.5 GB of 2^30 bytes a partition, 200e9 / 8,053,063,680 = 24.8, so 25 partitions,
+/// none near 10 GB: nothing splits for size (seeded full, all 20 split in the first minute).
+#[test]
+fn storage_is_seeded_below_the_split_size() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+storage_gb = 200
+capacity = { mode = "on_demand" }
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "w"
+op = "put_item"
+rate = { constant = 100 }
+"#,
+    );
+    let r = run(&sc);
+    assert!(
+        r.resources[0].minutes.iter().all(|m| m.partitions == 25),
+        "{:?}",
+        r.resources[0].minutes.iter().map(|m| m.partitions).collect::<Vec<_>>()
+    );
+    assert!(!r.events.iter().any(|e| e.action == ddbsim::CapacityAction::SplitForSize));
+}
+
+/// Registering a scalable target moves capacity into [min, max] at once (Application Auto
+/// Scaling): a table created at 5 WCU with a write target of min 600 is raised to 600 by an
+/// UpdateTable issued at the start, complete after the 10 s update latency (600 WCU fit the
+/// one partition 5 WCU had), not by the scale-out alarm two minutes and 90 s later.
+#[test]
+fn registering_auto_scaling_applies_min_at_once() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 5, write = 5 }
+autoscaling = { write = { min = 600, max = 4000, target = 70 } }
+[keys.k]
+cardinality = 100000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 400 }
+[client]
+retry = "none"
+"#,
+    );
+    let r = run(&sc);
+    let first = r.events.iter().find(|e| e.action == CapacityAction::ScaleOut).expect("a scale-out");
+    assert_eq!((first.time_s, first.old, first.new), (10, 5.0, 600.0));
+    // From minute 1 on, about 400 writes a second are all served.
+    for m in &r.resources[0].minutes[1..] {
+        assert_eq!(m.provisioned[1], 600);
+        assert_eq!((m.events(Dim::Write), m.consumed[1]), (0, m.requested[1]));
+    }
+}
+
+/// A scheduled scaling action raises the floor before a launch and lowers it after. 100 WCU,
+/// auto-scaled between 100 and 10,000 at 70 %, 40 writes a second: the scale-in alarm would
+/// want ceil(40 / 0.7) = 58, clamped to min 100, so nothing moves. At 10 min min = 2,000:
+/// 2,000 WCU need two partitions, so the UpdateTable takes partition_add_latency (10 min) and
+/// completes at 1,200 s. The scale-in alarm then wants 58, clamped to 2,000: it holds (a
+/// set_capacity pre-scale would be scaled back in). At 40 min min = 100: the alarm, whose 15
+/// datapoints are all below (70 - 20) % x 2,000, fires at the end of minute 40 (2,460 s),
+/// acts after the 90 s alarm delay and the 10 s update: 100 WCU at 2,560 s.
+#[test]
+fn scheduled_scaling_raises_and_lowers_the_floor() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "50m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 5, write = 100 }
+autoscaling = { write = { min = 100, max = 10000, target = 70 } }
+[keys.k]
+cardinality = 100000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 40 }
+[[at]]
+time = "10m"
+set_autoscaling = { write = { min = 2000 } }
+[[at]]
+time = "40m"
+set_autoscaling = { write = { min = 100 } }
+"#,
+    );
+    let r = run(&sc);
+    let moves: Vec<(u64, CapacityAction, f64)> = r
+        .events
+        .iter()
+        .filter(|e| matches!(e.action, CapacityAction::ScaleOut | CapacityAction::ScaleIn))
+        .map(|e| (e.time_s, e.action, e.new))
+        .collect();
+    assert_eq!(moves, vec![(1_200, CapacityAction::ScaleOut, 2_000.0), (2_560, CapacityAction::ScaleIn, 100.0)]);
+    let t = &r.resources[0].minutes;
+    assert!(t[20..42].iter().all(|m| m.provisioned[1] == 2_000));
+    assert_eq!(t[45].provisioned[1], 100);
+    assert_eq!(r.events.iter().filter(|e| e.action == CapacityAction::SetAutoscaling).count(), 2);
 }

@@ -20,7 +20,8 @@ pub struct RawPattern {
     pub item_bytes: Option<RawSize>,
     /// Items per request (query, scan, batch and transaction operations); default 1.
     pub items: Option<u64>,
-    /// "eventual", "strong" (default for table reads) or "transactional".
+    /// "eventual", "strong" or "transactional"; default "eventual", as in DynamoDB and the SDKs
+    /// (`transact_get` is always transactional).
     pub consistency: Option<RawConsistency>,
     /// Requests per second over time.
     pub rate: RawRate,
@@ -166,7 +167,8 @@ pub struct RawClient {
     pub retry: Option<RawRetry>,
     /// Service time of a successful request, added to every latency; default "5ms".
     pub service_time: Option<String>,
-    /// SDK client instances sharing the traffic (each has its own retry quota); default 1.
+    /// SDK client instances sharing the traffic (each has its own retry quota); default 1: one
+    /// quota for all the traffic, which makes retries stop early under heavy throttling.
     pub instances: Option<u64>,
 }
 
@@ -214,8 +216,33 @@ pub struct RawAt {
     pub add_gsi: Option<String>,
     /// Multiply a pattern's rate from now on.
     pub scale_rate: Option<RawScaleRate>,
-    /// The index the action applies to (set_capacity, prewarm).
+    /// A scheduled scaling action: new min, max (and target) of the auto-scaled table (or
+    /// `index`); capacity outside the new range moves into it at once.
+    pub set_autoscaling: Option<RawSetAutoscaling>,
+    /// The index the action applies to (set_capacity, prewarm, set_autoscaling).
     pub index: Option<String>,
+}
+
+/// `set_autoscaling = { read = { min, max, target }, write = { ... } }`: each field optional.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSetAutoscaling {
+    /// New settings of the read-capacity scalable target.
+    pub read: Option<RawScalingChange>,
+    /// New settings of the write-capacity scalable target.
+    pub write: Option<RawScalingChange>,
+}
+
+/// New settings of one scalable target; what is left out stays as it was.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScalingChange {
+    /// New minimum capacity units.
+    pub min: Option<i64>,
+    /// New maximum capacity units.
+    pub max: Option<i64>,
+    /// New target utilization in percent, 20-90.
+    pub target: Option<f64>,
 }
 
 /// A capacity-mode switch.

@@ -2,7 +2,7 @@
 //! `set_capacity` finds).
 
 use super::{Names, Validator};
-use crate::limits::{MAX_REQUEST_RATE, MAX_SWITCHES_TO_ON_DEMAND_PER_DAY};
+use crate::limits::{MAX_REQUEST_RATE, MAX_SWITCHES_TO_ON_DEMAND_PER_DAY, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT};
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::*;
 use crate::scenario::*;
@@ -16,7 +16,7 @@ impl Validator<'_, '_> {
         &mut self,
         raw: &[RawAt],
         duration: SimDuration,
-        capacity: &CapacitySpec,
+        table: &TableSpec,
         names: &Names,
         gsis: &mut [GsiSpec],
         patterns: &[PatternSpec],
@@ -38,8 +38,9 @@ impl Validator<'_, '_> {
             }
         }
         actions.sort_by_key(|a| a.1.time);
+        self.check_scaling_ranges(&actions, table.autoscaling.as_ref(), gsis);
         self.check_switch_limit(&actions);
-        self.check_modes(&actions, capacity);
+        self.check_modes(&actions, &table.capacity);
         for (i, p) in patterns.iter().enumerate() {
             if let Some(IndexRef::Gsi(g)) = p.index {
                 if gsis[g].added_during_run {
@@ -59,14 +60,23 @@ impl Validator<'_, '_> {
         if time >= duration {
             self.err(&at.key("time"), format!("{time} is not before the end of the run ({duration})"));
         }
-        let count = [a.set_capacity.is_some(), a.switch_mode.is_some(), a.prewarm.is_some(), a.add_gsi.is_some(), a.scale_rate.is_some()]
-            .iter()
-            .filter(|x| **x)
-            .count();
+        let count = [
+            a.set_capacity.is_some(),
+            a.switch_mode.is_some(),
+            a.prewarm.is_some(),
+            a.add_gsi.is_some(),
+            a.scale_rate.is_some(),
+            a.set_autoscaling.is_some(),
+        ]
+        .iter()
+        .filter(|x| **x)
+        .count();
         if count != 1 {
             self.err(
                 at,
-                format!("each [[at]] takes exactly one action (set_capacity, switch_mode, prewarm, add_gsi, scale_rate); found {count}"),
+                format!(
+                    "each [[at]] takes exactly one action (set_capacity, switch_mode, prewarm, add_gsi, scale_rate, set_autoscaling); found {count}"
+                ),
             );
             return None;
         }
@@ -84,8 +94,8 @@ impl Validator<'_, '_> {
                 }
             },
         };
-        if a.index.is_some() && a.set_capacity.is_none() && a.prewarm.is_none() {
-            self.err(&at.key("index"), "`index` goes with set_capacity or prewarm");
+        if a.index.is_some() && a.set_capacity.is_none() && a.prewarm.is_none() && a.set_autoscaling.is_none() {
+            self.err(&at.key("index"), "`index` goes with set_capacity, prewarm or set_autoscaling");
         }
         let opt_units = |v: &mut Self, p: &KeyPath, x: Option<i64>, what: &str| x.map(|x| v.units(p, x, what));
         let action = if let Some(c) = &a.set_capacity {
@@ -139,6 +149,32 @@ impl Validator<'_, '_> {
                 read: opt_units(self, &cp.key("read"), c.read, "warm read throughput"),
                 write: opt_units(self, &cp.key("write"), c.write, "warm write throughput"),
             }
+        } else if let Some(c) = &a.set_autoscaling {
+            let cp = at.key("set_autoscaling");
+            if c.read.is_none() && c.write.is_none() {
+                self.err(&cp, "set_autoscaling needs `read` or `write`");
+            }
+            let change = |v: &mut Self, name: &str, ch: Option<&RawScalingChange>| {
+                ch.map(|ch| {
+                    let p = cp.key(name);
+                    if ch.min.is_none() && ch.max.is_none() && ch.target.is_none() {
+                        v.err(&p, "a scaling change needs `min`, `max` or `target`");
+                    }
+                    if let Some(t) = ch.target {
+                        if !(MIN_TARGET_PERCENT..=MAX_TARGET_PERCENT).contains(&t) {
+                            v.err(&p.key("target"), format!("target utilization must be between 20 and 90 percent, not {t}"));
+                        }
+                    }
+                    ScalingChange {
+                        min: ch.min.map(|x| v.units(&p.key("min"), x, "minimum capacity")),
+                        max: ch.max.map(|x| v.units(&p.key("max"), x, "maximum capacity")),
+                        target: ch.target.map(|t| t / 100.0),
+                    }
+                })
+            };
+            let read = change(self, "read", c.read.as_ref());
+            let write = change(self, "write", c.write.as_ref());
+            Action::SetAutoscaling { index, changes: [read, write] }
         } else if let Some(g) = &a.add_gsi {
             match names.indexes.get(g) {
                 Some(IndexRef::Gsi(i)) => {
@@ -174,6 +210,39 @@ impl Validator<'_, '_> {
             return None;
         };
         Some(ActionSpec { time, action })
+    }
+
+    /// `set_autoscaling` changes a scalable target that exists (the table's or the GSI's
+    /// `autoscaling` sets it up), and leaves min at most max, applied in time order.
+    fn check_scaling_ranges(&mut self, actions: &[(usize, ActionSpec)], table: Option<&AutoscalingSpec>, gsis: &[GsiSpec]) {
+        let mut state: Vec<[Option<ScalingTargetSpec>; 2]> = std::iter::once(table)
+            .chain(gsis.iter().map(|g| g.autoscaling.as_ref()))
+            .map(|a| a.map_or([None, None], |a| [a.read, a.write]))
+            .collect();
+        for (raw_index, a) in actions {
+            let Action::SetAutoscaling { index, changes } = &a.action else { continue };
+            let r = index.map_or(0, |g| g + 1);
+            let whose = index.map_or_else(|| "the table".to_string(), |g| format!("GSI \"{}\"", gsis[g].name));
+            for (d, name) in ["read", "write"].into_iter().enumerate() {
+                let Some(c) = &changes[d] else { continue };
+                let p = KeyPath::root().key("at").index(*raw_index).key("set_autoscaling").key(name);
+                match state[r][d] {
+                    None => self.err(
+                        &p,
+                        format!(
+                            "{whose} has no {name} auto scaling to change: give it `autoscaling = {{ {name} = {{ min, max, target }} }}`"
+                        ),
+                    ),
+                    Some(spec) => {
+                        let new = spec.with(c);
+                        if new.min > new.max {
+                            self.err(&p, format!("min ({}) would be above max ({}) from {}", new.min, new.max, a.time));
+                        }
+                        state[r][d] = Some(new);
+                    }
+                }
+            }
+        }
     }
 
     /// Provisioned -> on-demand switches: at most 4 in any rolling 24 hours (spec §5).

@@ -260,7 +260,7 @@ impl Validator<'_, '_> {
             patterns.push(self.pattern(&at, p, &names, &gsis, table.partition_key, duration));
         }
         let client = self.client(&root.key("client"), &raw.client);
-        let actions = self.actions(&raw.at, duration, &table.capacity, &names, &mut gsis, &patterns);
+        let actions = self.actions(&raw.at, duration, &table, &names, &mut gsis, &patterns);
         Scenario {
             name,
             description: raw.scenario.description.unwrap_or_default(),

@@ -103,9 +103,9 @@ impl Validator<'_, '_> {
                 self.err(&at.key("consistency"), "GSI reads are always eventually consistent");
                 Consistency::Eventual
             }
-            (None, _) if matches!(index, Some(IndexRef::Gsi(_))) => Consistency::Eventual,
             (Some(RawConsistency::Eventual), _) => Consistency::Eventual,
-            _ => Consistency::Strong,
+            (Some(RawConsistency::Strong), _) => Consistency::Strong,
+            (None, _) => defaults::CONSISTENCY,
         };
         let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
         let mean_item = match size {

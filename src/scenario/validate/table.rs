@@ -41,7 +41,7 @@ impl Validator<'_, '_> {
             name: raw.name.unwrap_or_else(|| scenario_name.to_string()),
             partition_key,
             table_class: if raw.table_class == Some(RawTableClass::StandardIa) { TableClass::StandardIa } else { TableClass::Standard },
-            storage_bytes: (storage_gb.clamp(0.0, 1e15) * 1e9) as u64,
+            storage_bytes: (storage_gb.clamp(0.0, 1e15) * crate::limits::GB as f64) as u64,
             capacity,
             autoscaling,
             initial_burst_full: raw.initial_burst != Some(RawInitialBurst::Empty),
