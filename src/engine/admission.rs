@@ -8,13 +8,14 @@
 //! on an admitted request is added in one place.
 
 use super::queue::{EventQueue, Keyed};
+use crate::limits::PAGE_BYTES;
 use crate::metrics::Recorder;
 use crate::model::client::{AfterThrottle, Client};
 use crate::model::indexes::{IndexState, ItemCollections};
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::Resource;
 use crate::model::{Dim, Reason};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -35,6 +36,11 @@ pub(crate) struct Attempt {
     pub(crate) key: u64,
     /// What it charges.
     pub(crate) charges: Charges,
+    /// A paged Query or Scan: bytes still to read after this page (0: the last page, or not
+    /// paged), and which page this is (0 the first).
+    pub(crate) rest: u64,
+    /// Page number, 0 for the first (or only) one.
+    pub(crate) page: u32,
 }
 
 impl Keyed for Attempt {
@@ -121,8 +127,9 @@ impl Admission<'_> {
             add(p.res as u16, p.dim, c.part, c.count * c.units);
             totals[p.res][p.dim as usize] += c.count * c.units;
         }
-        // Writes into size-capped item collections are decided one by one.
-        let mut ok = !batch.iter().any(|a| self.pats[a.pat as usize].collection_growth.is_some());
+        // Writes into size-capped item collections are decided one by one, and so are the pages
+        // of a paged Query or Scan (each page is sent when the one before it is served).
+        let mut ok = !batch.iter().any(|a| self.pats[a.pat as usize].collection_growth.is_some() || self.pats[a.pat as usize].paged);
         for a in batch {
             for c in a.charges.as_slice() {
                 add(c.res, c.dim, c.part, c.units);
@@ -187,7 +194,7 @@ impl Admission<'_> {
             for c in charges {
                 self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units);
             }
-            self.on_attempt(a.pat as usize, charges, a.n, 1);
+            self.on_attempt(a.pat as usize, charges, a.n, a.page, 1);
             if a.n == 1 {
                 first_successes += 1;
             } else {
@@ -224,9 +231,10 @@ impl Admission<'_> {
     }
 
     /// What an attempt asked for: `count` attempts of pattern `j`, each charging `charges`, at
-    /// attempt number `n` (first attempts are the demand).
+    /// attempt number `n` of page `page` (first attempts are the demand; a request is offered
+    /// once, with its first page).
     #[inline]
-    fn on_attempt(&mut self, j: usize, charges: &[Charge], n: u32, count: u64) {
+    fn on_attempt(&mut self, j: usize, charges: &[Charge], n: u32, page: u32, count: u64) {
         for c in charges {
             let cur = &mut self.rec.cur[c.res as usize];
             cur.requested[c.dim as usize] += count * c.units;
@@ -236,7 +244,7 @@ impl Admission<'_> {
         }
         let t = &mut self.rec.patterns[j];
         t.attempts += count;
-        if n == 1 {
+        if n == 1 && page == 0 {
             t.offered += count;
         }
     }
@@ -284,7 +292,7 @@ impl Admission<'_> {
     fn process(&mut self, a: Attempt) {
         let j = a.pat as usize;
         let (kind, req_dim) = (self.pats[j].kind, self.pats[j].dim);
-        self.on_attempt(j, a.charges.as_slice(), a.n, 1);
+        self.on_attempt(j, a.charges.as_slice(), a.n, a.page, 1);
         let throttled: Vec<Charge> = match kind {
             Kind::Batch => {
                 // Items are admitted one by one, each with its index writes or not at all (an
@@ -331,12 +339,17 @@ impl Admission<'_> {
                 // A batch's items were stored as each was admitted.
                 self.admitted(j, a.charges.as_slice(), 1);
             }
+            if a.rest > 0 {
+                // The SDK's paginator sends the next page when this one is back.
+                self.next_page(&a);
+                return;
+            }
             self.settle(j, 1, a.time.since(a.first).as_micros() + self.service_us);
             return;
         }
         let t = &mut self.rec.patterns[j];
         t.throttled_attempts += 1;
-        if a.n == 1 {
+        if a.n == 1 && a.page == 0 {
             t.throttled_requests += 1;
         }
         let jitter: f64 = self.jitter.random();
@@ -349,10 +362,31 @@ impl Admission<'_> {
                 n: a.n + 1,
                 key: a.key,
                 charges: Charges::from_vec(throttled),
+                rest: a.rest,
+                page: a.page,
             }),
             AfterThrottle::Exhausted => self.rec.patterns[j].failed_exhausted += 1,
             AfterThrottle::QuotaEmpty => self.rec.patterns[j].failed_quota += 1,
         }
+    }
+
+    /// The next page of a paged Query or Scan, sent when page `a` is served: up to 1 MB of what
+    /// is left, on the same partition, charged on its own (spec §1: rounding per 1 MB page).
+    fn next_page(&mut self, a: &Attempt) {
+        let p = &self.pats[a.pat as usize];
+        let Charges::One(c) = a.charges else { unreachable!("a page carries one charge") };
+        let bytes = a.rest.min(PAGE_BYTES);
+        self.retries.push(Attempt {
+            time: a.time.saturating_add(SimDuration::from_micros(self.service_us)),
+            seq: a.seq,
+            first: a.first,
+            pat: a.pat,
+            n: 1,
+            key: a.key,
+            charges: Charges::One(Charge { units: p.units_of(bytes), ..c }),
+            rest: a.rest - bytes,
+            page: a.page + 1,
+        });
     }
 
     /// A transaction, or a write with index writes: every charge admitted or none (spec §7: a

@@ -18,7 +18,7 @@ use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
 use crate::traffic::poisson::{binomial, poisson};
 use crate::traffic::rate::rate_at;
-use crate::units::MAX_ITEM_BYTES;
+use crate::units::{MAX_ITEM_BYTES, PAGE_BYTES};
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp1};
@@ -98,6 +98,22 @@ impl Traffic {
         }
     }
 
+    /// Milli-units of the first attempt of a single-item pattern, and for a paged Query or Scan
+    /// the bytes left for the pages after it.
+    fn simple_charge(&mut self, j: usize) -> (u64, u64) {
+        if !self.pats[j].paged {
+            return (self.simple_units(j), 0);
+        }
+        let items = self.pats[j].items_per_attempt;
+        let bytes = match self.pats[j].size {
+            SizeSpec::Fixed(b) => b * items,
+            SizeSpec::LogNormal { mean, .. } if items > 32 => (mean * items as f64) as u64,
+            SizeSpec::LogNormal { .. } => (0..items).map(|_| self.draw_size(j)).sum(),
+        };
+        let first = bytes.min(PAGE_BYTES);
+        (self.pats[j].units_of(first), bytes - first)
+    }
+
     /// Milli-units of one attempt of a single-item pattern.
     fn simple_units(&mut self, j: usize) -> u64 {
         if let Some(u) = self.pats[j].fixed_units {
@@ -137,13 +153,23 @@ impl Traffic {
             let p = &self.pats[j];
             (p.kind, p.res, p.dim, p.key_space, p.fanout, p.items_per_attempt, p.op)
         };
-        let attempt = |seq: u64, key: u64, charges: Charges| Attempt { time, seq, first: time, pat: j as u32, n: 1, key, charges };
+        let attempt = |seq: u64, key: u64, charges: Charges, rest: u64| Attempt {
+            time,
+            seq,
+            first: time,
+            pat: j as u32,
+            n: 1,
+            key,
+            charges,
+            rest,
+            page: 0,
+        };
         match kind {
             Kind::Simple => {
                 let mut push = |t: &mut Self, part: usize| {
-                    let units = t.simple_units(j);
+                    let (units, rest) = t.simple_charge(j);
                     let seq = t.next_seq();
-                    out.push(attempt(seq, 0, Charges::One(Charge { res: r as u16, dim, part: part as u32, units })));
+                    out.push(attempt(seq, 0, Charges::One(Charge { res: r as u16, dim, part: part as u32, units }), rest));
                 };
                 match ks {
                     None => {
@@ -193,7 +219,7 @@ impl Traffic {
                     }
                 }
                 let seq = self.next_seq();
-                out.push(attempt(seq, key, Charges::from_vec(charges)));
+                out.push(attempt(seq, key, Charges::from_vec(charges), 0));
             }
         }
     }
@@ -238,7 +264,7 @@ impl Traffic {
                 continue;
             }
             let p = &self.pats[j];
-            if p.kind == Kind::Simple && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
+            if p.kind == Kind::Simple && !p.paged && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
                 // A read that fans out over random shards sends an attempt to each.
                 let attempts = c * p.fanout;
                 self.draw_counts(j, s, attempts, simple, &res[p.res]);
@@ -267,6 +293,8 @@ impl Traffic {
                     n: 1,
                     key: 0,
                     charges: Charges::One(Charge { res: res as u16, dim, part, units }),
+                    rest: 0,
+                    page: 0,
                 });
             }
         }

@@ -7,7 +7,7 @@
 //! scenario's patterns again.
 
 use super::Dim;
-use crate::limits::ITEM_OVERHEAD_BYTES;
+use crate::limits::{ITEM_OVERHEAD_BYTES, PAGE_BYTES};
 use crate::scenario::{IndexRef, IndexWrite, Op, PatternSpec, Projection, RateShape, Scenario, Shards, SizeSpec};
 use crate::units::{self, Consistency};
 use rand_distr::LogNormal;
@@ -110,8 +110,11 @@ pub(crate) struct CompiledPattern {
     pub(crate) items_per_attempt: u64,
     /// Read consistency.
     pub(crate) consistency: Consistency,
-    /// Milli-units of an attempt when item sizes are fixed.
+    /// Milli-units of an attempt when item sizes are fixed (none when paged).
     pub(crate) fixed_units: Option<u64>,
+    /// A Query or Scan that may read more than 1 MB: its attempts are pages, each charged and
+    /// admitted on its own, sent one after another (spec §1).
+    pub(crate) paged: bool,
     /// Projections of the table's LSIs, charged with every write.
     pub(crate) lsi_projections: Vec<Projection>,
     /// GSI writes of each item.
@@ -209,6 +212,13 @@ impl CompiledPattern {
             SizeSpec::Fixed(_) => None,
         };
         let item = (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64;
+        // A log-normal query is paged when its mean reaches a quarter of a page: its draws above
+        // a page are then split too (below that, a page's worth is rare and charged whole).
+        let paged = matches!(p.op, Op::Query | Op::Scan)
+            && match p.size {
+                SizeSpec::Fixed(b) => b.saturating_mul(items_per_attempt) > PAGE_BYTES,
+                SizeSpec::LogNormal { mean, .. } => mean * items_per_attempt as f64 > PAGE_BYTES as f64 / 4.0,
+            };
         let mut pat = Self {
             op: p.op,
             kind,
@@ -222,6 +232,7 @@ impl CompiledPattern {
             items_per_attempt,
             consistency: p.consistency,
             fixed_units: None,
+            paged,
             lsi_projections: if p.op.is_write() { sc.lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
             gsi,
             collection_growth,
@@ -232,7 +243,7 @@ impl CompiledPattern {
             },
             rate: p.rate.clone(),
         };
-        if let SizeSpec::Fixed(b) = p.size {
+        if let (SizeSpec::Fixed(b), false) = (p.size, paged) {
             let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };
             pat.fixed_units = Some(pat.units_of(bytes));
         }

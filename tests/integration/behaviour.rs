@@ -292,3 +292,44 @@ fn retries_re_enter_admission_and_add_latency() {
     assert!(s.latency_ms.p99 > 5.0);
     assert!((s.latency_ms.p50 - 5.0).abs() < 0.05);
 }
+
+/// A Query is paged at 1 MB (spec §1): each page is a request, charged and admitted on its
+/// own, and the SDK's paginator sends the next when the last is back. A strongly consistent
+/// query of 1,000 items of 16,000 bytes reads 16,000,000 bytes: 15 full pages of 1 MiB at 256
+/// RCU and a last page of 271,360 bytes, 67 blocks: 15 x 256 + 67 = 3,907 RCU in 16 pages,
+/// none above the 3,000 RCU partition cap (one indivisible charge of 3,907 RCU never fits:
+/// 0 served). The one key's partition serves 3,000 RCU a second at most, so the pages after
+/// the 11th of a second (11 x 256 = 2,816) are throttled and retried (the legacy SDK: 10
+/// retries from 25 ms), and served the next second. Queries arrive at 0.2 a second for 4 minutes and stop a minute before
+/// the end: every one is served, with at least 16 attempts and exactly 3,907 RCU each, and
+/// takes at least 16 service times of 5 ms.
+#[test]
+fn a_query_above_a_partition_cap_is_served_page_by_page() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "5m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 3000, write = 5 }
+[keys.k]
+cardinality = 1
+[[pattern]]
+name = "q"
+op = "query"
+consistency = "strong"
+items = 1000
+item_bytes = 16000
+rate = { steps = [["0s", 0.2], ["4m", 0]] }
+[client]
+retry = "legacy"
+"#,
+    );
+    let s = run_summary(&sc);
+    let q = &s.patterns[0].requests;
+    assert!(q.offered > 30, "{} queries", q.offered);
+    assert_eq!((q.served, q.failed, q.pending_at_end), (q.offered, 0, 0));
+    assert!(q.attempts >= 16 * q.offered && q.throttled_attempts == q.attempts - 16 * q.offered, "{} attempts", q.attempts);
+    assert!((s.resources[0].consumed_rcu - 3_907.0 * q.offered as f64).abs() < 1e-6, "{} RCU", s.resources[0].consumed_rcu);
+    assert!(s.latency_ms.p50 >= 79.0, "p50 {} ms", s.latency_ms.p50);
+}
