@@ -140,13 +140,13 @@ impl Admission<'_> {
             && totals
                 .iter()
                 .enumerate()
-                .all(|(r, t)| t[0] <= self.res[r].limit_milli(Dim::Read) && t[1] <= self.res[r].limit_milli(Dim::Write));
+                .all(|(r, t)| t[0] <= self.res[r].table_room(Dim::Read) && t[1] <= self.res[r].table_room(Dim::Write));
         if ok {
             for &(r, d, p) in touched.iter() {
                 let dim = if d == 0 { Dim::Read } else { Dim::Write };
                 let u = demand[r as usize][d as usize][p as usize];
                 let other = demand[r as usize][1 - d as usize][p as usize];
-                if !self.res[r as usize].partition_fits_fresh(dim, u, other) {
+                if !self.res[r as usize].partition_fits_now(p as usize, dim, u, other) {
                     ok = false;
                     break;
                 }
@@ -292,6 +292,11 @@ impl Admission<'_> {
     fn process(&mut self, a: Attempt) {
         let j = a.pat as usize;
         let (kind, req_dim) = (self.pats[j].kind, self.pats[j].dim);
+        // The buckets refill up to the attempt's arrival.
+        let t = a.time.as_micros();
+        for c in a.charges.as_slice() {
+            self.res[c.res as usize].set_time(t);
+        }
         self.on_attempt(j, a.charges.as_slice(), a.n, a.page, 1);
         let throttled: Vec<Charge> = match kind {
             Kind::Batch => {

@@ -1,19 +1,26 @@
-//! A table or a GSI: partitions, per-second admission and burst credit.
+//! A table or a GSI: partitions, admission by token buckets, and burst credit.
 //!
-//! Admission follows spec §2–§5 and is enforced **per second**: each second opens a fresh
-//! window.
+//! Admission follows spec §2–§5. Capacity is a **token bucket refilled continuously** (the
+//! docs' "per second" is the refill rate; DynamoDB's partitions are token buckets, ATC'22),
+//! holding at most one second of its rate, so a request is admitted when its bucket holds its
+//! units at the moment it arrives, and throttles spread over the second instead of bunching
+//! at its end:
 //!
-//! * Every partition may serve at most 3,000 read units and 1,000 write units in a second
-//!   (or `r/3000 + w/1000 ≤ 1` with the linear model). A single key never exceeds it.
-//! * A **provisioned** resource has a table-level budget of its provisioned units per second
-//!   (global admission control: any partition may use it, up to its cap). When the budget is
-//!   spent, a request may draw on its partition's **burst credit**: the table's unused
+//! * Every partition's bucket refills at 3,000 read units and 1,000 write units a second
+//!   (or one bucket for `r/3000 + w/1000 ≤ 1` with the linear model). A single key never
+//!   exceeds it.
+//! * A **provisioned** resource has a table-level bucket refilled at its provisioned units
+//!   a second (global admission control: any partition may use it, up to its cap). When it
+//!   is empty, a request may draw on its partition's **burst credit**: the table's unused
 //!   provisioned capacity, banked second by second and shared among partitions by their
 //!   allocation, up to 300 s of each partition's allocation.
 //! * An **on-demand** resource has a table-level limit of its instant (warm) capacity, its
 //!   optional maximum throughput and the per-table quota, whichever is lowest; no burst bucket.
 //!
-//! Units are milli-units (see [`crate::units`]).
+//! Units are milli-units (see [`crate::units`]). A bucket is kept as its *debt* (capacity
+//! minus tokens) in milli-unit-microseconds, so that a refill of `rate × Δt` is exact in
+//! integers. Fast fidelity's bulk path admits a second whose demand is within the tokens at
+//! its start (so it fits in any order) and leaves the debt `max(0, debt + demand − rate)`.
 
 use super::{CapacityMode, Dim, Reason};
 use crate::limits::{BURST_SECONDS, PARTITION_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP, SEED_PARTITION_BYTES};
@@ -22,6 +29,10 @@ use crate::units::MILLI;
 
 /// Per-partition caps in milli-units per second, indexed by [`Dim`].
 pub(crate) const PARTITION_CAP_MILLI: [u64; 2] = [PARTITION_READ_CAP * MILLI, PARTITION_WRITE_CAP * MILLI];
+
+/// Microseconds in a second: a bucket's capacity is one second of its rate, and its debt is
+/// counted in milli-unit-microseconds.
+const US: u64 = 1_000_000;
 
 /// Capacity mode state of a resource.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,6 +78,11 @@ impl Mode {
 pub(crate) struct Partition {
     /// Milli-units consumed in the current second.
     used: [u64; 2],
+    /// Debt of the partition's buckets (capacity minus tokens) at `at_us`, milli-unit-µs;
+    /// the linear model uses the read bucket alone, in read units.
+    debt: [u64; 2],
+    /// When `debt` was last brought up to date, µs.
+    at_us: u64,
     /// Banked burst credit, milli-units.
     burst: [u64; 2],
     /// Milli-units consumed in the current minute.
@@ -100,6 +116,7 @@ impl Partition {
             ([a0, a1], [b0, b1])
         };
         let (u1, u2) = pair(self.used);
+        let (d1, d2) = pair(self.debt);
         let (b1, b2) = pair(self.burst);
         let (c1, c2) = pair(self.minute_consumed);
         let (t1, t2) = pair(self.minute_throttles);
@@ -107,6 +124,8 @@ impl Partition {
         (
             Partition {
                 used: u1,
+                debt: d1,
+                at_us: self.at_us,
                 burst: b1,
                 minute_consumed: c1,
                 minute_throttles: t1,
@@ -116,6 +135,8 @@ impl Partition {
             },
             Partition {
                 used: u2,
+                debt: d2,
+                at_us: self.at_us,
                 burst: b2,
                 minute_consumed: c2,
                 minute_throttles: t2,
@@ -142,6 +163,17 @@ pub(crate) struct Resource {
     parts: Vec<Partition>,
     /// Table-level milli-units used this second (from the budget, not burst).
     used: [u64; 2],
+    /// Debt of the table-level buckets at `at_us`, milli-unit-µs.
+    debt: [u128; 2],
+    /// When `debt` was last brought up to date, µs.
+    at_us: u64,
+    /// Refill the table-level buckets could not hold this second (they were full),
+    /// milli-unit-µs: a provisioned table's unused capacity, banked as burst credit.
+    overflow: [u128; 2],
+    /// The time admission is at, µs (never before the current second's start).
+    now_us: u64,
+    /// Start of the current second, µs.
+    second_us: u64,
     /// Table-level milli-units consumed this second (budget and burst).
     second_consumed: [u64; 2],
     /// Table-level budget, milli-units per second.
@@ -171,6 +203,11 @@ impl Resource {
             bounds: equal_bounds(n),
             parts: (0..n).map(|i| Partition::with_share(1.0 / n as f64, storage_bytes / n + u64::from(i < storage_bytes % n))).collect(),
             used: [0; 2],
+            debt: [0; 2],
+            at_us: 0,
+            overflow: [0; 2],
+            now_us: 0,
+            second_us: 0,
             second_consumed: [0; 2],
             limit: [0; 2],
             limit_reason: [Reason::Provisioned; 2],
@@ -237,9 +274,14 @@ impl Resource {
         *b = b.saturating_add_signed(delta);
     }
 
-    /// Write milli-units partition `p` can still take this second.
+    /// Write milli-units partition `p`'s bucket holds now.
     pub(crate) fn write_room(&self, p: usize) -> u64 {
-        PARTITION_CAP_MILLI[1].saturating_sub(self.parts[p].used[1])
+        let part = &self.parts[p];
+        if self.linear {
+            (PARTITION_CAP_MILLI[0] - self.part_debt(part, 0).div_ceil(US).min(PARTITION_CAP_MILLI[0])) / 3
+        } else {
+            PARTITION_CAP_MILLI[1] - self.part_debt(part, 1).div_ceil(US).min(PARTITION_CAP_MILLI[1])
+        }
     }
 
     /// Closes the minute of every partition: `f(partition, consumed, throttle events)`, both
@@ -267,6 +309,8 @@ impl Resource {
 
     /// Recomputes the table-level budgets and burst caps from the mode (after a capacity change).
     fn refresh_limits(&mut self) {
+        // The buckets refilled at the old rate up to now.
+        self.settle_table();
         self.refresh_caps();
         for d in Dim::ALL {
             let i = d as usize;
@@ -393,18 +437,68 @@ impl Resource {
         self.refresh_caps();
     }
 
+    /// Admission is at `t_us` from now on (clamped to the current second).
     #[inline]
-    fn fits_partition(&self, p: &Partition, d: Dim, u: u64) -> bool {
-        if self.linear {
-            // r/3000 + w/1000 <= 1  <=>  r + 3w <= 3000 (in read units).
-            let (r, w) = match d {
-                Dim::Read => (p.used[0] + u, p.used[1]),
-                Dim::Write => (p.used[0], p.used[1] + u),
-            };
-            r + 3 * w <= PARTITION_CAP_MILLI[0]
-        } else {
-            p.used[d as usize] + u <= PARTITION_CAP_MILLI[d as usize]
+    pub(crate) fn set_time(&mut self, t_us: u64) {
+        self.now_us = t_us.max(self.second_us);
+    }
+
+    /// Partition `p`'s bucket debt in bucket `b` now, milli-unit-µs.
+    #[inline]
+    fn part_debt(&self, p: &Partition, b: usize) -> u64 {
+        let refill = PARTITION_CAP_MILLI[b].saturating_mul(self.now_us.saturating_sub(p.at_us).min(US));
+        p.debt[b].saturating_sub(refill)
+    }
+
+    /// The partition bucket `u` milli-units of `d` draw from, and how much (the linear model
+    /// charges a write unit as three read units of its one bucket).
+    #[inline]
+    fn part_cost(&self, d: Dim, u: u64) -> (usize, u64) {
+        match (self.linear, d) {
+            (true, Dim::Write) => (0, 3 * u),
+            (true, Dim::Read) => (0, u),
+            _ => (d as usize, u),
         }
+    }
+
+    /// Table-level bucket debt of dimension `i` now, milli-unit-µs.
+    #[inline]
+    fn table_debt(&self, i: usize) -> u128 {
+        let refill = u128::from(self.limit[i]) * u128::from(self.now_us.saturating_sub(self.at_us));
+        self.debt[i].saturating_sub(refill)
+    }
+
+    /// Table-level tokens of dimension `i` now, milli-units.
+    #[inline]
+    fn table_tokens(&self, i: usize) -> u64 {
+        let cap = u128::from(self.limit[i]) * u128::from(US);
+        (cap.saturating_sub(self.table_debt(i)) / u128::from(US)) as u64
+    }
+
+    /// Brings every bucket's debt up to now (partition `p` and the table).
+    #[inline]
+    fn settle_now(&mut self, p: usize) {
+        let d = [self.part_debt(&self.parts[p], 0), self.part_debt(&self.parts[p], 1)];
+        let part = &mut self.parts[p];
+        part.debt = d;
+        part.at_us = self.now_us;
+        self.settle_table();
+    }
+
+    /// Brings the table-level buckets up to now; what they could not hold overflows.
+    #[inline]
+    fn settle_table(&mut self) {
+        let dt = u128::from(self.now_us.saturating_sub(self.at_us));
+        if dt == 0 {
+            return;
+        }
+        for i in 0..2 {
+            let refill = u128::from(self.limit[i]) * dt;
+            let paid = refill.min(self.debt[i]);
+            self.overflow[i] += refill - paid;
+            self.debt[i] -= paid;
+        }
+        self.at_us = self.now_us;
     }
 
     /// Would `u` milli-units on partition `p` be admitted now? Consumes nothing.
@@ -414,11 +508,13 @@ impl Resource {
     #[inline]
     pub(crate) fn check(&self, p: usize, d: Dim, u: u64) -> Result<(), Reason> {
         let part = &self.parts[p];
-        if !self.fits_partition(part, d, u) {
+        let (b, cost) = self.part_cost(d, u);
+        let debt = self.part_debt(part, b);
+        if u128::from(debt) + u128::from(cost) * u128::from(US) > u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US) {
             return Err(Reason::KeyRange);
         }
         let i = d as usize;
-        let room = self.limit[i].saturating_sub(self.used[i]);
+        let room = self.table_tokens(i);
         if u <= room || (matches!(self.mode, Mode::Provisioned { .. }) && part.burst[i] >= u - room) {
             Ok(())
         } else {
@@ -434,49 +530,71 @@ impl Resource {
     #[inline]
     pub(crate) fn try_take(&mut self, p: usize, d: Dim, u: u64) -> Result<u64, Reason> {
         self.check(p, d, u)?;
+        self.settle_now(p);
         let i = d as usize;
-        let room = self.limit[i].saturating_sub(self.used[i]);
+        let room = self.table_tokens(i);
         let from_table = u.min(room);
         let from_burst = u - from_table;
         self.used[i] += from_table;
+        self.debt[i] += u128::from(from_table) * u128::from(US);
         self.second_consumed[i] += u;
+        let (b, cost) = self.part_cost(d, u);
         let part = &mut self.parts[p];
+        part.debt[b] += cost * US;
         part.burst[i] -= from_burst;
         part.used[i] += u;
         Ok(from_burst)
     }
 
-    /// Gives back an admission made by [`Self::try_take`] in the same second.
+    /// Gives back an admission made by [`Self::try_take`] at the same instant.
     pub(crate) fn untake(&mut self, p: usize, d: Dim, u: u64, from_burst: u64) {
         let i = d as usize;
         self.used[i] -= u - from_burst;
+        self.debt[i] -= u128::from(u - from_burst) * u128::from(US);
         self.second_consumed[i] -= u;
+        let (b, cost) = self.part_cost(d, u);
         let part = &mut self.parts[p];
+        part.debt[b] -= cost * US;
         part.burst[i] += from_burst;
         part.used[i] -= u;
     }
 
     /// Admits demand known to fit (fast mode's bulk path): `u` milli-units on partition `p`,
-    /// all from the table-level budget.
+    /// all from the table-level bucket, counted at the second's start (the second's refill is
+    /// credited as time moves on).
     #[inline]
     pub(crate) fn take_bulk(&mut self, p: usize, d: Dim, u: u64) {
+        self.now_us = self.second_us;
+        self.settle_now(p);
         let i = d as usize;
         self.used[i] += u;
+        self.debt[i] += u128::from(u) * u128::from(US);
         self.second_consumed[i] += u;
-        self.parts[p].used[i] += u;
+        let (b, cost) = self.part_cost(d, u);
+        let part = &mut self.parts[p];
+        part.debt[b] += cost * US;
+        part.used[i] += u;
     }
 
-    /// Does demand of `u` milli-units on partition `p` (whole second, fresh window) fit the
-    /// partition cap without burst? `other` is the same partition's demand in the other
-    /// dimension (for the linear model).
+    /// Does demand of `u` milli-units of `d` on partition `p`, with `other` milli-units of the
+    /// other dimension, fit the partition's bucket at the second's start, whatever its order?
     #[must_use]
-    pub(crate) fn partition_fits_fresh(&self, d: Dim, u: u64, other: u64) -> bool {
+    pub(crate) fn partition_fits_now(&self, p: usize, d: Dim, u: u64, other: u64) -> bool {
+        let part = &self.parts[p];
         if self.linear {
             let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
-            r + 3 * w <= PARTITION_CAP_MILLI[0]
+            u128::from(self.part_debt(part, 0)) + u128::from(r + 3 * w) * u128::from(US)
+                <= u128::from(PARTITION_CAP_MILLI[0]) * u128::from(US)
         } else {
-            u <= PARTITION_CAP_MILLI[d as usize]
+            let b = d as usize;
+            u128::from(self.part_debt(part, b)) + u128::from(u) * u128::from(US) <= u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)
         }
+    }
+
+    /// Table-level milli-units of `d` available now without burst credit.
+    #[must_use]
+    pub(crate) fn table_room(&self, d: Dim) -> u64 {
+        self.table_tokens(d as usize)
     }
 
     /// Closes the second: banks unused allocation as burst credit (provisioned), adds the
@@ -484,12 +602,14 @@ impl Resource {
     #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
     pub(crate) fn end_second(&mut self) {
         let provisioned = matches!(self.mode, Mode::Provisioned { .. });
-        let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
         // Unused capacity is counted at the table (spec §3: the AWS example banks 150 RCU x 300 s
-        // for a table): what the table did not consume of its provisioned units this second,
+        // for a table): the refill its bucket could not hold this second, because it was full,
         // shared among the partitions by their allocation. A table that is fully used banks
         // nothing, even if some of its partitions were quiet.
-        let unused = [(prov[0] - self.second_consumed[0] as f64).max(0.0), (prov[1] - self.second_consumed[1] as f64).max(0.0)];
+        self.now_us = self.second_us + US;
+        self.settle_table();
+        let unused = [(self.overflow[0] / u128::from(US)) as f64, (self.overflow[1] / u128::from(US)) as f64];
+        self.overflow = [0; 2];
         for p in &mut self.parts {
             for i in 0..2 {
                 if provisioned && unused[i] > 0.0 && p.burst[i] < p.burst_cap[i] {
@@ -502,6 +622,8 @@ impl Resource {
         }
         self.used = [0; 2];
         self.second_consumed = [0; 2];
+        self.second_us += US;
+        self.now_us = self.second_us;
     }
 
     /// Counts a throttle event on partition `p`.
@@ -748,5 +870,34 @@ mod tests {
         }
     }
 
+    }
+
+    /// Admission is a bucket refilled continuously, not a fresh window each second: a
+    /// partition at 1,000 WU/s (a 1,000 WCU table, no burst credit) offered one 1 WU write
+    /// every 500 µs (2,000 a second). The bucket starts full, so the first second admits the
+    /// 1,000 it holds and the 999.5 refilled by the last write, at 999.5 ms: 1,999. From then
+    /// on it is empty and each write finds
+    /// 0.5 WU more than the one before: every other write is admitted, 500 in each half of the
+    /// second. A per-second window would admit the first 1,000 of the second (all in its first
+    /// half) and throttle all of the second half.
+    #[test]
+    fn admission_is_a_continuously_refilled_bucket() {
+        let mut r = Resource::new("t".into(), false, &prov(1, 1_000), 0, false, false);
+        assert_eq!(r.partition_count(), 2);
+        let p = 0;
+        // Both partitions share the 1,000 WU/s table bucket; all writes go to one.
+        let mut admitted = [0u32; 4];
+        for second in 0..2u64 {
+            for k in 0..2_000u64 {
+                let t = second * 1_000_000 + k * 500;
+                r.set_time(t);
+                if r.try_take(p, Dim::Write, MILLI).is_ok() {
+                    admitted[(second * 2 + u64::from(k >= 1_000)) as usize] += 1;
+                }
+            }
+            r.end_second();
+        }
+        assert_eq!(admitted[0] + admitted[1], 1_999, "{admitted:?}");
+        assert!(admitted[2].abs_diff(500) <= 1 && admitted[3].abs_diff(500) <= 1, "{admitted:?}");
     }
 }

@@ -102,10 +102,12 @@ fn o1_o3_on_demand_grows_to_twice_the_peak_within_the_doubling_limit() {
 }
 
 /// O4: a new on-demand table takes 4,000 WRU/s over 4 partitions at once: 400 writes/s of
-/// 10 KB, 100 a second per partition, which is exactly its 1,000 WU/s cap on average. Only the
-/// Poisson excess is throttled: for N ~ Poisson(100), E[(N - 100)+] = 100 x P(N = 100) = 3.99,
-/// so 4.0 % of the writes (DynamoDB's "no throttling" assumes perfectly even arrivals; ddbsim
-/// enforces each second).
+/// 10 KB, 100 a second per partition, which is exactly its 1,000 WU/s cap on average. Each
+/// partition's bucket starts full with 100 writes' worth and its deficit is a random walk with
+/// no drift: after 60 s its standard deviation is sqrt(100 x 60) = 77 writes, so it reaches the
+/// 100-write bottom in the first minute with probability 2 P(Z > 1.29) = 0.2 and then only
+/// briefly. Under 1 % of the first minute's writes are throttled (per-second windows threw
+/// away E[(N - 100)+] = 3.99 of every 100, 4 %).
 #[test]
 fn o4_new_on_demand_table_serves_4000_wru() {
     let text = on_demand_steps(r#"[["0s", 400]]"#, 5);
@@ -113,7 +115,7 @@ fn o4_new_on_demand_table_serves_4000_wru() {
     assert_eq!(r.resources[0].minutes[0].partitions, 4);
     let first = &r.resources[0].minutes[0];
     let share = first.events(Dim::Write) as f64 / (first.requested[1] as f64 / 10_000.0);
-    assert!((0.03..0.05).contains(&share), "throttled share in the first minute {share}");
+    assert!(share < 0.01, "throttled share in the first minute {share}");
 }
 
 /// O5: switching a table provisioned at 24,000 RCU / 8,000 WCU to on-demand keeps at least

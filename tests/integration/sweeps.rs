@@ -72,7 +72,8 @@ fn sharded_sweep_merges_into_the_same_bytes() {
 /// ceil(3000 / 1000) = 3 shards is the floor, so the smallest power of two that serves it is 4
 /// (750 WU/s a shard). At the median placement of 4 shards over 40 partitions no two share a
 /// partition (probability 39 x 38 x 37 / 40^3 = 86 %), so at P50 the explorer must recommend 4;
-/// and 1 shard throttles 1 - 1000/3000 = 2/3 of the writes.
+/// and 1 shard serves, over the minute, its bucket's 1,000 WU and 1,000 WU a second: it
+/// throttles 1 - 61,000 / 180,000 = 0.661 of the writes.
 #[test]
 fn shards_explorer_agrees_with_the_hand_calculation() {
     let d = tempfile::tempdir().unwrap();
@@ -101,7 +102,7 @@ fn shards_explorer_agrees_with_the_hand_calculation() {
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("shards.json")).unwrap()).unwrap();
     assert_eq!(v["recommended"], 4);
     let one = v["rows"][0]["throttled_share"]["p50"].as_f64().unwrap();
-    assert!((one - 2.0 / 3.0).abs() < 0.005, "{one}");
+    assert!((one - (1.0 - 61.0 / 180.0)).abs() < 0.005, "{one}");
     assert_eq!(v["rows"][2]["read_fan_out"], 4);
 }
 
