@@ -64,19 +64,21 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
         escape(&s.prices)
     );
     let cl = &s.client;
+    let retries = cl.max_attempts > 1;
+    let how = if !retries {
+        "no retries".to_string()
+    } else if cl.retry_quota == 0 {
+        format!("{} retries, up to {} attempts · no retry quota", escape(&cl.retry), cl.max_attempts)
+    } else {
+        format!("{} retries, up to {} attempts · {}-token retry quota per instance", escape(&cl.retry), cl.max_attempts, cl.retry_quota)
+    };
+    let shared = retries && cl.instances == 1 && cl.retry_quota > 0;
     let _ = writeln!(
         o,
-        "<p class=\"note\">clients: {} SDK instance{} · {} retries, up to {} attempts · {}{}</p>",
+        "<p class=\"note\">clients: {} SDK instance{} · {how}{}</p>",
         cl.instances,
         if cl.instances == 1 { "" } else { "s" },
-        escape(&cl.retry),
-        cl.max_attempts,
-        if cl.retry_quota == 0 { "no retry quota".to_string() } else { format!("{}-token retry quota per instance", cl.retry_quota) },
-        if cl.instances == 1 && cl.retry_quota > 0 {
-            " (all traffic shares one quota: set <code>client.instances</code> to your fleet size)"
-        } else {
-            ""
-        }
+        if shared { " (all traffic shares one quota: set <code>client.instances</code> to your fleet size)" } else { "" }
     );
     o.push_str("<h2>Requests by pattern</h2>");
     table(
