@@ -124,15 +124,19 @@ impl Admission<'_> {
         let mut totals = vec![[0u64; 2]; self.res.len()];
         for c in simple {
             let p = &self.pats[c.pat as usize];
-            add(p.res as u16, p.dim, c.part, c.count * c.units);
-            totals[p.res][p.dim as usize] += c.count * c.units;
+            let u = c.count * c.units;
+            // Partitions see an eventually consistent read at its replica-spread cost.
+            add(p.res as u16, p.dim, c.part, if p.ec_read { self.res[p.res].ec_partition_units(u) } else { u });
+            totals[p.res][p.dim as usize] += u;
         }
         // Writes into size-capped item collections are decided one by one, and so are the pages
         // of a paged Query or Scan (each page is sent when the one before it is served).
         let mut ok = !batch.iter().any(|a| self.pats[a.pat as usize].collection_growth.is_some() || self.pats[a.pat as usize].paged);
         for a in batch {
+            let ec = self.pats[a.pat as usize].ec_read;
             for c in a.charges.as_slice() {
-                add(c.res, c.dim, c.part, c.units);
+                let part_units = if ec && c.dim == Dim::Read { self.res[c.res as usize].ec_partition_units(c.units) } else { c.units };
+                add(c.res, c.dim, c.part, part_units);
                 totals[c.res as usize][c.dim as usize] += c.units;
             }
         }
@@ -169,7 +173,7 @@ impl Admission<'_> {
         for c in simple {
             let j = c.pat as usize;
             let p = &self.pats[j];
-            self.res[p.res].take_bulk(c.part as usize, p.dim, c.count * c.units);
+            self.res[p.res].take_bulk(c.part as usize, p.dim, c.count * c.units, p.ec_read);
             if p.base_delta != 0 {
                 let charge = Charge { res: p.res as u16, dim: p.dim, part: c.part, units: c.units };
                 self.store(j, &charge, c.count);
@@ -191,8 +195,9 @@ impl Admission<'_> {
         self.scratch.per_pattern = per_pattern;
         for a in batch {
             let charges = a.charges.as_slice();
+            let ec = self.pats[a.pat as usize].ec_read;
             for c in charges {
-                self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units);
+                self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units, ec && c.dim == Dim::Read);
             }
             self.on_attempt(a.pat as usize, charges, a.n, a.page, 1);
             if a.n == 1 {
@@ -308,7 +313,7 @@ impl Admission<'_> {
                 let base = self.pats[j].res as u16;
                 for item in item_groups(a.charges.as_slice(), base) {
                     items += 1;
-                    if self.take_all(item) {
+                    if self.take_all(item, self.pats[j].ec_read) {
                         self.admitted(j, item, 1);
                     } else {
                         unprocessed += 1;
@@ -323,7 +328,7 @@ impl Admission<'_> {
             }
             Kind::Simple => {
                 let Charges::One(c) = &a.charges else { unreachable!("simple attempts carry one charge") };
-                match self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units) {
+                match self.res[c.res as usize].try_take_as(c.part as usize, c.dim, c.units, self.pats[j].ec_read) {
                     Ok(_) => Vec::new(),
                     Err(reason) => {
                         self.throttle_event(c, reason);
@@ -400,11 +405,11 @@ impl Admission<'_> {
     fn all_or_nothing(&mut self, j: usize, a: &Attempt) -> Option<Vec<Charge>> {
         let charges = a.charges.as_slice();
         let mut taken = std::mem::take(&mut self.scratch.taken);
-        let failed = !self.take_all_into(charges, &mut taken);
+        let failed = !self.take_all_into(charges, self.pats[j].ec_read, &mut taken);
         let collection_full = !failed && !self.collection_admits(j, a.key);
         if collection_full {
             for &(c, b) in &taken {
-                self.res[c.res as usize].untake(c.part as usize, c.dim, c.units, b);
+                self.res[c.res as usize].untake_as(c.part as usize, c.dim, c.units, b, self.pats[j].ec_read && c.dim == Dim::Read);
             }
         }
         taken.clear();
@@ -423,9 +428,9 @@ impl Admission<'_> {
 
     /// Takes every charge or none: true when all were taken. A throttled charge is a throttle
     /// event; the charges after it are checked (so each throttled one counts), not taken.
-    fn take_all(&mut self, charges: &[Charge]) -> bool {
+    fn take_all(&mut self, charges: &[Charge], ec: bool) -> bool {
         let mut taken = std::mem::take(&mut self.scratch.taken);
-        let ok = self.take_all_into(charges, &mut taken);
+        let ok = self.take_all_into(charges, ec, &mut taken);
         taken.clear();
         self.scratch.taken = taken;
         ok
@@ -433,14 +438,16 @@ impl Admission<'_> {
 
     /// [`Self::take_all`], leaving what was taken (and what it drew from burst credit) in
     /// `taken` when every charge was taken, so a caller can still give it back.
-    fn take_all_into(&mut self, charges: &[Charge], taken: &mut Vec<(Charge, u64)>) -> bool {
+    /// `ec`: the reads among the charges are eventually consistent.
+    fn take_all_into(&mut self, charges: &[Charge], ec: bool, taken: &mut Vec<(Charge, u64)>) -> bool {
         taken.clear();
         let mut failed = false;
         for c in charges {
+            let ec = ec && c.dim == Dim::Read;
             let r = if failed {
-                self.res[c.res as usize].check(c.part as usize, c.dim, c.units).map(|()| 0)
+                self.res[c.res as usize].check_as(c.part as usize, c.dim, c.units, ec).map(|()| 0)
             } else {
-                self.res[c.res as usize].try_take(c.part as usize, c.dim, c.units)
+                self.res[c.res as usize].try_take_as(c.part as usize, c.dim, c.units, ec)
             };
             match r {
                 Ok(b) if !failed => taken.push((*c, b)),
@@ -453,7 +460,7 @@ impl Admission<'_> {
         }
         if failed {
             for &(c, b) in taken.iter() {
-                self.res[c.res as usize].untake(c.part as usize, c.dim, c.units, b);
+                self.res[c.res as usize].untake_as(c.part as usize, c.dim, c.units, b, ec && c.dim == Dim::Read);
             }
             taken.clear();
         }

@@ -110,6 +110,9 @@ impl<'a> Simulation<'a> {
             let bytes = initial_index_bytes(sc, g);
             res.push(Resource::new(spec.name.clone(), true, &spec.capacity, bytes, t.initial_burst_full, t.linear_partition_limit));
         }
+        for r in &mut res {
+            r.set_ec_fanout_milli((t.ec_read_fanout * 1_000.0).round() as u64);
+        }
         let settings = ControlSettings {
             start_unix_s: sc.start_unix_s,
             doubling_minutes: t.on_demand_doubling_minutes,

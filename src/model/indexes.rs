@@ -140,7 +140,7 @@ impl IndexState {
             let share = want / n + u64::from((p as u64) < want % n);
             let take = share.min(res.write_room(p));
             if take > 0 {
-                res.take_bulk(p, Dim::Write, take);
+                res.take_bulk(p, Dim::Write, take, false);
                 res.add_bytes(p, (take as f64 * b.bytes_per_milli) as i64);
                 done += take;
             }

@@ -110,6 +110,8 @@ pub(crate) struct CompiledPattern {
     pub(crate) items_per_attempt: u64,
     /// Read consistency.
     pub(crate) consistency: Consistency,
+    /// An eventually consistent read: its partition serves `ec_read_fanout` times its cap.
+    pub(crate) ec_read: bool,
     /// Milli-units of an attempt when item sizes are fixed (none when paged).
     pub(crate) fixed_units: Option<u64>,
     /// A Query or Scan that may read more than 1 MB: its attempts are pages, each charged and
@@ -231,6 +233,7 @@ impl CompiledPattern {
             lognormal,
             items_per_attempt,
             consistency: p.consistency,
+            ec_read: dim == Dim::Read && p.consistency == Consistency::Eventual && p.op != Op::TransactGet,
             fixed_units: None,
             paged,
             lsi_projections: if p.op.is_write() { sc.lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },

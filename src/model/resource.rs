@@ -182,6 +182,9 @@ pub(crate) struct Resource {
     limit_reason: [Reason; 2],
     /// Linear coupling of a partition's read and write caps.
     linear: bool,
+    /// Replicas an eventually consistent read may be served by, as a multiple of the
+    /// partition's read cap, in thousandths (`ec_read_fanout`).
+    ec_fanout_milli: u64,
     /// The hash ranges are `n` equal ranges (partition lookup is a multiplication).
     equal_ranges: bool,
 }
@@ -212,6 +215,7 @@ impl Resource {
             limit: [0; 2],
             limit_reason: [Reason::Provisioned; 2],
             linear,
+            ec_fanout_milli: MILLI,
             equal_ranges: true,
         };
         r.refresh_limits();
@@ -453,12 +457,27 @@ impl Resource {
     /// The partition bucket `u` milli-units of `d` draw from, and how much (the linear model
     /// charges a write unit as three read units of its one bucket).
     #[inline]
-    fn part_cost(&self, d: Dim, u: u64) -> (usize, u64) {
+    fn part_cost(&self, d: Dim, u: u64, ec: bool) -> (usize, u64) {
+        // An eventually consistent read may be served by any of the partition's replicas.
+        let u = if ec && d == Dim::Read { u * MILLI / self.ec_fanout_milli } else { u };
         match (self.linear, d) {
             (true, Dim::Write) => (0, 3 * u),
             (true, Dim::Read) => (0, u),
             _ => (d as usize, u),
         }
+    }
+
+    /// What an eventually consistent read of `u` milli-units costs its partition's read
+    /// bucket (the per-partition cap is `ec_read_fanout` times higher for such reads).
+    #[must_use]
+    pub(crate) fn ec_partition_units(&self, u: u64) -> u64 {
+        u * MILLI / self.ec_fanout_milli
+    }
+
+    /// Sets the read-replica fan-out of eventually consistent reads, in thousandths (1,000:
+    /// none).
+    pub(crate) fn set_ec_fanout_milli(&mut self, f: u64) {
+        self.ec_fanout_milli = f.max(MILLI);
     }
 
     /// Table-level bucket debt of dimension `i` now, milli-unit-µs.
@@ -501,14 +520,15 @@ impl Resource {
         self.at_us = self.now_us;
     }
 
-    /// Would `u` milli-units on partition `p` be admitted now? Consumes nothing.
+    /// Would `u` milli-units on partition `p` be admitted now, an eventually consistent read
+    /// (`ec`) or not? Consumes nothing.
     ///
     /// # Errors
     /// The reason it would be throttled.
     #[inline]
-    pub(crate) fn check(&self, p: usize, d: Dim, u: u64) -> Result<(), Reason> {
+    pub(crate) fn check_as(&self, p: usize, d: Dim, u: u64, ec: bool) -> Result<(), Reason> {
         let part = &self.parts[p];
-        let (b, cost) = self.part_cost(d, u);
+        let (b, cost) = self.part_cost(d, u, ec);
         let debt = self.part_debt(part, b);
         if u128::from(debt) + u128::from(cost) * u128::from(US) > u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US) {
             return Err(Reason::KeyRange);
@@ -529,7 +549,16 @@ impl Resource {
     /// The reason it is throttled; nothing is consumed then.
     #[inline]
     pub(crate) fn try_take(&mut self, p: usize, d: Dim, u: u64) -> Result<u64, Reason> {
-        self.check(p, d, u)?;
+        self.try_take_as(p, d, u, false)
+    }
+
+    /// [`Self::try_take`] of an eventually consistent read (`ec`) or not.
+    ///
+    /// # Errors
+    /// The reason it is throttled; nothing is consumed then.
+    #[inline]
+    pub(crate) fn try_take_as(&mut self, p: usize, d: Dim, u: u64, ec: bool) -> Result<u64, Reason> {
+        self.check_as(p, d, u, ec)?;
         self.settle_now(p);
         let i = d as usize;
         let room = self.table_tokens(i);
@@ -538,7 +567,7 @@ impl Resource {
         self.used[i] += from_table;
         self.debt[i] += u128::from(from_table) * u128::from(US);
         self.second_consumed[i] += u;
-        let (b, cost) = self.part_cost(d, u);
+        let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
         part.burst[i] -= from_burst;
@@ -547,12 +576,18 @@ impl Resource {
     }
 
     /// Gives back an admission made by [`Self::try_take`] at the same instant.
+    #[cfg(test)]
     pub(crate) fn untake(&mut self, p: usize, d: Dim, u: u64, from_burst: u64) {
+        self.untake_as(p, d, u, from_burst, false);
+    }
+
+    /// [`Self::untake`] of an admission by [`Self::try_take_as`].
+    pub(crate) fn untake_as(&mut self, p: usize, d: Dim, u: u64, from_burst: u64, ec: bool) {
         let i = d as usize;
         self.used[i] -= u - from_burst;
         self.debt[i] -= u128::from(u - from_burst) * u128::from(US);
         self.second_consumed[i] -= u;
-        let (b, cost) = self.part_cost(d, u);
+        let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] -= cost * US;
         part.burst[i] += from_burst;
@@ -563,14 +598,14 @@ impl Resource {
     /// all from the table-level bucket, counted at the second's start (the second's refill is
     /// credited as time moves on).
     #[inline]
-    pub(crate) fn take_bulk(&mut self, p: usize, d: Dim, u: u64) {
+    pub(crate) fn take_bulk(&mut self, p: usize, d: Dim, u: u64, ec: bool) {
         self.now_us = self.second_us;
         self.settle_now(p);
         let i = d as usize;
         self.used[i] += u;
         self.debt[i] += u128::from(u) * u128::from(US);
         self.second_consumed[i] += u;
-        let (b, cost) = self.part_cost(d, u);
+        let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
         part.used[i] += u;

@@ -110,6 +110,8 @@ pub struct TableSpec {
     pub initial_burst_full: bool,
     /// Partition read and write limits are coupled linearly.
     pub linear_partition_limit: bool,
+    /// A partition serves this many times its read cap of eventually consistent reads.
+    pub ec_read_fanout: f64,
     /// UpdateTable latency within warm throughput.
     pub update_latency: SimDuration,
     /// UpdateTable latency when partitions must be added.

@@ -115,6 +115,9 @@ pub struct RawTable {
     pub on_demand_doubling: Option<String>,
     /// Split for heat: `false`, `true` or { threshold = 0.8, window = "5m", delay = "5m" }; default true.
     pub split_for_heat: Option<RawHeat>,
+    /// Eventually consistent reads may be served by any replica: a partition serves this many
+    /// times its read cap of them (1 to 3); default 1.5, AWS's measurement of one key.
+    pub ec_read_fanout: Option<f64>,
 }
 
 /// Split-for-heat settings.

@@ -46,6 +46,17 @@ impl Validator<'_, '_> {
             autoscaling,
             initial_burst_full: raw.initial_burst != Some(RawInitialBurst::Empty),
             linear_partition_limit: raw.partition_limit_model == Some(RawPartitionLimitModel::Linear),
+            ec_read_fanout: match raw.ec_read_fanout {
+                None => defaults::EC_READ_FANOUT,
+                Some(f) if (1.0..=3.0).contains(&f) => f,
+                Some(f) => {
+                    self.err(
+                        &tp.key("ec_read_fanout"),
+                        format!("ec_read_fanout is between 1 (the leader only) and 3 (all three replicas), not {f}"),
+                    );
+                    defaults::EC_READ_FANOUT
+                }
+            },
             update_latency: self.opt_duration(&tp.key("update_latency"), raw.update_latency.as_ref(), defaults::UPDATE_LATENCY),
             partition_add_latency: self.opt_duration(
                 &tp.key("partition_add_latency"),
