@@ -93,8 +93,9 @@ fn invariants(r: &RunResult, text: &str) {
     }
     for p in &r.partitions {
         // A partition's bucket holds a second of its cap and refills at the cap: a minute admits
-        // at most 61 seconds' worth.
-        assert!(p.consumed[0] <= 3_000_000 * 61 && p.consumed[1] <= 1_000_000 * 61, "a partition over its cap {p:?}:\n{text}");
+        // at most 61 seconds' worth; eventually consistent reads cost it 2/3 (ec_read_fanout
+        // 1.5, 333 of 500 milli-units).
+        assert!(p.consumed[0] <= 3_000_000 * 61 / 100 * 151 && p.consumed[1] <= 1_000_000 * 61, "a partition over its cap {p:?}:\n{text}");
     }
     for w in r.events.windows(2) {
         assert!(w[1].time_s >= w[0].time_s, "events out of order:\n{text}");

@@ -288,6 +288,7 @@ impl<'a> Simulation<'a> {
                         Completion::Update { units, action } => self.ctl[r].update_done(&self.res[r], units, action),
                         Completion::Prewarm { units } => self.ctl[r].prewarm_done(&self.res[r], units),
                         Completion::HeatSplit { at } => self.ctl[r].heat_split_done(&self.res[r], at),
+                        Completion::Switch { on_demand, units } => self.ctl[r].switch_mode(&self.res[r], on_demand, units),
                     };
                     self.apply(s, r, cmds);
                 }
@@ -310,10 +311,17 @@ impl<'a> Simulation<'a> {
                 self.apply(s, r, cmds);
             }
             Action::SwitchMode { on_demand, units } => {
+                let d = self.sc.table.switch_duration.as_secs();
                 for r in 0..self.res.len() {
                     // Explicit capacity is the table's; GSIs take the console's estimate.
-                    let cmds = self.ctl[r].switch_mode(&self.res[r], on_demand, if r == 0 { units } else { None });
-                    self.apply(s, r, cmds);
+                    let units = if r == 0 { units } else { None };
+                    if d == 0 {
+                        let cmds = self.ctl[r].switch_mode(&self.res[r], on_demand, units);
+                        self.apply(s, r, cmds);
+                    } else {
+                        // The table stays ACTIVE and keeps its old limits until the switch is done.
+                        self.schedule.push(s + d, Scheduled::Completion { res: r, what: Completion::Switch { on_demand, units } });
+                    }
                 }
             }
             Action::SetAutoscaling { index, changes } => {

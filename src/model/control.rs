@@ -50,6 +50,13 @@ pub(crate) enum Completion {
         /// New warm read and write throughput (`None`: unchanged).
         units: [Option<u64>; 2],
     },
+    /// A capacity-mode switch completes (the old mode applied until now).
+    Switch {
+        /// To on-demand (else to provisioned).
+        on_demand: bool,
+        /// Provisioned capacity given with a switch to provisioned.
+        units: Option<[u64; 2]>,
+    },
     /// A split for heat completes at this hash.
     HeatSplit {
         /// Split point.

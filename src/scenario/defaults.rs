@@ -18,6 +18,10 @@ pub const REGION: &str = "us-east-1";
 /// `table.update_latency`: an UpdateTable within the partitions' throughput (§6.1; observed
 /// 5-10 s).
 pub const UPDATE_LATENCY: SimDuration = SimDuration::from_secs(10);
+/// `table.switch_duration`: a capacity-mode switch "takes several minutes" and the table keeps
+/// its previous throughput meanwhile (spec §5, DG23 switching.capacitymode); 5 minutes is a
+/// model choice.
+pub const SWITCH_DURATION: SimDuration = SimDuration::from_secs(300);
 /// `table.partition_add_latency`: an UpdateTable that must add partitions (§6.1: 5-30 min).
 pub const PARTITION_ADD_LATENCY: SimDuration = SimDuration::from_secs(600);
 /// `table.prewarm_delay` (§5.1).
@@ -86,6 +90,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("table.initial_burst", "\"full\""),
     ("table.partition_limit_model", "\"independent\""),
     ("table.update_latency", "\"10s\""),
+    ("table.switch_duration", "\"5m\""),
     ("table.partition_add_latency", "\"10m\""),
     ("table.prewarm_delay", "\"10m\""),
     ("table.on_demand_doubling", "\"30m\""),
@@ -127,6 +132,7 @@ mod tests {
         assert!(sc.table.initial_burst_full && !sc.table.linear_partition_limit);
         assert!((sc.table.ec_read_fanout - EC_READ_FANOUT).abs() < 1e-12);
         assert_eq!(sc.table.update_latency, UPDATE_LATENCY);
+        assert_eq!(sc.table.switch_duration, SWITCH_DURATION);
         assert_eq!(sc.table.partition_add_latency, PARTITION_ADD_LATENCY);
         assert_eq!(sc.table.prewarm_delay, PREWARM_DELAY);
         assert!((sc.table.on_demand_doubling_minutes - 30.0).abs() < 1e-12);

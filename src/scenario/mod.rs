@@ -114,6 +114,8 @@ pub struct TableSpec {
     pub ec_read_fanout: f64,
     /// UpdateTable latency within warm throughput.
     pub update_latency: SimDuration,
+    /// Time a capacity-mode switch takes (the old mode applies meanwhile).
+    pub switch_duration: SimDuration,
     /// UpdateTable latency when partitions must be added.
     pub partition_add_latency: SimDuration,
     /// Time a pre-warm takes.

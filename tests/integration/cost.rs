@@ -70,8 +70,14 @@ fn the_report_flags_unverified_prices() {
 }
 
 /// A table serving 500 strongly consistent 4 KB reads/s (1 RCU each) and 500 updates/s of
-/// 1 KB (1 WCU each) for an hour, switching capacity mode at `at`.
+/// 1 KB (1 WCU each) for an hour, switching capacity mode at `at` (instantly: these bills are
+/// worked for a switch that takes no time; `a_switch_bills_the_old_mode_until_it_is_done`
+/// checks `switch_duration`).
 fn switching(start: &str, switch: &str, at: &str) -> String {
+    switching_in(start, switch, at, "0s")
+}
+
+fn switching_in(start: &str, switch: &str, at: &str, duration: &str) -> String {
     format!(
         r#"
 [scenario]
@@ -80,6 +86,7 @@ seed = 3
 [table]
 partition_key = "k"
 capacity = {start}
+switch_duration = "{duration}"
 [keys.k]
 cardinality = 1000000
 [[pattern]]
@@ -153,6 +160,22 @@ fn a_switch_inside_a_minute_splits_that_minute() {
     assert!((prov - 0.2665).abs() < 1e-9, "provisioned part ${prov}");
     let minutes: Vec<u64> = rows.iter().filter(|r| r.metric.to_string() == "ProvisionedReadCapacityUnits").map(|r| r.time_s / 60).collect();
     assert_eq!(minutes, (0..=20).collect::<Vec<_>>());
+}
+
+/// A switch takes `switch_duration` (default 5 minutes), during which the table keeps its old
+/// mode's limits and bill (spec §5: "throughput stays consistent with the previous provisioned
+/// amounts"). 1,000 RCU / 1,000 WCU provisioned, switched to on-demand at 30 minutes: the
+/// provisioned bill runs to 35 minutes, (1,000 x $0.00013 + 1,000 x $0.00065) x 35/60 =
+/// $0.455, and on-demand bills the last 25 minutes' 500 RRU + 500 WRU a second: 750,000 x
+/// ($0.125 + $0.625) / 10^6 = $0.5625 (Poisson counts, within 0.5 %): $1.0175.
+#[test]
+fn a_switch_bills_the_old_mode_until_it_is_done() {
+    let (b, rows) = bill_of(&switching_in(r#"{ mode = "provisioned", read = 1000, write = 1000 }"#, r#""on_demand""#, "30m", "5m"));
+    let prov: f64 = b.lines.iter().filter(|l| l.unit.ends_with("-hours")).map(|l| l.cost_usd).sum();
+    assert!((prov - 0.455).abs() < 1e-9, "provisioned part ${prov}");
+    within(b.total_usd, 1.0175, 0.005);
+    let minutes: Vec<u64> = rows.iter().filter(|r| r.metric.to_string() == "ProvisionedReadCapacityUnits").map(|r| r.time_s / 60).collect();
+    assert_eq!(minutes, (0..35).collect::<Vec<_>>());
 }
 
 /// Without capacity, a switch to provisioned takes the console's estimate: the peak minute of

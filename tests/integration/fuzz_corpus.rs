@@ -52,3 +52,15 @@ fn the_loader_corpus_never_panics() {
         }
     }
 }
+
+/// Finding of the `scenario` target (after 5.4 M executions): a diurnal peak whose minutes are
+/// a 19-digit number overflowed `h * 3600 + m * 60` before the range check looked at it (a
+/// panic with overflow checks, a silent wrap without). Now it is a located problem.
+#[test]
+fn finding_a_diurnal_peak_with_a_huge_minute_is_a_problem() {
+    let text = "[scenario]\nduration = \"1h\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+                [keys.k]\ncardinality = 10\n[[pattern]]\nname = \"p\"\nop = \"put_item\"\n\
+                rate = { diurnal = { min = 1, max = 2, peak = \"20:7751640039368425473\" } }\n";
+    let err = ddbsim::scenario::parse_str(text, Path::new("f.toml")).unwrap_err().to_string();
+    assert!(err.contains("pattern[0].rate.diurnal.peak"), "{err}");
+}

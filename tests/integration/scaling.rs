@@ -119,13 +119,14 @@ fn o4_new_on_demand_table_serves_4000_wru() {
 }
 
 /// O5: switching a table provisioned at 24,000 RCU / 8,000 WCU to on-demand keeps at least
-/// that much capacity at once.
+/// that much capacity at once, when the switch is done (5 minutes after the request; the
+/// provisioned limits apply meanwhile).
 #[test]
 fn o5_switch_to_on_demand_keeps_provisioned_throughput() {
     let sc = scenario(
         r#"
 [scenario]
-duration = "5m"
+duration = "10m"
 [table]
 partition_key = "k"
 capacity = { mode = "provisioned", read = 24000, write = 8000 }
@@ -142,9 +143,9 @@ switch_mode = "on_demand"
     );
     let r = run(&sc);
     let t = &r.resources[0].minutes;
-    assert_eq!(t[1].provisioned, [24_000, 8_000]);
-    assert_eq!(t[2].provisioned, [0, 0]);
-    assert!(t[2].capacity[0] >= 24_000 && t[2].capacity[1] >= 8_000, "{:?}", t[2].capacity);
+    assert_eq!(t[6].provisioned, [24_000, 8_000]);
+    assert_eq!(t[7].provisioned, [0, 0]);
+    assert!(t[7].capacity[0] >= 24_000 && t[7].capacity[1] >= 8_000, "{:?}", t[7].capacity);
     assert_eq!(r.resources[0].final_mode, ddbsim::CapacityMode::OnDemand);
     // Partitions never merge: ceil((24000 + 3 x 8000) / 3000) = 16 stay.
     assert!(t.iter().all(|m| m.partitions == 16));

@@ -107,6 +107,9 @@ pub struct RawTable {
     pub partition_limit_model: Option<RawPartitionLimitModel>,
     /// UpdateTable latency when the new capacity is within warm throughput; default "10s".
     pub update_latency: Option<String>,
+    /// Time a capacity-mode switch takes; the old mode's limits (and bill) apply until it is
+    /// done; default "5m".
+    pub switch_duration: Option<String>,
     /// UpdateTable latency when partitions must be added; default "10m".
     pub partition_add_latency: Option<String>,
     /// Time a pre-warm takes to complete; default "10m".

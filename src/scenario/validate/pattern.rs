@@ -238,7 +238,7 @@ fn parse_hh_mm(s: &str) -> Option<u64> {
     let (h, m) = s.split_once(':')?;
     let h: u64 = h.parse().ok()?;
     let m: u64 = m.parse().ok()?;
-    (h < 24 && m < 60).then_some(h * 3_600 + m * 60)
+    (h < 24 && m < 60).then(|| h * 3_600 + m * 60)
 }
 
 /// Largest trace file read, bytes.

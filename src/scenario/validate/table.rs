@@ -58,6 +58,7 @@ impl Validator<'_, '_> {
                 }
             },
             update_latency: self.opt_duration(&tp.key("update_latency"), raw.update_latency.as_ref(), defaults::UPDATE_LATENCY),
+            switch_duration: self.opt_duration(&tp.key("switch_duration"), raw.switch_duration.as_ref(), defaults::SWITCH_DURATION),
             partition_add_latency: self.opt_duration(
                 &tp.key("partition_add_latency"),
                 raw.partition_add_latency.as_ref(),
