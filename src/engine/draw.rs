@@ -16,7 +16,7 @@ use crate::rng::{RngStreams, Stream};
 use crate::scenario::{Op, Scenario, Shards, SizeSpec};
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
-use crate::traffic::poisson::{binomial, poisson};
+use crate::traffic::poisson::poisson;
 use crate::traffic::rate::rate_at;
 use crate::units::{MAX_ITEM_BYTES, PAGE_BYTES};
 use rand::{Rng, RngCore};
@@ -37,6 +37,83 @@ struct PatternState {
     weights: Vec<f64>,
     /// (sequential period, partitions) the weights were computed for.
     weights_key: (u64, usize),
+    /// Running sums of `weights`.
+    cumulative: Vec<f64>,
+    /// Per partition: this second's count (reused).
+    counts: Vec<u64>,
+}
+
+/// Splits `count` requests over partitions with weights `weights` (running sums `cum`, total
+/// above 0) into `counts`: exactly a multinomial (see `Traffic::draw_counts`).
+fn split_counts(rng: &mut ChaCha8Rng, weights: &[f64], cum: &[f64], count: u64, counts: &mut Vec<u64>) {
+    let mass = cum[cum.len() - 1];
+    let scale = count as f64 / mass;
+    counts.clear();
+    let mut total = 0;
+    for &w in weights {
+        let x = if w > 0.0 { poisson(rng, w * scale) } else { 0 };
+        counts.push(x);
+        total += x;
+    }
+    if total < count {
+        for _ in total..count {
+            let u = rng.random::<f64>() * mass;
+            let p = cum.partition_point(|&c| c <= u).min(cum.len() - 1);
+            counts[p] += 1;
+        }
+    } else if total > count {
+        let mut tree = Fenwick::new(counts);
+        for left in (count + 1..=total).rev() {
+            let p = tree.find(rng.random_range(0..left));
+            counts[p] -= 1;
+            tree.remove_one(p);
+        }
+    }
+}
+
+/// Counts per partition with O(log n) removal and lookup by rank (a Fenwick tree).
+struct Fenwick {
+    tree: Vec<u64>,
+}
+
+impl Fenwick {
+    fn new(counts: &[u64]) -> Self {
+        let n = counts.len();
+        let mut tree = vec![0; n + 1];
+        for i in 1..=n {
+            tree[i] += counts[i - 1];
+            let parent = i + (i & i.wrapping_neg());
+            if parent <= n {
+                let v = tree[i];
+                tree[parent] += v;
+            }
+        }
+        Self { tree }
+    }
+
+    /// The partition holding the request of rank `r` (0-based) in partition order.
+    fn find(&self, mut r: u64) -> usize {
+        let n = self.tree.len() - 1;
+        let mut pos = 0;
+        let mut step = n.next_power_of_two();
+        while step > 0 {
+            let next = pos + step;
+            if next <= n && self.tree[next] <= r {
+                pos = next;
+                r -= self.tree[next];
+            }
+            step /= 2;
+        }
+        pos
+    }
+
+    fn remove_one(&mut self, p: usize) {
+        let mut k = p + 1;
+        while k < self.tree.len() {
+            self.tree[k] -= 1;
+            k += k & k.wrapping_neg();
+        }
+    }
 }
 
 /// The traffic of a run: compiled patterns, key distributions and random streams.
@@ -61,7 +138,16 @@ impl Traffic {
         let n = sc.patterns.len() as u64;
         Self {
             pats: sc.patterns.iter().map(|p| CompiledPattern::new(sc, p)).collect(),
-            state: vec![PatternState { factor: 1.0, weights: Vec::new(), weights_key: (u64::MAX, 0) }; sc.patterns.len()],
+            state: vec![
+                PatternState {
+                    factor: 1.0,
+                    weights: Vec::new(),
+                    weights_key: (u64::MAX, 0),
+                    cumulative: Vec::new(),
+                    counts: Vec::new()
+                };
+                sc.patterns.len()
+            ],
             dists: sc.key_spaces.iter().map(|k| KeyDist::new(k, sc.start_unix_s)).collect(),
             shards: sc.key_spaces.iter().map(|k| k.shards).collect(),
             salt: streams.placement_salt(),
@@ -301,38 +387,38 @@ impl Traffic {
     }
 
     /// Splits the `count` requests of a single-item pattern over the partitions of its
-    /// resource by their weights (a multinomial, drawn as successive binomials): with a Poisson
-    /// count, each partition's count is an independent Poisson, as if drawn on its own.
+    /// resource by their weights, a multinomial, drawn exactly and fast: independent Poisson
+    /// counts of the same means (a Poisson process split by weight), then the difference to
+    /// `count` corrected, by adding requests drawn by weight or removing drawn requests chosen
+    /// uniformly (adding independent draws of the same law, or keeping a uniform subset of
+    /// them, leaves a multinomial). The correction is about the square root of `count`, so a
+    /// second costs one Poisson draw per partition, not one binomial.
     fn draw_counts(&mut self, j: usize, s: u64, count: u64, out: &mut Vec<SimpleCount>, res: &Resource) {
         self.refresh_weights(j, s, res);
         let fixed = self.pats[j].fixed_units;
-        let weights = std::mem::take(&mut self.state[j].weights);
-        let mut left = count;
-        let mut mass: f64 = weights.iter().sum();
-        for (p, &w) in weights.iter().enumerate() {
-            if left == 0 {
-                break;
-            }
-            if w <= 0.0 {
-                continue;
-            }
-            let c = if w >= mass { left } else { binomial(&mut self.rng_spread[j], left, w / mass) };
-            mass -= w;
-            left -= c;
-            if c == 0 {
-                continue;
-            }
-            match fixed {
-                Some(units) => out.push(SimpleCount { pat: j as u32, part: p as u32, count: c, units }),
-                None => {
-                    for _ in 0..c {
-                        let units = self.simple_units(j);
-                        out.push(SimpleCount { pat: j as u32, part: p as u32, count: 1, units });
+        let st = &mut self.state[j];
+        let weights = std::mem::take(&mut st.weights);
+        let cum = std::mem::take(&mut st.cumulative);
+        let mut counts = std::mem::take(&mut st.counts);
+        let mass = cum.last().copied().unwrap_or(0.0);
+        if mass > 0.0 {
+            split_counts(&mut self.rng_spread[j], &weights, &cum, count, &mut counts);
+            for (p, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+                match fixed {
+                    Some(units) => out.push(SimpleCount { pat: j as u32, part: p as u32, count: c, units }),
+                    None => {
+                        for _ in 0..c {
+                            let units = self.simple_units(j);
+                            out.push(SimpleCount { pat: j as u32, part: p as u32, count: 1, units });
+                        }
                     }
                 }
             }
         }
-        self.state[j].weights = weights;
+        let st = &mut self.state[j];
+        st.weights = weights;
+        st.cumulative = cum;
+        st.counts = counts;
     }
 
     /// Expected attempts per request on each partition of the pattern's resource.
@@ -377,7 +463,17 @@ impl Traffic {
                 }
             }
         }
-        self.state[j] = PatternState { factor: self.state[j].factor, weights: w, weights_key: (period_key, n) };
+        let cumulative = w
+            .iter()
+            .scan(0.0, |acc, &x| {
+                *acc += x;
+                Some(*acc)
+            })
+            .collect();
+        let st = &mut self.state[j];
+        st.weights = w;
+        st.cumulative = cumulative;
+        st.weights_key = (period_key, n);
     }
 
     /// Where to split partition `i` of resource `r` for heat, from the patterns' key
@@ -452,5 +548,51 @@ impl Traffic {
     /// The partition of resource `res` holding key `rank` of key space `ks` (its first shard).
     pub(crate) fn partition_of_key(&self, res: &Resource, ks: usize, rank: u64) -> usize {
         res.partition_of(key_hash(self.salt, ks as u64, rank, 0))
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The split is a multinomial: the total is exact, and each partition's count has mean
+    /// n p and variance n p (1 - p). 1,000 requests over weights 5 : 3 : 2 : 0, 4,000 times:
+    /// means 500, 300, 200, 0 and variances 250, 210, 160 (the standard error of a variance
+    /// estimate from 4,000 draws is about 2.2 %).
+    #[test]
+    fn the_split_is_a_multinomial() {
+        let w = [0.5, 0.3, 0.2, 0.0];
+        let cum = [0.5, 0.8, 1.0, 1.0];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut counts = Vec::new();
+        let (mut sum, mut sq) = ([0.0f64; 4], [0.0f64; 4]);
+        let reps = 4_000;
+        for _ in 0..reps {
+            split_counts(&mut rng, &w, &cum, 1_000, &mut counts);
+            assert_eq!(counts.iter().sum::<u64>(), 1_000);
+            assert_eq!(counts[3], 0);
+            for (i, &c) in counts.iter().enumerate() {
+                sum[i] += c as f64;
+                sq[i] += (c as f64) * (c as f64);
+            }
+        }
+        for (i, p) in [0.5, 0.3, 0.2].into_iter().enumerate() {
+            let mean = sum[i] / reps as f64;
+            let var = sq[i] / reps as f64 - mean * mean;
+            assert!((mean - 1_000.0 * p).abs() < 1.0, "partition {i}: mean {mean}");
+            let want = 1_000.0 * p * (1.0 - p);
+            assert!((var / want - 1.0).abs() < 0.09, "partition {i}: variance {var}, want {want}");
+        }
+    }
+
+    #[test]
+    fn fenwick_finds_by_rank() {
+        let mut t = Fenwick::new(&[2, 0, 3, 1]);
+        let found: Vec<usize> = (0..6).map(|r| t.find(r)).collect();
+        assert_eq!(found, vec![0, 0, 2, 2, 2, 3]);
+        t.remove_one(2);
+        let found: Vec<usize> = (0..5).map(|r| t.find(r)).collect();
+        assert_eq!(found, vec![0, 0, 2, 2, 3]);
     }
 }

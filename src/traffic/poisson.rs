@@ -1,7 +1,7 @@
 //! Poisson counts: the number of arrivals of a Poisson process in an interval.
 
 use rand::Rng;
-use rand_distr::{Binomial, Distribution, Poisson};
+use rand_distr::{Distribution, Poisson};
 
 /// A Poisson draw with mean `lambda` (0 for a mean of 0 or less).
 #[inline]
@@ -31,40 +31,6 @@ pub(crate) fn poisson<R: Rng + ?Sized>(rng: &mut R, lambda: f64) -> u64 {
     }
 }
 
-/// A binomial draw: successes in `n` trials of probability `p`.
-#[inline]
-pub(crate) fn binomial<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64) -> u64 {
-    if n == 0 || p <= 0.0 {
-        return 0;
-    }
-    if p >= 1.0 {
-        return n;
-    }
-    let mean = n as f64 * p;
-    if mean < 12.0 && p < 0.5 {
-        // Inversion by sequential search: exact, fast for small means.
-        let u: f64 = rng.random();
-        let q = 1.0 - p;
-        let ratio = p / q;
-        let mut prob = q.powf(n as f64);
-        let mut cdf = prob;
-        let mut k = 0u64;
-        while u > cdf && k < n {
-            prob *= ratio * (n - k) as f64 / (k + 1) as f64;
-            k += 1;
-            cdf += prob;
-            if prob < 1e-300 {
-                break;
-            }
-        }
-        return k;
-    }
-    match Binomial::new(n, p) {
-        Ok(d) => d.sample(rng),
-        Err(_) => mean.round() as u64,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,20 +47,6 @@ mod tests {
             let se = (lambda / n as f64).sqrt();
             assert!((mean - lambda).abs() < 5.0 * se, "lambda {lambda}: mean {mean}");
             assert!((var / lambda - 1.0).abs() < 0.1, "lambda {lambda}: variance {var}");
-        }
-    }
-
-    #[test]
-    fn binomial_mean_and_variance() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
-        for (n, p) in [(10u64, 0.3), (40, 0.05), (1_000, 0.2), (100_000, 0.5), (5, 0.9)] {
-            let k = 20_000;
-            let xs: Vec<f64> = (0..k).map(|_| binomial(&mut rng, n, p) as f64).collect();
-            let mean = xs.iter().sum::<f64>() / k as f64;
-            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
-            let (m, v) = (n as f64 * p, n as f64 * p * (1.0 - p));
-            assert!((mean - m).abs() < 5.0 * (v / k as f64).sqrt(), "n {n} p {p}: mean {mean}");
-            assert!((var / v - 1.0).abs() < 0.1, "n {n} p {p}: variance {var}");
         }
     }
 }
