@@ -3,7 +3,8 @@
 //! Presets: `sdk-2026` (the 2026 standard mode with DynamoDB's override: 4 attempts, 1 s
 //! throttling base, 20 s cap, 500-token quota, 5 tokens a throttling retry, 1 token back on a
 //! success at the first attempt and the retry's cost back on a success after retries), `legacy`
-//! (11 attempts, 25 ms base, no quota) and `none` (a throttled request fails at once).
+//! (11 attempts, 25 ms base, no quota), `legacy-no-jitter` (the same, waiting the whole
+//! backoff, as older SDKs did) and `none` (a throttled request fails at once).
 
 use crate::scenario::ClientSpec;
 use crate::time::SimDuration;
@@ -62,6 +63,9 @@ impl Client {
             *t -= self.spec.throttle_cost;
         }
         let max = self.max_backoff(attempt).as_micros();
+        if !self.spec.jitter {
+            return AfterThrottle::Retry(SimDuration::from_micros(max));
+        }
         AfterThrottle::Retry(SimDuration::from_micros((jitter * max as f64) as u64))
     }
 
@@ -100,6 +104,7 @@ mod tests {
             cap: SimDuration::from_secs(20),
             quota: 500,
             throttle_cost: 5,
+            jitter: true,
             service_time: SimDuration::from_millis(5),
             instances: 1,
             preset: "sdk-2026",
@@ -121,6 +126,17 @@ mod tests {
         assert_eq!(c.after_throttle(0, 1, 0.5), AfterThrottle::Retry(SimDuration::from_millis(500)));
         assert!(matches!(c.after_throttle(0, 3, 0.5), AfterThrottle::Retry(_)));
         assert_eq!(c.after_throttle(0, 4, 0.5), AfterThrottle::Exhausted);
+    }
+
+    /// Without jitter every throttled client waits the whole backoff: 25, 50, 100 ms (the
+    /// legacy schedule), whatever the draw.
+    #[test]
+    fn no_jitter_waits_the_whole_backoff() {
+        let mut c =
+            Client::new(ClientSpec { attempts: 11, throttle_base: SimDuration::from_millis(25), quota: 0, jitter: false, ..spec() });
+        for (attempt, ms) in [(1, 25), (2, 50), (3, 100)] {
+            assert_eq!(c.after_throttle(0, attempt, 0.37), AfterThrottle::Retry(SimDuration::from_millis(ms)));
+        }
     }
 
     #[test]

@@ -482,6 +482,9 @@ pub struct ClientSpec {
     pub quota: u64,
     /// Tokens a throttling retry costs.
     pub throttle_cost: u64,
+    /// Full jitter (a uniform draw up to the backoff) or none (the whole backoff, as older
+    /// SDKs waited).
+    pub jitter: bool,
     /// Service time of a successful attempt.
     pub service_time: SimDuration,
     /// SDK client instances.

@@ -399,3 +399,22 @@ retry = "none"
     assert!((strong - 183_000.0).abs() <= 1.0, "{strong}");
     assert!((eventual / 549_000.0 - 1.0).abs() < 0.002, "{eventual}");
 }
+
+/// Older SDKs retried without jitter: `legacy-no-jitter`, or `jitter = "none"` in explicit
+/// settings, waits the whole backoff. On the hot key a request served at its second attempt
+/// has a latency of exactly 25 ms of backoff and 5 ms of service, 30 ms; at its third,
+/// 25 + 50 + 5 = 80 ms; and so on: served latencies are 5, 30, 80, 180, ... ms, and the median
+/// is one of them (full jitter spreads them between).
+#[test]
+fn retries_without_jitter_wait_the_whole_backoff() {
+    let sc = scenario(&HOT_KEY.replace("retry = \"none\"", "retry = \"legacy-no-jitter\""));
+    assert!(!sc.client.jitter);
+    let explicit = scenario(&HOT_KEY.replace("retry = \"none\"", "retry = { attempts = 3, base = \"25ms\", jitter = \"none\" }"));
+    assert!(!explicit.client.jitter);
+    let s = run_summary(&sc);
+    let l = &s.latency_ms;
+    // Served latencies are 5, 30, 80, 180, ... ms: the median is one of them.
+    assert!([5.0, 30.0, 80.0, 180.0].iter().any(|v| (l.p50 - v).abs() < 0.5), "p50 {}", l.p50);
+    let jittered = run_summary(&scenario(&HOT_KEY.replace("retry = \"none\"", "retry = \"legacy\"")));
+    assert!(jittered.latency_ms.p90 != l.p90);
+}

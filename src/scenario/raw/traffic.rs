@@ -198,6 +198,8 @@ pub struct RawRetryExplicit {
     pub quota: Option<u64>,
     /// Tokens a throttling retry costs; default 5.
     pub throttle_cost: Option<u64>,
+    /// "full" (a uniform draw up to the backoff) or "none" (the whole backoff); default "full".
+    pub jitter: Option<String>,
 }
 
 /// `[[at]]`: one operational change.

@@ -20,6 +20,7 @@ impl Validator<'_, '_> {
             cap: defaults::RETRY_CAP,
             quota: defaults::RETRY_QUOTA,
             throttle_cost: defaults::RETRY_THROTTLE_COST,
+            jitter: true,
             service_time,
             instances: instances.max(1),
             preset: "sdk-2026",
@@ -35,13 +36,24 @@ impl Validator<'_, '_> {
                     spec.quota = 0;
                     spec.preset = "legacy";
                 }
+                "legacy-no-jitter" => {
+                    // Older SDKs: the legacy schedule without jitter, so throttled clients
+                    // retry in step (25, 50, 100 ms, ...).
+                    spec.attempts = 11;
+                    spec.throttle_base = SimDuration::from_millis(25);
+                    spec.quota = 0;
+                    spec.jitter = false;
+                    spec.preset = "legacy-no-jitter";
+                }
                 "none" => {
                     spec.attempts = 1;
                     spec.preset = "none";
                 }
                 other => self.err(
                     &at.key("retry"),
-                    format!("unknown retry preset \"{other}\"; use \"sdk-2026\", \"legacy\", \"none\" or {{ attempts = .., base = .. }}"),
+                    format!(
+                        "unknown retry preset \"{other}\"; use \"sdk-2026\", \"legacy\", \"legacy-no-jitter\", \"none\" or {{ attempts = .., base = .. }}"
+                    ),
                 ),
             },
             Some(RawRetry::Explicit(e)) => {
@@ -58,6 +70,14 @@ impl Validator<'_, '_> {
                 }
                 spec.quota = e.quota.unwrap_or(defaults::RETRY_QUOTA);
                 spec.throttle_cost = e.throttle_cost.unwrap_or(defaults::RETRY_THROTTLE_COST);
+                spec.jitter = match e.jitter.as_deref() {
+                    None | Some("full") => true,
+                    Some("none") => false,
+                    Some(other) => {
+                        self.err(&rp.key("jitter"), format!("jitter is \"full\" or \"none\", not \"{}\"", other.chars().take(32).collect::<String>()));
+                        true
+                    }
+                };
                 spec.preset = "explicit";
             }
         }
