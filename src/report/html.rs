@@ -63,23 +63,7 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
         s.duration_s,
         escape(&s.prices)
     );
-    let cl = &s.client;
-    let retries = cl.max_attempts > 1;
-    let how = if !retries {
-        "no retries".to_string()
-    } else if cl.retry_quota == 0 {
-        format!("{} retries, up to {} attempts · no retry quota", escape(&cl.retry), cl.max_attempts)
-    } else {
-        format!("{} retries, up to {} attempts · {}-token retry quota per instance", escape(&cl.retry), cl.max_attempts, cl.retry_quota)
-    };
-    let shared = retries && cl.instances == 1 && cl.retry_quota > 0;
-    let _ = writeln!(
-        o,
-        "<p class=\"note\">clients: {} SDK instance{} · {how}{}</p>",
-        cl.instances,
-        if cl.instances == 1 { "" } else { "s" },
-        if shared { " (all traffic shares one quota: set <code>client.instances</code> to your fleet size)" } else { "" }
-    );
+    let _ = writeln!(o, "<p class=\"note\">clients: {}</p>", escape(&s.client.describe()));
     o.push_str("<h2>Requests by pattern</h2>");
     table(
         &mut o,

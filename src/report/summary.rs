@@ -68,6 +68,29 @@ pub struct ClientSummary {
     pub retry_quota: u64,
 }
 
+impl ClientSummary {
+    /// One line for the summary and the report: `1 SDK instance (sdk-2026 retries, up to 4
+    /// attempts, a 500-token retry quota each) — all traffic shares one quota; …`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let retries = self.max_attempts > 1;
+        let how = if !retries {
+            "no retries".to_string()
+        } else if self.retry_quota == 0 {
+            format!("{} retries, up to {} attempts, no retry quota", self.retry, self.max_attempts)
+        } else {
+            format!("{} retries, up to {} attempts, a {}-token retry quota each", self.retry, self.max_attempts, self.retry_quota)
+        };
+        let shared = retries && self.instances == 1 && self.retry_quota > 0;
+        format!(
+            "{} SDK instance{} ({how}){}",
+            self.instances,
+            if self.instances == 1 { "" } else { "s" },
+            if shared { " — all traffic shares one quota; set client.instances to your fleet size" } else { "" }
+        )
+    }
+}
+
 /// Request counts.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -374,5 +397,24 @@ impl Summary {
         let mut s = serde_json::to_string_pretty(self).expect("summary is plain data");
         s.push('\n');
         s
+    }
+}
+
+#[cfg(test)]
+mod client_line_tests {
+    use super::ClientSummary;
+
+    /// The clients line warns about one shared quota only when there are retries and a quota.
+    #[test]
+    fn the_clients_line_says_what_was_assumed() {
+        let one = ClientSummary { retry: "sdk-2026".into(), instances: 1, max_attempts: 4, retry_quota: 500 };
+        assert_eq!(
+            one.describe(),
+            "1 SDK instance (sdk-2026 retries, up to 4 attempts, a 500-token retry quota each) — all traffic shares one quota; set client.instances to your fleet size"
+        );
+        let fleet = ClientSummary { instances: 40, ..one };
+        assert_eq!(fleet.describe(), "40 SDK instances (sdk-2026 retries, up to 4 attempts, a 500-token retry quota each)");
+        let none = ClientSummary { retry: "none".into(), instances: 1, max_attempts: 1, retry_quota: 500 };
+        assert_eq!(none.describe(), "1 SDK instance (no retries)");
     }
 }

@@ -104,23 +104,7 @@ impl Summary {
             t.attempts,
             pct(t.throttled_attempt_share)
         );
-        let cl = &self.client;
-        let retries = cl.max_attempts > 1;
-        let how = if !retries {
-            "no retries".to_string()
-        } else if cl.retry_quota == 0 {
-            format!("{} retries, up to {} attempts, no retry quota", cl.retry, cl.max_attempts)
-        } else {
-            format!("{} retries, up to {} attempts, a {}-token retry quota each", cl.retry, cl.max_attempts, cl.retry_quota)
-        };
-        let shared = retries && cl.instances == 1 && cl.retry_quota > 0;
-        let _ = writeln!(
-            o,
-            "clients: {} SDK instance{} ({how}){}",
-            cl.instances,
-            if cl.instances == 1 { "" } else { "s" },
-            if shared { " — all traffic shares one quota; set client.instances to your fleet size" } else { "" }
-        );
+        let _ = writeln!(o, "clients: {}", self.client.describe());
         let c = &self.cost;
         let _ = writeln!(
             o,
