@@ -109,6 +109,8 @@ pub struct PatternTotals {
     pub throttled_attempts: u64,
     /// Requests throttled at least once.
     pub throttled_requests: u64,
+    /// A closed loop: when its last request was answered, µs (none if it did not finish).
+    pub finished_us: Option<u64>,
 }
 
 impl PatternTotals {

@@ -74,6 +74,8 @@ pub(crate) struct Scratch {
     per_pattern: Vec<(u64, u64)>,
     /// Charges taken so far by an all-or-nothing admission, with the burst credit each drew.
     taken: Vec<(Charge, u64)>,
+    /// Closed-loop requests answered: (pattern, µs, failed).
+    tickets: Vec<(u32, u64, bool)>,
 }
 
 impl Scratch {
@@ -84,6 +86,7 @@ impl Scratch {
             touched: Vec::new(),
             per_pattern: Vec::new(),
             taken: Vec::new(),
+            tickets: Vec::new(),
         }
     }
 
@@ -131,7 +134,10 @@ impl Admission<'_> {
         }
         // Writes into size-capped item collections are decided one by one, and so are the pages
         // of a paged Query or Scan (each page is sent when the one before it is served).
-        let mut ok = !batch.iter().any(|a| self.pats[a.pat as usize].collection_growth.is_some() || self.pats[a.pat as usize].paged);
+        let mut ok = !batch.iter().any(|a| {
+            let p = &self.pats[a.pat as usize];
+            p.collection_growth.is_some() || p.paged || p.closed_loop
+        });
         for a in batch {
             let ec = self.pats[a.pat as usize].ec_read;
             for c in a.charges.as_slice() {
@@ -213,25 +219,43 @@ impl Admission<'_> {
     }
 
     /// Admits the second's attempts one by one in `(time, seq)` order, with the retries that
-    /// come due before `t1`.
-    pub(crate) fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) {
-        // Stable sort: it merges the already sorted runs (one per pattern) in linear time.
-        batch.sort_by_key(|a| (a.time, a.seq));
+    /// come due before `t1`. Returns false, leaving the rest in `batch`, when a closed-loop
+    /// request was answered: the engine draws the thread's next request and calls again.
+    pub(crate) fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) -> bool {
+        // Latest first, so the next is popped from the end. The stable sort reverses the
+        // already sorted runs (one per pattern) in linear time.
+        batch.sort_by_key(|a| std::cmp::Reverse((a.time, a.seq)));
         let t1 = t1.as_micros();
-        let mut it = batch.drain(..).peekable();
         loop {
-            let next_new = it.peek().map(Keyed::key);
+            if !self.scratch.tickets.is_empty() {
+                return false;
+            }
+            let next_new = batch.last().map(Keyed::key);
             let next_retry = self.retries.peek_key().filter(|k| k.0 < t1);
             let take_new = match (next_new, next_retry) {
-                (None, None) => break,
+                (None, None) => return true,
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (Some(a), Some(b)) => a <= b,
             };
-            let a = if take_new { it.next() } else { self.retries.pop_before(t1) };
+            let a = if take_new { batch.pop() } else { self.retries.pop_before(t1) };
             if let Some(a) = a {
                 self.process(a);
             }
+        }
+    }
+
+    /// The closed-loop tickets of answered requests: (pattern, time of the answer, failed).
+    pub(crate) fn take_tickets(&mut self) -> Vec<(u32, u64, bool)> {
+        std::mem::take(&mut self.scratch.tickets)
+    }
+
+    /// Request of pattern `j` answered at `t_us` (served or failed): a closed-loop thread
+    /// sends its next one.
+    #[inline]
+    fn answered(&mut self, j: usize, t_us: u64, failed: bool) {
+        if self.pats[j].closed_loop {
+            self.scratch.tickets.push((j as u32, t_us, failed));
         }
     }
 
@@ -339,7 +363,10 @@ impl Admission<'_> {
             }
             Kind::AllOrNothing => match self.all_or_nothing(j, &a) {
                 Some(t) => t,
-                None => return,
+                None => {
+                    self.answered(j, a.time.as_micros() + self.service_us, true);
+                    return;
+                }
             },
         };
         let instance = self.client.instance_of(a.seq);
@@ -355,6 +382,7 @@ impl Admission<'_> {
                 return;
             }
             self.settle(j, 1, a.time.since(a.first).as_micros() + self.service_us);
+            self.answered(j, a.time.as_micros() + self.service_us, false);
             return;
         }
         let t = &mut self.rec.patterns[j];
@@ -375,8 +403,14 @@ impl Admission<'_> {
                 rest: a.rest,
                 page: a.page,
             }),
-            AfterThrottle::Exhausted => self.rec.patterns[j].failed_exhausted += 1,
-            AfterThrottle::QuotaEmpty => self.rec.patterns[j].failed_quota += 1,
+            AfterThrottle::Exhausted => {
+                self.rec.patterns[j].failed_exhausted += 1;
+                self.answered(j, a.time.as_micros() + self.service_us, true);
+            }
+            AfterThrottle::QuotaEmpty => {
+                self.rec.patterns[j].failed_quota += 1;
+                self.answered(j, a.time.as_micros() + self.service_us, true);
+            }
         }
     }
 

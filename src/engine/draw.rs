@@ -13,7 +13,7 @@ use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::Resource;
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, Stream};
-use crate::scenario::{Op, Scenario, Shards, SizeSpec};
+use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec};
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
 use crate::traffic::poisson::poisson;
@@ -130,6 +130,30 @@ pub(crate) struct Traffic {
     rng_sizes: Vec<ChaCha8Rng>,
     rng_spread: Vec<ChaCha8Rng>,
     seq: u64,
+    /// Per pattern: its closed loop's progress (none for open-loop patterns).
+    closed: Vec<Option<ClosedState>>,
+}
+
+/// A closed loop's progress.
+#[derive(Clone, Copy, Debug)]
+struct ClosedState {
+    spec: ClosedLoop,
+    /// Requests sent (first attempts).
+    issued: u64,
+    /// Requests sent and not yet answered.
+    in_flight: u64,
+    /// A request failed and the loop stops on failure.
+    stopped: bool,
+}
+
+/// What an answered closed-loop request leads to.
+pub(crate) enum ClosedNext {
+    /// The thread sends its next request at this µs.
+    Send(u64),
+    /// The loop is done: its last request was answered at this µs.
+    Finished(u64),
+    /// The thread stops; others are still waiting for answers.
+    Idle,
 }
 
 impl Traffic {
@@ -157,6 +181,46 @@ impl Traffic {
             rng_sizes: (0..n).map(|i| streams.rng(Stream::Sizes, i)).collect(),
             rng_spread: (0..n).map(|i| streams.rng(Stream::Spread, i)).collect(),
             seq: 0,
+            closed: sc
+                .patterns
+                .iter()
+                .map(|p| match p.rate {
+                    RateShape::ClosedLoop(spec) => Some(ClosedState { spec, issued: 0, in_flight: 0, stopped: false }),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
+    /// At the start: every closed loop's threads send their first requests, at time 0.
+    pub(crate) fn closed_start(&mut self, out: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
+        for j in 0..self.pats.len() {
+            let Some(st) = &mut self.closed[j] else { continue };
+            let n = st.spec.threads.min(st.spec.total);
+            st.issued = n;
+            st.in_flight = n;
+            for _ in 0..n {
+                self.draw_request(j, 0, SimTime::ZERO, out, res, active);
+            }
+        }
+    }
+
+    /// A request of closed-loop pattern `j` was answered at `t_us` (`failed` or served).
+    pub(crate) fn closed_answer(&mut self, j: usize, t_us: u64, failed: bool) -> ClosedNext {
+        let Some(st) = &mut self.closed[j] else { return ClosedNext::Idle };
+        st.in_flight -= 1;
+        if failed && st.spec.stop_on_failure {
+            st.stopped = true;
+        }
+        if !st.stopped && st.issued < st.spec.total {
+            st.issued += 1;
+            st.in_flight += 1;
+            return ClosedNext::Send(t_us + st.spec.think_us);
+        }
+        if st.in_flight == 0 {
+            ClosedNext::Finished(t_us)
+        } else {
+            ClosedNext::Idle
         }
     }
 
@@ -234,7 +298,7 @@ impl Traffic {
 
     /// Draws one request of pattern `j` arriving at `time` into `out` (several attempts when a
     /// read fans out over random shards). `active` says which GSIs exist.
-    fn draw_request(&mut self, j: usize, s: u64, time: SimTime, out: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
+    pub(crate) fn draw_request(&mut self, j: usize, s: u64, time: SimTime, out: &mut Vec<Attempt>, res: &[Resource], active: &[bool]) {
         let (kind, r, dim, ks, fanout, items, op) = {
             let p = &self.pats[j];
             (p.kind, p.res, p.dim, p.key_space, p.fanout, p.items_per_attempt, p.op)

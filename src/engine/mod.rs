@@ -35,10 +35,10 @@ use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::{Action, Fidelity, IndexRef, Scenario};
-use crate::time::SimTime;
+use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::units::MILLI;
 use admission::{Admission, Attempt, Scratch, SimpleCount};
-use draw::Traffic;
+use draw::{ClosedNext, Traffic};
 use queue::EventQueue;
 use rand_chacha::ChaCha8Rng;
 use schedule::{Schedule, Scheduled};
@@ -209,13 +209,19 @@ impl<'a> Simulation<'a> {
         match self.fidelity {
             Fidelity::Exact => {
                 self.traffic.draw_exact(s, &mut batch, &self.res, &self.active);
+                if s == 0 {
+                    self.traffic.closed_start(&mut batch, &self.res, &self.active);
+                }
                 self.replayed_seconds += 1;
-                admission!(self).replay(&mut batch, t1);
+                self.replay(&mut batch, t1);
             }
             Fidelity::Fast => {
                 let mut simple = std::mem::take(&mut self.simple);
                 simple.clear();
                 self.traffic.draw_fast(s, &mut simple, &mut batch, &self.res, &self.active);
+                if s == 0 {
+                    self.traffic.closed_start(&mut batch, &self.res, &self.active);
+                }
                 while let Some(a) = self.retries.pop_before(t1.as_micros()) {
                     batch.push(a);
                 }
@@ -226,12 +232,39 @@ impl<'a> Simulation<'a> {
                 } else {
                     self.replayed_seconds += 1;
                     self.traffic.spread(s, &simple, &mut batch);
-                    admission!(self).replay(&mut batch, t1);
+                    self.replay(&mut batch, t1);
                 }
                 self.simple = simple;
             }
         }
         self.batch = batch;
+    }
+
+    /// Replays `batch` and the retries due before `t1`; each answered closed-loop request
+    /// sends its thread's next one (spec: a closed loop waits for every answer).
+    fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) {
+        let mut next = Vec::new();
+        loop {
+            let done = admission!(self).replay(batch, t1);
+            let tickets = admission!(self).take_tickets();
+            if tickets.is_empty() && done {
+                return;
+            }
+            for (j, t_us, failed) in tickets {
+                let j = j as usize;
+                match self.traffic.closed_answer(j, t_us, failed) {
+                    ClosedNext::Send(at) => {
+                        next.clear();
+                        self.traffic.draw_request(j, at / MICROS_PER_SEC, SimTime::from_micros(at), &mut next, &self.res, &self.active);
+                        for a in next.drain(..) {
+                            self.retries.push(a);
+                        }
+                    }
+                    ClosedNext::Finished(at) => self.rec.patterns[j].finished_us = Some(at),
+                    ClosedNext::Idle => {}
+                }
+            }
+        }
     }
 
     /// Closes the second: consumption (less any backfill, which CloudWatch reports apart),

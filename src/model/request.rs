@@ -114,6 +114,8 @@ pub(crate) struct CompiledPattern {
     pub(crate) ec_read: bool,
     /// Milli-units of an attempt when item sizes are fixed (none when paged).
     pub(crate) fixed_units: Option<u64>,
+    /// Sent by closed-loop threads: each answer (served or failed) sends the next request.
+    pub(crate) closed_loop: bool,
     /// A Query or Scan that may read more than 1 MB: its attempts are pages, each charged and
     /// admitted on its own, sent one after another (spec §1).
     pub(crate) paged: bool,
@@ -235,6 +237,7 @@ impl CompiledPattern {
             consistency: p.consistency,
             ec_read: dim == Dim::Read && p.consistency == Consistency::Eventual && p.op != Op::TransactGet,
             fixed_units: None,
+            closed_loop: matches!(p.rate, RateShape::ClosedLoop(_)),
             paged,
             lsi_projections: if p.op.is_write() { sc.lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
             gsi,

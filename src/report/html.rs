@@ -82,6 +82,11 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
             ]
         }),
     );
+    for p in &s.patterns {
+        if let Some(c) = &p.closed_loop {
+            let _ = writeln!(o, "<p><b>{}</b>: {}</p>", escape(&p.name), escape(&c.describe(s.duration_s)));
+        }
+    }
     o.push_str("<h2>Table and indexes</h2>");
     table(
         &mut o,

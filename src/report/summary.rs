@@ -91,6 +91,21 @@ impl ClientSummary {
     }
 }
 
+impl ClosedLoopSummary {
+    /// `8 threads, 100000 requests: all answered in 125.300 s` and the like.
+    #[must_use]
+    pub fn describe(&self, duration_s: u64) -> String {
+        let head = format!("closed loop of {} threads, {} requests", self.threads, self.total);
+        match self.elapsed_s {
+            Some(e) if self.stopped_on_failure => {
+                format!("{head}: stopped at a failed request; {} answered, the last at {e:.3} s", self.answered)
+            }
+            Some(e) => format!("{head}: all answered in {e:.3} s"),
+            None => format!("{head}: not finished, {} answered in the {duration_s} s simulated", self.answered),
+        }
+    }
+}
+
 /// Request counts.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -134,6 +149,24 @@ pub struct PatternSummary {
     pub failed_item_collection_limit: u64,
     /// For a GSI read with `after_write`: share of reads that miss the not yet propagated item.
     pub stale_read_share: Option<f64>,
+    /// A closed loop's progress: how long it took, or how far it got.
+    pub closed_loop: Option<ClosedLoopSummary>,
+}
+
+/// How a closed loop (threads that each wait for an answer) fared.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ClosedLoopSummary {
+    /// Threads.
+    pub threads: u64,
+    /// Requests it was to make.
+    pub total: u64,
+    /// Requests answered (served or failed).
+    pub answered: u64,
+    /// Seconds from the start to the last answer, if it finished within the run.
+    pub elapsed_s: Option<f64>,
+    /// It stopped at a failed request (`stop_on_failure`).
+    pub stopped_on_failure: bool,
 }
 
 /// One table or GSI.
@@ -287,6 +320,16 @@ impl Summary {
                     failed_retry_quota: t.failed_quota,
                     failed_item_collection_limit: t.failed_collection,
                     stale_read_share: r.stale_read_share.get(i).copied().flatten(),
+                    closed_loop: match sc.patterns[i].rate {
+                        crate::scenario::RateShape::ClosedLoop(c) => Some(ClosedLoopSummary {
+                            threads: c.threads,
+                            total: c.total,
+                            answered: t.served + t.failed(),
+                            elapsed_s: t.finished_us.map(|us| us as f64 / 1e6),
+                            stopped_on_failure: c.stop_on_failure && t.failed() > 0 && t.served + t.failed() < c.total,
+                        }),
+                        _ => None,
+                    },
                 }
             })
             .collect();

@@ -52,6 +52,11 @@ impl Summary {
         }))
         .collect();
         o.push_str(&align(&rows));
+        for p in &self.patterns {
+            if let Some(c) = &p.closed_loop {
+                let _ = writeln!(o, "  {}: {}", p.name, c.describe(self.duration_s));
+            }
+        }
         let _ = writeln!(o);
         let rows: Vec<[String; 7]> = std::iter::once([
             "resource".into(),

@@ -442,6 +442,21 @@ pub enum RateShape {
     },
     /// Piecewise constant steps (start second, rate), sorted, first at 0.
     Steps(Vec<(u64, f64)>),
+    /// A closed loop of client threads (no open-loop arrivals).
+    ClosedLoop(ClosedLoop),
+}
+
+/// Client threads that each wait for an answer before sending the next request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosedLoop {
+    /// Threads.
+    pub threads: u64,
+    /// Requests in all.
+    pub total: u64,
+    /// Pause after an answer, µs.
+    pub think_us: u64,
+    /// Stop at the first failed request.
+    pub stop_on_failure: bool,
 }
 
 /// An access pattern.

@@ -34,6 +34,8 @@ pub(crate) fn rate_at(shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
             let i = steps.partition_point(|&(start, _)| start <= s);
             steps[i.saturating_sub(1)].1
         }
+        // Threads send their requests as answers come back, not as arrivals.
+        RateShape::ClosedLoop(_) => 0.0,
     }
 }
 
@@ -46,6 +48,8 @@ pub(crate) fn peak_rate(shape: &RateShape) -> f64 {
         RateShape::Spike { base, peak, .. } => base.max(*peak),
         RateShape::Ramp { from, to, .. } => from.max(*to),
         RateShape::Steps(s) => s.iter().map(|x| x.1).fold(0.0, f64::max),
+        // At most a request per thread per cycle of think time and a 1 ms answer.
+        RateShape::ClosedLoop(c) => c.threads as f64 * 1e6 / (c.think_us as f64 + 1_000.0),
     }
 }
 

@@ -418,3 +418,87 @@ fn retries_without_jitter_wait_the_whole_backoff() {
     let jittered = run_summary(&scenario(&HOT_KEY.replace("retry = \"none\"", "retry = \"legacy\"")));
     assert!(jittered.latency_ms.p90 != l.p90);
 }
+
+/// A closed loop: threads that each wait for the answer before sending the next request.
+/// 4 threads, 1,000 requests, 5 ms service time, a table with room to spare: each thread makes
+/// 250 requests one after another, the last answered at 250 x 5 ms = 1.250 s. With 5 ms of
+/// think time a cycle is 10 ms: the last answer comes at 249 x 10 + 5 = 2.495 s.
+#[test]
+fn a_closed_loop_finishes_when_its_threads_are_done() {
+    let text = |think: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "load"
+op = "put_item"
+item_bytes = 1000
+rate = {{ closed_loop = {{ threads = 4, total = 1000, think = "{think}" }} }}
+"#
+        )
+    };
+    for (think, elapsed) in [("0ms", 1.25), ("5ms", 2.495)] {
+        for fidelity in ["fast", "exact"] {
+            let t = text(think).replace("duration = \"1m\"", &format!("duration = \"1m\"\nfidelity = \"{fidelity}\""));
+            let s = run_summary(&scenario(&t));
+            let p = &s.patterns[0];
+            assert_eq!((p.requests.offered, p.requests.served), (1_000, 1_000), "{think} {fidelity}");
+            let c = p.closed_loop.as_ref().unwrap();
+            assert_eq!(c.answered, 1_000);
+            assert!((c.elapsed_s.unwrap() - elapsed).abs() < 1e-9, "{think} {fidelity}: {:?}", c.elapsed_s);
+        }
+    }
+}
+
+/// A loader that stops at the first failure: 10 threads on a 5 WCU table with no burst credit
+/// and no retries. At time 0 the ten first writes meet a bucket holding 5 units: five are
+/// served, and each answer sends that thread's next write (at 5 ms); the sixth fails and stops
+/// the loop. The five writes sent at 5 ms find 0.025 units refilled and fail; the last answer
+/// comes at 10 ms: 5 served, 10 failed, 15 answered, finished at 0.010 s.
+#[test]
+fn a_closed_loop_can_stop_at_the_first_failure() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 5, write = 5 }
+initial_burst = "empty"
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "load"
+op = "put_item"
+item_bytes = 1000
+rate = { closed_loop = { threads = 10, total = 1000, stop_on_failure = true } }
+[client]
+retry = "none"
+"#,
+    );
+    let s = run_summary(&sc);
+    let p = &s.patterns[0];
+    assert_eq!((p.requests.served, p.requests.failed), (5, 10));
+    let c = p.closed_loop.as_ref().unwrap();
+    assert_eq!((c.answered, c.stopped_on_failure), (15, true));
+    assert!((c.elapsed_s.unwrap() - 0.010).abs() < 1e-9, "{:?}", c.elapsed_s);
+}
+
+/// A closed loop has no rate to scale, and waits for one answer per request, so it cannot
+/// read randomly sharded keys (a read goes to every shard): both are located problems.
+#[test]
+fn closed_loops_refuse_what_they_cannot_mean() {
+    let base = "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+                [keys.k]\ncardinality = 100\nshards = { count = 4, by = \"random\" }\n[[pattern]]\nname = \"p\"\nop = \"OP\"\n\
+                rate = { closed_loop = { threads = 2, total = 10 } }\n";
+    let err = |text: &str| ddbsim::scenario::parse_str(text, std::path::Path::new("c.toml")).unwrap_err().to_string();
+    assert!(err(&base.replace("OP", "get_item")).contains("pattern[0].rate"));
+    let scaled = format!("{}[[at]]\ntime = \"10s\"\nscale_rate = {{ pattern = \"p\", factor = 2 }}\n", base.replace("OP", "put_item"));
+    assert!(err(&scaled).contains("at[0].scale_rate.pattern"), "{}", err(&scaled));
+}

@@ -116,6 +116,23 @@ pub enum RawRate {
     Steps(Vec<(String, f64)>),
     /// A CSV file of `time_s,rate` rows (relative to the scenario file), piecewise constant.
     Trace(String),
+    /// A closed loop: `threads` clients each send a request, wait for its answer (retries
+    /// included), think, and send the next, until `total` requests are done.
+    ClosedLoop(RawClosedLoop),
+}
+
+/// `{ closed_loop = { threads, total, think = "0ms", stop_on_failure = false } }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawClosedLoop {
+    /// Client threads, each with one request in flight.
+    pub threads: u64,
+    /// Requests to make in all (items to load, rows to migrate).
+    pub total: u64,
+    /// Pause between an answer and a thread's next request; default "0ms".
+    pub think: Option<String>,
+    /// Stop sending at the first failed request (as most loaders do); default false.
+    pub stop_on_failure: Option<bool>,
 }
 
 /// Diurnal shape.

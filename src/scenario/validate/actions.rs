@@ -25,6 +25,14 @@ impl Validator<'_, '_> {
         let mut actions: Vec<(usize, ActionSpec)> = Vec::new();
         for (i, a) in raw.iter().enumerate() {
             if let Some(act) = self.action(&root.key("at").index(i), a, duration, names, gsis) {
+                if let Action::ScaleRate { pattern, .. } = act.action {
+                    if patterns.get(pattern).is_some_and(|p| matches!(p.rate, RateShape::ClosedLoop(_))) {
+                        self.err(
+                            &root.key("at").index(i).key("scale_rate").key("pattern"),
+                            "a closed loop has no rate to scale: its threads send as answers come back",
+                        );
+                    }
+                }
                 if let Action::ScaleRate { pattern, factor } = act.action {
                     let peak = patterns.get(pattern).map_or(0.0, |p| peak_rate(&p.rate)) * factor;
                     if peak > MAX_REQUEST_RATE {

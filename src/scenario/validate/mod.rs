@@ -258,6 +258,15 @@ impl Validator<'_, '_> {
                 self.err(&at.key("name"), format!("a second pattern named \"{}\"", p.name));
             }
             patterns.push(self.pattern(&at, p, &names, &gsis, table.partition_key, duration));
+            let last = &patterns[patterns.len() - 1];
+            let fans_out = last.key_space.and_then(|k| key_spaces.get(k)).and_then(|k| k.shards).is_some_and(|s| s.random && s.count > 1)
+                && matches!(last.op, Op::GetItem | Op::Query);
+            if fans_out && matches!(last.rate, RateShape::ClosedLoop(_)) {
+                self.err(
+                    &at.key("rate"),
+                    "a closed loop waits for one answer per request; a read of randomly sharded keys sends one to every shard",
+                );
+            }
         }
         let client = self.client(&root.key("client"), &raw.client);
         let actions = self.actions(&raw.at, duration, &table, &names, &mut gsis, &patterns);

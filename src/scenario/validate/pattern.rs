@@ -197,6 +197,22 @@ impl Validator<'_, '_> {
                 let start_s = r.start.as_ref().and_then(|s| self.duration(&rp.key("start"), s)).map_or(0, SimDuration::as_secs);
                 RateShape::Ramp { from, to, start_s, over_s: over_s.max(1) }
             }
+            RawRate::ClosedLoop(c) => {
+                let cp = at.key("closed_loop");
+                if c.threads == 0 || c.threads > 100_000 {
+                    self.err(&cp.key("threads"), format!("threads must be 1 to 100000, not {}", c.threads));
+                }
+                if c.total == 0 || c.total > 1_000_000_000_000 {
+                    self.err(&cp.key("total"), format!("total must be 1 to 10^12 requests, not {}", c.total));
+                }
+                let think = c.think.as_ref().and_then(|t| self.duration(&cp.key("think"), t)).unwrap_or(SimDuration::ZERO);
+                RateShape::ClosedLoop(ClosedLoop {
+                    threads: c.threads.clamp(1, 100_000),
+                    total: c.total.max(1),
+                    think_us: think.as_micros(),
+                    stop_on_failure: c.stop_on_failure.unwrap_or(false),
+                })
+            }
             RawRate::Steps(steps) => {
                 let sp = at.key("steps");
                 let mut out = Vec::new();
