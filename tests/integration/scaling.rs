@@ -444,3 +444,22 @@ retry = "none"
     assert!((7_900..=8_100).contains(&g[30].warm[1]), "{}", g[30].warm[1]);
     assert!((11_900..=12_100).contains(&g[59].warm[1]), "{}", g[59].warm[1]);
 }
+
+/// `scenarios/launch-scheduled-floor.toml`, as its comments work it: the raised minimum scales
+/// out to 10,000 WCU at 40 minutes (an UpdateTable adding partitions, 1 -> 16), the launch of
+/// 6,000 writes/s never throttles, and the lowered minimum lets the scale-in alarm bring the
+/// table back to 100 WCU at 6,400 s.
+#[test]
+fn the_bundled_launch_floor_works_as_its_comments_say() {
+    let sc = ddbsim::scenario::load(std::path::Path::new("scenarios/launch-scheduled-floor.toml")).unwrap();
+    let r = run(&sc);
+    let moves: Vec<(u64, CapacityAction, f64)> = r
+        .events
+        .iter()
+        .filter(|e| matches!(e.action, CapacityAction::ScaleOut | CapacityAction::ScaleIn))
+        .map(|e| (e.time_s, e.action, e.new))
+        .collect();
+    assert_eq!(moves, vec![(2_400, CapacityAction::ScaleOut, 10_000.0), (6_400, CapacityAction::ScaleIn, 100.0)]);
+    assert!(r.resources[0].minutes.iter().all(|m| m.events(Dim::Write) == 0));
+    assert_eq!(r.resources[0].minutes.last().unwrap().partitions, 16);
+}
