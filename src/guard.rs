@@ -40,9 +40,10 @@ pub const MAX_MEMORY_BYTES: f64 = 1_073_741_824.0;
 /// The process: code, the font, the allocator's arenas, output buffers (measured: 11 MB for a
 /// one-minute run of the smallest scenario).
 const PROCESS_BYTES: f64 = 11.0 * 1_048_576.0;
-/// One partition's state held at the end of a run: the 96-byte state, its bounds, demand
-/// buffers, hot-minute counters and per-pattern weights (measured: 133k partitions add 18 MB).
-const PARTITION_STATE_BYTES: f64 = 150.0;
+/// One partition's state held at the end of a run: the 120-byte state, its bounds, demand
+/// buffers, hot-minute counters and per-pattern weights (measured: 133k partitions add 18 MB,
+/// 150 bytes each, with the 96-byte state before its token buckets added 24 bytes).
+const PARTITION_STATE_BYTES: f64 = 174.0;
 /// One minute of one table or GSI: the 200-byte record and Vec growth.
 const MINUTE_BYTES: f64 = 256.0;
 /// One minute of the latency series (kept once per run).
