@@ -254,12 +254,7 @@ impl Traffic {
         if !self.pats[j].paged {
             return (self.simple_units(j), 0);
         }
-        let items = self.pats[j].items_per_attempt;
-        let bytes = match self.pats[j].size {
-            SizeSpec::Fixed(b) => b * items,
-            SizeSpec::LogNormal { mean, .. } if items > 32 => (mean * items as f64) as u64,
-            SizeSpec::LogNormal { .. } => (0..items).map(|_| self.draw_size(j)).sum(),
-        };
+        let bytes = self.query_bytes(j);
         let first = bytes.min(PAGE_BYTES);
         (self.pats[j].units_of(first), bytes - first)
     }
@@ -269,20 +264,22 @@ impl Traffic {
         if let Some(u) = self.pats[j].fixed_units {
             return u;
         }
-        let items = self.pats[j].items_per_attempt;
         let bytes = match self.pats[j].op {
-            Op::Query | Op::Scan => {
-                if items <= 32 {
-                    (0..items).map(|_| self.draw_size(j)).sum()
-                } else if let SizeSpec::LogNormal { mean, .. } = self.pats[j].size {
-                    (mean * items as f64) as u64
-                } else {
-                    0
-                }
-            }
+            Op::Query | Op::Scan => self.query_bytes(j),
             _ => self.draw_size(j),
         };
         self.pats[j].units_of(bytes)
+    }
+
+    /// Bytes one attempt of Query or Scan pattern `j` reads: its items' sizes drawn one by one,
+    /// or their mean above 32 items of a log-normal law.
+    fn query_bytes(&mut self, j: usize) -> u64 {
+        let items = self.pats[j].items_per_attempt;
+        match self.pats[j].size {
+            SizeSpec::Fixed(b) => b * items,
+            SizeSpec::LogNormal { mean, .. } if items > 32 => (mean * items as f64) as u64,
+            SizeSpec::LogNormal { .. } => (0..items).map(|_| self.draw_size(j)).sum(),
+        }
     }
 
     fn key_partition(&mut self, j: usize, res: &Resource, ks: usize, s: u64, shard_draw: bool) -> (u64, usize) {
