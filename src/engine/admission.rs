@@ -115,6 +115,15 @@ impl Admission<'_> {
     /// Would the whole second's demand fit, whatever its order? Every partition within its cap
     /// and every resource within its table-level budget, without burst credit.
     pub(crate) fn fits(&mut self, simple: &[SimpleCount], batch: &[Attempt]) -> bool {
+        // A full GSI buffer rejects every base-table write: decided one by one.
+        if self.blocked().is_some()
+            && (simple.iter().any(|c| self.pats[c.pat as usize].writes_table())
+                || batch.iter().any(|a| a.charges.as_slice().iter().any(|c| c.res == 0 && c.dim == Dim::Write)))
+        {
+            return false;
+        }
+        let indexes = &*self.indexes;
+        let buffered = |r: usize| indexes[r].as_ref().is_some_and(|i| i.buffer.is_some());
         let Scratch { demand, touched, .. } = &mut *self.scratch;
         touched.clear();
         let mut add = |res: u16, dim: Dim, part: u32, u: u64| {
@@ -143,7 +152,9 @@ impl Admission<'_> {
             for c in a.charges.as_slice() {
                 let part_units = if ec && c.dim == Dim::Read { self.res[c.res as usize].ec_partition_units(c.units) } else { c.units };
                 add(c.res, c.dim, c.part, part_units);
-                totals[c.res as usize][c.dim as usize] += c.units;
+                if !(c.dim == Dim::Write && buffered(c.res as usize)) {
+                    totals[c.res as usize][c.dim as usize] += c.units;
+                }
             }
         }
         ok = ok
@@ -156,7 +167,17 @@ impl Admission<'_> {
                 let dim = if d == 0 { Dim::Read } else { Dim::Write };
                 let u = demand[r as usize][d as usize][p as usize];
                 let other = demand[r as usize][1 - d as usize][p as usize];
-                if !self.res[r as usize].partition_fits_now(p as usize, dim, u, other) {
+                if dim == Dim::Write && buffered(r as usize) {
+                    // Index writes into a buffer: they fit while it does not fill.
+                    let room = indexes[r as usize]
+                        .as_ref()
+                        .and_then(|i| i.buffer.as_ref())
+                        .map_or(0, |b| b.room(&self.res[r as usize], p as usize));
+                    if u > room {
+                        ok = false;
+                        break;
+                    }
+                } else if !self.res[r as usize].partition_fits_now(p as usize, dim, u, other) {
                     ok = false;
                     break;
                 }
@@ -203,7 +224,9 @@ impl Admission<'_> {
             let charges = a.charges.as_slice();
             let ec = self.pats[a.pat as usize].ec_read;
             for c in charges {
-                self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units, ec && c.dim == Dim::Read);
+                if !self.is_buffered(c) {
+                    self.res[c.res as usize].take_bulk(c.part as usize, c.dim, c.units, ec && c.dim == Dim::Read);
+                }
             }
             self.on_attempt(a.pat as usize, charges, a.n, a.page, 1);
             if a.n == 1 {
@@ -301,8 +324,11 @@ impl Admission<'_> {
         let p = &self.pats[j];
         let r = c.res as usize;
         if r != p.res {
-            if let Some(idx) = &mut self.indexes[r] {
-                idx.propagation.record(count);
+            if let Some(IndexState { buffer, propagation, .. }) = &mut self.indexes[r] {
+                match buffer {
+                    Some(b) if c.dim == Dim::Write => b.push(&self.res[r], c.part as usize, c.units * count, count, propagation),
+                    _ => propagation.record(count),
+                }
             }
         }
         let delta = p.delta_on(r);
@@ -327,7 +353,16 @@ impl Admission<'_> {
             self.res[c.res as usize].set_time(t);
         }
         self.on_attempt(j, a.charges.as_slice(), a.n, a.page, 1);
+        let blocked = self.blocked().filter(|_| a.charges.as_slice().iter().any(|c| c.res == 0 && c.dim == Dim::Write));
         let throttled: Vec<Charge> = match kind {
+            _ if blocked.is_some() => {
+                // A GSI's buffer is full: DynamoDB rejects every write to the table until it
+                // drains, "regardless of whether a new row is destined for a GSI" (workshop).
+                let (r, part, reason) = blocked.expect("checked");
+                self.throttle_event(&Charge { res: r as u16, dim: Dim::Write, part: part as u32, units: 0 }, reason);
+                self.rec.cur[0].throttled_requests[req_dim as usize] += 1;
+                a.charges.as_slice().to_vec()
+            }
             Kind::Batch => {
                 // Items are admitted one by one, each with its index writes or not at all (an
                 // item whose GSI write is throttled is returned unprocessed, spec §7); the
@@ -477,6 +512,10 @@ impl Admission<'_> {
         taken.clear();
         let mut failed = false;
         for c in charges {
+            if self.is_buffered(c) {
+                // Queued when the write is admitted (`store`), not taken from the index now.
+                continue;
+            }
             let ec = ec && c.dim == Dim::Read;
             let r = if failed {
                 self.res[c.res as usize].check_as(c.part as usize, c.dim, c.units, ec).map(|()| 0)
@@ -499,6 +538,23 @@ impl Admission<'_> {
             taken.clear();
         }
         !failed
+    }
+
+    /// Does resource `r` buffer its index writes (buffered back-pressure)?
+    #[inline]
+    fn buffered(&self, r: usize) -> bool {
+        self.indexes[r].as_ref().is_some_and(|i| i.buffer.is_some())
+    }
+
+    /// Is charge `c` an index write that goes into a buffer?
+    #[inline]
+    fn is_buffered(&self, c: &Charge) -> bool {
+        c.dim == Dim::Write && c.res != 0 && self.buffered(c.res as usize)
+    }
+
+    /// A GSI whose buffer is full, if any: (resource, partition, reason).
+    fn blocked(&self) -> Option<(usize, usize, Reason)> {
+        self.indexes.iter().enumerate().find_map(|(r, i)| i.as_ref()?.buffer.as_ref()?.full().map(|(p, why)| (r, p, why)))
     }
 
     /// Whether a write of pattern `j` to key `key` fits its item collection (tables without

@@ -29,7 +29,7 @@ pub use result::{CapacityEvent, CollectionInfo, HotKey, Progress, ResourceKind, 
 use crate::metrics::{MinuteRecord, PartitionMinute, Recorder};
 use crate::model::client::Client;
 use crate::model::control::{CapacityCommand, CapacityController, Completion, ControlSettings};
-use crate::model::indexes::{IndexState, ItemCollections, Propagation};
+use crate::model::indexes::{IndexState, ItemCollections, Propagation, WriteBuffer};
 use crate::model::request::{initial_index_bytes, mean_written_item};
 use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
@@ -128,12 +128,20 @@ impl<'a> Simulation<'a> {
                 CapacityController::new(r, if i == 0 { t.autoscaling.as_ref() } else { sc.gsis[i - 1].autoscaling.as_ref() }, settings)
             })
             .collect();
-        let indexes = std::iter::once(None)
+        let indexes: Vec<Option<IndexState>> = std::iter::once(None)
             .chain(sc.gsis.iter().enumerate().map(|(i, g)| {
                 let prop = Propagation::new(g.propagation_median_us, g.propagation_p99_us, streams.rng(Stream::Propagation, i as u64));
                 Some(IndexState::new(!g.added_during_run, prop))
             }))
             .collect();
+        let mut indexes = indexes;
+        if let Some(d) = t.gsi_buffer {
+            for (r, idx) in indexes.iter_mut().enumerate() {
+                if let Some(i) = idx {
+                    i.buffer = Some(WriteBuffer::new(d.as_secs(), res[r].partition_count()));
+                }
+            }
+        }
         let mut schedule = Schedule::default();
         for (i, a) in sc.actions.iter().enumerate() {
             schedule.push(a.time.as_secs(), Scheduled::Action(i));
@@ -178,6 +186,7 @@ impl<'a> Simulation<'a> {
             self.scheduled(s);
             self.backfills(s);
             self.second(s);
+            self.drain_buffers(s);
             self.close_second();
             if (s + 1) % 60 == 0 {
                 self.end_minute(s / 60);
@@ -294,6 +303,21 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    /// At the end of second `s`: buffered index writes are applied at what each index
+    /// partition can take (buffered back-pressure).
+    fn drain_buffers(&mut self, s: u64) {
+        for (idx, res) in self.indexes.iter_mut().zip(&mut self.res) {
+            if let Some(b) = idx.as_mut().and_then(|i| i.buffer.as_mut()) {
+                b.drain(res, (s + 1) * MICROS_PER_SEC);
+            }
+        }
+    }
+
+    /// The write buffer of resource `r`, if it has one.
+    fn buffer_mut(&mut self, r: usize) -> Option<&mut WriteBuffer> {
+        self.indexes[r].as_mut().and_then(|i| i.buffer.as_mut())
+    }
+
     /// Each second, before traffic: indexes being built take their share of write capacity.
     fn backfills(&mut self, s: u64) {
         for r in 1..self.res.len() {
@@ -389,6 +413,9 @@ impl<'a> Simulation<'a> {
                     let old = self.res[r].partition_count();
                     if partitions > old {
                         self.res[r].grow_to(partitions);
+                        if let Some(b) = self.buffer_mut(r) {
+                            b.grow_to(partitions);
+                        }
                         self.partitions_changed(r);
                         let new = self.res[r].partition_count();
                         self.event(s, r, CapacityAction::PartitionsAdded, None, old as f64, new as f64, why.to_string());
@@ -396,6 +423,9 @@ impl<'a> Simulation<'a> {
                 }
                 CapacityCommand::Split { index, at, frac } => {
                     self.res[r].split(index, at, frac);
+                    if let Some(b) = self.buffer_mut(r) {
+                        b.split(index, frac);
+                    }
                     self.partitions_changed(r);
                 }
                 CapacityCommand::Schedule { at_s, what } => self.schedule.push(at_s, Scheduled::Completion { res: r, what }),
@@ -476,6 +506,9 @@ impl<'a> Simulation<'a> {
             let cmds = self.ctl[r].on_minute(s, &self.res[r], rate, managed);
             self.apply(s, r, cmds);
             for (i, old) in self.res[r].split_for_size() {
+                if let Some(b) = self.buffer_mut(r) {
+                    b.split(i, 0.5);
+                }
                 self.partitions_changed(r);
                 self.event(s, r, CapacityAction::SplitForSize, None, old as f64, (old + 1) as f64, format!("partition {i} reached 10 GB"));
             }

@@ -3,7 +3,7 @@
 
 use super::request::index_entry_bytes;
 use super::resource::Resource;
-use super::Dim;
+use super::{Dim, Reason};
 use crate::limits::{COLLECTION_LIMIT_BYTES, ITEM_OVERHEAD_BYTES};
 use crate::scenario::Projection;
 use crate::stats::Histogram;
@@ -46,8 +46,13 @@ impl Propagation {
 
     /// Draws the delays of `n` index writes applied.
     pub(crate) fn record(&mut self, n: u64) {
+        self.record_after(n, 0);
+    }
+
+    /// Draws the delays of `n` index writes that wait `wait_us` in a buffer first.
+    pub(crate) fn record_after(&mut self, n: u64, wait_us: u64) {
         for _ in 0..n {
-            let d = self.law.sample(&mut self.rng).round() as u64;
+            let d = self.law.sample(&mut self.rng).round() as u64 + wait_us;
             self.delays.record(d, 1);
             self.minute.record(d, 1);
         }
@@ -75,6 +80,88 @@ pub(crate) struct Backfill {
     live_last_second: u64,
 }
 
+/// Buffered back-pressure (AWS's design-patterns workshop, spec §15): index writes queue in a
+/// bounded buffer per index partition, drained each second at what the index can take; once a
+/// buffer is full every base-table write is rejected, whether or not it writes the index, until
+/// the drain makes room. Each partition holds `bound_s` seconds of what it can drain (the
+/// index's write capacity, at most the 1,000 WCU partition cap): a model choice, as AWS does
+/// not publish the size.
+#[derive(Clone, Debug)]
+pub(crate) struct WriteBuffer {
+    /// Seconds of drain rate each partition's buffer holds.
+    bound_s: u64,
+    /// Per index partition: queued milli write units.
+    level: Vec<u64>,
+    /// Why the buffer is full, while it is.
+    full: Option<(usize, Reason)>,
+}
+
+impl WriteBuffer {
+    /// Empty buffers for `partitions` index partitions.
+    pub(crate) fn new(bound_s: u64, partitions: usize) -> Self {
+        Self { bound_s, level: vec![0; partitions], full: None }
+    }
+
+    /// The partition and reason of a full buffer: base-table writes are rejected meanwhile.
+    #[inline]
+    pub(crate) fn full(&self) -> Option<(usize, Reason)> {
+        self.full
+    }
+
+    /// Queues `units` milli write units of `n` index writes on partition `p` of `res`; they
+    /// propagate after the queue ahead of them drains at the partition's rate.
+    pub(crate) fn push(&mut self, res: &Resource, p: usize, units: u64, n: u64, propagation: &mut Propagation) {
+        let rate = res.partition_rate_milli(Dim::Write).max(1);
+        let wait_us = (u128::from(self.level[p]) * 1_000_000 / u128::from(rate)) as u64;
+        propagation.record_after(n, wait_us);
+        self.level[p] += units;
+        if self.level[p] >= self.bound_s * rate {
+            self.full = Some((p, res.rate_reason(Dim::Write)));
+        }
+    }
+
+    /// Room on partition `p` before the buffer is full, milli-units.
+    pub(crate) fn room(&self, res: &Resource, p: usize) -> u64 {
+        (self.bound_s * res.partition_rate_milli(Dim::Write)).saturating_sub(self.level[p])
+    }
+
+    /// At the end of a second: every partition applies what its buckets hold of its queue.
+    /// Returns the milli-units applied.
+    pub(crate) fn drain(&mut self, res: &mut Resource, end_us: u64) -> u64 {
+        res.set_time(end_us);
+        let bound = self.bound_s * res.partition_rate_milli(Dim::Write);
+        self.full = None;
+        let mut done = 0;
+        for (p, level) in self.level.iter_mut().enumerate() {
+            if *level == 0 {
+                continue;
+            }
+            let (took, why) = res.take_up_to(p, Dim::Write, *level);
+            *level -= took;
+            done += took;
+            if *level >= bound && self.full.is_none() {
+                self.full = Some((p, why.unwrap_or_else(|| res.rate_reason(Dim::Write))));
+            }
+        }
+        done
+    }
+
+    /// Partition `i` split in two, the lower child taking `frac` of its queue.
+    pub(crate) fn split(&mut self, i: usize, frac: f64) {
+        let lower = (self.level[i] as f64 * frac).round() as u64;
+        let upper = self.level[i] - lower;
+        self.level[i] = lower;
+        self.level.insert(i + 1, upper);
+    }
+
+    /// Every partition split in halves until there are at least `n` (as [`Resource::grow_to`]).
+    pub(crate) fn grow_to(&mut self, n: usize) {
+        while self.level.len() < n {
+            self.level = self.level.iter().flat_map(|&l| [l / 2, l - l / 2]).collect();
+        }
+    }
+}
+
 /// State of one GSI.
 #[derive(Clone, Debug)]
 pub(crate) struct IndexState {
@@ -82,6 +169,8 @@ pub(crate) struct IndexState {
     pub(crate) active: bool,
     /// Propagation delays.
     pub(crate) propagation: Propagation,
+    /// Buffered back-pressure's queue (`None`: synchronous back-pressure).
+    pub(crate) buffer: Option<WriteBuffer>,
     /// A backfill in progress.
     backfill: Option<Backfill>,
     /// Backfill milli-units of the current second.
@@ -102,7 +191,7 @@ pub(crate) struct BackfillPlan {
 impl IndexState {
     /// An index that exists from the start (`active`) or is added later.
     pub(crate) fn new(active: bool, propagation: Propagation) -> Self {
-        Self { active, propagation, backfill: None, backfill_second: 0, online_done: false }
+        Self { active, propagation, buffer: None, backfill: None, backfill_second: 0, online_done: false }
     }
 
     /// Creates the index: from now on writes maintain it, and the existing items are written
@@ -255,5 +344,35 @@ mod tests {
         assert!((plan.items - 1e6).abs() < 1e-6);
         assert_eq!(plan.milli_units, 1_000_000 * 1_000);
         assert!(s.active && s.building());
+    }
+
+    /// A 10 s buffer on a 5 WCU index with no burst credit: full at 50 units. 48 units queue;
+    /// the end-of-second drain applies the bucket's 5; a write queued behind 43 units waits
+    /// 43 / 5 = 8.6 s; 7 more units fill it (50), and the next drain frees it: 5 units
+    /// refilled plus the 5 that overflowed the full bucket in the first second, banked as burst
+    /// credit (spec §3), leaving 40. A split gives the lower child `frac` of a queue; a doubling
+    /// halves every queue.
+    #[test]
+    fn a_write_buffer_fills_drains_and_follows_splits() {
+        use crate::scenario::CapacitySpec;
+        use rand::SeedableRng;
+        let mut res = Resource::new("G".into(), true, &CapacitySpec::Provisioned { read: 1, write: 5 }, 0, false, false);
+        let mut prop = Propagation::new(1, 1, ChaCha8Rng::seed_from_u64(1));
+        let mut b = WriteBuffer::new(10, res.partition_count());
+        b.push(&res, 0, 48_000, 48, &mut prop);
+        assert_eq!(b.full(), None);
+        assert_eq!(b.drain(&mut res, 1_000_000), 5_000, "the bucket held one second of 5 WCU");
+        assert_eq!(b.room(&res, 0), 7_000);
+        b.push(&res, 0, 7_000, 1, &mut prop);
+        let waited = prop.delays.max();
+        assert!((8_600_000..=8_600_002).contains(&waited), "{waited}");
+        assert_eq!(b.full(), Some((0, Reason::Provisioned)));
+        res.end_second();
+        assert_eq!(b.drain(&mut res, 2_000_000), 10_000);
+        assert_eq!(b.full(), None);
+        b.split(0, 0.25);
+        assert_eq!(b.level, vec![10_000, 30_000]);
+        b.grow_to(4);
+        assert_eq!(b.level, vec![5_000, 5_000, 15_000, 15_000]);
     }
 }

@@ -279,6 +279,11 @@ impl CompiledPattern {
         w.writes * units::write_milli(index_entry_bytes(w.projection, bytes))
     }
 
+    /// Does the pattern write the table (a full GSI buffer rejects it)?
+    pub(crate) fn writes_table(&self) -> bool {
+        self.res == 0 && self.dim == Dim::Write
+    }
+
     /// Bytes an admitted charge on resource `res` adds to (or removes from) it.
     pub(crate) fn delta_on(&self, res: usize) -> i64 {
         if res == self.res {

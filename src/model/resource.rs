@@ -636,6 +636,43 @@ impl Resource {
         }
     }
 
+    /// Takes as much of `want` milli-units of `d` on partition `p` as its buckets (and burst
+    /// credit) hold now: what was taken, and why not all of it, if not.
+    pub(crate) fn take_up_to(&mut self, p: usize, d: Dim, want: u64) -> (u64, Option<Reason>) {
+        let (b, per_unit) = self.part_cost(d, MILLI, false);
+        let part_tokens = (u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US))
+            .saturating_sub(u128::from(self.part_debt(&self.parts[p], b)))
+            / u128::from(US);
+        let part_room = (part_tokens * u128::from(MILLI) / u128::from(per_unit)) as u64;
+        let i = d as usize;
+        let burst = if matches!(self.mode, Mode::Provisioned { .. }) { self.parts[p].burst[i] } else { 0 };
+        let table_room = self.table_tokens(i).saturating_add(burst);
+        let u = want.min(part_room).min(table_room);
+        if u > 0 {
+            self.try_take_as(p, d, u, false).expect("within the partition's and the table's tokens");
+        }
+        let why = (u < want).then(|| if part_room <= table_room { Reason::KeyRange } else { self.limit_reason[i] });
+        (u, why)
+    }
+
+    /// What one partition can drain in a second, milli-units of `d`: the resource's
+    /// table-level rate, at most the partition cap.
+    #[must_use]
+    pub(crate) fn partition_rate_milli(&self, d: Dim) -> u64 {
+        self.limit[d as usize].min(PARTITION_CAP_MILLI[d as usize])
+    }
+
+    /// Why a write of `d` throttles when it is the resource's rate that runs out: the
+    /// partition cap when the rate is above it, the table-level limit's reason otherwise.
+    #[must_use]
+    pub(crate) fn rate_reason(&self, d: Dim) -> Reason {
+        if self.limit[d as usize] >= PARTITION_CAP_MILLI[d as usize] {
+            Reason::KeyRange
+        } else {
+            self.limit_reason[d as usize]
+        }
+    }
+
     /// Table-level milli-units of `d` available now without burst credit.
     #[must_use]
     pub(crate) fn table_room(&self, d: Dim) -> u64 {

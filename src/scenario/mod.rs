@@ -116,6 +116,9 @@ pub struct TableSpec {
     pub update_latency: SimDuration,
     /// Time a capacity-mode switch takes (the old mode applies meanwhile).
     pub switch_duration: SimDuration,
+    /// Buffered GSI back-pressure: each index partition buffers this many seconds of its write
+    /// capacity (`None`: synchronous back-pressure).
+    pub gsi_buffer: Option<SimDuration>,
     /// UpdateTable latency when partitions must be added.
     pub partition_add_latency: SimDuration,
     /// Time a pre-warm takes.

@@ -253,3 +253,137 @@ retry = "none"
         );
     }
 }
+
+/// Buffered back-pressure (AWS's design-patterns workshop, spec §15): a 1 WCU keys-only index
+/// behind a 1,000 WCU table, 10 writes/s that write it (1 index unit each) and 10 writes/s that
+/// do not, no retries, burst credit empty, a buffer of 300 s x 1 WCU = 300 units.
+///
+/// The index applies its queue at the end of each second: 1 unit a second, and 2 in second 1
+/// (second 0's refill overflowed the full bucket and was banked as burst credit, spec §3):
+/// 61 units over 60 s. The buffer admits while it holds fewer than 300 units, so it peaks at
+/// 300 and ends at 299 after the last drain: the index writes admitted are 61 + 299 = 360,
+/// whatever the arrival times. It fills after about 300 / (10 - 1) = 33 s; from then on every
+/// table write is rejected except those that arrive after a drain and before the next index
+/// write (about 1 a second), so the writes that never touch the index are served
+/// 10 x 33 + 27 = ~360 times, not 600 (the fill time moves with the arrivals: 260 to 460
+/// over seeds). A write queued behind 299 units waits 299 s.
+/// Synchronous back-pressure never throttles the writes that do not touch the index.
+#[test]
+fn a_full_gsi_buffer_rejects_every_table_write() {
+    let text = |mode: &str, fidelity: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "1m"
+fidelity = "{fidelity}"
+[table]
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 10, write = 1000 }}
+initial_burst = "empty"
+gsi_backpressure = "{mode}"
+[keys.k]
+cardinality = 1000000
+[keys.host]
+cardinality = 1000
+[[gsi]]
+name = "ByHost"
+partition_key = "host"
+projection = "keys_only"
+capacity = {{ read = 1, write = 1 }}
+[[pattern]]
+name = "indexed"
+op = "put_item"
+item_bytes = 800
+rate = {{ constant = 10 }}
+index_writes = {{ ByHost = "insert" }}
+[[pattern]]
+name = "unindexed"
+op = "put_item"
+item_bytes = 800
+rate = {{ constant = 10 }}
+index_writes = {{ ByHost = "none" }}
+[client]
+retry = "none"
+"#
+        )
+    };
+    for fidelity in ["fast", "exact"] {
+        let r = run(&scenario(&text("buffered", fidelity)));
+        let (a, b) = (&r.patterns[0], &r.patterns[1]);
+        assert_eq!(a.served, 360, "{fidelity}: index writes admitted = drained 61 + queued 299");
+        let gsi_units: u64 = r.resources[1].minutes.iter().map(|m| m.consumed[1]).sum();
+        assert_eq!(gsi_units, 61_000, "{fidelity}: the index applied 61 units");
+        assert!((260..=460).contains(&b.served), "{fidelity}: unindexed writes served {}", b.served);
+        let rejected = a.offered - a.served + b.offered - b.served;
+        let events: u64 = r.resources[1].minutes.iter().map(|m| m.events(Dim::Write)).sum();
+        assert_eq!(events, rejected, "{fidelity}: every rejection is a throttle event on the index");
+        let table_events: u64 = r.resources[0].minutes.iter().map(|m| m.events(Dim::Write)).sum();
+        assert_eq!(table_events, 0);
+        let requests: u64 = r.resources[0].minutes.iter().map(|m| m.throttled_requests[1]).sum();
+        assert_eq!(requests, rejected, "{fidelity}: ThrottledRequests on the table");
+        let lag = r.resources[1].lag_ms.unwrap();
+        assert!((290_000.0..=310_000.0).contains(&lag[2]), "{fidelity}: longest wait {} ms", lag[2]);
+    }
+    let s = run_summary(&scenario(&text("buffered", "fast")));
+    let reasons = &s.resources[1].throttle_events_by_reason;
+    assert!(reasons.contains_key("IndexWriteProvisionedThroughputExceeded") && reasons.len() == 1, "{reasons:?}");
+    let r = run(&scenario(&text("sync", "fast")));
+    assert_eq!(r.patterns[1].served, r.patterns[1].offered, "sync: writes that skip the index are never held back");
+    assert!((59..=61).contains(&r.patterns[0].served), "sync: about 1 a second, {}", r.patterns[0].served);
+}
+
+/// "Only an imbalance over an extended period of time on a GSI will cause the buffer to fill"
+/// (the workshop). A 100 WCU keys-only index with full burst credit (100 x 300 = 30,000 units)
+/// under 200 index writes/s: synchronous back-pressure throttles once the credit is spent at
+/// 100 a second, at 300 s; buffered back-pressure drains 200 a second from the same credit
+/// until 300 s, then queues 100 a second into a buffer of 300 s x 100 WCU = 30,000 units, full
+/// at 600 s. From then on the index applies exactly 100 units a second (6,000 a minute), about
+/// 100 writes a second are admitted, and each waits about 300 s in the buffer.
+#[test]
+fn a_gsi_buffer_delays_throttling_by_its_size() {
+    let text = |mode: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "15m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 10, write = 1000 }}
+gsi_backpressure = "{mode}"
+gsi_buffer = "5m"
+[keys.k]
+cardinality = 1000000
+[keys.g]
+cardinality = 100000
+[[gsi]]
+name = "G"
+partition_key = "g"
+projection = "keys_only"
+capacity = {{ read = 1, write = 100 }}
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 800
+rate = {{ constant = 200 }}
+index_writes = {{ G = "insert" }}
+[client]
+retry = "none"
+"#
+        )
+    };
+    let r = run(&scenario(&text("buffered")));
+    let gsi = &r.resources[1].minutes;
+    for m in &gsi[..9] {
+        assert_eq!(m.events(Dim::Write), 0, "no throttling for the first 9 minutes");
+    }
+    for m in &gsi[11..] {
+        assert!(m.events(Dim::Write) > 5_000, "{}", m.events(Dim::Write));
+        assert_eq!(m.consumed[1], 6_000_000, "the index applies 100 units a second");
+        let wait_s = m.lag_p99_us as f64 / 1e6;
+        assert!((290.0..=310.0).contains(&wait_s), "{wait_s}");
+    }
+    let served_late: u64 = r.resources[0].minutes[11..].iter().map(|m| m.consumed[1]).sum::<u64>() / 1_000;
+    assert!((23_500..=24_500).contains(&served_late), "about 100 writes a second admitted: {served_late}");
+    let sync = run(&scenario(&text("sync").replace("gsi_buffer = \"5m\"\n", "")));
+    assert!(sync.resources[1].minutes[5].events(Dim::Write) > 1_000, "sync throttles from 300 s");
+}

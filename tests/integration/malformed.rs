@@ -62,6 +62,22 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         "400 KB",
         23,
     ),
+    (
+        "gsi_buffer without buffered back-pressure",
+        "read = 100, write = 100 }\n",
+        "read = 100, write = 100 }\ngsi_buffer = \"1m\"\n",
+        "table.gsi_buffer",
+        "gsi_backpressure = \"buffered\"",
+        7,
+    ),
+    (
+        "unknown back-pressure model",
+        "read = 100, write = 100 }\n",
+        "read = 100, write = 100 }\ngsi_backpressure = \"async\"\n",
+        "table.gsi_backpressure",
+        "unknown variant",
+        7,
+    ),
     ("capacity below 1", "read = 100, write = 100", "read = 0, write = 100", "table.capacity.read", "at least 1", 6),
     ("missing key space", "partition_key = \"user\"", "partition_key = \"usr\"", "table.partition_key", "no key space \"usr\"", 5),
     (

@@ -121,6 +121,14 @@ pub struct RawTable {
     /// Eventually consistent reads may be served by any replica: a partition serves this many
     /// times its read cap of them (1 to 3); default 1.5, AWS's measurement of one key.
     pub ec_read_fanout: Option<f64>,
+    /// How a GSI short of write capacity holds back base-table writes: "sync" (a write is
+    /// admitted only if every index it writes has the capacity now) or "buffered" (index writes
+    /// queue in a bounded buffer drained at the index's capacity; once it is full every
+    /// base-table write is rejected); default "sync".
+    pub gsi_backpressure: Option<RawGsiBackpressure>,
+    /// With buffered back-pressure: each index partition's buffer holds this many seconds of
+    /// its write capacity (the index's, at most 1,000 WCU); default "5m".
+    pub gsi_buffer: Option<String>,
 }
 
 /// Split-for-heat settings.
@@ -163,6 +171,16 @@ pub enum RawInitialBurst {
     Full,
     /// Nothing banked.
     Empty,
+}
+
+/// How a GSI short of write capacity holds back base-table writes.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawGsiBackpressure {
+    /// The base write needs the index's capacity at once (the Developer Guide's rule).
+    Sync,
+    /// Index writes queue in a bounded buffer (AWS's design-patterns workshop).
+    Buffered,
 }
 
 /// How a partition's read and write limits interact.

@@ -37,6 +37,23 @@ impl Validator<'_, '_> {
         if doubling < SimDuration::from_secs(60) {
             self.err(&tp.key("on_demand_doubling"), "the on-demand doubling time must be at least 1m");
         }
+        let gsi_buffer = match (raw.gsi_backpressure, &raw.gsi_buffer) {
+            (Some(RawGsiBackpressure::Buffered), b) => {
+                let d = self.opt_duration(&tp.key("gsi_buffer"), b.as_ref(), defaults::GSI_BUFFER);
+                if d < SimDuration::from_secs(1) {
+                    self.err(&tp.key("gsi_buffer"), "a GSI buffer holds at least 1s of the index's write capacity");
+                }
+                Some(d)
+            }
+            (_, Some(_)) => {
+                self.err(
+                    &tp.key("gsi_buffer"),
+                    "gsi_buffer sizes the buffer of gsi_backpressure = \"buffered\"; set that too, or remove gsi_buffer",
+                );
+                None
+            }
+            (_, None) => None,
+        };
         TableSpec {
             name: raw.name.unwrap_or_else(|| scenario_name.to_string()),
             partition_key,
@@ -59,6 +76,7 @@ impl Validator<'_, '_> {
             },
             update_latency: self.opt_duration(&tp.key("update_latency"), raw.update_latency.as_ref(), defaults::UPDATE_LATENCY),
             switch_duration: self.opt_duration(&tp.key("switch_duration"), raw.switch_duration.as_ref(), defaults::SWITCH_DURATION),
+            gsi_buffer,
             partition_add_latency: self.opt_duration(
                 &tp.key("partition_add_latency"),
                 raw.partition_add_latency.as_ref(),
