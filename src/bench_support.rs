@@ -42,6 +42,7 @@ impl Default for Keys {
             popularity: Popularity::Zipf(0.8),
             value_names: vec![],
             shards: None,
+            sort_keys: None,
         };
         Self {
             dist: KeyDist::new(&ks, 0),

@@ -13,9 +13,9 @@ use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::Resource;
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, Stream};
-use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec};
+use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec, SortKeys};
 use crate::time::{SimTime, MICROS_PER_SEC};
-use crate::traffic::keys::{key_hash, KeyDist, HEAD_KEYS};
+use crate::traffic::keys::{collection_base, item_position, items_before, key_hash, KeyDist, COLLECTION_WIDTH, HEAD_KEYS};
 use crate::traffic::poisson::poisson;
 use crate::traffic::rate::rate_at;
 use crate::units::{MAX_ITEM_BYTES, PAGE_BYTES};
@@ -27,6 +27,12 @@ use rand_distr::{Distribution, Exp1};
 const MAX_TRACKED_SHARDS: u64 = 64;
 /// Hot keys reported.
 const HOT_KEYS: usize = 5;
+/// A partition's traffic as (hash position, requests/s) points, and the part of it on items of
+/// collections with a sort key.
+type PartitionPoints = (Vec<(u64, f64)>, f64);
+
+/// Points a collection's share of a partition is cut into when choosing where to split.
+const COLLECTION_POINTS: u64 = 16;
 
 /// What changes about a pattern during the run.
 #[derive(Clone, Debug)]
@@ -123,6 +129,10 @@ pub(crate) struct Traffic {
     state: Vec<PatternState>,
     dists: Vec<KeyDist>,
     shards: Vec<Option<Shards>>,
+    /// Per key space: its sort keys (item collections a split may divide).
+    sort_keys: Vec<Option<SortKeys>>,
+    /// The table has an LSI: its item collections are never split (spec §2).
+    table_lsi: bool,
     salt: u64,
     start_s_of_day: u64,
     rng_arr: Vec<ChaCha8Rng>,
@@ -174,6 +184,8 @@ impl Traffic {
             ],
             dists: sc.key_spaces.iter().map(|k| KeyDist::new(k, sc.start_unix_s)).collect(),
             shards: sc.key_spaces.iter().map(|k| k.shards).collect(),
+            sort_keys: sc.key_spaces.iter().map(|k| k.sort_keys).collect(),
+            table_lsi: !sc.lsis.is_empty(),
             salt: streams.placement_salt(),
             start_s_of_day: sc.start_unix_s.rem_euclid(86_400) as u64,
             rng_arr: (0..n).map(|i| streams.rng(Stream::Arrivals, i)).collect(),
@@ -290,7 +302,28 @@ impl Traffic {
             Some(sh) if shard_draw && sh.count > 1 => self.rng_keys[j].random_range(0..sh.count),
             _ => 0,
         };
-        (rank, res.partition_of(key_hash(self.salt, ks as u64, rank, shard)))
+        let h = key_hash(self.salt, ks as u64, rank, shard);
+        (rank, res.partition_of(self.position(j, ks, h, res)))
+    }
+
+    /// The sort keys of key space `ks` as `res` stores them: `None` when each value is one
+    /// point (no sort key, or the table's collections, which an LSI keeps whole).
+    #[inline]
+    fn layout(&self, ks: usize, is_index: bool) -> Option<SortKeys> {
+        self.sort_keys[ks].filter(|_| is_index || !self.table_lsi)
+    }
+
+    /// Where a request of pattern `j` to the value hashing to `h` lands: on one of its items
+    /// (drawn from the pattern's key stream) when the value has a sort key.
+    #[inline]
+    fn position(&mut self, j: usize, ks: usize, h: u64, res: &Resource) -> u64 {
+        match self.layout(ks, res.is_index()) {
+            None => h,
+            Some(sk) => {
+                let s = if sk.newest { sk.items - 1 } else { self.rng_keys[j].random_range(0..sk.items) };
+                item_position(collection_base(h), s, sk.items)
+            }
+        }
     }
 
     /// Draws one request of pattern `j` arriving at `time` into `out` (several attempts when a
@@ -328,7 +361,9 @@ impl Traffic {
                         let r2 = self.rng_keys[j].next_u64();
                         let rank = self.dists[ks].sample(r1, r2, s);
                         for sh in 0..fanout {
-                            push(self, res[r].partition_of(key_hash(self.salt, ks as u64, rank, sh)));
+                            let h = key_hash(self.salt, ks as u64, rank, sh);
+                            let pos = self.position(j, ks, h, &res[r]);
+                            push(self, res[r].partition_of(pos));
                         }
                     }
                     Some(ks) => {
@@ -497,6 +532,7 @@ impl Traffic {
             Some(ks) => {
                 let dist = &self.dists[ks];
                 let count = p.shards.map_or(1, |s| s.count);
+                let layout = self.layout(ks, res.is_index());
                 // Mass each shard of a key receives per request touching that key.
                 let per_shard = if p.fanout > 1 { 1.0 } else { 1.0 / count as f64 };
                 let spread = |w: &mut [f64], rank: u64, mass: f64| {
@@ -505,7 +541,7 @@ impl Traffic {
                         w.iter_mut().for_each(|x| *x += each);
                     } else {
                         for sh in 0..count {
-                            w[res.partition_of(key_hash(self.salt, ks as u64, rank, sh))] += mass * per_shard;
+                            add_mass(w, res, layout, key_hash(self.salt, ks as u64, rank, sh), mass * per_shard);
                         }
                     }
                 };
@@ -538,12 +574,34 @@ impl Traffic {
     }
 
     /// Where to split partition `i` of resource `r` for heat, from the patterns' key
-    /// popularity at second `s` (spec §2): the traffic-weighted median of its keys; refused for
-    /// sequential keys, which DynamoDB does not split on.
+    /// popularity at second `s` (spec §2): the traffic-weighted median of its keys (and of the
+    /// items of a collection with a sort key); refused for sequential keys, which DynamoDB
+    /// does not split on.
     pub(crate) fn heat_split_point(&self, r: usize, res: &Resource, i: usize, s: u64) -> Result<u64, &'static str> {
         let (lo, hi) = res.range(i);
+        let (points, _) = self.partition_points(r, res.is_index(), lo, hi, s)?;
+        control::median_split(points, lo, hi)
+    }
+
+    /// Where to split a partition `[lo, hi)` of resource `r` that outgrew 10 GB, when one
+    /// value's item collection (with a sort key) carries most of its traffic: the median of
+    /// its items there, so the split divides the collection (a range midpoint would leave it
+    /// whole). `None`: split at the range's middle.
+    pub(crate) fn size_split_point(&self, r: usize, is_index: bool, lo: u64, hi: u128, s: u64) -> Option<u64> {
+        let (points, in_collections) = self.partition_points(r, is_index, lo, hi, s).ok()?;
+        let total: f64 = points.iter().map(|p| p.1).sum();
+        if in_collections <= 0.5 * total {
+            return None;
+        }
+        control::median_split(points, lo, hi).ok()
+    }
+
+    /// The traffic on partition `[lo, hi)` of resource `r` at second `s`, as points (hash
+    /// position, requests/s), and how much of it falls on items of collections with a sort key.
+    fn partition_points(&self, r: usize, is_index: bool, lo: u64, hi: u128, s: u64) -> Result<PartitionPoints, &'static str> {
         let mut points: Vec<(u64, f64)> = Vec::new();
         let mut tail = 0.0;
+        let mut in_collections = 0.0;
         for (j, p) in self.pats.iter().enumerate() {
             let lambda = self.lambda(j, s.saturating_sub(1));
             let mut touched: Vec<(usize, f64)> = Vec::new();
@@ -562,12 +620,16 @@ impl Traffic {
                 if dist.sequential_period_s.is_some() {
                     return Err("sequential keys (DynamoDB does not split for heat on them)");
                 }
+                let layout = self.layout(ks, is_index);
                 let count = self.shards[ks].map_or(1, |sh| sh.count).min(MAX_TRACKED_SHARDS);
                 for (rank, &pr) in dist.head.iter().enumerate() {
                     for sh in 0..count {
                         let h = key_hash(self.salt, ks as u64, rank as u64, sh);
-                        if h >= lo && u128::from(h) < hi {
-                            points.push((h, weight * pr / count as f64));
+                        let mass = weight * pr / count as f64;
+                        let before = points.len();
+                        push_points(&mut points, layout, h, mass, lo, hi);
+                        if layout.is_some() {
+                            in_collections += points[before..].iter().map(|p| p.1).sum::<f64>();
                         }
                     }
                 }
@@ -580,7 +642,7 @@ impl Traffic {
                 points.push(((u128::from(lo) + step * u128::from(k) + step / 2) as u64, tail / control::TAIL_POINTS as f64));
             }
         }
-        control::median_split(points, lo, hi)
+        Ok((points, in_collections))
     }
 
     /// The busiest keys over the run: `(resource, key space, rank, requests/s)`, busiest first,
@@ -609,6 +671,58 @@ impl Traffic {
     /// The partition of resource `res` holding key `rank` of key space `ks` (its first shard).
     pub(crate) fn partition_of_key(&self, res: &Resource, ks: usize, rank: u64) -> usize {
         res.partition_of(key_hash(self.salt, ks as u64, rank, 0))
+    }
+}
+
+/// Adds `mass` requests on the value hashing to `h` to the partitions of `res` that hold it: one
+/// partition, or, for a collection spread uniformly over its sort keys, each partition holding
+/// some of its items in proportion to how many.
+fn add_mass(w: &mut [f64], res: &Resource, layout: Option<SortKeys>, h: u64, mass: f64) {
+    let Some(sk) = layout else {
+        w[res.partition_of(h)] += mass;
+        return;
+    };
+    let base = collection_base(h);
+    if sk.newest {
+        w[res.partition_of(item_position(base, sk.items - 1, sk.items))] += mass;
+        return;
+    }
+    let (first, last) = (res.partition_of(base), res.partition_of(base + (COLLECTION_WIDTH - 1)));
+    if first == last {
+        w[first] += mass;
+        return;
+    }
+    for (p, x) in w.iter_mut().enumerate().take(last + 1).skip(first) {
+        let (lo, hi) = res.range(p);
+        let n = items_before(base, sk.items, hi) - items_before(base, sk.items, u128::from(lo));
+        *x += mass * n as f64 / sk.items as f64;
+    }
+}
+
+/// The points (position, requests/s) `mass` requests on the value hashing to `h` put inside
+/// `[lo, hi)`: the value itself, or its items there, grouped into at most 16 points.
+fn push_points(points: &mut Vec<(u64, f64)>, layout: Option<SortKeys>, h: u64, mass: f64, lo: u64, hi: u128) {
+    let inside = |x: u64| x >= lo && u128::from(x) < hi;
+    let Some(sk) = layout else {
+        if inside(h) {
+            points.push((h, mass));
+        }
+        return;
+    };
+    let base = collection_base(h);
+    if sk.newest {
+        let x = item_position(base, sk.items - 1, sk.items);
+        if inside(x) {
+            points.push((x, mass));
+        }
+        return;
+    }
+    let a = items_before(base, sk.items, u128::from(lo));
+    let k = items_before(base, sk.items, hi) - a;
+    let n = k.min(COLLECTION_POINTS);
+    for c in 0..n {
+        let (s0, s1) = (a + c * k / n, a + (c + 1) * k / n);
+        points.push((item_position(base, (s0 + s1 - 1) / 2, sk.items), mass * (s1 - s0) as f64 / sk.items as f64));
     }
 }
 

@@ -505,7 +505,9 @@ impl<'a> Simulation<'a> {
             let managed = self.active[r] && !self.indexes[r].as_ref().is_some_and(IndexState::building);
             let cmds = self.ctl[r].on_minute(s, &self.res[r], rate, managed);
             self.apply(s, r, cmds);
-            for (i, old) in self.res[r].split_for_size() {
+            let traffic = &self.traffic;
+            let is_index = self.res[r].is_index();
+            for (i, old) in self.res[r].split_for_size(|lo, hi| traffic.size_split_point(r, is_index, lo, hi, s)) {
                 if let Some(b) = self.buffer_mut(r) {
                     b.split(i, 0.5);
                 }

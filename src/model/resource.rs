@@ -298,14 +298,17 @@ impl Resource {
         }
     }
 
-    /// Splits, at the middle of its range, every partition holding more than 10 GB (spec §2),
-    /// until none does; returns `(partition, count before)` of each split.
-    pub(crate) fn split_for_size(&mut self) -> Vec<(usize, usize)> {
+    /// Splits every partition holding more than 10 GB in two halves of its data (spec §2),
+    /// until none does, at `point(range start, range end)` when that lies inside the range (a
+    /// split inside an item collection), else at the middle of its range; returns
+    /// `(partition, count before)` of each split.
+    pub(crate) fn split_for_size(&mut self, point: impl Fn(u64, u128) -> Option<u64>) -> Vec<(usize, usize)> {
         let mut done = Vec::new();
         while let Some(i) = self.parts.iter().position(|p| p.bytes > PARTITION_BYTES) {
             let (lo, hi) = self.range(i);
             let old = self.partition_count();
-            self.split(i, ((u128::from(lo) + hi) / 2) as u64, 0.5);
+            let at = point(lo, hi).filter(|&a| a > lo && u128::from(a) < hi).unwrap_or(((u128::from(lo) + hi) / 2) as u64);
+            self.split(i, at, 0.5);
             done.push((i, old));
         }
         done

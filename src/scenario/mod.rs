@@ -238,6 +238,17 @@ pub struct KeySpaceSpec {
     pub value_names: Vec<String>,
     /// Write sharding.
     pub shards: Option<Shards>,
+    /// A sort key: items per value and how traffic spreads over them.
+    pub sort_keys: Option<SortKeys>,
+}
+
+/// The sort keys of each partition-key value: its item collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortKeys {
+    /// Items per partition-key value.
+    pub items: u64,
+    /// Every request goes to the newest item (an increasing sort key) rather than a uniform one.
+    pub newest: bool,
 }
 
 /// Key popularity.

@@ -122,13 +122,57 @@ pub(crate) fn key_hash(salt: u64, key_space: u64, rank: u64, shard: u64) -> u64 
     mix64(salt ^ mix64(key_space.wrapping_mul(0x9E37_79B9) ^ mix64(rank.wrapping_mul(0x1_0000_0001).wrapping_add(shard))))
 }
 
+/// Width of one partition-key value's item collection in hash space: with a sort key, its items
+/// sit in sort-key order at evenly spaced points of `[base, base + COLLECTION_WIDTH)`, so a split
+/// can fall between two of them (2^24 of 2^64: collections of different values do not meet).
+pub(crate) const COLLECTION_WIDTH: u64 = 1 << 24;
+
+/// Start of the item collection of a value hashing to `h` (kept clear of the end of the space).
+#[inline]
+#[must_use]
+pub(crate) fn collection_base(h: u64) -> u64 {
+    h.min(u64::MAX - (COLLECTION_WIDTH - 1))
+}
+
+/// Hash position of item `s` (0-based, in sort-key order) of a collection of `items` at `base`.
+#[inline]
+#[must_use]
+pub(crate) fn item_position(base: u64, s: u64, items: u64) -> u64 {
+    base + ((u128::from(s) * u128::from(COLLECTION_WIDTH)) / u128::from(items.max(1))) as u64
+}
+
+/// How many items of a collection of `items` at `base` lie before position `x`:
+/// `base + floor(s W / items) < x` exactly when `s < ceil((x - base) items / W)`.
+#[must_use]
+pub(crate) fn items_before(base: u64, items: u64, x: u128) -> u64 {
+    let Some(d) = x.checked_sub(u128::from(base)).filter(|d| *d > 0) else { return 0 };
+    let n = (d * u128::from(items)).div_ceil(u128::from(COLLECTION_WIDTH));
+    n.min(u128::from(items)) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::time::SimDuration;
 
     fn ks(card: u64, pop: Popularity) -> KeySpaceSpec {
-        KeySpaceSpec { name: "k".into(), cardinality: card, popularity: pop, value_names: vec![], shards: None }
+        KeySpaceSpec { name: "k".into(), cardinality: card, popularity: pop, value_names: vec![], shards: None, sort_keys: None }
+    }
+
+    /// 3 items over W: at 0, floor(W/3) and floor(2W/3); before floor(W/3) lies one item,
+    /// before floor(W/3) + 1 two, before the end all three.
+    #[test]
+    fn items_sit_in_sort_key_order() {
+        let w = COLLECTION_WIDTH;
+        let b = 1_000;
+        assert_eq!([0, 1, 2].map(|s| item_position(b, s, 3)), [b, b + w / 3, b + 2 * w / 3]);
+        assert_eq!(items_before(b, 3, u128::from(b)), 0);
+        assert_eq!(items_before(b, 3, u128::from(b + 1)), 1);
+        assert_eq!(items_before(b, 3, u128::from(b + w / 3)), 1);
+        assert_eq!(items_before(b, 3, u128::from(b + w / 3 + 1)), 2);
+        assert_eq!(items_before(b, 3, u128::from(b + w)), 3);
+        assert_eq!(collection_base(u64::MAX), u64::MAX - (w - 1));
+        assert_eq!(item_position(collection_base(u64::MAX), 2, 3), u64::MAX - (w - 1) + 2 * w / 3);
     }
 
     #[test]

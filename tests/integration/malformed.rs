@@ -63,6 +63,22 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         23,
     ),
     (
+        "a collection without items",
+        "popularity = { zipf = 1.1 }\n",
+        "popularity = { zipf = 1.1 }\nsort_keys = { items = 0 }\n",
+        "keys.user.sort_keys.items",
+        "between 1 and",
+        11,
+    ),
+    (
+        "unknown sort-key spread",
+        "popularity = { zipf = 1.1 }\n",
+        "popularity = { zipf = 1.1 }\nsort_keys = { items = 10, spread = \"oldest\" }\n",
+        "keys.user.sort_keys.spread",
+        "unknown variant",
+        11,
+    ),
+    (
         "gsi_buffer without buffered back-pressure",
         "read = 100, write = 100 }\n",
         "read = 100, write = 100 }\ngsi_buffer = \"1m\"\n",

@@ -257,6 +257,60 @@ fn no_split_for_a_single_hot_key() {
     assert!(r.resources[0].minutes.last().unwrap().events(Dim::Write) > 20_000);
 }
 
+fn one_key_collection(extra_table: &str, spread: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "15m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+{extra_table}
+[keys.k]
+values = {{ hot = 1.0 }}
+sort_keys = {{ items = 10000, spread = "{spread}" }}
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = {{ constant = 1400 }}
+[client]
+retry = "none"
+"#
+    )
+}
+
+/// Split for heat divides one value's item collection by sort key (spec §2, §15: a load test
+/// on one partition key plateaued, split, then served more). One key with 10,000 items takes
+/// 1,400 writes/s spread evenly over its items: its partition serves its 1,000 WU cap, stays
+/// above 80 % of it for 5 minutes, and the split decided at the end of minute 5 is done at
+/// 600 s, at the weighted median of its items: each half takes 700 writes/s and from minute 10
+/// nothing is throttled (one more partition: 5). The same collection is never split on a table
+/// with an LSI, nor when every write goes to the newest item (an increasing sort key).
+#[test]
+fn split_for_heat_divides_one_keys_collection() {
+    let r = run(&scenario(&one_key_collection("", "uniform")));
+    let t = &r.resources[0].minutes;
+    assert!(t[1..10].iter().all(|m| m.events(Dim::Write) > 20_000), "throttled before the split");
+    assert!(t[10..].iter().all(|m| m.events(Dim::Write) == 0), "nothing after the split");
+    let splits: Vec<u64> = r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForHeat).map(|e| e.time_s).collect();
+    assert_eq!(splits, vec![600]);
+    assert_eq!(t[10].partitions, 5);
+    let rows: Vec<_> = r.partitions.iter().filter(|p| p.minute == 12 && p.consumed[1] > 0).collect();
+    assert_eq!(rows.len(), 2, "the collection's writes land on both halves");
+    for p in rows {
+        let share = f64::from(p.consumed[1]) / (1_400.0 * 60.0 * 1_000.0);
+        assert!((share - 0.5).abs() < 0.02, "{share}");
+    }
+    for (extra, spread) in [("[[lsi]]\nname = \"L\"", "uniform"), ("", "newest")] {
+        let text = one_key_collection(extra, spread);
+        let r = run(&scenario(&text));
+        assert!(!r.events.iter().any(|e| e.action == ddbsim::CapacityAction::SplitForHeat), "{extra} {spread}");
+        assert!(r.events.iter().any(|e| e.action == ddbsim::CapacityAction::HeatSplitSkipped), "{extra} {spread}");
+        assert!(r.resources[0].minutes[14].events(Dim::Write) > 20_000, "{extra} {spread}");
+    }
+}
+
 /// P5: 8 partitions (100 RCU + 7,900 WCU: ceil((100 + 3 x 7,900) / 3,000) = 8), seeded with
 /// 64.424509440 GB = 60 GiB, 7.5 GiB each (the seeding fill). One key receives 9 puts a
 /// second of 102,400 bytes (100 WCU each, 900 WCU under its partition's 1,000): 9 x 102,500 =
@@ -289,6 +343,47 @@ rate = { constant = 9 }
     assert!((48..=50).contains(&first_nine), "{parts:?}");
     assert!(parts[first_nine..].iter().all(|&p| p == 9), "{parts:?}");
     assert_eq!(r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForSize).count(), 1);
+}
+
+/// P5 with a sort key: the key's 1,000,000 items take its puts evenly, so when its partition
+/// passes 10 GiB (minute 48, as above) the split for size falls at the median of the key's
+/// items and divides its collection: from then on each half takes half its writes,
+/// 9 x 100 WCU x 60 s / 2 = 27,000 WCU a minute. Without a sort key the whole key stays on one
+/// child. (Split for heat is off: at 900 of 1,000 WU the partition is hot, and with a sort key
+/// a heat split would divide the collection at 600 s, long before it fills.)
+#[test]
+fn split_for_size_divides_one_keys_collection() {
+    let text = |sort: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "55m"
+[table]
+partition_key = "k"
+storage_gb = 64.42450944
+capacity = {{ mode = "provisioned", read = 100, write = 7900 }}
+split_for_heat = false
+[keys.k]
+values = {{ hot = 1.0 }}
+{sort}
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 102400
+rate = {{ constant = 9 }}
+"#
+        )
+    };
+    let writers = |r: &ddbsim::RunResult| -> Vec<f64> {
+        r.partitions.iter().filter(|p| p.minute == 53 && p.consumed[1] > 0).map(|p| f64::from(p.consumed[1]) / 1_000.0).collect()
+    };
+    let r = run(&scenario(&text("sort_keys = { items = 1000000 }")));
+    assert_eq!(r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForSize).count(), 1);
+    let w = writers(&r);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w.iter().all(|u| (u - 27_000.0).abs() < 0.15 * 27_000.0), "{w:?}");
+    let r = run(&scenario(&text("")));
+    assert_eq!(writers(&r).len(), 1);
 }
 
 /// Spec §2 and the seeding model choice: a table that starts with 200 GB (10^9 bytes) holds

@@ -271,6 +271,31 @@ pub struct RawKeySpace {
     pub values: Option<BTreeMap<String, f64>>,
     /// Write sharding: a suffix 0..count appended to the key.
     pub shards: Option<RawShards>,
+    /// A sort key: each value's item collection holds `items` items, stored in sort-key order,
+    /// so split for heat (and for size) can divide one value's collection across partitions
+    /// (never on a table with an LSI).
+    pub sort_keys: Option<RawSortKeys>,
+}
+
+/// `sort_keys = { items, spread }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSortKeys {
+    /// Items per partition-key value.
+    pub items: u64,
+    /// How each value's traffic spreads over its items: "uniform" or "newest" (every request on
+    /// the latest item, as with a timestamp sort key); default "uniform".
+    pub spread: Option<RawSortSpread>,
+}
+
+/// How a value's traffic spreads over its sort keys.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSortSpread {
+    /// Every item equally likely.
+    Uniform,
+    /// Every request on the newest item (a timestamp or other increasing sort key).
+    Newest,
 }
 
 /// Key popularity.

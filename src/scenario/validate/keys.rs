@@ -7,6 +7,9 @@ use crate::scenario::*;
 
 use crate::time::SimDuration;
 
+/// Most items per partition-key value a key space may declare.
+const MAX_SORT_KEYS: u64 = 1_000_000_000_000;
+
 impl Validator<'_, '_> {
     pub(super) fn key_space(&mut self, at: &KeyPath, name: String, k: &RawKeySpace, duration: SimDuration) -> KeySpaceSpec {
         let mut value_names = Vec::new();
@@ -98,6 +101,15 @@ impl Validator<'_, '_> {
             }
             Shards { count: s.count.clamp(1, 10_000), random: s.by == RawShardBy::Random }
         });
-        KeySpaceSpec { name, cardinality, popularity, value_names, shards }
+        let sort_keys = k.sort_keys.as_ref().map(|sk| {
+            if sk.items == 0 || sk.items > MAX_SORT_KEYS {
+                self.err(
+                    &at.key("sort_keys").key("items"),
+                    format!("items per partition-key value must be between 1 and {MAX_SORT_KEYS:e}, not {}", sk.items),
+                );
+            }
+            SortKeys { items: sk.items.clamp(1, MAX_SORT_KEYS), newest: sk.spread == Some(RawSortSpread::Newest) }
+        });
+        KeySpaceSpec { name, cardinality, popularity, value_names, shards, sort_keys }
     }
 }
