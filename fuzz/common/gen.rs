@@ -268,6 +268,11 @@ impl Doc {
             1 => s.push_str("split_for_heat = true\n"),
             _ => s.push_str("split_for_heat = { threshold = 0.5, window = \"1m\", delay = \"20s\" }\n"),
         }
+        // Buffered GSI back-pressure, from the split byte's high bit (no new field, so the
+        // committed corpora keep their meaning).
+        if self.split >= 128 {
+            let _ = writeln!(s, "gsi_backpressure = \"buffered\"\ngsi_buffer = \"{}s\"", 1 + self.split % 64);
+        }
         for i in 0..keys {
             let k = self.keys.get(i);
             let _ = writeln!(s, "[keys.k{i}]");
@@ -296,6 +301,10 @@ impl Doc {
                         let _ = writeln!(s, "popularity = {{ sequential = \"{}\" }}", k.sequential.text());
                     }
                 }
+            }
+            if k.popularity / 4 % 3 == 1 {
+                let spread = if k.zipf % 4 == 0 { "newest" } else { "uniform" };
+                let _ = writeln!(s, "sort_keys = {{ items = {}, spread = \"{spread}\" }}", 1 + u64::from(k.hot_keys) * 7);
             }
             if k.shards % 4 == 3 {
                 let _ =

@@ -387,3 +387,23 @@ retry = "none"
     let sync = run(&scenario(&text("sync").replace("gsi_buffer = \"5m\"\n", "")));
     assert!(sync.resources[1].minutes[5].events(Dim::Write) > 1_000, "sync throttles from 300 s");
 }
+
+/// The bundled scenarios/gsi-buffered.toml, as its comments work it out: nothing throttled for
+/// the first two minutes (the buffer fills at 150 s), then 80 % of the writes, and 90,100
+/// applied + 29,900 queued = 120,000 writes served (gsi-cascade, synchronous, serves 90,100).
+#[test]
+fn bundled_gsi_buffered_serves_what_the_index_applies_plus_its_buffer() {
+    let sc = load(Path::new("scenarios/gsi-buffered.toml")).unwrap();
+    let r = run(&sc);
+    assert_eq!(r.patterns[0].served, 120_000);
+    let gsi = &r.resources[1].minutes;
+    assert_eq!(gsi[0].events(Dim::Write) + gsi[1].events(Dim::Write), 0);
+    assert!(gsi[2].events(Dim::Write) > 0, "full at 150 s");
+    for m in &gsi[3..] {
+        let offered = r.resources[0].minutes[0].requested[1] as f64 / 1_000.0 / 60.0;
+        let share = m.events(Dim::Write) as f64 / 60.0 / offered;
+        assert!((share - 0.8).abs() < 0.02, "throttled share {share}");
+    }
+    let lag = r.resources[1].lag_ms.unwrap();
+    assert!((295_000.0..=310_000.0).contains(&lag[1]), "p99 wait {}", lag[1]);
+}

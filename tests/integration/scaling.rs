@@ -345,6 +345,20 @@ rate = { constant = 9 }
     assert_eq!(r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::SplitForSize).count(), 1);
 }
 
+/// The bundled scenarios/one-key-split.toml, as its comments work it: throttled until 600 s,
+/// then nothing; 600 s x 1,000 + 300 s x 1,400 = 1,020,000 served, plus the 1,000 its full
+/// bucket held at the start (Poisson arrivals over the last 5 minutes: give or take 650).
+#[test]
+fn bundled_one_key_split() {
+    let sc = ddbsim::scenario::load(std::path::Path::new("scenarios/one-key-split.toml")).unwrap();
+    let r = run(&sc);
+    let served = r.patterns[0].served as f64;
+    assert!((served - 1_021_000.0).abs() < 3_000.0, "{served}");
+    let t = &r.resources[0].minutes;
+    assert!(t[9].events(Dim::Write) > 20_000 && t[10..].iter().all(|m| m.events(Dim::Write) == 0));
+    assert_eq!(t.last().unwrap().partitions, 5);
+}
+
 /// P5 with a sort key: the key's 1,000,000 items take its puts evenly, so when its partition
 /// passes 10 GiB (minute 48, as above) the split for size falls at the median of the key's
 /// items and divides its collection: from then on each half takes half its writes,
