@@ -44,6 +44,7 @@ mod cli;
 pub mod cost;
 mod engine;
 pub mod guard;
+pub mod import;
 pub mod limits;
 mod metrics;
 mod model;

@@ -65,6 +65,23 @@ pub(crate) enum Command {
     },
     /// Print the JSON Schema of the scenario format.
     Schema,
+    /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
+    /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
+    Import {
+        /// Definition files (and metric files, recognised by their content).
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// The table to import, when the definitions hold several.
+        #[arg(long)]
+        table: Option<String>,
+        /// CloudWatch metrics: get-metric-data or get-metric-statistics JSON, or the console's
+        /// CSV; a folder reads every file in it.
+        #[arg(long)]
+        metrics: Vec<PathBuf>,
+        /// The scenario file to write (its traces go beside it) [default: print to stdout].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Arguments every simulating command takes.

@@ -305,6 +305,50 @@ pub(super) fn validate(paths: &[PathBuf], allow_outside: bool) -> Result<(), Cli
     Ok(())
 }
 
+/// `ddbsim import`: the scenario to stdout, or to `out` with its trace files beside it. The
+/// files are staged in a temporary folder beside `out`, the scenario is validated there, and
+/// only then are they moved into place (a failed import leaves nothing behind).
+pub(super) fn import(sources: &[PathBuf], table: Option<&str>, metrics: &[PathBuf], out: Option<&Path>) -> Result<(), CliError> {
+    let stem = out.and_then(|o| o.file_stem()).map(|s| s.to_string_lossy().into_owned());
+    let stem = stem.unwrap_or_else(|| "imported".into());
+    let imported = crate::import::import(sources, metrics, table, &stem)?;
+    for n in &imported.notes {
+        eprintln!("note: {n}");
+    }
+    let Some(out) = out else {
+        if !imported.traces.is_empty() {
+            return Err(CliError::Argument("the metrics become trace files written beside the scenario: give --out FILE.toml".into()));
+        }
+        crate::scenario::parse_str(&imported.scenario, Path::new(&format!("{stem}.toml")))?;
+        print!("{}", imported.scenario);
+        return Ok(());
+    };
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let fail = |path: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
+    if !dir.is_dir() {
+        return Err(fail(&dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
+    }
+    let staging = tempfile::Builder::new().prefix(".ddbsim-import-").tempdir_in(&dir).map_err(|e| fail(&dir, e))?;
+    let name = out.file_name().map_or_else(|| "imported.toml".into(), |n| n.to_string_lossy().into_owned());
+    let mut files: Vec<(String, &str)> = imported.traces.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
+    files.push((name.clone(), &imported.scenario));
+    for (n, text) in &files {
+        let p = staging.path().join(n);
+        std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
+    }
+    // The scenario must load as written, traces included.
+    crate::scenario::load(&staging.path().join(&name))?;
+    for (n, _) in &files {
+        let target = dir.join(n);
+        std::fs::rename(staging.path().join(n), &target).map_err(|e| fail(&target, e))?;
+    }
+    println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
+    Ok(())
+}
+
 /// `ddbsim schema`.
 pub(super) fn schema() -> Result<(), CliError> {
     let schema = schemars::schema_for!(scenario::raw::RawScenario);

@@ -42,6 +42,9 @@ pub(crate) enum CliError {
     /// Drawing or reading a report failed (exit 1 for bad input files, else 2).
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// Table definitions or metrics that cannot be imported (exit 1).
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
     /// Ctrl-C stopped the run (exit 2).
     #[error("interrupted (Ctrl-C): the run was stopped and nothing was written")]
     Interrupted,
@@ -58,7 +61,12 @@ impl CliError {
     /// The process exit code.
     pub(crate) fn exit_code(&self) -> i32 {
         match self {
-            CliError::Scenario(_) | CliError::Catalog(_) | CliError::Argument(_) | CliError::Sweep(_) | CliError::Refused(_) => 1,
+            CliError::Scenario(_)
+            | CliError::Catalog(_)
+            | CliError::Argument(_)
+            | CliError::Sweep(_)
+            | CliError::Refused(_)
+            | CliError::Import(_) => 1,
             CliError::Report(ReportError::Input(_)) => 1,
             CliError::Output(_) | CliError::Report(_) | CliError::Interrupted => 2,
         }
@@ -109,5 +117,6 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Plot { dir } => commands::plot(&dir),
         Command::Validate { scenarios, allow_outside } => commands::validate(&scenarios, allow_outside),
         Command::Schema => commands::schema(),
+        Command::Import { sources, table, metrics, out } => commands::import(&sources, table.as_deref(), &metrics, out.as_deref()),
     }
 }

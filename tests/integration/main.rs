@@ -8,6 +8,7 @@ mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod fuzz_corpus; // the fuzz targets' committed corpora and findings, replayed
 mod hardening; // the adversarial review's findings, each reproduced
+mod import; // table definitions and CloudWatch history in the formats AWS tools write
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
 mod malformed; // a battery of bad scenarios, each with a clear error
 mod memory; // the guard's memory estimate against the measured peak

@@ -1,0 +1,249 @@
+//! `ddbsim import`: a scenario from the table a team already runs — its definition
+//! (`describe-table`, CloudFormation or CDK, `terraform show -json`, Application Auto Scaling)
+//! and its CloudWatch history (`get-metric-data`, `get-metric-statistics`, the console's CSV).
+//!
+//! Formats are recognised from content, not file names. What the inputs cannot say (key
+//! cardinality and skew, item sizes without `TableSizeBytes`) is written as a commented
+//! `ASSUMPTION` for the user to edit; demand rebuilt from throttled history is labelled an
+//! estimate.
+
+pub mod def;
+mod metrics;
+mod write;
+
+pub use def::{IndexDef, ProjectionDef, ScalingDef, TableDef};
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Largest input file read, bytes.
+const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// An input that cannot be imported: the file, where in it (a JSON pointer, which also
+/// addresses YAML, or a line), and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {}{message}", file.display(), if at.is_empty() { String::new() } else { format!("at {at}: ") })]
+pub struct ImportError {
+    /// The file.
+    pub file: PathBuf,
+    /// JSON pointer or line.
+    pub at: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A parsed input document.
+pub(crate) struct Doc {
+    pub(crate) path: PathBuf,
+    pub(crate) value: Value,
+}
+
+impl Doc {
+    pub(crate) fn error(&self, at: &str, message: impl Into<String>) -> ImportError {
+        ImportError { file: self.path.clone(), at: at.to_string(), message: message.into() }
+    }
+}
+
+/// What an import produced.
+#[derive(Debug)]
+pub struct Imported {
+    /// The scenario's TOML.
+    pub scenario: String,
+    /// Trace files to write beside it: (file name, CSV).
+    pub traces: Vec<(String, String)>,
+    /// The table as read (for tests and `--json`).
+    pub table: TableDef,
+    /// What was skipped, unresolved or odd in the inputs.
+    pub notes: Vec<String>,
+}
+
+/// An input file's text, as JSON, YAML (CloudFormation) or CSV (the console's metrics).
+enum Input {
+    Json(Doc),
+    Csv(PathBuf, String),
+}
+
+fn read_input(path: &Path) -> Result<Input, ImportError> {
+    let err = |m: String| ImportError { file: path.to_path_buf(), at: String::new(), message: m };
+    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(err("not a regular file".into()));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(err(format!("{} bytes; ddbsim reads at most {MAX_INPUT_BYTES}", meta.len())));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let value: Value = serde_json::from_str(text).map_err(|e| ImportError {
+            file: path.to_path_buf(),
+            at: format!("line {}, column {}", e.line(), e.column()),
+            message: format!("not valid JSON: {e}"),
+        })?;
+        return Ok(Input::Json(Doc { path: path.to_path_buf(), value }));
+    }
+    let looks_yaml = text.lines().any(|l| l.starts_with("Resources:") || l.starts_with("AWSTemplateFormatVersion"));
+    if looks_yaml {
+        let y: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).map_err(|e| {
+            let at = e.location().map(|l| format!("line {}, column {}", l.line(), l.column())).unwrap_or_default();
+            ImportError { file: path.to_path_buf(), at, message: format!("not valid YAML: {e}") }
+        })?;
+        return Ok(Input::Json(Doc { path: path.to_path_buf(), value: yaml_to_json(y) }));
+    }
+    if text.lines().next().is_some_and(|l| l.contains(',')) {
+        return Ok(Input::Csv(path.to_path_buf(), text.to_string()));
+    }
+    Err(err("not a table definition or metrics file ddbsim reads (JSON from the AWS CLI or Terraform, a CloudFormation template, or CloudWatch CSV)".into()))
+}
+
+/// A CloudFormation YAML document as the JSON form of the template: short-form tags become
+/// their long forms (`!Ref X` is `{"Ref": "X"}`, `!GetAtt A.B` is `{"Fn::GetAtt": ["A", "B"]}`,
+/// `!Sub` is `{"Fn::Sub": ...}`, and so on).
+fn yaml_to_json(y: serde_yaml_ng::Value) -> Value {
+    use serde_yaml_ng::Value as Y;
+    match y {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => n
+            .as_u64()
+            .map(Value::from)
+            .or_else(|| n.as_i64().map(Value::from))
+            .or_else(|| n.as_f64().map(Value::from))
+            .unwrap_or(Value::Null),
+        Y::String(s) => Value::String(s),
+        Y::Sequence(a) => Value::Array(a.into_iter().map(yaml_to_json).collect()),
+        Y::Mapping(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let k = match k {
+                        Y::String(s) => s,
+                        other => serde_yaml_ng::to_string(&other).unwrap_or_default().trim().to_string(),
+                    };
+                    (k, yaml_to_json(v))
+                })
+                .collect(),
+        ),
+        Y::Tagged(t) => {
+            let tag = t.tag.to_string();
+            let name = tag.trim_start_matches('!');
+            let inner = yaml_to_json(t.value);
+            let key = match name {
+                "Ref" | "Condition" => name.to_string(),
+                _ => format!("Fn::{name}"),
+            };
+            let inner = match (name, inner) {
+                ("GetAtt", Value::String(s)) => {
+                    let (a, b) = s.split_once('.').unwrap_or((&s, ""));
+                    Value::Array(vec![Value::String(a.to_string()), Value::String(b.to_string())])
+                }
+                (_, v) => v,
+            };
+            Value::Object(std::iter::once((key, inner)).collect())
+        }
+    }
+}
+
+/// Files of `--metrics`: a file, or every file of a folder (sorted by name).
+fn metric_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ImportError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| ImportError { file: p.clone(), at: String::new(), message: format!("cannot read the folder: {e}") })?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+                .collect();
+            v.sort();
+            out.extend(v);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Imports the table of `sources` (named `table` when they define several) with the history
+/// in `metrics`; trace files are named after `stem`.
+///
+/// # Errors
+/// [`ImportError`] naming the file, where in it, and why.
+pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, stem: &str) -> Result<Imported, ImportError> {
+    let mut tables: Vec<TableDef> = Vec::new();
+    let mut scaling = Vec::new();
+    let mut notes = Vec::new();
+    let mut metric_inputs = Vec::new();
+    for path in sources {
+        match read_input(path)? {
+            Input::Json(doc) => match def::read(&doc) {
+                Some(defs) => {
+                    let defs = defs?;
+                    tables.extend(defs.tables);
+                    scaling.extend(defs.scaling);
+                    notes.extend(defs.notes.into_iter().map(|n| format!("{}: {n}", path.display())));
+                }
+                None if doc.value.get("MetricDataResults").is_some() || doc.value.get("Datapoints").is_some() => {
+                    metric_inputs.push(Input::Json(doc));
+                }
+                None => return Err(doc.error(
+                    "",
+                    "not a table definition: expected describe-table output ({\"Table\": ...}), a CloudFormation template (Resources), \
+                         `terraform show -json` output, or Application Auto Scaling output",
+                )),
+            },
+            csv @ Input::Csv(..) => metric_inputs.push(csv),
+        }
+    }
+    def::attach_scaling(&mut tables, &scaling, &mut notes);
+    let chosen = match (table, tables.len()) {
+        (_, 0) => {
+            return Err(ImportError {
+                file: sources.first().cloned().unwrap_or_default(),
+                at: String::new(),
+                message: "no DynamoDB table in the inputs".into(),
+            })
+        }
+        (Some(name), _) => tables.iter().find(|t| t.name == name).cloned().ok_or_else(|| ImportError {
+            file: sources[0].clone(),
+            at: String::new(),
+            message: format!("no table named {name}; the inputs define {}", names(&tables)),
+        })?,
+        (None, 1) => tables[0].clone(),
+        (None, _) => {
+            return Err(ImportError {
+                file: sources[0].clone(),
+                at: String::new(),
+                message: format!("the inputs define {} tables ({}); choose one with --table", tables.len(), names(&tables)),
+            })
+        }
+    };
+    let gsis: Vec<String> = chosen.gsis.iter().map(|g| g.name.clone()).collect();
+    let mut history = metrics::History::default();
+    for path in metric_files(metrics)? {
+        metric_inputs.push(read_input(&path)?);
+    }
+    for input in metric_inputs {
+        match input {
+            Input::Json(doc) => {
+                if !metrics::read(&doc, &gsis, &mut history)? {
+                    return Err(doc.error("", "not a metrics file: expected `aws cloudwatch get-metric-data` (MetricDataResults) or `get-metric-statistics` (Datapoints) output"));
+                }
+            }
+            Input::Csv(path, text) => metrics::read_csv(&path, &text, &gsis, &mut history)?,
+        }
+    }
+    let has_metrics = !history.series.is_empty();
+    let grid = if has_metrics { metrics::Grid::build(&mut history) } else { None };
+    if has_metrics && !history.series.iter().any(|s| matches!(s.metric, metrics::Metric::Consumed(_)) && s.index.is_none()) {
+        notes.push("the metrics have no ConsumedRead/WriteCapacityUnits of the table: its traffic is not rebuilt".into());
+    }
+    notes.extend(history.notes);
+    let sources_text: Vec<String> = sources.iter().chain(metrics).map(|p| p.display().to_string()).collect();
+    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem);
+    Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
+}
+
+fn names(tables: &[TableDef]) -> String {
+    tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,261 @@
+//! `ddbsim import` on definitions and metrics in the formats the AWS CLI, CloudFormation, CDK
+//! and Terraform write (tests/fixtures/import/, each written from the format's documented
+//! shape): the table, indexes, capacities and auto scaling come out as the source states them,
+//! and traffic rebuilt from CloudWatch matches numbers worked out by hand.
+
+use ddbsim::import::{import, ProjectionDef, ScalingDef};
+use ddbsim::scenario::CapacitySpec;
+use ddbsim::Dim;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fx(name: &str) -> PathBuf {
+    Path::new("tests/fixtures/import").join(name)
+}
+
+/// Writes an import's files into a fresh folder and loads the scenario.
+fn load(imported: &ddbsim::import::Imported) -> (tempfile::TempDir, ddbsim::Scenario) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.traces {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let path = dir.path().join("t.toml");
+    std::fs::write(&path, &imported.scenario).unwrap();
+    let sc = ddbsim::scenario::load(&path).unwrap_or_else(|e| panic!("{e}\n{}", imported.scenario));
+    (dir, sc)
+}
+
+fn scaling(min: u64, max: u64, target: f64) -> ScalingDef {
+    ScalingDef { min: Some(min), max: Some(max), target: Some(target) }
+}
+
+/// describe-table plus describe-scalable-targets and describe-scaling-policies: Orders,
+/// provisioned 400/150, a GSI of 50/150 with an INCLUDE of 2 attributes, a keys-only LSI,
+/// 52.4288 GB in 25,600,000 items (2,048 bytes each), write auto scaling on the table
+/// (100-2,000 at 70 %) and on the index (100-2,000 at 60 %); the index holds 6,400,000 of the
+/// 25,600,000 items, so its coverage is 0.25.
+#[test]
+fn describe_table_with_auto_scaling_round_trips() {
+    let i = import(&[fx("describe-table.json"), fx("scalable-targets.json"), fx("scaling-policies.json")], &[], None, "orders").unwrap();
+    let t = &i.table;
+    assert_eq!((t.name.as_str(), t.hash_key.as_str(), t.range_key.as_deref()), ("Orders", "customer_id", Some("order_date")));
+    assert_eq!(t.provisioned, Some([400, 150]));
+    assert_eq!((t.size_bytes, t.item_count), (Some(52_428_800_000), Some(25_600_000)));
+    assert_eq!(t.stream.as_deref(), Some("NEW_AND_OLD_IMAGES"));
+    assert_eq!(t.gsis.len(), 1);
+    assert_eq!(t.gsis[0].projection, ProjectionDef::Include(2));
+    assert_eq!(t.gsis[0].provisioned, Some([50, 150]));
+    assert_eq!(t.lsis[0].projection, ProjectionDef::KeysOnly);
+    assert_eq!(t.scaling.get(&(None, Dim::Write)), Some(&scaling(100, 2_000, 70.0)));
+    assert_eq!(t.scaling.get(&(Some("ByStatus".into()), Dim::Write)), Some(&scaling(100, 2_000, 60.0)));
+    assert!(!t.scaling.contains_key(&(None, Dim::Read)));
+
+    let (_d, sc) = load(&i);
+    assert_eq!(sc.table.name, "Orders");
+    assert!(matches!(sc.table.capacity, CapacitySpec::Provisioned { read: 400, write: 150 }), "{:?}", sc.table.capacity);
+    let a = sc.table.autoscaling.as_ref().expect("table auto scaling");
+    let w = a.write.as_ref().expect("write target");
+    assert_eq!((w.min, w.max, w.target), (100, 2_000, 0.7));
+    assert!(a.read.is_none());
+    assert_eq!(sc.table.storage_bytes, 52_428_800_000);
+    assert_eq!(sc.gsis[0].name, "ByStatus");
+    assert!(matches!(sc.gsis[0].capacity, CapacitySpec::Provisioned { read: 50, write: 150 }));
+    let gw = sc.gsis[0].autoscaling.as_ref().and_then(|a| a.write.as_ref()).expect("index write target");
+    assert_eq!((gw.min, gw.max, gw.target), (100, 2_000, 0.6));
+    assert!((sc.gsis[0].coverage - 0.25).abs() < 1e-9);
+    assert_eq!(sc.lsis.len(), 1);
+    // No metrics: reads and writes at half the provisioned units, 2,048-byte items:
+    // 200 RCU / 1 unit = 200 reads/s, 75 WCU / (2 units + 1 for the keys-only LSI) = 25 writes/s.
+    assert!(i.scenario.contains("rate = { constant = 200 }"), "{}", i.scenario);
+    assert!(i.scenario.contains("ASSUMPTION"));
+}
+
+/// A YAML template with two tables, short-form tags and parameters: without --table the
+/// error names both; events-prod takes its read capacity from the parameter default (25),
+/// its class, its index, and the auto scaling its targets and policies set by !Ref / !Sub.
+#[test]
+fn cloudformation_yaml_with_short_tags_and_two_tables() {
+    let err = import(&[fx("template.yaml")], &[], None, "t").unwrap_err().to_string();
+    assert!(err.contains("events-prod") && err.contains("sessions-prod") && err.contains("--table"), "{err}");
+    let i = import(&[fx("template.yaml")], &[], Some("events-prod"), "t").unwrap();
+    let t = &i.table;
+    assert_eq!(t.provisioned, Some([25, 10]));
+    assert!(t.infrequent_access);
+    assert_eq!(t.gsis[0].name, "GSI1");
+    assert_eq!(t.gsis[0].projection, ProjectionDef::KeysOnly);
+    assert_eq!(t.scaling.get(&(None, Dim::Write)), Some(&scaling(10, 500, 50.0)));
+    assert_eq!(t.scaling.get(&(Some("GSI1".into()), Dim::Write)), Some(&scaling(10, 400, 70.0)));
+    assert!(i.notes.iter().any(|n| n.contains("AWS::IAM::Role") && n.contains("skipped")), "{:?}", i.notes);
+    load(&i);
+    let s = import(&[fx("template.yaml")], &[], Some("sessions-prod"), "t").unwrap();
+    assert_eq!(s.table.provisioned, None);
+    assert_eq!(s.table.max, [Some(2_000), Some(800)]);
+    let (_d, sc) = load(&s);
+    assert!(
+        matches!(sc.table.capacity, CapacitySpec::OnDemand { max_read: Some(2_000), max_write: Some(800), .. }),
+        "{:?}",
+        sc.table.capacity
+    );
+}
+
+/// A CDK-synthesised AWS::DynamoDB::GlobalTable: write capacity from its auto-scaling settings
+/// (starting at min 50; 50-1,000 at 65 %), read capacity from the first replica (200), the
+/// index's from its own settings (write 20-300 at 70 %, read 40); two replicas noted.
+#[test]
+fn cdk_global_table() {
+    let i = import(&[fx("cdk.template.json")], &[], None, "t").unwrap();
+    let t = &i.table;
+    assert_eq!(t.name, "carts");
+    assert_eq!(t.provisioned, Some([200, 50]));
+    assert_eq!(t.scaling.get(&(None, Dim::Write)), Some(&scaling(50, 1_000, 65.0)));
+    assert_eq!(t.gsis[0].provisioned, Some([40, 20]));
+    assert_eq!(t.scaling.get(&(Some("ByUser".into()), Dim::Write)), Some(&scaling(20, 300, 70.0)));
+    assert!(i.notes.iter().any(|n| n.contains("2 replicas")), "{:?}", i.notes);
+    load(&i);
+}
+
+/// `terraform show -json`: GameScores 20/20, an INCLUDE index of 10/10, and read auto scaling
+/// 5-100 at 70 % from aws_appautoscaling_target and _policy; the SNS topic is skipped.
+#[test]
+fn terraform_show_json() {
+    let i = import(&[fx("terraform-show.json")], &[], None, "t").unwrap();
+    let t = &i.table;
+    assert_eq!((t.name.as_str(), t.hash_key.as_str(), t.range_key.as_deref()), ("GameScores", "UserId", Some("GameTitle")));
+    assert_eq!(t.provisioned, Some([20, 20]));
+    assert_eq!(t.gsis[0].projection, ProjectionDef::Include(1));
+    assert_eq!(t.gsis[0].provisioned, Some([10, 10]));
+    assert_eq!(t.scaling.get(&(None, Dim::Read)), Some(&scaling(5, 100, 70.0)));
+    assert!(i.notes.iter().any(|n| n.contains("aws_sns_topic")));
+    load(&i);
+}
+
+/// get-metric-data at a 5-minute period, newest first, over 2 hours (24 periods):
+/// * reads: 300,000 RCU a period = 1,000 a second; GetItem and Query 150,000 requests a period
+///   each, so 1 unit a request: 500 GetItem/s and 500 Query/s, strongly consistent 4 KB;
+/// * writes: 60,000 WCU a period = 200 a second, with period 20 missing (a gap: no traffic in
+///   minutes 100-104) and 12,000 throttle events in period 6 (40 a second, minutes 30-34);
+///   PutItem 30,000 a period: 23 x 60,000 / (24 x 30,000) = 23/12 units a request, of which
+///   1 is the keys-only LSI's entry, so an item of round(11/12) = 1 unit and 2 units a
+///   request: 100 puts/s; in minutes 30-34 the demand is 200 + 40 x (23/12) / 4 = 219.17
+///   units, 109.583 puts/s;
+/// * the table's capacity is the history's first ProvisionedRead/Write value, 1,200 / 300;
+/// * the index takes 15,000 write units a period (50/s) of 2 x 60 x (110 x 100 + 5 x 109.583)
+///   / 2 = 692,875 puts: coverage 360,000 / 692,875 = 0.5196 (a 300-byte entry, 1 unit);
+/// * its 3,000 read units a period (10/s) are 20 eventually consistent 4 KB queries a second.
+#[test]
+fn get_metric_data_rebuilds_the_traffic() {
+    let i = import(&[fx("describe-table.json")], &[fx("metric-data-5m.json")], None, "orders").unwrap();
+    let trace = |name: &str| i.traces.iter().find(|t| t.0 == name).unwrap_or_else(|| panic!("{name}: {:?}", i.traces)).1.clone();
+    assert_eq!(trace("orders-read-get-item.csv"), "time_s,rate\n0,500\n");
+    assert_eq!(trace("orders-read-query.csv"), "time_s,rate\n0,500\n");
+    assert_eq!(trace("orders-write-put-item.csv"), "time_s,rate\n0,100\n1800,109.583\n2100,100\n6000,0\n6300,100\n");
+    assert_eq!(trace("orders-query-ByStatus.csv"), "time_s,rate\n0,20\n");
+    assert!(i.scenario.contains("coverage = 0.5196"), "{}", i.scenario);
+    assert!(i.notes.iter().any(|n| n.contains("PartialData")), "{:?}", i.notes);
+    assert!(i.notes.iter().any(|n| n.contains("1 missing periods of 300 s")), "{:?}", i.notes);
+    assert!(i.notes.iter().any(|n| n.contains("ReturnedItemCount") && n.contains("skipped")), "{:?}", i.notes);
+    assert!(i.scenario.contains("ESTIMATE"));
+    let (_d, sc) = load(&i);
+    assert!(matches!(sc.table.capacity, CapacitySpec::Provisioned { read: 1_200, write: 300 }));
+    assert_eq!(sc.duration.as_secs(), 7_200);
+    assert_eq!(sc.start_unix_s, 1_795_168_800, "2026-11-20T10:00:00Z");
+    // Replayed, the table consumes what CloudWatch recorded: 1,000 RCU/s, and 200 WCU/s but
+    // for the gap, plus the estimated throttled demand (5 min x 19.17 units/s).
+    let r = ddbsim::simulate(&sc, &ddbsim::RunOptions::default());
+    let consumed = |d: Dim| r.resources[0].minutes.iter().map(|m| m.consumed[d as usize]).sum::<u64>() as f64 / 1_000.0;
+    assert!((consumed(Dim::Read) / 7_200_000.0 - 1.0).abs() < 0.005, "{}", consumed(Dim::Read));
+    let writes = 23.0 * 60_000.0 + 300.0 * 40.0 * (23.0 / 12.0) / 4.0;
+    assert!((consumed(Dim::Write) / writes - 1.0).abs() < 0.005, "{} vs {writes}", consumed(Dim::Write));
+}
+
+/// get-metric-statistics (out of order, bare metric name) and the console's CSV (a header of
+/// labels, empty cells for missing datapoints).
+#[test]
+fn metric_statistics_and_console_csv() {
+    let i = import(&[fx("terraform-show.json")], &[fx("metric-statistics.json")], None, "gs").unwrap();
+    // Sums of 6,000, 6,000 and 12,000 a minute: 100, 100, 200 units a second; no request
+    // counts, so 1-unit writes (1,024-byte items assumed).
+    let w = &i.traces.iter().find(|t| t.0 == "gs-write-put-item.csv").unwrap().1;
+    assert_eq!(w, "time_s,rate\n0,100\n120,200\n");
+    let i = import(&[fx("terraform-show.json")], &[fx("console.csv")], None, "gs").unwrap();
+    // Reads: 500, 500, 600 units a second, plus 1,200 / 60 = 20 throttle events a second in
+    // the last minute at 1 unit each, over 4 attempts: 605.
+    let r = &i.traces.iter().find(|t| t.0 == "gs-read-get-item.csv").unwrap().1;
+    assert_eq!(r, "time_s,rate\n0,500\n120,605\n");
+    let w = &i.traces.iter().find(|t| t.0 == "gs-write-put-item.csv").unwrap().1;
+    assert_eq!(w, "time_s,rate\n0,0\n60,10\n");
+}
+
+/// Bad inputs name the file and where in it.
+#[test]
+fn bad_inputs_name_file_and_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let e = import(&[write("a.json", "{\"Table\": {\"TableName\": \"x\",}}")], &[], None, "t").unwrap_err().to_string();
+    assert!(e.contains("a.json") && e.contains("line 1"), "{e}");
+    let e = import(
+        &[write("b.json", r#"{"Table": {"TableName": "x", "KeySchema": [{"AttributeName": "k", "KeyType": "SORT"}]}}"#)],
+        &[],
+        None,
+        "t",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("b.json") && e.contains("/Table/KeySchema/0/KeyType"), "{e}");
+    let e = import(&[write("c.json", r#"{"hello": 1}"#)], &[], None, "t").unwrap_err().to_string();
+    assert!(e.contains("c.json") && e.contains("not a table definition"), "{e}");
+    let e = import(&[fx("template.yaml")], &[], Some("nope"), "t").unwrap_err().to_string();
+    assert!(e.contains("no table named nope") && e.contains("events-prod"), "{e}");
+    let m = write(
+        "m.json",
+        r#"{"MetricDataResults": [{"Id": "a", "Label": "ConsumedReadCapacityUnits", "Timestamps": ["yesterday"], "Values": [1]}]}"#,
+    );
+    let e = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap_err().to_string();
+    assert!(e.contains("m.json") && e.contains("/MetricDataResults/0/Timestamps/0"), "{e}");
+    let e = import(&[write("d.yaml", "Resources:\n  T:\n    Type: [unclosed\n")], &[], None, "t").unwrap_err().to_string();
+    assert!(e.contains("d.yaml") && e.contains("line"), "{e}");
+}
+
+/// The command: with --out it writes the scenario and its traces (and `run` takes them);
+/// metrics without --out is an error that writes nothing.
+#[test]
+fn the_import_command_writes_files_that_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("orders.toml");
+    let bin = env!("CARGO_BIN_EXE_ddbsim");
+    let o = Command::new(bin)
+        .args(["import", "tests/fixtures/import/describe-table.json", "--metrics", "tests/fixtures/import/metric-data-5m.json", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["orders-query-ByStatus.csv", "orders-read-get-item.csv", "orders-read-query.csv", "orders-write-put-item.csv", "orders.toml"]
+    );
+    let o = Command::new(bin).args(["run", "--duration", "10m", "-q", "--out"]).arg(dir.path().join("run")).arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let empty = tempfile::tempdir().unwrap();
+    let o = Command::new(bin)
+        .current_dir(empty.path())
+        .arg("import")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/describe-table.json"))
+        .arg("--metrics")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/metric-data-5m.json"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
+    // A definition alone prints a scenario that validates.
+    let o = Command::new(bin).args(["import", "tests/fixtures/import/terraform-show.json"]).output().unwrap();
+    assert!(o.status.success());
+    ddbsim::scenario::parse_str(&String::from_utf8(o.stdout).unwrap(), Path::new("gs.toml")).unwrap();
+}
