@@ -33,6 +33,8 @@ const KNOWN: &[&str] = &[
     "compare.csv",
     "compare.json",
     "compare-replications.json",
+    "recommend.csv",
+    "recommend.json",
     "cost.svg",
     "cost.png",
     "sweep.csv",

@@ -65,6 +65,25 @@ pub(crate) enum Command {
     },
     /// Print the JSON Schema of the scenario format.
     Schema,
+    /// Search capacity settings (on-demand, fixed, auto scaling, reserved) for the cheapest
+    /// within a throttle limit, on the scenario's traffic.
+    Recommend {
+        /// Scenario, output folder, seed, duration, quiet.
+        #[command(flatten)]
+        common: Common,
+        /// Largest share of attempts throttled, e.g. 0.1% or 0.001.
+        #[arg(long, default_value = "0.1%")]
+        max_throttle: String,
+        /// Reserved-capacity term, years (1 or 3).
+        #[arg(long, default_value_t = 1)]
+        reserved_term: u32,
+        /// Print the recommendation as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Run even if the guards estimate too much time or memory.
+        #[arg(long)]
+        force: bool,
+    },
     /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {

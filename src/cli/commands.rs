@@ -305,6 +305,38 @@ pub(super) fn validate(paths: &[PathBuf], allow_outside: bool) -> Result<(), Cli
     Ok(())
 }
 
+/// `ddbsim recommend`.
+pub(super) fn recommend(
+    c: &super::args::Common,
+    max_throttle: &str,
+    years: u32,
+    as_json: bool,
+    force: bool,
+    stop: &StopToken,
+) -> Result<(), CliError> {
+    let sc = c.load()?;
+    let catalog = catalog_arg(None, &sc)?;
+    if years != 1 && years != 3 {
+        return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {years}")));
+    }
+    let run = RunOptions { seed: c.seed, duration: duration_arg(c.duration.as_ref())?, stop: Some(stop.clone()), ..RunOptions::default() };
+    let o = study::recommend::RecommendOptions { run, max_throttle: share_arg(max_throttle)?, reserved_years: years };
+    // About 45 simulations: as a compare of 9 replications (5 runs each).
+    let work = guard::Work::compare(9);
+    let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
+    let out = Output::claim(&out_dir(c.out.as_ref(), &sc, "-recommend"))?;
+    let rec = study::recommend::recommend(&sc, &catalog, &o);
+    stopped(stop)?;
+    let written = out.write_all(&rec.artifacts()?)?;
+    if as_json {
+        print!("{}", String::from_utf8(crate::report::json_bytes(&rec)).expect("JSON is UTF-8"));
+    } else if !c.quiet {
+        print!("{}", rec.text());
+        println!("{}; wrote {}", memory(&estimate), wrote(&written));
+    }
+    Ok(())
+}
+
 /// `ddbsim import`: the scenario to stdout, or to `out` with its trace files beside it. The
 /// files are staged in a temporary folder beside `out`, the scenario is validated there, and
 /// only then are they moved into place (a failed import leaves nothing behind).

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod html;
 pub mod metric;
 pub mod plot;
+pub mod recommend;
 pub mod replications;
 pub mod summary;
 pub mod sweep;
@@ -140,6 +141,12 @@ pub trait Render {
     /// # Errors
     /// [`ReportError`] when a chart cannot be drawn.
     fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError>;
+}
+
+/// Pretty JSON with a trailing newline (for commands that print it).
+#[must_use]
+pub fn json_bytes<T: serde::Serialize + ?Sized>(v: &T) -> Vec<u8> {
+    json(v)
 }
 
 /// Pretty JSON with a trailing newline.

@@ -142,7 +142,7 @@ pub struct Comparison {
 }
 
 /// The scenario with capacity-changing actions removed (they belong to one mode).
-fn traffic_only(sc: &Scenario) -> Scenario {
+pub(crate) fn traffic_only(sc: &Scenario) -> Scenario {
     let mut s = sc.clone();
     s.actions.retain(|a| matches!(a.action, Action::ScaleRate { .. }));
     s.table.autoscaling = None;
@@ -154,7 +154,7 @@ fn traffic_only(sc: &Scenario) -> Scenario {
 
 /// The scenario on-demand. A provisioned table becomes what a switch to on-demand makes it:
 /// warm throughput at least its provisioned capacity (spec §5).
-fn on_demand(sc: &Scenario) -> Scenario {
+pub(crate) fn on_demand(sc: &Scenario) -> Scenario {
     let mut s = traffic_only(sc);
     let od = |c: &CapacitySpec| match *c {
         CapacitySpec::OnDemand { .. } => *c,
@@ -175,7 +175,7 @@ fn on_demand(sc: &Scenario) -> Scenario {
 
 /// Demand per resource (first attempts' units), units per second, [read, write]: the peak
 /// minute's, or the first minute's. The demand is the same draw in every mode.
-fn demand(r: &RunResult, peak: bool) -> Vec<[f64; 2]> {
+pub(crate) fn demand(r: &RunResult, peak: bool) -> Vec<[f64; 2]> {
     r.resources
         .iter()
         .map(|res| {
@@ -195,7 +195,7 @@ fn units_for(rate: f64, target: f64) -> u64 {
     ((rate / target).ceil() as u64).max(1)
 }
 
-fn provisioned(sc: &Scenario, caps: &[[u64; 2]]) -> Scenario {
+pub(crate) fn provisioned(sc: &Scenario, caps: &[[u64; 2]]) -> Scenario {
     let mut s = traffic_only(sc);
     s.table.capacity = CapacitySpec::Provisioned { read: caps[0][0], write: caps[0][1] };
     for (g, c) in s.gsis.iter_mut().zip(&caps[1..]) {

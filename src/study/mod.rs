@@ -6,8 +6,10 @@
 //! * [`compare`]: the same traffic under each capacity mode, billed and judged.
 //! * [`sweep`]: any scenario key over values, a Cartesian product, sharded over machines.
 //! * [`shards`]: the write-sharding explorer.
+//! * [`recommend`]: the cheapest capacity settings within a throttle limit.
 
 pub mod compare;
+pub mod recommend;
 pub mod runner;
 pub mod shards;
 pub mod sweep;

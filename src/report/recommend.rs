@@ -1,0 +1,116 @@
+//! What `recommend` prints and writes: the pick with its reason, the best setting of each
+//! mode, and every candidate in `recommend.csv` / `recommend.json`.
+
+use super::text::align;
+use super::{json, Artifact, Render, ReportError};
+use crate::study::recommend::Recommendation;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    candidate: usize,
+    mode: &'a str,
+    monthly_usd: f64,
+    throttled_share: f64,
+    failed_requests: u64,
+    within_limit: bool,
+    on_front: bool,
+    picked: bool,
+    settings: &'a str,
+}
+
+impl Recommendation {
+    fn csv(&self) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for (i, c) in self.candidates.iter().enumerate() {
+            w.serialize(CsvRow {
+                candidate: i,
+                mode: c.settings.mode(),
+                monthly_usd: (c.monthly_usd * 100.0).round() / 100.0,
+                throttled_share: (c.throttled_share * 1e6).round() / 1e6,
+                failed_requests: c.failed_requests,
+                within_limit: c.within_limit,
+                on_front: self.front.contains(&i),
+                picked: self.pick == Some(i),
+                settings: &c.description,
+            })
+            .expect("CSV row into memory");
+        }
+        w.into_inner().expect("CSV into memory")
+    }
+}
+
+impl Render for Recommendation {
+    fn text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "ddbsim recommend · {} · seed {} · {} s simulated per candidate, costs extrapolated to a 730-hour month · {}",
+            self.scenario, self.seed, self.duration_s, self.prices
+        );
+        let _ = writeln!(
+            o,
+            "{} simulations, {} candidates; limit: at most {:.3}% of attempts throttled\n",
+            self.simulations,
+            self.candidates.len(),
+            self.max_throttle * 100.0
+        );
+        let mut rows = vec![["best of mode".to_string(), "$/month".into(), "throttled".into(), "failed".into(), "settings".into()]];
+        for (mode, i) in &self.best_by_mode {
+            let c = &self.candidates[*i];
+            let mark = if self.pick == Some(*i) { " *" } else { "" };
+            rows.push([
+                format!("{mode}{mark}"),
+                format!("{:.2}", c.monthly_usd),
+                format!("{:.3}%", c.throttled_share * 100.0),
+                c.failed_requests.to_string(),
+                c.description.clone(),
+            ]);
+        }
+        o.push_str(&align(&rows));
+        let _ = writeln!(o);
+        match self.pick {
+            Some(i) => {
+                let c = &self.candidates[i];
+                let _ = writeln!(
+                    o,
+                    "recommended: {} — ${:.2} a month, {:.3}% of attempts throttled",
+                    c.description,
+                    c.monthly_usd,
+                    c.throttled_share * 100.0
+                );
+                let runner_up = self
+                    .best_by_mode
+                    .iter()
+                    .filter(|(m, j)| *j != i && m != c.settings.mode())
+                    .min_by(|a, b| self.candidates[a.1].monthly_usd.total_cmp(&self.candidates[b.1].monthly_usd));
+                if let Some((m, j)) = runner_up {
+                    let r = &self.candidates[*j];
+                    let _ = writeln!(
+                        o,
+                        "runner-up: {m} at ${:.2} a month ({:+.1} %)",
+                        r.monthly_usd,
+                        (r.monthly_usd / c.monthly_usd - 1.0) * 100.0
+                    );
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "recommended: none — every candidate throttles more than {:.3}% of attempts (raise --max-throttle)",
+                    self.max_throttle * 100.0
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "costs are estimates from the simulated window; recommend.csv lists every candidate and the cost-vs-throttling front"
+        );
+        o
+    }
+
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
+        Ok(vec![Artifact::new("recommend.csv", self.csv()), Artifact::new("recommend.json", json(self))])
+    }
+}
