@@ -328,8 +328,8 @@ pub struct RawHot {
 pub struct RawShards {
     /// Number of suffixes.
     pub count: u64,
-    /// "random" suffix (reads query every shard) or "hash" (calculated suffix: a point read hits one shard).
-    pub by: RawShardBy,
+    /// "random" suffix (reads query every shard) or "hash" (calculated suffix: a point read hits one shard); default "random".
+    pub by: Option<RawShardBy>,
 }
 
 /// How the shard suffix is chosen.

@@ -99,7 +99,7 @@ impl Validator<'_, '_> {
             if s.count == 0 || s.count > 10_000 {
                 self.err(&at.key("shards").key("count"), format!("shard count must be between 1 and 10000, not {}", s.count));
             }
-            Shards { count: s.count.clamp(1, 10_000), random: s.by == RawShardBy::Random }
+            Shards { count: s.count.clamp(1, 10_000), random: s.by != Some(RawShardBy::Hash) }
         });
         let sort_keys = k.sort_keys.as_ref().map(|sk| {
             if sk.items == 0 || sk.items > MAX_SORT_KEYS {
