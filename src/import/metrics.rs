@@ -231,6 +231,9 @@ fn split_csv(line: &str) -> Vec<String> {
     out.into_iter().map(|s| s.trim().to_string()).collect()
 }
 
+/// The longest history replayed: a scenario runs at most 366 days.
+const MAX_SPAN_S: i64 = 366 * 86_400;
+
 /// Per-minute values on a common grid.
 #[derive(Debug, Default)]
 pub(crate) struct Grid {
@@ -247,7 +250,7 @@ impl Grid {
     /// The series on one-minute steps from the earliest to the last datapoint's period. A Sum
     /// over a period of P seconds is a rate of Sum / P in each of its minutes; a Provisioned
     /// average holds for the period. Duplicates (pages or files that overlap) keep the first.
-    pub(crate) fn build(history: &mut History) -> Option<Grid> {
+    pub(crate) fn build(history: &mut History) -> Result<Option<Grid>, String> {
         let mut start = i64::MAX;
         let mut end = i64::MIN;
         let mut periods = Vec::new();
@@ -267,7 +270,15 @@ impl Grid {
             }
         }
         if start >= end {
-            return None;
+            return Ok(None);
+        }
+        if end - start > MAX_SPAN_S {
+            return Err(format!(
+                "the metrics span {} days (from {} to {} Unix seconds); ddbsim replays at most 366 days: give a shorter history",
+                (end - start) / 86_400,
+                start,
+                end
+            ));
         }
         let minutes = ((end - start) / 60) as usize;
         let mut values: BTreeMap<(Metric, Option<String>), Vec<Option<f64>>> = BTreeMap::new();
@@ -294,7 +305,7 @@ impl Grid {
                 history.notes.push(format!("{}: {gaps} missing periods of {period} s (read as no traffic)", s.origin));
             }
         }
-        Some(Grid { start, minutes, values })
+        Ok(Some(Grid { start, minutes, values }))
     }
 
     /// The per-minute values of a metric, zeros where absent (`None`: the metric is absent).

@@ -234,7 +234,15 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
         }
     }
     let has_metrics = !history.series.is_empty();
-    let grid = if has_metrics { metrics::Grid::build(&mut history) } else { None };
+    let grid = if has_metrics {
+        metrics::Grid::build(&mut history).map_err(|message| ImportError {
+            file: metrics.first().or(sources.first()).cloned().unwrap_or_default(),
+            at: String::new(),
+            message,
+        })?
+    } else {
+        None
+    };
     if has_metrics && !history.series.iter().any(|s| matches!(s.metric, metrics::Metric::Consumed(_)) && s.index.is_none()) {
         notes.push("the metrics have no ConsumedRead/WriteCapacityUnits of the table: its traffic is not rebuilt".into());
     }

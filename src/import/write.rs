@@ -6,9 +6,12 @@ use super::metrics::{Grid, Metric, OPERATIONS};
 use crate::model::Dim;
 use std::fmt::Write as _;
 
-/// Attempts a request makes under the scenario's client (`sdk-2026`: 4), used to deflate
-/// throttle events into dropped requests.
-const ATTEMPTS: f64 = 4.0;
+/// Share of throttle events that can be retries: the `sdk-2026` client makes up to 4 attempts,
+/// so at most 3 of every 4 events of a request are retries.
+const RETRY_SHARE: f64 = 0.75;
+/// Retries the SDK's retry quota funds in a minute of sustained throttling, beyond one per
+/// five successful first attempts: a full 500-token bucket at 5 tokens a retry.
+const QUOTA_RETRIES: f64 = 100.0;
 /// Item size assumed when the definition has no `TableSizeBytes` / `ItemCount`.
 const DEFAULT_ITEM_BYTES: u64 = 1_024;
 /// Bytes of one non-key attribute of an `INCLUDE` projection (an assumption).
@@ -139,11 +142,29 @@ fn trace_csv(rates: &[f64]) -> String {
 }
 
 /// Per minute: demand rebuilt from the history of `index` (`None`: the table) in dimension
-/// `d`, in units a second: consumed plus throttle events x units a request / attempts.
+/// `d`, in units a second (an estimate). A throttle event is one throttled attempt, so the
+/// minute's `E` events are requests throttled at least once plus their retries. Retries are at
+/// most 3 in 4 events (4 attempts), and at most what the SDK's retry quota funds: 100 from a
+/// full bucket plus one per five successful first attempts (`S`, consumed units / units a
+/// request). The rest, `E - min(0.75 E, 100 + S / 5)`, are requests that were dropped, each
+/// adding its units to the demand; a request retried into success is already in the consumed
+/// units. A light throttle adds a quarter of its events; a sustained one, whose quota is
+/// empty, nearly all of them.
 fn demand(grid: &Grid, index: Option<&str>, d: Dim, units_per_request: f64) -> Option<Vec<f64>> {
     let consumed = grid.get(&Metric::Consumed(d), index)?;
     let events = grid.get(&Metric::ThrottleEvents(d), index).unwrap_or_else(|| vec![0.0; grid.minutes]);
-    Some(consumed.iter().zip(&events).map(|(c, e)| c + e * units_per_request / ATTEMPTS).collect())
+    let u = units_per_request.max(f64::MIN_POSITIVE);
+    Some(
+        consumed
+            .iter()
+            .zip(&events)
+            .map(|(c, e)| {
+                let (c_min, e_min) = (c * 60.0, e * 60.0);
+                let retries = (RETRY_SHARE * e_min).min(QUOTA_RETRIES + c_min / u / 5.0);
+                c + (e_min - retries) * u / 60.0
+            })
+            .collect(),
+    )
 }
 
 /// Per operation of dimension `d` on the table: requests a second per minute.
@@ -154,6 +175,91 @@ fn requests_by_op(grid: &Grid, d: Dim) -> Vec<(&'static str, Vec<f64>)> {
         .filter_map(|op| grid.get(&Metric::Requests((*op).to_string()), None).map(|v| (*op, v)))
         .filter(|(_, v)| v.iter().any(|x| *x > 0.0))
         .collect()
+}
+
+/// The recorded provisioned capacity's changes, as the UpdateTables that made them, for each
+/// provisioned resource without auto scaling (with auto scaling, the simulation scales it).
+///
+/// A change shows in the minute it completes. When a minute's average lies between the levels
+/// before and after it, the change completed within that minute, at the share of the minute the
+/// average says; otherwise at the minute's start. Each UpdateTable is issued its latency
+/// earlier: `update_latency`, or `partition_add_latency` when the new capacity needs more
+/// partitions (`ceil(RCU/3000 + WCU/1000)`, doubling) than the resource had.
+fn capacity_actions(t: &TableDef, g: &Grid) -> String {
+    use crate::scenario::defaults::{PARTITION_ADD_LATENCY, UPDATE_LATENCY};
+    let mut out = String::new();
+    let resources = std::iter::once((None, t.provisioned.is_some(), t.size_bytes))
+        .chain(t.gsis.iter().map(|x| (Some(x.name.as_str()), x.provisioned.is_some(), x.size_bytes)));
+    for (index, provisioned, bytes) in resources {
+        let scaled = Dim::ALL.iter().any(|&d| t.scaling.contains_key(&(index.map(str::to_string), d)));
+        if !provisioned || scaled {
+            continue;
+        }
+        let (Some(r), Some(w)) = (g.get(&Metric::Provisioned(Dim::Read), index), g.get(&Metric::Provisioned(Dim::Write), index)) else {
+            continue;
+        };
+        // (second the change completes, dimension, new units)
+        let mut changes: Vec<(u64, Dim, u64)> = Vec::new();
+        for (d, v) in [(Dim::Read, &r), (Dim::Write, &w)] {
+            let mut level = v[0].round();
+            let mut m = 1;
+            while m < v.len() {
+                let x = v[m];
+                if x <= 0.0 || (x - level).abs() < 0.5 {
+                    m += 1;
+                    continue;
+                }
+                let next = v.get(m + 1).copied().filter(|n| *n > 0.0 && (n - x).abs() >= 0.5);
+                match next {
+                    Some(n) if (x - level) * (n - x) > 0.0 => {
+                        // Part of minute m at the old level, the rest at the new one.
+                        let f = (x - level) / (n - level);
+                        changes.push(((m as u64 + 1) * 60 - (f * 60.0).round() as u64, d, n.round() as u64));
+                        level = n.round();
+                        m += 2;
+                    }
+                    _ => {
+                        changes.push((m as u64 * 60, d, x.round() as u64));
+                        level = x.round();
+                        m += 1;
+                    }
+                }
+            }
+        }
+        changes.sort_by_key(|c| (c.0, c.1 as u8));
+        let seed_parts = bytes.map_or(1, |b| b.div_ceil(crate::limits::SEED_PARTITION_BYTES)).max(1);
+        let needed = |rcu: u64, wcu: u64| (rcu + 3 * wcu).div_ceil(3_000).max(1);
+        let (mut rcu, mut wcu) = (r[0].round() as u64, w[0].round() as u64);
+        let mut parts = needed(rcu, wcu).max(seed_parts);
+        if !changes.is_empty() {
+            let _ =
+                writeln!(out, "\n# The recorded provisioned capacity of {}, as the UpdateTables that set it:", index.unwrap_or(&t.name));
+        }
+        for (at, d, units) in changes {
+            if d == Dim::Read {
+                rcu = units;
+            } else {
+                wcu = units;
+            }
+            let mut latency = UPDATE_LATENCY.as_secs();
+            if needed(rcu, wcu) > parts {
+                latency = PARTITION_ADD_LATENCY.as_secs();
+                while parts < needed(rcu, wcu) {
+                    parts *= 2;
+                }
+            }
+            let issue = at.saturating_sub(latency);
+            let _ = write!(
+                out,
+                "[[at]]\ntime = \"{issue}s\"\nset_capacity = {{ {} = {units} }}\n",
+                if d == Dim::Read { "read" } else { "write" }
+            );
+            if let Some(i) = index {
+                let _ = writeln!(out, "index = {}", q(i));
+            }
+        }
+    }
+    out
 }
 
 /// One `[[pattern]]` to write.
@@ -200,10 +306,11 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
     s.push_str("# Lines marked ASSUMPTION say what the definition and metrics cannot: edit them to match your data.\n");
     if grid.is_some() {
         s.push_str(
-            "# Traffic is rebuilt from CloudWatch: consumed units plus an ESTIMATE of the throttled demand\n\
-             # (throttle events x units a request / 4, as each request the SDK gave up on was throttled on all\n\
-             # 4 attempts; requests retried into success are already in the consumed units). Every figure\n\
-             # that depends on it is an estimate.\n",
+            "# Traffic is rebuilt from CloudWatch: consumed units plus an ESTIMATE of the throttled demand:\n\
+             # the requests the SDK dropped, each minute's throttle events less the retries among them (at\n\
+             # most 3 in 4 events, and at most what the retry quota funds: 100 plus one per 5 successful\n\
+             # requests, for one SDK client), times the units a request. Requests retried into success are\n\
+             # already in the consumed units. Every figure that depends on it is an estimate.\n",
         );
     }
     for n in notes {
@@ -309,7 +416,18 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         if let ProjectionDef::Include(n) = g.projection {
             let _ = writeln!(s, "# ASSUMPTION: the {n} included attributes take {INCLUDE_ATTRIBUTE_BYTES} bytes each");
         }
-        let gbase = g.provisioned.map(|p| {
+        // A provisioned table's index is provisioned too; a definition that leaves its capacity
+        // out gets the table's (stated as an assumption).
+        let own = g.provisioned.or_else(|| {
+            let p = t.provisioned?;
+            let _ = writeln!(
+                s,
+                "# ASSUMPTION: the definition gives this index no capacity; it takes the table's ({} RCU / {} WCU)",
+                p[0], p[1]
+            );
+            Some(p)
+        });
+        let gbase = own.map(|p| {
             let f = |d: Dim| {
                 grid.and_then(|gr| gr.get(&Metric::Provisioned(d), Some(&g.name))).and_then(|v| v.first().copied()).filter(|x| *x >= 1.0)
             };
@@ -484,5 +602,8 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         let _ = writeln!(s, "\n# ASSUMPTION: items of {DEFAULT_ITEM_BYTES} bytes (the definition has no TableSizeBytes and ItemCount).");
     }
     s.push_str(&patterns.replace("@INDEX_WRITES@\n", &if iw.is_empty() { String::new() } else { format!("{iw}\n") }));
+    if let Some(g) = grid {
+        s.push_str(&capacity_actions(t, g));
+    }
     Written { scenario: s, traces }
 }
