@@ -30,9 +30,15 @@ pub(crate) struct Written {
     pub(crate) traces: Vec<(String, String)>,
 }
 
-/// A TOML string.
+/// A TOML string (JSON's escapes are TOML's, but TOML also refuses a raw DEL).
 fn q(s: &str) -> String {
-    serde_json::to_string(s).expect("a string serialises")
+    serde_json::to_string(s).expect("a string serialises").replace('\u{7f}', "\\u007F")
+}
+
+/// Text from the inputs made safe for a `#` comment: no control characters (a newline would
+/// end the comment and leave the rest as broken TOML).
+fn clean(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 /// A TOML key: bare when it can be.
@@ -232,8 +238,11 @@ fn capacity_actions(t: &TableDef, g: &Grid) -> String {
         let (mut rcu, mut wcu) = (r[0].round() as u64, w[0].round() as u64);
         let mut parts = needed(rcu, wcu).max(seed_parts);
         if !changes.is_empty() {
-            let _ =
-                writeln!(out, "\n# The recorded provisioned capacity of {}, as the UpdateTables that set it:", index.unwrap_or(&t.name));
+            let _ = writeln!(
+                out,
+                "\n# The recorded provisioned capacity of {}, as the UpdateTables that set it:",
+                clean(index.unwrap_or(&t.name))
+            );
         }
         for (at, d, units) in changes {
             if d == Dim::Read {
@@ -314,7 +323,7 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         );
     }
     for n in notes {
-        let _ = writeln!(s, "# NOTE: {n}");
+        let _ = writeln!(s, "# NOTE: {}", clean(n));
     }
     let item = match (t.size_bytes, t.item_count) {
         (Some(b), Some(n)) if n > 0 && b > 0 => (b / n).clamp(1, 400 * 1_024),
@@ -379,7 +388,7 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         let _ = writeln!(s, "storage_gb = {}", b as f64 / 1e9);
     }
     if let Some(v) = &t.stream {
-        let _ = writeln!(s, "# Streams ({v}) are on; ddbsim does not model or bill them yet.");
+        let _ = writeln!(s, "# Streams ({}) are on; ddbsim does not model or bill them yet.", clean(v));
     }
 
     // ------------------------------------------------------------------ [keys]
@@ -404,7 +413,8 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         let _ = writeln!(s, "popularity = {{ zipf = {DEFAULT_ZIPF} }}  # ASSUMPTION: a moderate skew; a Contributor Insights top-keys report tells the real one");
         if *is_table {
             if let Some(rk) = &t.range_key {
-                let _ = writeln!(s, "# The table has a sort key ({rk}): if values hold many items, add sort_keys = {{ items = N }}.");
+                let _ =
+                    writeln!(s, "# The table has a sort key ({}): if values hold many items, add sort_keys = {{ items = N }}.", clean(rk));
             }
         }
     }

@@ -64,3 +64,33 @@ fn finding_a_diurnal_peak_with_a_huge_minute_is_a_problem() {
     let err = ddbsim::scenario::parse_str(text, Path::new("f.toml")).unwrap_err().to_string();
     assert!(err.contains("pattern[0].rate.diurnal.peak"), "{err}");
 }
+
+/// The `import` target's corpus (seeded from tests/fixtures/import): definition and metric
+/// bytes never panic, and whatever imports loads as a scenario with its traces.
+#[test]
+fn the_import_corpus_imports_or_explains() {
+    let inputs = corpus("import");
+    assert!(inputs.len() >= 8, "the import corpus has {} inputs", inputs.len());
+    let dir = tempfile::tempdir().unwrap();
+    let mut imported = 0;
+    for data in &inputs {
+        let (def, met) = match data.iter().position(|&b| b == 0) {
+            Some(i) => (&data[..i], &data[i + 1..]),
+            None => (&data[..], &[][..]),
+        };
+        let (def_path, met_path) = (dir.path().join("def.in"), dir.path().join("met.in"));
+        std::fs::write(&def_path, def).unwrap();
+        std::fs::write(&met_path, met).unwrap();
+        let metrics = if met.is_empty() { vec![] } else { vec![met_path] };
+        if let Ok(i) = ddbsim::import::import(&[def_path], &metrics, None, "f") {
+            for (name, text) in &i.traces {
+                std::fs::write(dir.path().join(name), text).unwrap();
+            }
+            let sc = dir.path().join("f.toml");
+            std::fs::write(&sc, &i.scenario).unwrap();
+            ddbsim::scenario::load(&sc).unwrap_or_else(|e| panic!("an import that does not load:\n{e}\n{}", i.scenario));
+            imported += 1;
+        }
+    }
+    assert!(imported >= 5, "{imported} of {} imported", inputs.len());
+}

@@ -397,3 +397,30 @@ fn finding_a_provisioned_index_without_capacity_takes_the_tables() {
     let (_d, sc) = load(&i);
     assert!(matches!(sc.gsis[0].capacity, CapacitySpec::Provisioned { read: 30, write: 20 }));
 }
+
+/// Finding of the `import` fuzz target: a name with a control character (here a CSV column
+/// with a vertical tab, and a table name with a newline and a DEL) ended a `#` comment or a
+/// string early and left TOML that does not parse. Comments now blank control characters and
+/// strings escape them.
+#[test]
+fn finding_control_characters_in_names_stay_inside_comments_and_strings() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = dir.path().join("t.json");
+    std::fs::write(
+        &def,
+        r#"{"Table": {"TableName": "Ord\ners\u007f", "KeySchema": [{"AttributeName": "k\u000bey", "KeyType": "HASH"}, {"AttributeName": "s\nk", "KeyType": "RANGE"}],
+            "BillingModeSummary": {"BillingMode": "PROVISIONED"},
+            "ProvisionedThroughput": {"ReadCapacityUnits": 30, "WriteCapacityUnits": 20},
+            "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS\nONLY"}}}"#,
+    )
+    .unwrap();
+    let csv = dir.path().join("m.csv");
+    std::fs::write(
+        &csv,
+        "Timestamp,ConsumedReadCapacityUnits,ReadThrottle\u{b}Events\n2026-11-20 10:00:00,600,0\n2026-11-20 10:01:00,600,0\n",
+    )
+    .unwrap();
+    let i = import(&[def], &[csv], None, "t").unwrap();
+    let (_d, sc) = load(&i);
+    assert_eq!(sc.table.name, "Ord\ners\u{7f}");
+}
