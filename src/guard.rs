@@ -67,6 +67,9 @@ const STEP_BYTES: f64 = 24.0;
 const PARSE_BYTES_PER_BYTE: f64 = 45.0;
 /// One pattern's weight for one partition.
 const WEIGHT_BYTES: f64 = 8.0;
+/// An LSI table's item collection written during the run: a map entry (key space and rank,
+/// bytes and refused writes: 32 B) and its share of the B-tree's nodes.
+const COLLECTION_ENTRY_BYTES: f64 = 48.0;
 
 /// What a run is expected to cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -275,8 +278,23 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
     let scenario_bytes = POINT_BYTES + sc.source_text.len() as f64 + steps * STEP_BYTES;
     // Reading the scenario parses its text into a tree first, freed before the run starts.
     let parse = sc.source_text.len() as f64 * PARSE_BYTES_PER_BYTE;
-    let per_run =
-        partitions * PARTITION_STATE_BYTES + weights + key_spaces + histograms + peak.min(MAX_REQUESTS_PER_SECOND) * ATTEMPT_BYTES;
+    // With an LSI, every partition-key value written is tracked: at most the key space's
+    // values, at most one per write.
+    let collections = if sc.lsis.is_empty() {
+        0.0
+    } else {
+        let writes: f64 =
+            sc.patterns.iter().zip(&rates).filter(|(p, _)| p.op.is_write()).map(|(p, r)| r * p.items.max(1) as f64).sum::<f64>() * secs;
+        let values =
+            sc.key_spaces.get(sc.table.partition_key).map_or(1.0, |k| k.cardinality as f64 * k.shards.map_or(1.0, |s| s.count as f64));
+        writes.min(values) * COLLECTION_ENTRY_BYTES
+    };
+    let per_run = partitions * PARTITION_STATE_BYTES
+        + weights
+        + key_spaces
+        + histograms
+        + collections
+        + peak.min(MAX_REQUESTS_PER_SECOND) * ATTEMPT_BYTES;
     let records = minutes * (resources as f64 * MINUTE_BYTES + LATENCY_MINUTE_BYTES);
     let rows = partition_rows * PARTITION_ROW_BYTES;
     // Charts: one run's, at most 1,000 x 1,000 cells a heatmap.

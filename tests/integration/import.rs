@@ -424,3 +424,21 @@ fn finding_control_characters_in_names_stay_inside_comments_and_strings() {
     let (_d, sc) = load(&i);
     assert_eq!(sc.table.name, "Ord\ners\u{7f}");
 }
+
+/// scenarios/imported/ is what `ddbsim import` writes from the fixtures (README's worked
+/// example): importing them again gives the same files, byte for byte.
+#[test]
+fn the_bundled_imported_example_is_what_import_writes() {
+    let i = import(
+        &[fx("describe-table.json"), fx("scalable-targets.json"), fx("scaling-policies.json")],
+        &[fx("metric-data-5m.json")],
+        None,
+        "orders",
+    )
+    .unwrap();
+    let dir = Path::new("scenarios/imported");
+    assert_eq!(std::fs::read_to_string(dir.join("orders.toml")).unwrap(), i.scenario, "re-run the import of README's example");
+    for (name, text) in &i.traces {
+        assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
+    }
+}

@@ -8,6 +8,7 @@ use ddbsim::{simulate, RunOptions};
 fn every_bundled_scenario_loads_and_runs() {
     let mut n = 0;
     let mut entries: Vec<_> = std::fs::read_dir("scenarios").unwrap().map(|e| e.unwrap().path()).collect();
+    entries.extend(std::fs::read_dir("scenarios/imported").unwrap().map(|e| e.unwrap().path()));
     entries.sort();
     for path in entries {
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
