@@ -72,19 +72,30 @@ fn is_read(op: &str) -> bool {
 /// Units one request costs, and how the pattern charges it: (units, item bytes, eventual).
 /// Reads of `u` read units: strongly consistent reads of `ceil(u)` x 4 KB, or eventually
 /// consistent 4 KB reads when `u` is about a half; writes of `ceil(u)` x 1 KB.
+/// An item is at most 400 KB: a request of more units (a Query page, a batch) is charged as
+/// several requests of the largest item, so the units are kept.
 fn charge(dim: Dim, u: f64) -> (f64, u64, bool) {
     match dim {
         Dim::Read if u < 0.75 => (0.5, 4_096, true),
         Dim::Read => {
-            let k = u.round().max(1.0);
+            let k = u.round().clamp(1.0, (MAX_ITEM / 4_096) as f64);
             (k, k as u64 * 4_096, false)
         }
         Dim::Write => {
-            let k = u.round().max(1.0);
+            let k = u.round().clamp(1.0, (MAX_ITEM / 1_024) as f64);
             (k, k as u64 * 1_024, false)
         }
     }
 }
+
+/// Is `u` units a request more than a request of one item of `k` units (plus its LSI entries)
+/// can be?
+fn measured_over(u: f64, k: f64, lsi_all: f64, lsi_fixed: f64) -> bool {
+    u > k * (1.0 + lsi_all) + lsi_fixed + 0.5
+}
+
+/// The largest item, bytes (400 KB).
+const MAX_ITEM: u64 = 400 * 1_024;
 
 /// What each write spends on the table's LSIs: (how many LSIs project ALL, so their entry
 /// costs what the item does; write units of the other LSIs' entries).
@@ -326,7 +337,7 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         let _ = writeln!(s, "# NOTE: {}", clean(n));
     }
     let item = match (t.size_bytes, t.item_count) {
-        (Some(b), Some(n)) if n > 0 && b > 0 => (b / n).clamp(1, 400 * 1_024),
+        (Some(b), Some(n)) if n > 0 && b > 0 => (b / n).clamp(1, MAX_ITEM),
         _ => DEFAULT_ITEM_BYTES,
     };
     let item_assumed = !matches!((t.size_bytes, t.item_count), (Some(b), Some(n)) if n > 0 && b > 0);
@@ -527,6 +538,11 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
                             "ASSUMPTION: every {} is a {op} of {item}-byte items ({assumed} units)",
                             if d == Dim::Read { "read" } else { "write" }
                         )
+                    };
+                    let note = if measured_over(u, k, lsi_all, lsi_fixed) {
+                        format!("{note}; more than one 400 KB item, so charged as several requests of 400 KB (the units kept)")
+                    } else {
+                        note
                     };
                     let measured = total_requests > 0.0;
                     Pat {

@@ -442,3 +442,25 @@ fn the_bundled_imported_example_is_what_import_writes() {
         assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
     }
 }
+
+/// Finding of the `import` fuzz target: a history whose requests consume more units than one
+/// 400 KB item can (a Query page, a batch) was written as an item of 400 MB. It is now
+/// charged as requests of the largest item, keeping the units: 600,000 read units a minute
+/// in 60 GetItem requests are 10,000 units a second, 100 units (400 KB, strongly consistent)
+/// a request, so 100 requests a second.
+#[test]
+fn finding_requests_larger_than_an_item_keep_their_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.json");
+    std::fs::write(
+        &m,
+        r#"{"MetricDataResults": [
+          {"Id": "r", "Label": "ConsumedReadCapacityUnits", "Timestamps": ["2026-11-20T10:01:00Z", "2026-11-20T10:00:00Z"], "Values": [600000, 600000]},
+          {"Id": "g", "Label": "SuccessfulRequestLatency GetItem", "Timestamps": ["2026-11-20T10:01:00Z", "2026-11-20T10:00:00Z"], "Values": [60, 60]}]}"#,
+    )
+    .unwrap();
+    let i = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap();
+    assert_eq!(i.traces.iter().find(|t| t.0 == "t-read-get-item.csv").unwrap().1, "time_s,rate\n0,100\n");
+    assert!(i.scenario.contains("item_bytes = 409600"), "{}", i.scenario);
+    load(&i);
+}
