@@ -84,3 +84,49 @@ pub fn queue_push_pop(seed: u64, n: u64) -> u64 {
     }
     std::iter::from_fn(|| q.pop_before(u64::MAX)).count() as u64
 }
+
+/// Fourteen days of one table, the shape `ddbsim import`'s round trip and the `recommend`
+/// bench use: reads 100-800 and writes 40-250 a second over a day peaking at 15:00 UTC, and a
+/// 30-minute batch of 1,500 writes a second every night at 02:00; provisioned 800 / 300,
+/// auto-scaled (min 100 / 50, max 4,000, target 70 %) when `autoscaled`.
+#[must_use]
+pub fn fourteen_day_table(autoscaled: bool) -> String {
+    let mut steps = String::new();
+    for d in 0..14 {
+        steps.push_str(&format!("[\"{}m\", 1500], [\"{}m\", 0], ", (d * 24 + 2) * 60, (d * 24 + 2) * 60 + 30));
+    }
+    let scaling = if autoscaled {
+        "autoscaling = { read = { min = 100, max = 4000, target = 70 }, write = { min = 50, max = 4000, target = 70 } }\n"
+    } else {
+        ""
+    };
+    format!(
+        r#"[scenario]
+duration = "14d"
+start = "2026-11-01T00:00:00Z"
+seed = 5
+[table]
+name = "Orders"
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 800, write = 300 }}
+{scaling}[keys.k]
+cardinality = 10000000
+[[pattern]]
+name = "read"
+op = "get_item"
+item_bytes = 1024
+consistency = "strong"
+rate = {{ diurnal = {{ min = 100, max = 800, peak = "15:00" }} }}
+[[pattern]]
+name = "write"
+op = "put_item"
+item_bytes = 1024
+rate = {{ diurnal = {{ min = 40, max = 250, peak = "15:00" }} }}
+[[pattern]]
+name = "batch"
+op = "put_item"
+item_bytes = 1024
+rate = {{ steps = [["0s", 0], {steps}] }}
+"#
+    )
+}

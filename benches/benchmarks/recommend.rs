@@ -8,40 +8,7 @@ use ddbsim::Catalog;
 use std::path::Path;
 
 fn fourteen_days() -> ddbsim::Scenario {
-    let mut steps = String::new();
-    for d in 0..14 {
-        steps.push_str(&format!("[\"{}m\", 1500], [\"{}m\", 0], ", (d * 24 + 2) * 60, (d * 24 + 2) * 60 + 30));
-    }
-    let text = format!(
-        r#"
-[scenario]
-duration = "14d"
-start = "2026-11-01T00:00:00Z"
-[table]
-name = "Orders"
-partition_key = "k"
-capacity = {{ mode = "provisioned", read = 800, write = 300 }}
-[keys.k]
-cardinality = 10000000
-[[pattern]]
-name = "read"
-op = "get_item"
-item_bytes = 1024
-consistency = "strong"
-rate = {{ diurnal = {{ min = 100, max = 800, peak = "15:00" }} }}
-[[pattern]]
-name = "write"
-op = "put_item"
-item_bytes = 1024
-rate = {{ diurnal = {{ min = 40, max = 250, peak = "15:00" }} }}
-[[pattern]]
-name = "batch"
-op = "put_item"
-item_bytes = 1024
-rate = {{ steps = [["0s", 0], {steps}] }}
-"#
-    );
-    ddbsim::scenario::parse_str(&text, Path::new("fourteen-days.toml")).expect("valid")
+    ddbsim::scenario::parse_str(&ddbsim::bench_support::fourteen_day_table(false), Path::new("fourteen-days.toml")).expect("valid")
 }
 
 fn bench_recommend(c: &mut Criterion) {

@@ -97,7 +97,7 @@ pub(crate) struct Definitions {
     pub(crate) tables: Vec<TableDef>,
     /// Auto scaling by (table name, index name, dimension), from Application Auto Scaling's
     /// own outputs or resources not nested in a table.
-    pub(crate) scaling: Vec<(String, Option<String>, Dim, ScalingDef)>,
+    pub(crate) scaling: Vec<ScalingFor>,
     /// What was skipped or not resolved, for the scenario's comments.
     pub(crate) notes: Vec<String>,
 }
@@ -236,6 +236,61 @@ fn scalable(resource_id: &str, dimension: &str) -> Option<(String, Option<String
         return None;
     };
     Some((table, index, dim))
+}
+
+/// Auto-scaling settings for (table name, index name, dimension).
+pub(crate) type ScalingFor = (String, Option<String>, Dim, ScalingDef);
+
+/// The field names of a scalable target and a scaling policy in one format: Application Auto
+/// Scaling's own (`ResourceId`, …) or Terraform's (`resource_id`, …).
+struct TargetKeys {
+    namespace: &'static str,
+    resource: &'static str,
+    dimension: &'static str,
+    min: &'static str,
+    max: &'static str,
+    /// JSON pointer of a target-tracking policy's target value.
+    target: &'static str,
+}
+
+const API_KEYS: TargetKeys = TargetKeys {
+    namespace: "ServiceNamespace",
+    resource: "ResourceId",
+    dimension: "ScalableDimension",
+    min: "MinCapacity",
+    max: "MaxCapacity",
+    target: "/TargetTrackingScalingPolicyConfiguration/TargetValue",
+};
+
+const TERRAFORM_KEYS: TargetKeys = TargetKeys {
+    namespace: "service_namespace",
+    resource: "resource_id",
+    dimension: "scalable_dimension",
+    min: "min_capacity",
+    max: "max_capacity",
+    target: "/target_tracking_scaling_policy_configuration/0/target_value",
+};
+
+/// A scalable target of DynamoDB (min and max), or a target-tracking policy (its target), at
+/// `at`; `None` for another service or dimension, or a policy of another kind.
+fn scaling_entry(doc: &Doc, v: &Value, k: &TargetKeys, at: &str, policy: bool) -> Result<Option<ScalingFor>, ImportError> {
+    if !policy && v.get(k.namespace).and_then(Value::as_str) != Some("dynamodb") {
+        return Ok(None);
+    }
+    let rid = v.get(k.resource).and_then(Value::as_str).unwrap_or_default();
+    let dim = v.get(k.dimension).and_then(Value::as_str).unwrap_or_default();
+    let Some((table, index, d)) = scalable(rid, dim) else { return Ok(None) };
+    let s = if policy {
+        let Some(t) = v.pointer(k.target).and_then(Value::as_f64) else { return Ok(None) };
+        ScalingDef { target: Some(t), ..ScalingDef::default() }
+    } else {
+        ScalingDef {
+            min: opt_num(doc, v.get(k.min), &format!("{at}/{}", k.min))?,
+            max: opt_num(doc, v.get(k.max), &format!("{at}/{}", k.max))?,
+            target: None,
+        }
+    };
+    Ok(Some((table, index, d, s)))
 }
 
 // ------------------------------------------------------------------------- describe-table
@@ -718,29 +773,8 @@ fn terraform(doc: &Doc) -> Result<Definitions, ImportError> {
         let vat = format!("{at}/values");
         match kind {
             "aws_dynamodb_table" => defs.tables.push(tf_table(doc, &v, &vat)?),
-            "aws_appautoscaling_target" => {
-                if v.get("service_namespace").and_then(Value::as_str) != Some("dynamodb") {
-                    continue;
-                }
-                let rid = v.get("resource_id").and_then(Value::as_str).unwrap_or_default();
-                let dim = v.get("scalable_dimension").and_then(Value::as_str).unwrap_or_default();
-                if let Some((table, index, d)) = scalable(rid, dim) {
-                    let s = ScalingDef {
-                        min: opt_num(doc, v.get("min_capacity"), &format!("{vat}/min_capacity"))?,
-                        max: opt_num(doc, v.get("max_capacity"), &format!("{vat}/max_capacity"))?,
-                        target: None,
-                    };
-                    defs.scaling.push((table, index, d, s));
-                }
-            }
-            "aws_appautoscaling_policy" => {
-                let rid = v.get("resource_id").and_then(Value::as_str).unwrap_or_default();
-                let dim = v.get("scalable_dimension").and_then(Value::as_str).unwrap_or_default();
-                let target = v.pointer("/target_tracking_scaling_policy_configuration/0/target_value").and_then(Value::as_f64);
-                if let (Some((table, index, d)), Some(t)) = (scalable(rid, dim), target) {
-                    policies.push((table, index, d, ScalingDef { target: Some(t), ..ScalingDef::default() }));
-                }
-            }
+            "aws_appautoscaling_target" => defs.scaling.extend(scaling_entry(doc, &v, &TERRAFORM_KEYS, &vat, false)?),
+            "aws_appautoscaling_policy" => policies.extend(scaling_entry(doc, &v, &TERRAFORM_KEYS, &vat, true)?),
             "" => {}
             other => defs.notes.push(format!("{at}: {other} is not a table or auto-scaling resource; skipped")),
         }
@@ -843,35 +877,17 @@ fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, ImportError> {
 fn autoscaling_api(doc: &Doc) -> Result<Definitions, ImportError> {
     let mut defs = Definitions::default();
     for (i, t) in doc.value.get("ScalableTargets").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        let at = format!("/ScalableTargets/{i}");
-        if t.get("ServiceNamespace").and_then(Value::as_str) != Some("dynamodb") {
-            continue;
-        }
-        let rid = t.get("ResourceId").and_then(Value::as_str).unwrap_or_default();
-        let dim = t.get("ScalableDimension").and_then(Value::as_str).unwrap_or_default();
-        if let Some((table, index, d)) = scalable(rid, dim) {
-            let s = ScalingDef {
-                min: opt_num(doc, t.get("MinCapacity"), &format!("{at}/MinCapacity"))?,
-                max: opt_num(doc, t.get("MaxCapacity"), &format!("{at}/MaxCapacity"))?,
-                target: None,
-            };
-            defs.scaling.push((table, index, d, s));
-        }
+        defs.scaling.extend(scaling_entry(doc, t, &API_KEYS, &format!("/ScalableTargets/{i}"), false)?);
     }
-    for p in doc.value.get("ScalingPolicies").and_then(Value::as_array).into_iter().flatten() {
-        let rid = p.get("ResourceId").and_then(Value::as_str).unwrap_or_default();
-        let dim = p.get("ScalableDimension").and_then(Value::as_str).unwrap_or_default();
-        let target = p.pointer("/TargetTrackingScalingPolicyConfiguration/TargetValue").and_then(Value::as_f64);
-        if let (Some((table, index, d)), Some(t)) = (scalable(rid, dim), target) {
-            defs.scaling.push((table, index, d, ScalingDef { target: Some(t), ..ScalingDef::default() }));
-        }
+    for (i, p) in doc.value.get("ScalingPolicies").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        defs.scaling.extend(scaling_entry(doc, p, &API_KEYS, &format!("/ScalingPolicies/{i}"), true)?);
     }
     Ok(defs)
 }
 
 /// Merges auto-scaling settings found apart from the tables into them (min/max from a
 /// target, the target value from a policy).
-pub(crate) fn attach_scaling(tables: &mut [TableDef], scaling: &[(String, Option<String>, Dim, ScalingDef)], notes: &mut Vec<String>) {
+pub(crate) fn attach_scaling(tables: &mut [TableDef], scaling: &[ScalingFor], notes: &mut Vec<String>) {
     for (table, index, d, s) in scaling {
         let Some(t) = tables.iter_mut().find(|t| &t.name == table) else {
             notes.push(format!(

@@ -273,41 +273,7 @@ fn the_import_command_writes_files_that_run() {
 #[test]
 fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     let days = 14;
-    let mut steps = String::new();
-    for d in 0..days {
-        steps.push_str(&format!("[\"{}m\", 1500], [\"{}m\", 0], ", (d * 24 + 2) * 60, (d * 24 + 2) * 60 + 30));
-    }
-    let source = format!(
-        r#"
-[scenario]
-duration = "{days}d"
-start = "2026-11-01T00:00:00Z"
-seed = 5
-[table]
-name = "Orders"
-partition_key = "k"
-capacity = {{ mode = "provisioned", read = 800, write = 300 }}
-autoscaling = {{ read = {{ min = 100, max = 4000, target = 70 }}, write = {{ min = 50, max = 4000, target = 70 }} }}
-[keys.k]
-cardinality = 10000000
-[[pattern]]
-name = "read"
-op = "get_item"
-item_bytes = 1024
-consistency = "strong"
-rate = {{ diurnal = {{ min = 100, max = 800, peak = "15:00" }} }}
-[[pattern]]
-name = "write"
-op = "put_item"
-item_bytes = 1024
-rate = {{ diurnal = {{ min = 40, max = 250, peak = "15:00" }} }}
-[[pattern]]
-name = "batch"
-op = "put_item"
-item_bytes = 1024
-rate = {{ steps = [["0s", 0], {steps}] }}
-"#
-    );
+    let source = ddbsim::bench_support::fourteen_day_table(true);
     let sc = ddbsim::scenario::parse_str(&source, Path::new("history.toml")).unwrap();
     let recorded = ddbsim::simulate(&sc, &ddbsim::RunOptions::default());
     let minutes = &recorded.resources[0].minutes;
