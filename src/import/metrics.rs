@@ -292,6 +292,12 @@ impl Grid {
                     Metric::Provisioned(_) => v,
                     _ => v / period as f64,
                 };
+                if !(0.0..=crate::limits::MAX_REQUEST_RATE).contains(&x) {
+                    return Err(format!(
+                        "{}: a value of {v} over {period} s is {x:e} a second; ddbsim takes 0 to 1e9 units or requests a second",
+                        s.origin
+                    ));
+                }
                 for cell in row.iter_mut().take((m0 + per).min(minutes)).skip(m0) {
                     if cell.is_none() {
                         *cell = Some(x);

@@ -430,3 +430,21 @@ fn finding_requests_larger_than_an_item_keep_their_units() {
     assert!(i.scenario.contains("item_bytes = 409600"), "{}", i.scenario);
     load(&i);
 }
+
+/// Finding of the `import` fuzz target: a datapoint of 1e46 units became a trace rate above
+/// ddbsim's ceiling of 1e9 requests a second, a scenario that does not load. It is an error
+/// that names the series; so is a negative one.
+#[test]
+fn finding_metric_values_beyond_the_ceiling_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for v in ["6e46", "-60"] {
+        let m = dir.path().join("m.json");
+        std::fs::write(
+            &m,
+            format!(r#"{{"MetricDataResults": [{{"Id": "r", "Label": "ConsumedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z"], "Values": [{v}]}}]}}"#),
+        )
+        .unwrap();
+        let e = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap_err().to_string();
+        assert!(e.contains("m.json") && e.contains("/MetricDataResults/0") && e.contains("1e9"), "{e}");
+    }
+}
