@@ -243,8 +243,16 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     } else {
         None
     };
-    if has_metrics && !history.series.iter().any(|s| matches!(s.metric, metrics::Metric::Consumed(_)) && s.index.is_none()) {
-        notes.push("the metrics have no ConsumedRead/WriteCapacityUnits of the table: its traffic is not rebuilt".into());
+    if has_metrics
+        && !history.series.iter().any(|s| matches!(s.metric, metrics::Metric::Consumed(_)) && s.index.is_none() && !s.points.is_empty())
+    {
+        return Err(ImportError {
+            file: metrics.first().or(sources.first()).cloned().unwrap_or_default(),
+            at: String::new(),
+            message: "the metrics have no ConsumedReadCapacityUnits or ConsumedWriteCapacityUnits datapoints of the table, so its traffic \
+                      cannot be rebuilt: add them (README: Start from your own table), or import without --metrics"
+                .into(),
+        });
     }
     notes.extend(history.notes);
     let sources_text: Vec<String> = sources.iter().chain(metrics).map(|p| p.display().to_string()).collect();

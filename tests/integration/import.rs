@@ -448,3 +448,14 @@ fn finding_metric_values_beyond_the_ceiling_are_errors() {
         assert!(e.contains("m.json") && e.contains("/MetricDataResults/0") && e.contains("1e9"), "{e}");
     }
 }
+
+/// Finding of the `import` fuzz target: metrics without the table's consumed units (here only
+/// its provisioned capacity) gave a scenario with no pattern. It is an error saying what to add.
+#[test]
+fn finding_metrics_without_consumed_units_are_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.json");
+    std::fs::write(&m, r#"{"MetricDataResults": [{"Id": "p", "Label": "ProvisionedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z"], "Values": [20]}]}"#).unwrap();
+    let e = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap_err().to_string();
+    assert!(e.contains("m.json") && e.contains("ConsumedReadCapacityUnits"), "{e}");
+}
