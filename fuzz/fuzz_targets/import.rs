@@ -1,6 +1,7 @@
 //! Fuzzes `ddbsim import`: definition bytes and metric bytes (split at the first NUL) must
 //! never panic, and whatever imports must load as a valid scenario with its trace files.
-//! Seeded from tests/fixtures/import (fuzz/setup.sh copies them into the corpus).
+//! Seeded from tests/fixtures/import: the committed corpus holds them as `seed-*` (a definition,
+//! or a definition, a NUL and a metrics file), with the 200 smallest inputs of a minimised run.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
