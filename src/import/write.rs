@@ -391,6 +391,13 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
     }
     if let Some(a) = scaling_text(t, None, base) {
         let _ = writeln!(s, "autoscaling = {a}");
+        if grid.is_some_and(|g| {
+            g.get(&Metric::Provisioned(Dim::Read), None).is_some() || g.get(&Metric::Provisioned(Dim::Write), None).is_some()
+        }) {
+            s.push_str(
+                "# The history's provisioned capacity is not replayed for this table: its auto scaling sets capacity in the simulation.\n",
+            );
+        }
     }
     if t.infrequent_access {
         s.push_str("table_class = \"standard_ia\"\n");
