@@ -319,29 +319,16 @@ fn describe_table(doc: &Doc, t: &Value) -> Result<TableDef, ImportError> {
     }
     for (i, g) in t.get("GlobalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let gat = format!("{at}/GlobalSecondaryIndexes/{i}");
-        let (hash_key, range_key) = key_schema(doc, g.get("KeySchema"), &format!("{gat}/KeySchema"))?;
-        def.gsis.push(IndexDef {
-            name: text(doc, g.get("IndexName"), &format!("{gat}/IndexName"))?,
-            hash_key,
-            range_key,
-            projection: projection(g.get("Projection")),
-            provisioned: if on_demand {
-                None
-            } else {
-                throughput(doc, g.get("ProvisionedThroughput"), &format!("{gat}/ProvisionedThroughput"))?
-            },
-            max: if on_demand {
-                max_throughput(doc, g.get("OnDemandThroughput"), &format!("{gat}/OnDemandThroughput"))?
-            } else {
-                [None, None]
-            },
-            warm: warm(doc, g.get("WarmThroughput"), &format!("{gat}/WarmThroughput"))?,
-            size_bytes: opt_num(doc, g.get("IndexSizeBytes"), &format!("{gat}/IndexSizeBytes"))?,
-            item_count: opt_num(doc, g.get("ItemCount"), &format!("{gat}/ItemCount"))?,
-        });
+        let mut idx = index_def(doc, g, &gat)?;
+        if on_demand {
+            idx.max = max_throughput(doc, g.get("OnDemandThroughput"), &format!("{gat}/OnDemandThroughput"))?;
+        } else {
+            idx.provisioned = throughput(doc, g.get("ProvisionedThroughput"), &format!("{gat}/ProvisionedThroughput"))?;
+        }
+        def.gsis.push(idx);
     }
     for (i, l) in t.get("LocalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        def.lsis.push(lsi(doc, l, &format!("{at}/LocalSecondaryIndexes/{i}"))?);
+        def.lsis.push(index_def(doc, l, &format!("{at}/LocalSecondaryIndexes/{i}"))?);
     }
     Ok(def)
 }
@@ -362,15 +349,18 @@ fn stream(v: Option<&Value>) -> Option<String> {
     s.get("StreamViewType").and_then(Value::as_str).map(str::to_string)
 }
 
-fn lsi(doc: &Doc, l: &Value, at: &str) -> Result<IndexDef, ImportError> {
-    let (hash_key, range_key) = key_schema(doc, l.get("KeySchema"), &format!("{at}/KeySchema"))?;
+/// An index as describe-table and CloudFormation write it (the same field names): name, keys,
+/// projection, warm throughput, and the sizes describe-table adds; capacity is the caller's.
+fn index_def(doc: &Doc, v: &Value, at: &str) -> Result<IndexDef, ImportError> {
+    let (hash_key, range_key) = key_schema(doc, v.get("KeySchema"), &format!("{at}/KeySchema"))?;
     Ok(IndexDef {
-        name: text(doc, l.get("IndexName"), &format!("{at}/IndexName"))?,
+        name: text(doc, v.get("IndexName"), &format!("{at}/IndexName"))?,
         hash_key,
         range_key,
-        projection: projection(l.get("Projection")),
-        size_bytes: opt_num(doc, l.get("IndexSizeBytes"), &format!("{at}/IndexSizeBytes"))?,
-        item_count: opt_num(doc, l.get("ItemCount"), &format!("{at}/ItemCount"))?,
+        projection: projection(v.get("Projection")),
+        warm: warm(doc, v.get("WarmThroughput"), &format!("{at}/WarmThroughput"))?,
+        size_bytes: opt_num(doc, v.get("IndexSizeBytes"), &format!("{at}/IndexSizeBytes"))?,
+        item_count: opt_num(doc, v.get("ItemCount"), &format!("{at}/ItemCount"))?,
         ..IndexDef::default()
     })
 }
@@ -638,7 +628,7 @@ fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, notes: &mut
         }
         for (i, g) in p.get("GlobalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let gat = format!("{at}/GlobalSecondaryIndexes/{i}");
-            let mut idx = cfn_index(doc, g, &gat)?;
+            let mut idx = index_def(doc, g, &gat)?;
             if !on_demand {
                 let w = global_write(
                     doc,
@@ -670,7 +660,7 @@ fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, notes: &mut
         }
         for (i, g) in p.get("GlobalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let gat = format!("{at}/GlobalSecondaryIndexes/{i}");
-            let mut idx = cfn_index(doc, g, &gat)?;
+            let mut idx = index_def(doc, g, &gat)?;
             if on_demand {
                 idx.max = max_throughput(doc, g.get("OnDemandThroughput"), &format!("{gat}/OnDemandThroughput"))?;
             } else {
@@ -685,7 +675,7 @@ fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, notes: &mut
         }
     }
     for (i, l) in p.get("LocalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        def.lsis.push(lsi(doc, l, &format!("{at}/LocalSecondaryIndexes/{i}"))?);
+        def.lsis.push(index_def(doc, l, &format!("{at}/LocalSecondaryIndexes/{i}"))?);
     }
     Ok(def)
 }
@@ -739,18 +729,6 @@ fn autoscaling_settings(doc: &Doc, a: &Value, at: &str) -> Result<ScalingDef, Im
         min: opt_num(doc, a.get("MinCapacity"), &format!("{at}/MinCapacity"))?,
         max: opt_num(doc, a.get("MaxCapacity"), &format!("{at}/MaxCapacity"))?,
         target: a.pointer("/TargetTrackingScalingPolicyConfiguration/TargetValue").and_then(Value::as_f64),
-    })
-}
-
-fn cfn_index(doc: &Doc, g: &Value, at: &str) -> Result<IndexDef, ImportError> {
-    let (hash_key, range_key) = key_schema(doc, g.get("KeySchema"), &format!("{at}/KeySchema"))?;
-    Ok(IndexDef {
-        name: text(doc, g.get("IndexName"), &format!("{at}/IndexName"))?,
-        hash_key,
-        range_key,
-        projection: projection(g.get("Projection")),
-        warm: warm(doc, g.get("WarmThroughput"), &format!("{at}/WarmThroughput"))?,
-        ..IndexDef::default()
     })
 }
 
