@@ -76,6 +76,10 @@ pub(crate) struct Scratch {
     taken: Vec<(Charge, u64)>,
     /// Closed-loop requests answered: (pattern, µs, failed).
     tickets: Vec<(u32, u64, bool)>,
+    /// A replayed batch's order: (time, request number, place in the batch).
+    order: Vec<(u64, u64, u32)>,
+    /// A replayed batch's attempts while they are put in order.
+    slots: Vec<Option<Attempt>>,
 }
 
 impl Scratch {
@@ -87,6 +91,8 @@ impl Scratch {
             per_pattern: Vec::new(),
             taken: Vec::new(),
             tickets: Vec::new(),
+            order: Vec::new(),
+            slots: Vec::new(),
         }
     }
 
@@ -245,9 +251,18 @@ impl Admission<'_> {
     /// come due before `t1`. Returns false, leaving the rest in `batch`, when a closed-loop
     /// request was answered: the engine draws the thread's next request and calls again.
     pub(crate) fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) -> bool {
-        // Latest first, so the next is popped from the end. The stable sort reverses the
-        // already sorted runs (one per pattern) in linear time.
-        batch.sort_by_key(|a| std::cmp::Reverse((a.time, a.seq)));
+        // Latest first, so the next is popped from the end. The keys are sorted rather than
+        // the attempts (a sort moves each element about log n times; an attempt is ten
+        // words), and each attempt is then moved once. Request numbers are unique, so the
+        // unstable sort has one result.
+        let order = &mut self.scratch.order;
+        order.clear();
+        order.extend(batch.iter().enumerate().map(|(i, a)| (a.time.as_micros(), a.seq, i as u32)));
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        let slots = &mut self.scratch.slots;
+        slots.clear();
+        slots.extend(batch.drain(..).map(Some));
+        batch.extend(order.iter().map(|&(_, _, i)| slots[i as usize].take().expect("each place is taken once")));
         let t1 = t1.as_micros();
         loop {
             if !self.scratch.tickets.is_empty() {
