@@ -95,6 +95,8 @@ pub struct PatternTotals {
     pub offered: u64,
     /// Attempts sent, retries included.
     pub attempts: u64,
+    /// First attempts of each page (a request of one page sends one).
+    pub pages_sent: u64,
     /// Requests that eventually succeeded.
     pub served: u64,
     /// Requests that ran out of attempts.

@@ -67,23 +67,7 @@ pub(crate) enum Command {
     Schema,
     /// Search capacity settings (on-demand, fixed, auto scaling, reserved) for the cheapest
     /// within a throttle limit, on the scenario's traffic.
-    Recommend {
-        /// Scenario, output folder, seed, duration, quiet.
-        #[command(flatten)]
-        common: Common,
-        /// Largest share of attempts throttled, e.g. 0.1% or 0.001.
-        #[arg(long, default_value = "0.1%")]
-        max_throttle: String,
-        /// Reserved-capacity term, years (1 or 3).
-        #[arg(long, default_value_t = 1)]
-        reserved_term: u32,
-        /// Print the recommendation as JSON on stdout.
-        #[arg(long)]
-        json: bool,
-        /// Run even if the guards estimate too much time or memory.
-        #[arg(long)]
-        force: bool,
-    },
+    Recommend(RecommendArgs),
     /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {
@@ -101,6 +85,63 @@ pub(crate) enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+}
+
+/// `ddbsim recommend`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RecommendArgs {
+    /// Scenario, output folder, seed, duration, quiet.
+    #[command(flatten)]
+    pub(crate) common: Common,
+    /// Largest share of attempts throttled, e.g. 0.1% or 0.001.
+    #[arg(long, default_value = "0.1%")]
+    pub(crate) max_throttle: String,
+    /// Reserved-capacity term, years (1 or 3).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) reserved_term: u32,
+    /// Capacity modes to search and recommend, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "on-demand,provisioned,autoscaling,reserved")]
+    pub(crate) modes: Vec<ModeArg>,
+    /// At most this many simulations (at least 2); fewer bisection steps and auto-scaling
+    /// targets when it is small [default: as many as the search takes, about 50].
+    #[arg(long)]
+    pub(crate) budget: Option<usize>,
+    /// Simulate every candidate to its end, for full figures in recommend.csv (by default a
+    /// candidate sure to end above --max-throttle is given up; the recommendation is the same).
+    #[arg(long)]
+    pub(crate) simulate_all: bool,
+    /// Print the recommendation as JSON on stdout.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Run even if the guards estimate too much time or memory.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// A capacity mode `recommend` may search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ModeArg {
+    /// On-demand.
+    OnDemand,
+    /// Provisioned, fixed capacity.
+    Provisioned,
+    /// Provisioned with auto scaling (and daily scheduled floors).
+    Autoscaling,
+    /// Reserved capacity on a provisioned or auto-scaled setting.
+    Reserved,
+}
+
+impl RecommendArgs {
+    /// The modes as the library takes them.
+    pub(crate) fn modes(&self) -> crate::study::recommend::Modes {
+        let has = |m| self.modes.contains(&m);
+        crate::study::recommend::Modes {
+            on_demand: has(ModeArg::OnDemand),
+            provisioned: has(ModeArg::Provisioned),
+            autoscaling: has(ModeArg::Autoscaling),
+            reserved: has(ModeArg::Reserved),
+        }
+    }
 }
 
 /// Arguments every simulating command takes.

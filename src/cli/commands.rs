@@ -61,6 +61,7 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
         replication: 0,
         record_partitions: !a.no_partitions,
         stop: Some(stop.clone()),
+        give_up: None,
         progress: Some(bar.clone()),
     };
     let work = if reps > 1 { guard::Work::replications(reps) } else { guard::Work::ONE };
@@ -306,21 +307,32 @@ pub(super) fn validate(paths: &[PathBuf], allow_outside: bool) -> Result<(), Cli
 }
 
 /// `ddbsim recommend`.
-pub(super) fn recommend(
-    c: &super::args::Common,
-    max_throttle: &str,
-    years: u32,
-    as_json: bool,
-    force: bool,
-    stop: &StopToken,
-) -> Result<(), CliError> {
+pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Result<(), CliError> {
+    let c = &a.common;
     let sc = c.load()?;
     let catalog = catalog_arg(None, &sc)?;
+    let years = a.reserved_term;
     if years != 1 && years != 3 {
         return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {years}")));
     }
+    if a.budget.is_some_and(|b| b < 2) {
+        return Err(CliError::Argument("--budget: at least 2 simulations (the on-demand run and one candidate)".into()));
+    }
+    let modes = a.modes();
+    if modes == (study::recommend::Modes { on_demand: false, provisioned: false, autoscaling: false, reserved: false }) {
+        return Err(CliError::Argument("--modes: name at least one of on-demand, provisioned, autoscaling, reserved".into()));
+    }
     let run = RunOptions { seed: c.seed, duration: duration_arg(c.duration.as_ref())?, stop: Some(stop.clone()), ..RunOptions::default() };
-    let o = study::recommend::RecommendOptions { run, max_throttle: share_arg(max_throttle)?, reserved_years: years };
+    let o = study::recommend::RecommendOptions {
+        run,
+        max_throttle: share_arg(&a.max_throttle)?,
+        reserved_years: years,
+        give_up: !a.simulate_all,
+        modes,
+        budget: a.budget,
+    };
+    let as_json = a.json;
+    let force = a.force;
     // About 45 simulations: as a compare of 9 replications (5 runs each).
     let work = guard::Work::compare(9);
     let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };

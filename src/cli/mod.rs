@@ -117,9 +117,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Plot { dir } => commands::plot(&dir),
         Command::Validate { scenarios, allow_outside } => commands::validate(&scenarios, allow_outside),
         Command::Schema => commands::schema(),
-        Command::Recommend { common, max_throttle, reserved_term, json, force } => {
-            commands::recommend(&common, &max_throttle, reserved_term, json, force, stop)
-        }
+        Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Import { sources, table, metrics, out } => commands::import(&sources, table.as_deref(), &metrics, out.as_deref()),
     }
 }

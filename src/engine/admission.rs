@@ -222,6 +222,7 @@ impl Admission<'_> {
             let t = &mut self.rec.patterns[j];
             t.attempts += count;
             t.offered += count;
+            t.pages_sent += count;
             self.settle(j, count, service);
             first_successes += count;
         }
@@ -311,6 +312,9 @@ impl Admission<'_> {
         }
         let t = &mut self.rec.patterns[j];
         t.attempts += count;
+        if n == 1 {
+            t.pages_sent += count;
+        }
         if n == 1 && page == 0 {
             t.offered += count;
         }

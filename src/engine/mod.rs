@@ -24,7 +24,9 @@ pub(crate) mod queue;
 mod result;
 mod schedule;
 
-pub use result::{CapacityEvent, CollectionInfo, HotKey, Progress, ResourceKind, ResourceOutcome, RunOptions, RunResult, StopToken};
+pub use result::{
+    CapacityEvent, CollectionInfo, GiveUp, GivenUp, HotKey, Progress, ResourceKind, ResourceOutcome, RunOptions, RunResult, StopToken,
+};
 
 use crate::metrics::{MinuteRecord, PartitionMinute, Recorder};
 use crate::model::client::Client;
@@ -76,6 +78,8 @@ struct Simulation<'a> {
     fidelity: Fidelity,
     duration_s: u64,
     stopped: bool,
+    /// Where the run gave up ([`RunOptions::give_up`]).
+    given_up: Option<GivenUp>,
     /// The table, then its GSIs.
     res: Vec<Resource>,
     /// Per resource: its capacity controller.
@@ -154,6 +158,7 @@ impl<'a> Simulation<'a> {
             fidelity: opts.fidelity.unwrap_or(sc.fidelity),
             duration_s: opts.duration.unwrap_or(sc.duration).as_secs().max(1),
             stopped: false,
+            given_up: None,
             ctl,
             indexes,
             active: std::iter::once(true).chain(sc.gsis.iter().map(|g| !g.added_during_run)).collect(),
@@ -198,6 +203,10 @@ impl<'a> Simulation<'a> {
                     self.stopped = true;
                     return;
                 }
+                if let Some(least_share) = self.over_limit() {
+                    self.given_up = Some(GivenUp { at_s: s + 1, least_share });
+                    return;
+                }
             }
         }
         if !self.duration_s.is_multiple_of(60) {
@@ -206,6 +215,23 @@ impl<'a> Simulation<'a> {
         for a in self.retries.drain() {
             self.rec.patterns[a.pat as usize].pending_at_end += 1;
         }
+    }
+
+    /// Is the run's throttled share sure to end above the give-up limit? The most attempts
+    /// it can end with: those sent, each page not yet sent taking every attempt, and each
+    /// request waiting to retry its remaining ones.
+    /// Returns the least share it can end with when that is above the limit.
+    fn over_limit(&self) -> Option<f64> {
+        let g = self.opts.give_up?;
+        let (mut attempts, mut pages, mut throttled) = (0, 0, 0);
+        for p in &self.rec.patterns {
+            attempts += p.attempts;
+            pages += p.pages_sent;
+            throttled += p.throttled_attempts;
+        }
+        let most = attempts + g.pages.saturating_sub(pages) * g.attempts + self.retries.len() as u64 * g.attempts.saturating_sub(1);
+        let least = throttled as f64 / most.max(1) as f64;
+        (least > g.max_share).then_some(least)
     }
 
     // ---------------------------------------------------------------- one second
@@ -571,6 +597,7 @@ impl<'a> Simulation<'a> {
             fidelity: self.fidelity,
             duration_s: self.duration_s,
             stopped: self.stopped,
+            given_up: self.given_up,
             resources: outcomes,
             patterns,
             partitions,

@@ -64,6 +64,11 @@ impl<T: Keyed> EventQueue<T> {
         }
     }
 
+    /// Items waiting.
+    pub(crate) fn len(&self) -> usize {
+        self.heap.len()
+    }
+
     /// Takes every remaining item, in no particular order.
     pub(crate) fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
         self.heap.drain().map(|e| e.0)

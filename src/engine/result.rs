@@ -49,6 +49,34 @@ pub trait Progress: Send + Sync {
     fn runs(&self, _done: u64, _total: u64) {}
 }
 
+/// When a run may stop early: once its throttled attempts are more than `max_share` of the
+/// most attempts it can still end with. That bound needs the pages the run's traffic sends
+/// (`pages`, from a run of the same traffic and seed that throttled nothing: the same seed
+/// draws the same requests whatever the capacity, and a request that fails sends no further
+/// pages) and the attempts a page may take (`attempts`, the client's). The throttled share at
+/// the end is then certain to exceed `max_share`; the run's totals are what it reached.
+/// Closed loops send requests as they are answered, so their pages are not known: callers
+/// give none for them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GiveUp {
+    /// Largest throttled share of attempts.
+    pub max_share: f64,
+    /// Pages the whole run sends (first attempts).
+    pub pages: u64,
+    /// Attempts a page may take, the first included.
+    pub attempts: u64,
+}
+
+/// Where a run gave up ([`RunOptions::give_up`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GivenUp {
+    /// The second it stopped at.
+    pub at_s: u64,
+    /// The least throttled share it could have ended with: throttled attempts over the most
+    /// attempts it could have ended with (above [`GiveUp::max_share`]).
+    pub least_share: f64,
+}
+
 /// Options of one run that override the scenario.
 #[derive(Clone, Default)]
 pub struct RunOptions {
@@ -64,6 +92,9 @@ pub struct RunOptions {
     pub record_partitions: bool,
     /// Stops the run at its next simulated minute.
     pub stop: Option<StopToken>,
+    /// Stops the run at the end of the first minute after which its throttled share is sure
+    /// to end above a limit.
+    pub give_up: Option<GiveUp>,
     /// Receives the run's progress.
     pub progress: Option<Arc<dyn Progress>>,
 }
@@ -77,6 +108,7 @@ impl std::fmt::Debug for RunOptions {
             .field("replication", &self.replication)
             .field("record_partitions", &self.record_partitions)
             .field("stop", &self.stop)
+            .field("give_up", &self.give_up)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -184,6 +216,8 @@ pub struct RunResult {
     pub duration_s: u64,
     /// The run was stopped before its end (by a [`StopToken`]).
     pub stopped: bool,
+    /// The run gave up: its throttled share was sure to end above [`GiveUp::max_share`].
+    pub given_up: Option<GivenUp>,
     /// The table, then its GSIs.
     pub resources: Vec<ResourceOutcome>,
     /// Per access pattern, in scenario order.

@@ -15,6 +15,7 @@ struct CsvRow<'a> {
     throttled_share: f64,
     failed_requests: u64,
     within_limit: bool,
+    complete: bool,
     on_front: bool,
     picked: bool,
     settings: &'a str,
@@ -31,6 +32,7 @@ impl Recommendation {
                 throttled_share: (c.throttled_share * 1e6).round() / 1e6,
                 failed_requests: c.failed_requests,
                 within_limit: c.within_limit,
+                complete: c.complete,
                 on_front: self.front.contains(&i),
                 picked: self.pick == Some(i),
                 settings: &c.description,
@@ -51,8 +53,9 @@ impl Render for Recommendation {
         );
         let _ = writeln!(
             o,
-            "{} simulations, {} candidates; limit: at most {:.3}% of attempts throttled\n",
+            "{} simulations ({} given up once sure to end above the limit), {} candidates; limit: at most {:.3}% of attempts throttled\n",
             self.simulations,
+            self.candidates.iter().filter(|c| !c.complete).count(),
             self.candidates.len(),
             self.max_throttle * 100.0
         );

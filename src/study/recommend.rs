@@ -11,24 +11,30 @@
 //! 3. **auto scaling** at targets 90, 80, 70, 60, 50 and 40 %: for each, the floor `min` as a
 //!    share `f` of the peak's need at that target, bisected to the lowest floor within the
 //!    limit (`max` is 4 x the peak's need, never binding).
+//!    Where the demand repeats daily and jumps within an hour (a nightly batch), the best
+//!    target again with **scheduled floors** raised every day before the jump
+//!    ([`DailyFloor`]), the base floor bisected the same way.
 //! 4. **reserved capacity** on the cheapest provisioned candidate within the limit: the
 //!    reservation (blocks of 100, table and GSIs together) that minimises its bill, found by
 //!    billing the recorded provisioned series at every block, without simulating again.
 //!
-//! About 45 simulations; a random search over the same auto-scaling space needs 256 to do as
-//! well (a test checks it on a bundled scenario).
+//! The chains of 2 and 3 run in parallel. About 50 simulations (`budget` caps them); a random
+//! search over the same auto-scaling space needs 256 to do as well (a test checks it on a
+//! bundled scenario). A candidate sure to end above the limit is given up early
+//! ([`crate::engine::GiveUp`]): most of a search's slow runs are such, and nothing the
+//! recommendation says changes (a test checks it).
 
 use super::compare::{demand, on_demand, provisioned, traffic_only};
 use super::runner::par_indexed;
 use crate::cost::{bill, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
-use crate::engine::{simulate, RunOptions, RunResult};
-use crate::scenario::{AutoscalingSpec, ScalingTargetSpec, Scenario, TableClass};
+use crate::engine::{simulate, GiveUp, RunOptions, RunResult};
+use crate::scenario::{Action, ActionSpec, AutoscalingSpec, RateShape, ScalingChange, ScalingTargetSpec, Scenario, TableClass};
 use crate::time::SimDuration;
+use crate::units::MILLI;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
+use std::fmt::Write as _;
 
-/// Targets the auto-scaling search tries, percent.
-const TARGETS: [f64; 6] = [90.0, 80.0, 70.0, 60.0, 50.0, 40.0];
 /// Bisection steps of the fixed-capacity factor and of each target's floor.
 const STEPS: usize = 6;
 
@@ -41,11 +47,50 @@ pub struct RecommendOptions {
     pub max_throttle: f64,
     /// Reserved-capacity term, years (1 or 3).
     pub reserved_years: u32,
+    /// Give up a candidate once its throttled share is sure to end above the limit (the
+    /// recommendation is the same; the given-up candidates' figures are partial).
+    pub give_up: bool,
+    /// The modes searched and recommended.
+    pub modes: Modes,
+    /// At most this many simulations (at least 2); `None`: as many as the search takes.
+    pub budget: Option<usize>,
 }
 
 impl Default for RecommendOptions {
     fn default() -> Self {
-        Self { run: RunOptions::default(), max_throttle: 0.001, reserved_years: 1 }
+        Self { run: RunOptions::default(), max_throttle: 0.001, reserved_years: 1, give_up: true, modes: Modes::ALL, budget: None }
+    }
+}
+
+/// Which capacity modes a recommendation searches and may pick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct Modes {
+    /// On-demand (always simulated: its run gives the demand).
+    pub on_demand: bool,
+    /// Provisioned at fixed capacity.
+    pub provisioned: bool,
+    /// Provisioned with auto scaling (target tracking, with scheduled floors where the
+    /// history repeats daily).
+    pub autoscaling: bool,
+    /// Reserved capacity on the best provisioned or auto-scaled candidate.
+    pub reserved: bool,
+}
+
+impl Modes {
+    /// Every mode.
+    pub const ALL: Modes = Modes { on_demand: true, provisioned: true, autoscaling: true, reserved: true };
+
+    /// Does the set include the mode named `mode` (as [`Settings::mode`] names it)?
+    #[must_use]
+    pub fn includes(&self, mode: &str) -> bool {
+        match mode {
+            "on_demand" => self.on_demand,
+            "provisioned" => self.provisioned,
+            "autoscaling" => self.autoscaling,
+            "reserved" => self.reserved,
+            _ => false,
+        }
     }
 }
 
@@ -69,6 +114,9 @@ pub enum Settings {
         min: Vec<[u64; 2]>,
         /// [read, write] maximum per resource.
         max: Vec<[u64; 2]>,
+        /// Scheduled floors raised every day (empty: none).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        daily: Vec<DailyFloor>,
     },
     /// A provisioned candidate's run with reserved capacity.
     Reserved {
@@ -104,11 +152,27 @@ impl Settings {
         match self {
             Settings::OnDemand => "on-demand, table and GSIs".into(),
             Settings::Provisioned { units } => format!("provisioned: {}", per(units, &|x| format!("{} RCU / {} WCU", x[0], x[1]))),
-            Settings::Autoscaling { target, min, max } => {
+            Settings::Autoscaling { target, min, max, daily } => {
                 let both: Vec<[u64; 4]> = min.iter().zip(max).map(|(a, b)| [a[0], b[0], a[1], b[1]]).collect();
                 let text: Vec<String> =
                     both.iter().zip(names).map(|(x, n)| format!("{n} read {}-{}, write {}-{}", x[0], x[1], x[2], x[3])).collect();
-                format!("auto scaling at {target:.0} %: {}", text.join("; "))
+                let mut s = format!("auto scaling at {target:.0} %: {}", text.join("; "));
+                for f in daily {
+                    let hm = |m: u32| format!("{:02}:{:02}", m / 60 % 24, m % 60);
+                    let floors: Vec<String> = f
+                        .min
+                        .iter()
+                        .zip(names)
+                        .filter(|(x, _)| x[0] > 0 || x[1] > 0)
+                        .map(|(x, n)| {
+                            let dims: Vec<String> =
+                                [("read", x[0]), ("write", x[1])].iter().filter(|(_, u)| *u > 0).map(|(d, u)| format!("{d} {u}")).collect();
+                            format!("{n} {}", dims.join(", "))
+                        })
+                        .collect();
+                    let _ = write!(s, "; daily {}-{} UTC min {}", hm(f.from_min), hm(f.to_min), floors.join("; "));
+                }
+                s
             }
             Settings::Reserved { of, rcu, wcu, years } => {
                 format!("candidate {of} with {rcu} RCU / {wcu} WCU reserved for {years} year(s)")
@@ -116,6 +180,25 @@ impl Settings {
         }
     }
 }
+
+/// A floor scheduled every day (Application Auto Scaling scheduled actions): from `from_min`
+/// to `to_min` minutes after midnight UTC the scalable targets' `min` is raised to `min`
+/// (0: unchanged), then set back. The raise is issued [`FLOOR_LEAD_S`] early, so capacity
+/// is in place when the load arrives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DailyFloor {
+    /// Start, minutes after midnight UTC.
+    pub from_min: u32,
+    /// End, minutes after midnight UTC (after `from_min`; past 1,440 for a floor over
+    /// midnight).
+    pub to_min: u32,
+    /// [read, write] minimum per resource while raised, 0 where not raised.
+    pub min: Vec<[u64; 2]>,
+}
+
+/// How early a scheduled floor is raised: an UpdateTable that adds capacity takes minutes
+/// (spec §3.4), longer when partitions are added.
+pub const FLOOR_LEAD_S: u64 = 15 * 60;
 
 /// One simulated (or billed) candidate.
 #[derive(Clone, Debug, Serialize)]
@@ -133,6 +216,10 @@ pub struct Candidate {
     pub failed_requests: u64,
     /// Within the throttle limit.
     pub within_limit: bool,
+    /// The simulation ran to its end. A candidate given up once its throttled share was sure
+    /// to end above the limit is not: its throttled share is the least it could have ended
+    /// with, and its cost and failures are of the part simulated.
+    pub complete: bool,
 }
 
 /// The recommendation.
@@ -155,7 +242,7 @@ pub struct Recommendation {
     pub pick: Option<usize>,
     /// Per mode, the cheapest within the limit (the runner-up in each mode).
     pub best_by_mode: Vec<(String, usize)>,
-    /// Candidates no other beats on both cost and throttling, cheapest first.
+    /// Complete candidates no other beats on both cost and throttling, cheapest first.
     pub front: Vec<usize>,
     /// Region and date of the prices.
     pub prices: String,
@@ -167,19 +254,34 @@ struct Eval {
     throttled: f64,
     failed: u64,
     usage: Usage,
+    complete: bool,
 }
 
-fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog) -> (Eval, RunResult) {
-    let r = simulate(sc, &RunOptions { progress: None, ..o.run.clone() });
+/// Simulates a candidate, giving up as `give_up` allows (a candidate sure to throttle more
+/// than the limit need not be simulated to its end: most of a search's slow runs are such).
+fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<GiveUp>) -> (Eval, RunResult) {
+    let r = simulate(sc, &RunOptions { progress: None, give_up, ..o.run.clone() });
     let usage = Usage::of(&r, sc.table.table_class);
     let b = bill(&usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None });
     let t = r.totals();
-    (Eval { monthly: b.monthly_usd, throttled: t.throttled_share(), failed: t.failed, usage }, r)
+    let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);
+    (Eval { monthly: b.monthly_usd, throttled, failed: t.failed, usage, complete: r.given_up.is_none() }, r)
+}
+
+/// When candidates may give up: the pages the on-demand run sent, if it failed no request
+/// (so every page of the traffic was sent) and no pattern is a closed loop.
+fn give_up(sc: &Scenario, o: &RecommendOptions, on_demand: &RunResult) -> Option<GiveUp> {
+    let closed = sc.patterns.iter().any(|p| matches!(p.rate, RateShape::ClosedLoop(_)));
+    (o.give_up && !closed && on_demand.totals().failed == 0).then(|| GiveUp {
+        max_share: o.max_throttle,
+        pages: on_demand.patterns.iter().map(|p| p.pages_sent).sum(),
+        attempts: u64::from(sc.client.attempts),
+    })
 }
 
 /// The scenario with auto scaling at `target` percent, floors `min` and ceilings `max`,
-/// starting at the floor.
-fn autoscaled(sc: &Scenario, target: f64, min: &[[u64; 2]], max: &[[u64; 2]]) -> Scenario {
+/// starting at the floor, with the `daily` floors as scheduled actions.
+fn autoscaled(sc: &Scenario, target: f64, min: &[[u64; 2]], max: &[[u64; 2]], daily: &[DailyFloor]) -> Scenario {
     let mut s = provisioned(sc, min);
     let spec = |min: u64, max: u64| ScalingTargetSpec {
         min,
@@ -198,7 +300,198 @@ fn autoscaled(sc: &Scenario, target: f64, min: &[[u64; 2]], max: &[[u64; 2]]) ->
     for (i, g) in s.gsis.iter_mut().enumerate() {
         g.autoscaling = Some(mk(sc.gsis[i].autoscaling.as_ref(), min[i + 1], max[i + 1]));
     }
+    // Each day: the raise FLOOR_LEAD_S before the floor's start, the floor set back at its end.
+    // A floor the run starts inside of is raised at once.
+    let tod0 = sc.start_unix_s.rem_euclid(86_400);
+    let duration = sc.duration.as_secs();
+    for f in daily {
+        for day in 0..=(duration / 86_400 + 1) as i64 {
+            let lower = day * 86_400 + i64::from(f.to_min) * 60 - tod0;
+            if lower <= 0 {
+                continue;
+            }
+            let raise = (day * 86_400 + i64::from(f.from_min) * 60 - FLOOR_LEAD_S as i64 - tod0).max(0);
+            for (t, floors) in [(raise as u64, &f.min), (lower as u64, &min.to_vec())] {
+                if t >= duration {
+                    continue;
+                }
+                for (r, (x, base)) in floors.iter().zip(&f.min).enumerate() {
+                    let change = |d: usize| (base[d] > 0).then_some(ScalingChange { min: Some(x[d]), max: None, target: None });
+                    if base[0] == 0 && base[1] == 0 {
+                        continue;
+                    }
+                    s.actions.push(ActionSpec {
+                        time: SimDuration::from_secs(t),
+                        action: Action::SetAutoscaling { index: r.checked_sub(1), changes: [change(0), change(1)] },
+                    });
+                }
+            }
+        }
+    }
+    s.actions.sort_by_key(|a| a.time);
     s
+}
+
+/// The bisection chains of a search.
+#[derive(Clone, Copy, Debug)]
+enum Chain {
+    /// Fixed capacity.
+    Fixed,
+    /// Auto scaling at a target, percent.
+    Target(f64),
+    /// Auto scaling with daily floors at a target (chosen after the targets).
+    Daily(f64),
+}
+
+/// Auto-scaling targets in the order a small budget keeps them: the default first, then the
+/// extremes.
+const TARGET_PRIORITY: [f64; 6] = [70.0, 90.0, 50.0, 80.0, 60.0, 40.0];
+
+/// The chains the modes ask for and the bisection steps each may take, within the budget:
+/// each chain is one simulation and `steps` more; a small budget keeps fewer chains (fixed
+/// capacity first, then the targets by [`TARGET_PRIORITY`], the daily floors last) and
+/// fewer steps. Reserved capacity needs a provisioned series: without provisioned or
+/// auto scaling in the modes, both are searched for it.
+fn plan(o: &RecommendOptions, periodic: bool) -> (Vec<Chain>, usize) {
+    let m = o.modes;
+    let fixed = m.provisioned || (m.reserved && !m.autoscaling);
+    let auto = m.autoscaling || (m.reserved && !m.provisioned);
+    let mut chains = Vec::new();
+    if fixed {
+        chains.push(Chain::Fixed);
+    }
+    if auto {
+        chains.extend(TARGET_PRIORITY.iter().map(|&t| Chain::Target(t)));
+        if periodic {
+            chains.push(Chain::Daily(70.0));
+        }
+    }
+    let mut steps = STEPS;
+    if let Some(budget) = o.budget {
+        let left = budget.max(2) - 1;
+        chains.truncate(left);
+        if !chains.is_empty() {
+            steps = (left / chains.len() - 1).min(STEPS);
+        }
+    }
+    // Run in the order of the report: fixed, then targets from the highest.
+    let rank = |c: &Chain| match c {
+        Chain::Fixed => 0,
+        Chain::Target(t) => 1000 - *t as i64,
+        Chain::Daily(_) => 2000,
+    };
+    chains.sort_by_key(rank);
+    (chains, steps)
+}
+
+/// Hours of the UTC day whose load jumps, every day: per resource and dimension, an hour
+/// whose peak minute is more than twice the previous hour's, with the hour's peak on its
+/// quietest day at least half its peak on its busiest (the jump recurs), and the hours after
+/// it while its load stays above twice the hour before the jump. Target tracking follows a
+/// load that grows over an hour; a jump arrives before its two alarm datapoints. Needs two
+/// whole days. Returns (first hour, hour after the last, per resource and dimension the
+/// block's peak units a second or 0 where it does not jump).
+fn daily_blocks(r: &RunResult, start_unix_s: i64) -> Vec<(u32, u32, Vec<[f64; 2]>)> {
+    if r.duration_s < 2 * 86_400 {
+        return Vec::new();
+    }
+    let tod0 = (start_unix_s.rem_euclid(86_400) / 60) as usize;
+    let nres = r.resources.len();
+    // Per (resource, dimension) and hour of day: the peak minute of each whole (day, hour).
+    let mut cells: Vec<[Vec<Vec<f64>>; 2]> = (0..nres).map(|_| [vec![Vec::new(); 24], vec![Vec::new(); 24]]).collect();
+    for (res, cell) in r.resources.iter().zip(&mut cells) {
+        let minutes = res.minutes.len();
+        let mut h = tod0.div_ceil(60);
+        while (h + 1) * 60 <= tod0 + minutes {
+            for (d, by_hour) in cell.iter_mut().enumerate() {
+                let peak = (h * 60 - tod0..(h + 1) * 60 - tod0)
+                    .map(|m| res.minutes[m].offered[d] as f64 / MILLI as f64 / r.minute_seconds(m) as f64)
+                    .fold(0.0, f64::max);
+                by_hour[h % 24].push(peak);
+            }
+            h += 1;
+        }
+    }
+    let mut raised = vec![[[false; 24]; 2]; nres];
+    let mut peak_of = vec![[[0.0f64; 24]; 2]; nres];
+    for ri in 0..nres {
+        for d in 0..2 {
+            let hi: Vec<f64> = (0..24).map(|h| cells[ri][d][h].iter().copied().fold(0.0, f64::max)).collect();
+            let lo: Vec<f64> = (0..24).map(|h| cells[ri][d][h].iter().copied().fold(f64::INFINITY, f64::min)).collect();
+            let days: Vec<usize> = (0..24).map(|h| cells[ri][d][h].len()).collect();
+            let mut before = None;
+            for h in 0..24 {
+                let prev = hi[(h + 23) % 24];
+                let recurs = days[h] >= 2 && lo[h] >= 0.5 * hi[h];
+                let jumps = recurs && hi[h] >= 1.0 && hi[h] > 2.0 * prev;
+                let holds = before.is_some_and(|b: f64| recurs && hi[h] > 2.0 * b);
+                if jumps && before.is_none() {
+                    before = Some(prev);
+                }
+                if jumps || holds {
+                    raised[ri][d][h] = true;
+                    peak_of[ri][d][h] = hi[h];
+                } else {
+                    before = None;
+                }
+            }
+        }
+    }
+    let any = |h: usize| raised.iter().any(|x| x[0][h] || x[1][h]);
+    let mut blocks = Vec::new();
+    let mut h = 0;
+    while h < 24 {
+        if !any(h) {
+            h += 1;
+            continue;
+        }
+        let from = h;
+        while h < 24 && any(h) {
+            h += 1;
+        }
+        let peaks = (0..nres)
+            .map(|ri| {
+                let p = |d: usize| (from..h).filter(|&x| raised[ri][d][x]).map(|x| peak_of[ri][d][x]).fold(0.0, f64::max);
+                [p(0), p(1)]
+            })
+            .collect();
+        blocks.push((from as u32, h as u32, peaks));
+    }
+    blocks
+}
+
+/// Per resource, [read, write]: the peak minute's demand, units a second, outside the hours
+/// of `blocks`.
+fn peak_outside(r: &RunResult, start_unix_s: i64, blocks: &[(u32, u32, Vec<[f64; 2]>)]) -> Vec<[f64; 2]> {
+    let tod0 = (start_unix_s.rem_euclid(86_400) / 60) as usize;
+    let inside = |m: usize| {
+        let h = ((tod0 + m) % 1_440 / 60) as u32;
+        blocks.iter().any(|b| (b.0..b.1).contains(&h))
+    };
+    r.resources
+        .iter()
+        .map(|res| {
+            let mut p = [0.0f64; 2];
+            for (m, x) in res.minutes.iter().enumerate().filter(|(m, _)| !inside(*m)) {
+                for (pd, c) in p.iter_mut().zip(x.offered) {
+                    *pd = pd.max(c as f64 / MILLI as f64 / r.minute_seconds(m) as f64);
+                }
+            }
+            p
+        })
+        .collect()
+}
+
+/// The daily floors of `blocks` at `target` percent: each block's peak at the target.
+fn daily_floors(blocks: &[(u32, u32, Vec<[f64; 2]>)], target: f64) -> Vec<DailyFloor> {
+    blocks
+        .iter()
+        .map(|(from, to, peaks)| DailyFloor {
+            from_min: from * 60,
+            to_min: to * 60,
+            min: peaks.iter().map(|p| p.map(|x| if x > 0.0 { (x * 100.0 / target).ceil() as u64 } else { 0 })).collect(),
+        })
+        .collect()
 }
 
 /// Per resource and dimension: the units a second of the peak minute's demand.
@@ -250,51 +543,85 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             throttled_share: e.throttled,
             failed_requests: e.failed,
             within_limit: within,
+            complete: e.complete,
         });
         usages.push(Some(e.usage));
         within
     };
 
     // 1. On-demand: the demand.
-    let (e, r_od) = eval(&on_demand(sc), o, &catalog);
+    let (e, r_od) = eval(&on_demand(sc), o, &catalog, None);
     simulations += 1;
     let duration_s = r_od.duration_s;
     let peak = peaks(&r_od);
+    let give_up = give_up(sc, o, &r_od);
     push(Settings::OnDemand, e, &mut candidates, &mut usages);
 
-    // 2. Fixed capacity: the smallest multiple of the peak within the limit, in [0.25, 2].
+    // 2 and 3. The bisection chains the modes ask for and the budget allows, in parallel:
+    // fixed capacity (the smallest multiple of the peak within the limit, in [0.25, 2]) and
+    // auto scaling per target (the lowest floor within the limit).
     let base = traffic_only(sc);
-    let fixed = bisect(0.25, 2.0, STEPS, |k| {
-        let units = scale(&peak, k);
-        let (e, _) = eval(&provisioned(&base, &units), o, &catalog);
-        (e.throttled <= o.max_throttle, (units, e))
-    });
-    simulations += fixed.len();
-    for (_, _, (units, e)) in fixed {
-        push(Settings::Provisioned { units }, e, &mut candidates, &mut usages);
-    }
-
-    // 3. Auto scaling: per target, the lowest floor within the limit; targets in parallel.
-    let runs = par_indexed(TARGETS.len() as u64, |i| {
-        let target = TARGETS[i as usize];
-        let need: Vec<[f64; 2]> = peak.iter().map(|p| [p[0] * 100.0 / target, p[1] * 100.0 / target]).collect();
-        let max = scale(&need, 4.0);
-        bisect(0.0, 1.0, STEPS, |f| {
-            let min = scale(&need, f);
-            let (e, _) = eval(&autoscaled(&base, target, &min, &max), o, &catalog);
-            (e.throttled <= o.max_throttle, (Settings::Autoscaling { target, min, max: max.clone() }, e))
-        })
-    });
-    for evals in runs {
+    let daily_blocks = daily_blocks(&r_od, sc.start_unix_s);
+    let (chains, steps) = plan(o, !daily_blocks.is_empty());
+    let run_chain = |chain: Chain| -> Vec<(Settings, Eval)> {
+        let evals = match chain {
+            Chain::Fixed => bisect(0.25, 2.0, steps, |k| {
+                let units = scale(&peak, k);
+                let (e, _) = eval(&provisioned(&base, &units), o, &catalog, give_up);
+                (e.throttled <= o.max_throttle, (Settings::Provisioned { units }, e))
+            }),
+            Chain::Target(target) | Chain::Daily(target) => {
+                let need: Vec<[f64; 2]> = peak.iter().map(|p| [p[0] * 100.0 / target, p[1] * 100.0 / target]).collect();
+                let max = scale(&need, 4.0);
+                // With daily floors, the base floor carries the load outside them.
+                let need = if matches!(chain, Chain::Daily(_)) {
+                    peak_outside(&r_od, sc.start_unix_s, &daily_blocks)
+                        .iter()
+                        .map(|p| [p[0] * 100.0 / target, p[1] * 100.0 / target])
+                        .collect()
+                } else {
+                    need
+                };
+                let daily = if matches!(chain, Chain::Daily(_)) { daily_floors(&daily_blocks, target) } else { Vec::new() };
+                bisect(0.0, 1.0, steps, |f| {
+                    let min = scale(&need, f);
+                    let (e, _) = eval(&autoscaled(&base, target, &min, &max, &daily), o, &catalog, give_up);
+                    (e.throttled <= o.max_throttle, (Settings::Autoscaling { target, min, max: max.clone(), daily: daily.clone() }, e))
+                })
+            }
+        };
+        evals.into_iter().map(|(_, _, x)| x).collect()
+    };
+    let first: Vec<Chain> = chains.iter().copied().filter(|c| !matches!(c, Chain::Daily(_))).collect();
+    for evals in par_indexed(first.len() as u64, |i| run_chain(first[i as usize])) {
         simulations += evals.len();
-        for (_, _, (settings, e)) in evals {
+        for (settings, e) in evals {
+            push(settings, e, &mut candidates, &mut usages);
+        }
+    }
+    // Scheduled floors, where the demand repeats daily: at the best target found (70 % when
+    // none kept within the limit), the floors raised every day before the hours whose load
+    // jumps, and the lowest base floor within the limit.
+    if chains.iter().any(|c| matches!(c, Chain::Daily(_))) {
+        let best = candidates
+            .iter()
+            .filter(|c| c.within_limit)
+            .filter_map(|c| match c.settings {
+                Settings::Autoscaling { target, .. } => Some((c.monthly_usd, target)),
+                _ => None,
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or(70.0, |(_, t)| t);
+        let evals = run_chain(Chain::Daily(best));
+        simulations += evals.len();
+        for (settings, e) in evals {
             push(settings, e, &mut candidates, &mut usages);
         }
     }
 
     // 4. Reserved capacity on the cheapest provisioned candidate within the limit (Standard
     // class only): every block count up to the series' peak, billed.
-    if sc.table.table_class == TableClass::Standard {
+    if o.modes.reserved && sc.table.table_class == TableClass::Standard {
         let best = candidates
             .iter()
             .enumerate()
@@ -326,6 +653,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
                     throttled_share: c.throttled_share,
                     failed_requests: c.failed_requests,
                     within_limit: c.within_limit,
+                    complete: c.complete,
                 });
                 usages.push(None);
             }
@@ -340,16 +668,17 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             .min_by(|a, b| a.1.monthly_usd.total_cmp(&b.1.monthly_usd))
             .map(|(i, _)| i)
     };
-    let pick = cheapest(&|_| true);
+    let pick = cheapest(&|c| o.modes.includes(c.settings.mode()));
     let best_by_mode = ["on_demand", "provisioned", "autoscaling", "reserved"]
         .iter()
+        .filter(|m| o.modes.includes(m))
         .filter_map(|m| cheapest(&|c| c.settings.mode() == *m).map(|i| ((*m).to_string(), i)))
         .collect();
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by(|&a, &b| candidates[a].monthly_usd.total_cmp(&candidates[b].monthly_usd).then(a.cmp(&b)));
     let mut front = Vec::new();
     let mut best_throttle = f64::INFINITY;
-    for i in order {
+    for i in order.into_iter().filter(|&i| candidates[i].complete) {
         if candidates[i].throttled_share < best_throttle {
             best_throttle = candidates[i].throttled_share;
             front.push(i);
@@ -375,8 +704,9 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
 #[must_use]
 pub fn random_search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions, n: u64, seed: u64) -> Option<f64> {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    let (_, r_od) = eval(&on_demand(sc), o, &catalog);
+    let (_, r_od) = eval(&on_demand(sc), o, &catalog, None);
     let peak = peaks(&r_od);
+    let give_up = give_up(sc, o, &r_od);
     let base = traffic_only(sc);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let draws: Vec<(f64, f64, f64)> =
@@ -384,7 +714,7 @@ pub fn random_search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions, n: 
     let costs = par_indexed(n, |i| {
         let (target, f, m) = draws[i as usize];
         let need: Vec<[f64; 2]> = peak.iter().map(|p| [p[0] * 100.0 / target, p[1] * 100.0 / target]).collect();
-        let (e, _) = eval(&autoscaled(&base, target, &scale(&need, f), &scale(&need, m)), o, &catalog);
+        let (e, _) = eval(&autoscaled(&base, target, &scale(&need, f), &scale(&need, m), &[]), o, &catalog, give_up);
         (e.throttled <= o.max_throttle).then_some(e.monthly)
     });
     costs.into_iter().flatten().min_by(f64::total_cmp)
@@ -397,7 +727,7 @@ pub fn apply(sc: &Scenario, s: &Settings) -> Option<Scenario> {
     match s {
         Settings::OnDemand => Some(on_demand(sc)),
         Settings::Provisioned { units } => Some(provisioned(&base, units)),
-        Settings::Autoscaling { target, min, max } => Some(autoscaled(&base, *target, min, max)),
+        Settings::Autoscaling { target, min, max, daily } => Some(autoscaled(&base, *target, min, max, daily)),
         Settings::Reserved { .. } => None,
     }
 }
@@ -426,7 +756,7 @@ mod tests {
             std::path::Path::new("t.toml"),
         )
         .unwrap();
-        let s = apply(&sc, &Settings::Autoscaling { target: 70.0, min: vec![[10, 20]], max: vec![[100, 200]] }).unwrap();
+        let s = apply(&sc, &Settings::Autoscaling { target: 70.0, min: vec![[10, 20]], max: vec![[100, 200]], daily: Vec::new() }).unwrap();
         assert!(matches!(s.table.capacity, CapacitySpec::Provisioned { read: 10, write: 20 }));
         let a = s.table.autoscaling.unwrap();
         assert_eq!((a.write.unwrap().min, a.write.unwrap().max), (20, 200));

@@ -3,7 +3,7 @@
 //! community scaling simulator.
 
 use ddbsim::cost::Catalog;
-use ddbsim::study::recommend::{random_search, recommend, RecommendOptions, Settings};
+use ddbsim::study::recommend::{apply, random_search, recommend, Modes, RecommendOptions, Settings};
 use ddbsim::{RunOptions, SimDuration};
 use std::path::Path;
 
@@ -68,4 +68,93 @@ rate = { constant = 500 }
     // The peak minute's demand of a Poisson 500/s is a little above 500 (about 500 + 3 sigma
     // of a minute's mean); one step of the bisection is (2 - 0.25) / 64 of it, about 14 WCU.
     assert!((500..=540).contains(&units[0][1]), "{units:?}");
+}
+
+/// Giving up candidates once their throttled share is sure to end above the limit changes
+/// nothing the recommendation says: on six hours of diurnal-staircase, with and without it,
+/// the same candidates are tried (the bisections take the same turns), every complete one has
+/// the same figures, the pick, the best of each mode and the front are the same, and every
+/// candidate given up ends, simulated in full, above the limit with at least the share it had
+/// reached.
+#[test]
+fn giving_up_over_limit_candidates_changes_no_decision() {
+    let sc = ddbsim::scenario::load(Path::new("scenarios/diurnal-staircase.toml")).unwrap();
+    let catalog = Catalog::builtin();
+    let quick = recommend(&sc, &catalog, &options());
+    let full = recommend(&sc, &catalog, &RecommendOptions { give_up: false, ..options() });
+    let given_up: Vec<usize> = (0..quick.candidates.len()).filter(|&i| !quick.candidates[i].complete).collect();
+    assert!(!given_up.is_empty(), "the search tries candidates over the limit");
+    assert!(full.candidates.iter().all(|c| c.complete));
+    assert_eq!(quick.candidates.len(), full.candidates.len());
+    for (q, f) in quick.candidates.iter().zip(&full.candidates) {
+        assert_eq!(q.settings, f.settings);
+        assert_eq!(q.within_limit, f.within_limit);
+        if q.complete {
+            assert_eq!((q.monthly_usd, q.throttled_share, q.failed_requests), (f.monthly_usd, f.throttled_share, f.failed_requests));
+        } else {
+            assert!(!f.within_limit && f.throttled_share >= q.throttled_share, "{} vs {}", q.throttled_share, f.throttled_share);
+        }
+    }
+    assert_eq!((quick.pick, &quick.best_by_mode), (full.pick, &full.best_by_mode));
+    let complete_front: Vec<usize> = full.front.iter().copied().filter(|i| quick.candidates[*i].complete).collect();
+    assert_eq!(quick.front, complete_front);
+}
+
+/// A nightly batch on a quiet table: 50 writes/s all day and 1,000 more from 02:00 to 02:30
+/// UTC, three days. Target tracking cannot follow a jump of 20x within a minute (it waits for
+/// two alarm datapoints), so without a schedule the floor must carry the batch all day; the
+/// search sees the jump recur each day and schedules a floor for the hour 02:00-03:00 at the
+/// batch's peak minute at the target: about 1,050 WCU (1,050 writes/s of 1 KB) / target,
+/// raised at 01:45 and set back at 03:00 every day; the base floor then carries only the 50
+/// writes/s. It is the cheapest auto-scaling setting, and the budget and modes hold.
+#[test]
+fn a_daily_batch_gets_a_scheduled_floor() {
+    let sc = ddbsim::scenario::parse_str(
+        r#"
+[scenario]
+duration = "3d"
+start = "2026-11-01T00:00:00Z"
+[table]
+partition_key = "k"
+capacity = { mode = "on_demand" }
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "steady"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 50 }
+[[pattern]]
+name = "batch"
+op = "put_item"
+item_bytes = 1000
+rate = { steps = [["0s", 0], ["2h", 1000], ["150m", 0], ["26h", 1000], ["1590m", 0], ["50h", 1000], ["3030m", 0]] }
+"#,
+        Path::new("t.toml"),
+    )
+    .unwrap();
+    let modes = Modes { on_demand: false, provisioned: false, autoscaling: true, reserved: false };
+    let o = RecommendOptions { modes, budget: Some(24), ..RecommendOptions::default() };
+    let rec = recommend(&sc, &Catalog::builtin(), &o);
+    assert!(rec.simulations <= 24, "{} simulations", rec.simulations);
+    assert_eq!(rec.best_by_mode.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>(), ["autoscaling"]);
+    let pick = &rec.candidates[rec.pick.expect("a pick")];
+    let Settings::Autoscaling { target, daily, .. } = &pick.settings else { panic!("{:?}", pick.settings) };
+    assert_eq!(daily.len(), 1, "{}", pick.description);
+    let f = &daily[0];
+    assert_eq!((f.from_min, f.to_min), (120, 180));
+    // A minute's rate has a standard deviation of sqrt(1,050 x 60) / 60 = 4.2 writes/s; the
+    // peak of 90 minutes is within 4 of them above the mean.
+    let want = 1_050.0 * 100.0 / target;
+    let within = want..=want + 4.0 * 4.2 * 100.0 / target + 1.0;
+    assert!(within.contains(&(f.min[0][1] as f64)), "floor {} for {want}", f.min[0][1]);
+    assert_eq!(f.min[0][0], 0, "reads do not jump");
+    let mut undaily =
+        rec.candidates.iter().filter(|c| c.within_limit && matches!(&c.settings, Settings::Autoscaling { daily, .. } if daily.is_empty()));
+    assert!(undaily.clone().count() > 0 && undaily.all(|c| c.monthly_usd > pick.monthly_usd));
+    // The scenario it describes: the raise at 01:45 and the floor set back at 03:00, each day.
+    let applied = apply(&sc, &pick.settings).unwrap();
+    let times: Vec<u64> = applied.actions.iter().map(|a| a.time.as_secs()).collect();
+    let day = 86_400;
+    assert_eq!(times, [6_300, 10_800, day + 6_300, day + 10_800, 2 * day + 6_300, 2 * day + 10_800]);
 }
