@@ -1,6 +1,7 @@
 //! What `recommend` prints and writes: the pick with its reason, the best setting of each
 //! mode, and every candidate in `recommend.csv` / `recommend.json`.
 
+use super::plot::{self, FrontPoint};
 use super::text::align;
 use super::{json, Artifact, Render, ReportError};
 use crate::study::recommend::Recommendation;
@@ -114,6 +115,25 @@ impl Render for Recommendation {
     }
 
     fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
-        Ok(vec![Artifact::new("recommend.csv", self.csv()), Artifact::new("recommend.json", json(self))])
+        let pts: Vec<FrontPoint> = self
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| FrontPoint {
+                mode: c.settings.mode(),
+                throttled_share: c.throttled_share,
+                monthly_usd: c.monthly_usd,
+                complete: c.complete,
+                on_front: self.front.contains(&i),
+                picked: self.pick == Some(i),
+            })
+            .collect();
+        let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT * 2, "recommend", |root| plot::front(root, &pts, self.max_throttle))?;
+        Ok(vec![
+            Artifact::new("recommend.csv", self.csv()),
+            Artifact::new("recommend.json", json(self)),
+            Artifact::new("recommend.svg", svg),
+            Artifact::new("recommend.png", png),
+        ])
     }
 }

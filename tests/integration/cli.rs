@@ -189,3 +189,45 @@ fn readme_sweep_example_sets_shards_without_by() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.join("sweep.csv").is_file());
 }
+
+/// `recommend` with a budget and two modes: at most 4 simulations (the on-demand run and one
+/// fixed-capacity chain of 3), the reservation billed on top without simulating; only those
+/// modes in the best-of-mode table and the pick; its four files written. A budget below 2
+/// and an unknown mode are refused with the flag's name.
+#[test]
+fn recommend_keeps_to_its_budget_and_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = ddbsim(&[
+        "recommend",
+        "scenarios/quickstart.toml",
+        "--duration",
+        "10m",
+        "--budget",
+        "4",
+        "--modes",
+        "provisioned,reserved",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("4 simulations"), "{text}");
+    assert!(!text.contains("\non_demand ") && !text.contains("\nautoscaling "), "{text}");
+    let csv = std::fs::read_to_string(out.join("recommend.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(rows.len() <= 5, "{csv}");
+    let picked: Vec<&&str> = rows.iter().filter(|r| r.split(',').nth(8) == Some("true")).collect();
+    assert_eq!(picked.len(), 1, "{csv}");
+    assert!(picked[0].contains(",provisioned,") || picked[0].contains(",reserved,"), "{csv}");
+    for f in ["recommend.json", "recommend.svg", "recommend.png"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    assert!(std::fs::read_to_string(out.join("recommend.svg")).unwrap().contains("monthly cost against throttling"));
+    let o = ddbsim(&["recommend", "scenarios/quickstart.toml", "--budget", "1", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--budget"));
+    let o = ddbsim(&["recommend", "scenarios/quickstart.toml", "--modes", "spot", "--out", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--modes"));
+}
