@@ -90,9 +90,28 @@ pub(crate) enum Command {
 /// `ddbsim recommend`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RecommendArgs {
-    /// Scenario, output folder, seed, duration, quiet.
-    #[command(flatten)]
-    pub(crate) common: Common,
+    /// Scenario files (TOML), or folders of them (as `ddbsim import` writes one scenario per
+    /// table); more than one table gives one row per table and dimension.
+    #[arg(required = true)]
+    pub(crate) scenarios: Vec<PathBuf>,
+    /// Output folder [default: output/<scenario name>-recommend, or output/recommend-tables].
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// Master seed, instead of each scenario's.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Simulated duration, instead of each scenario's ("90s", "15m", "24h").
+    #[arg(long)]
+    pub(crate) duration: Option<String>,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// Read `rate = { trace = ... }` files outside the scenarios' folders.
+    #[arg(long)]
+    pub(crate) allow_outside: bool,
+    /// Many tables: run only share I of N of them (1-based), e.g. 2/4; combine with `ddbsim merge`.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
     /// Largest share of attempts throttled, e.g. 0.1% or 0.001.
     #[arg(long, default_value = "0.1%")]
     pub(crate) max_throttle: String,

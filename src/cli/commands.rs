@@ -187,6 +187,22 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
 
 /// `ddbsim merge`.
 pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool) -> Result<(), CliError> {
+    let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(Path::new(".")).join("merged"));
+    if dirs[0].join("recommend-tables.json").is_file() {
+        let mut parts = Vec::new();
+        for d in dirs {
+            let p = d.join("recommend-tables.json");
+            let text = std::fs::read_to_string(&p).map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
+            parts.push(
+                serde_json::from_str(&text)
+                    .map_err(|e| CliError::Argument(format!("{}: not a recommend-tables.json of ddbsim: {e}", p.display())))?,
+            );
+        }
+        let merged = crate::report::recommend::Tables::merge(parts, allow_partial).map_err(CliError::Argument)?;
+        let written = Output::claim(&out)?.write_all(&merged.artifacts()?)?;
+        println!("merged {} rows of {} tables; wrote {}", merged.rows.len(), merged.tables, wrote(&written));
+        return Ok(());
+    }
     let mut parts = Vec::new();
     for d in dirs {
         let p = d.join("sweep.json");
@@ -196,7 +212,6 @@ pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool
         parts.push(part);
     }
     let merged = study::merge(parts, allow_partial)?;
-    let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(Path::new(".")).join("merged"));
     let written = Output::claim(&out)?.write_all(&merged.data())?;
     println!("merged {} points of {}; wrote {}", merged.points.len(), merged.total_points, wrote(&written));
     Ok(())
@@ -308,33 +323,47 @@ pub(super) fn validate(paths: &[PathBuf], allow_outside: bool) -> Result<(), Cli
 
 /// `ddbsim recommend`.
 pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Result<(), CliError> {
-    let c = &a.common;
+    let mut files = Vec::new();
+    for p in &a.scenarios {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            if found.is_empty() {
+                return Err(CliError::Argument(format!("{}: no scenario (.toml) in this folder", p.display())));
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let many = files.len() > 1 || a.scenarios.iter().any(|p| p.is_dir());
+    if a.shard.is_some() && !many {
+        return Err(CliError::Argument("--shard: shares tables among runs; give several scenarios or a folder".into()));
+    }
+    let common = |scenario: PathBuf| super::args::Common {
+        scenario,
+        out: a.out.clone(),
+        seed: a.seed,
+        duration: a.duration.clone(),
+        quiet: a.quiet,
+        allow_outside: a.allow_outside,
+    };
+    let o = recommend_options(a, stop)?;
+    if many {
+        return recommend_tables(a, &files.into_iter().map(common).collect::<Vec<_>>(), &o, stop);
+    }
+    let c = &common(files.remove(0));
     let sc = c.load()?;
     let catalog = catalog_arg(None, &sc)?;
-    let years = a.reserved_term;
-    if years != 1 && years != 3 {
-        return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {years}")));
-    }
-    if a.budget.is_some_and(|b| b < 2) {
-        return Err(CliError::Argument("--budget: at least 2 simulations (the on-demand run and one candidate)".into()));
-    }
-    let modes = a.modes();
-    if modes == (study::recommend::Modes { on_demand: false, provisioned: false, autoscaling: false, reserved: false }) {
-        return Err(CliError::Argument("--modes: name at least one of on-demand, provisioned, autoscaling, reserved".into()));
-    }
-    let run = RunOptions { seed: c.seed, duration: duration_arg(c.duration.as_ref())?, stop: Some(stop.clone()), ..RunOptions::default() };
-    let o = study::recommend::RecommendOptions {
-        run,
-        max_throttle: share_arg(&a.max_throttle)?,
-        reserved_years: years,
-        give_up: !a.simulate_all,
-        modes,
-        budget: a.budget,
-    };
     let as_json = a.json;
     let force = a.force;
-    // About 45 simulations: as a compare of 9 replications (5 runs each).
-    let work = guard::Work::compare(9);
+    // About 50 simulations: as a compare of 10 replications (5 runs each).
+    let work = guard::Work::compare(10);
     let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
     let out = Output::claim(&out_dir(c.out.as_ref(), &sc, "-recommend"))?;
     let rec = study::recommend::recommend(&sc, &catalog, &o);
@@ -347,6 +376,72 @@ pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Res
         println!("{}; wrote {}", memory(&estimate), wrote(&written));
     }
     Ok(())
+}
+
+/// `ddbsim recommend` on many tables: each table's own settings and its recommendation, a row
+/// per table and dimension, tables in parallel; `--shard I/N` runs tables `I-1, I-1+N, …`.
+fn recommend_tables(
+    a: &super::args::RecommendArgs,
+    tables: &[super::args::Common],
+    o: &study::recommend::RecommendOptions,
+    stop: &StopToken,
+) -> Result<(), CliError> {
+    let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
+    let mine: Vec<usize> = (0..tables.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect();
+    let mut loaded = Vec::new();
+    for &i in &mine {
+        let sc = tables[i].load()?;
+        let catalog = catalog_arg(None, &sc)?;
+        let work = guard::Work::compare(10);
+        if !a.force {
+            guard::check_work(&sc, &o.run, work)?;
+        }
+        loaded.push((i, sc, catalog));
+    }
+    let out = Output::claim(&a.out.clone().unwrap_or_else(|| PathBuf::from("output").join("recommend-tables")))?;
+    let per = study::par_indexed(loaded.len() as u64, |j| {
+        let (i, sc, catalog) = &loaded[j as usize];
+        study::recommend::table_rows(*i, &tables[*i].scenario.display().to_string(), sc, catalog, o).1
+    });
+    stopped(stop)?;
+    let result = crate::report::recommend::Tables {
+        shard: a.shard.clone(),
+        tables: tables.len(),
+        max_throttle: o.max_throttle,
+        rows: per.into_iter().flatten().collect(),
+    };
+    let written = out.write_all(&result.artifacts()?)?;
+    if a.json {
+        print!("{}", String::from_utf8(crate::report::json_bytes(&result)).expect("JSON is UTF-8"));
+    } else if !a.quiet {
+        print!("{}", result.text());
+        println!("wrote {}", wrote(&written));
+    }
+    Ok(())
+}
+
+/// The library options of `ddbsim recommend`'s arguments.
+fn recommend_options(a: &super::args::RecommendArgs, stop: &StopToken) -> Result<study::recommend::RecommendOptions, CliError> {
+    let years = a.reserved_term;
+    if years != 1 && years != 3 {
+        return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {years}")));
+    }
+    if a.budget.is_some_and(|b| b < 2) {
+        return Err(CliError::Argument("--budget: at least 2 simulations (the on-demand run and one candidate)".into()));
+    }
+    let modes = a.modes();
+    if modes == (study::recommend::Modes { on_demand: false, provisioned: false, autoscaling: false, reserved: false }) {
+        return Err(CliError::Argument("--modes: name at least one of on-demand, provisioned, autoscaling, reserved".into()));
+    }
+    let run = RunOptions { seed: a.seed, duration: duration_arg(a.duration.as_ref())?, stop: Some(stop.clone()), ..RunOptions::default() };
+    Ok(study::recommend::RecommendOptions {
+        run,
+        max_throttle: share_arg(&a.max_throttle)?,
+        reserved_years: years,
+        give_up: !a.simulate_all,
+        modes,
+        budget: a.budget,
+    })
 }
 
 /// `ddbsim import`: the scenario to stdout, or to `out` with its trace files beside it. The

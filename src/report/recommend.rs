@@ -4,7 +4,7 @@
 use super::plot::{self, FrontPoint};
 use super::text::align;
 use super::{json, Artifact, Render, ReportError};
-use crate::study::recommend::Recommendation;
+use crate::study::recommend::{Recommendation, TableRow};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -135,5 +135,99 @@ impl Render for Recommendation {
             Artifact::new("recommend.svg", svg),
             Artifact::new("recommend.png", png),
         ])
+    }
+}
+
+/// `recommend` on many tables: a row per table and dimension (or one share of them).
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct Tables {
+    /// `I/N` when this is one share of the tables.
+    pub shard: Option<String>,
+    /// Tables in all (every share).
+    pub tables: usize,
+    /// The throttle limit.
+    pub max_throttle: f64,
+    /// Per table and dimension, in table order.
+    pub rows: Vec<TableRow>,
+}
+
+impl Tables {
+    fn csv(&self) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in &self.rows {
+            w.serialize(r).expect("CSV row into memory");
+        }
+        w.into_inner().expect("CSV into memory")
+    }
+
+    /// Combines shares into the whole: every table once, in table order. Missing tables are
+    /// an error unless `allow_partial` (the result then says which are missing).
+    ///
+    /// # Errors
+    /// The shares disagree on the number of tables or the limit, a table is in two shares, or
+    /// tables are missing and `allow_partial` is false.
+    pub fn merge(parts: Vec<Tables>, allow_partial: bool) -> Result<Tables, String> {
+        let first = parts.first().ok_or("no shares to merge")?;
+        let (tables, max_throttle) = (first.tables, first.max_throttle);
+        if parts.iter().any(|p| p.tables != tables || p.max_throttle.to_bits() != max_throttle.to_bits()) {
+            return Err("the shares are of different table lists or throttle limits".into());
+        }
+        let mut rows: Vec<TableRow> = parts.into_iter().flat_map(|p| p.rows).collect();
+        rows.sort_by(|a, b| a.index.cmp(&b.index).then(a.dimension.cmp(&b.dimension)));
+        let mut seen = vec![0usize; tables];
+        for r in &rows {
+            *seen.get_mut(r.index).ok_or_else(|| format!("table {} of {tables}", r.index + 1))? += 1;
+        }
+        if let Some(i) = seen.iter().position(|&n| n > 2) {
+            return Err(format!(
+                "table {} ({}) is in more than one share",
+                i + 1,
+                rows.iter().find(|r| r.index == i).map_or("", |r| &r.table)
+            ));
+        }
+        let missing: Vec<String> = seen.iter().enumerate().filter(|(_, n)| **n == 0).map(|(i, _)| (i + 1).to_string()).collect();
+        if !missing.is_empty() && !allow_partial {
+            return Err(format!("tables {} of {tables} are in no share (--allow-partial merges what is there)", missing.join(", ")));
+        }
+        let shard = (!missing.is_empty()).then(|| format!("partial: tables {} missing", missing.join(", ")));
+        Ok(Tables { shard, tables, max_throttle, rows })
+    }
+}
+
+impl Render for Tables {
+    fn text(&self) -> String {
+        let mut o = String::new();
+        let share = self.shard.as_deref().map(|s| format!(" (share {s})")).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "ddbsim recommend · {} table(s){share}; limit: at most {:.3}% of attempts throttled; monthly costs are estimates\n",
+            self.tables,
+            self.max_throttle * 100.0
+        );
+        let mut rows = vec![[
+            "table".to_string(),
+            "dim".into(),
+            "now $/month".into(),
+            "recommended $/month".into(),
+            "saving".into(),
+            "recommended".into(),
+        ]];
+        let money = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2}"));
+        for r in &self.rows {
+            rows.push([
+                r.table.clone(),
+                r.dimension.clone(),
+                format!("{:.2}", r.current_monthly_usd),
+                money(r.recommended_monthly_usd),
+                r.saving_share.map_or("-".to_string(), |s| format!("{:+.0} %", -s * 100.0)),
+                r.recommended_setting.clone(),
+            ]);
+        }
+        o.push_str(&align(&rows));
+        o
+    }
+
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
+        Ok(vec![Artifact::new("recommend-tables.csv", self.csv()), Artifact::new("recommend-tables.json", json(self))])
     }
 }

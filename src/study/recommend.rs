@@ -26,7 +26,7 @@
 
 use super::compare::{demand, on_demand, provisioned, traffic_only};
 use super::runner::par_indexed;
-use crate::cost::{bill, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
+use crate::cost::{bill, Bill, BillComponent, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{simulate, GiveUp, RunOptions, RunResult};
 use crate::scenario::{Action, ActionSpec, AutoscalingSpec, RateShape, ScalingChange, ScalingTargetSpec, Scenario, TableClass};
 use crate::time::SimDuration;
@@ -216,6 +216,9 @@ pub struct Candidate {
     pub failed_requests: u64,
     /// Within the throttle limit.
     pub within_limit: bool,
+    /// Monthly cost of read and of write capacity (request units, provisioned capacity,
+    /// reservation fees), USD; storage is the rest.
+    pub by_dimension: [f64; 2],
     /// The simulation ran to its end. A candidate given up once its throttled share was sure
     /// to end above the limit is not: its throttled share is the least it could have ended
     /// with, and its cost and failures are of the part simulated.
@@ -255,6 +258,14 @@ struct Eval {
     failed: u64,
     usage: Usage,
     complete: bool,
+    by_dimension: [f64; 2],
+}
+
+/// Monthly cost of read and of write capacity in `b`.
+fn by_dimension(b: &Bill) -> [f64; 2] {
+    let monthly = if b.total_usd > 0.0 { b.monthly_usd / b.total_usd } else { 0.0 };
+    let of = |c: BillComponent| b.lines.iter().filter(|l| l.component == c).map(|l| l.cost_usd).sum::<f64>() * monthly;
+    [of(BillComponent::Reads), of(BillComponent::Writes)]
 }
 
 /// Simulates a candidate, giving up as `give_up` allows (a candidate sure to throttle more
@@ -265,7 +276,8 @@ fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<
     let b = bill(&usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None });
     let t = r.totals();
     let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);
-    (Eval { monthly: b.monthly_usd, throttled, failed: t.failed, usage, complete: r.given_up.is_none() }, r)
+    let by_dimension = by_dimension(&b);
+    (Eval { monthly: b.monthly_usd, throttled, failed: t.failed, usage, complete: r.given_up.is_none(), by_dimension }, r)
 }
 
 /// When candidates may give up: the pages the on-demand run sent, if it failed no request
@@ -543,6 +555,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             throttled_share: e.throttled,
             failed_requests: e.failed,
             within_limit: within,
+            by_dimension: e.by_dimension,
             complete: e.complete,
         });
         usages.push(Some(e.usage));
@@ -645,6 +658,10 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             let best_w = (0..=wmax).map(|k| k * RESERVED_BLOCK).min_by(|a, b| cost(0, *a).total_cmp(&cost(0, *b))).unwrap_or(0);
             if best_r + best_w > 0 {
                 let c = &candidates[i];
+                // Reads and writes are billed apart, so each dimension's share of the saving
+                // is its own reservation's.
+                let none = cost(0, 0);
+                let by_dimension = [c.by_dimension[0] + cost(best_r, 0) - none, c.by_dimension[1] + cost(0, best_w) - none];
                 let settings = Settings::Reserved { of: i, rcu: best_r, wcu: best_w, years: o.reserved_years };
                 candidates.push(Candidate {
                     description: format!("{}, with {best_r} RCU / {best_w} WCU reserved for {} year(s)", c.description, o.reserved_years),
@@ -653,6 +670,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
                     throttled_share: c.throttled_share,
                     failed_requests: c.failed_requests,
                     within_limit: c.within_limit,
+                    by_dimension,
                     complete: c.complete,
                 });
                 usages.push(None);
@@ -696,6 +714,92 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
         front,
         prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
     }
+}
+
+/// One table and dimension of a many-table recommendation: what its settings cost now, what
+/// `recommend` picks, and the saving.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct TableRow {
+    /// Position of the table among all the tables (shards keep it).
+    pub index: usize,
+    /// Scenario file.
+    pub scenario: String,
+    /// Table name.
+    pub table: String,
+    /// `read` or `write`.
+    pub dimension: String,
+    /// The table's own settings, in words.
+    pub current_setting: String,
+    /// What they cost a month for this dimension (table and GSIs), USD, estimated.
+    pub current_monthly_usd: f64,
+    /// Throttled share of attempts under them (whole table).
+    pub current_throttled_share: f64,
+    /// Mode of the pick (`none`: nothing within the limit).
+    pub recommended_mode: String,
+    /// The pick, in words.
+    pub recommended_setting: String,
+    /// What the pick costs a month for this dimension, USD, estimated.
+    pub recommended_monthly_usd: Option<f64>,
+    /// Current less recommended, USD a month.
+    pub saving_usd: Option<f64>,
+    /// The saving as a share of the current cost.
+    pub saving_share: Option<f64>,
+    /// Throttled share of attempts under the pick (whole table).
+    pub throttled_share: Option<f64>,
+}
+
+/// The table's own capacity settings in words.
+fn current_setting(sc: &Scenario) -> String {
+    use crate::scenario::CapacitySpec;
+    let mut s = match sc.table.capacity {
+        CapacitySpec::OnDemand { .. } => "on-demand".to_string(),
+        CapacitySpec::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
+    };
+    if let Some(a) = &sc.table.autoscaling {
+        for (d, t) in [("read", &a.read), ("write", &a.write)] {
+            if let Some(t) = t {
+                let _ = write!(s, ", {d} auto-scaled {}-{} at {:.0} %", t.min, t.max, t.target * 100.0);
+            }
+        }
+    }
+    if !sc.gsis.is_empty() {
+        let _ = write!(s, " ({} GSI(s) as defined)", sc.gsis.len());
+    }
+    s
+}
+
+/// Recommends for table `index` (scenario file `file`): its own settings simulated and
+/// billed, then [`recommend`]; a row per dimension.
+#[must_use]
+pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> (Recommendation, Vec<TableRow>) {
+    let priced = catalog.clone().with_overrides(&sc.pricing.overrides);
+    let (now, _) = eval(sc, o, &priced, None);
+    let rec = recommend(sc, catalog, o);
+    let pick = rec.pick.map(|i| &rec.candidates[i]);
+    let rows = ["read", "write"]
+        .iter()
+        .enumerate()
+        .map(|(d, dim)| {
+            let cost = pick.map(|c| c.by_dimension[d]);
+            let current = now.by_dimension[d];
+            TableRow {
+                index,
+                scenario: file.to_string(),
+                table: sc.table.name.clone(),
+                dimension: (*dim).to_string(),
+                current_setting: current_setting(sc),
+                current_monthly_usd: current,
+                current_throttled_share: now.throttled,
+                recommended_mode: pick.map_or("none", |c| c.settings.mode()).to_string(),
+                recommended_setting: pick.map_or_else(|| "nothing within the limit".to_string(), |c| c.description.clone()),
+                recommended_monthly_usd: cost,
+                saving_usd: cost.map(|c| current - c),
+                saving_share: cost.filter(|_| current > 0.0).map(|c| (current - c) / current),
+                throttled_share: pick.map(|c| c.throttled_share),
+            }
+        })
+        .collect();
+    (rec, rows)
 }
 
 /// The baseline `recommend` is measured against: `n` auto-scaling settings drawn at random

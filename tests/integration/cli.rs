@@ -231,3 +231,46 @@ fn recommend_keeps_to_its_budget_and_modes() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--modes"));
 }
+
+/// `recommend` on a folder of tables: a row per table and dimension, in file order; the
+/// current cost of a fixed table worked by hand (steady-provisioned: 5,000 RCU x $0.00013 x
+/// 730 h = $474.50 and 1,000 WCU x $0.00065 x 730 h = $474.50 a month); and two shares
+/// merged give the same file as one run.
+#[test]
+fn recommend_on_many_tables_shards_and_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    for f in ["quickstart.toml", "steady-provisioned.toml"] {
+        std::fs::copy(Path::new("scenarios").join(f), tables.join(f)).unwrap();
+    }
+    let t = tables.to_str().unwrap();
+    let run = |extra: &[&str], out: &str| {
+        let out = dir.path().join(out);
+        let mut args = vec!["recommend", t, "--duration", "5m", "--budget", "6", "-q", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = ddbsim(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let whole = run(&[], "whole");
+    let csv = std::fs::read_to_string(whole.join("recommend-tables.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows.iter().map(|r| (r[0], r[2], r[3])).collect::<Vec<_>>(),
+        [("0", "UserActivity", "read"), ("0", "UserActivity", "write"), ("1", "Steady", "read"), ("1", "Steady", "write")]
+    );
+    for r in &rows[2..] {
+        let now: f64 = r[5].parse().unwrap();
+        assert!((now - 474.5).abs() < 1e-6, "{csv}");
+    }
+    let a = run(&["--shard", "1/2"], "a");
+    let b = run(&["--shard", "2/2"], "b");
+    let merged = dir.path().join("merged");
+    let o = ddbsim(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(merged.join("recommend-tables.csv")).unwrap(), csv);
+    let o = ddbsim(&["merge", a.to_str().unwrap(), "--out", dir.path().join("m2").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tables 2 of 2 are in no share"));
+}
