@@ -174,6 +174,7 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     let mut scaling = Vec::new();
     let mut notes = Vec::new();
     let mut metric_inputs = Vec::new();
+    let mut top_keys: Vec<TopKeys> = Vec::new();
     for path in sources {
         match read_input(path)? {
             Input::Json(doc) => match def::read(&doc) {
@@ -186,10 +187,14 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
                 None if doc.value.get("MetricDataResults").is_some() || doc.value.get("Datapoints").is_some() => {
                     metric_inputs.push(Input::Json(doc));
                 }
+                None if doc.value.get("Contributors").is_some() && doc.value.get("KeyLabels").is_some() => {
+                    top_keys.push(TopKeys::read(&doc)?);
+                }
                 None => return Err(doc.error(
                     "",
                     "not a table definition: expected describe-table output ({\"Table\": ...}), a CloudFormation template (Resources), \
-                         `terraform show -json` output, or Application Auto Scaling output",
+                         `terraform show -json` output, Application Auto Scaling output, or a Contributor Insights report \
+                         (`aws cloudwatch get-insight-rule-report`)",
                 )),
             },
             csv @ Input::Csv(..) => metric_inputs.push(csv),
@@ -256,8 +261,64 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     }
     notes.extend(history.notes);
     let sources_text: Vec<String> = sources.iter().chain(metrics).map(|p| p.display().to_string()).collect();
-    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem);
+    let mut skews = Vec::new();
+    for k in top_keys {
+        let spaces: Vec<&str> = std::iter::once(chosen.hash_key.as_str()).chain(chosen.gsis.iter().map(|g| g.hash_key.as_str())).collect();
+        let key = match k.label.as_deref().filter(|l| spaces.contains(l)) {
+            Some(l) => l.to_string(),
+            None => {
+                notes.push(format!(
+                    "{}: the report's key label ({}) is no key attribute of {}; its skew is given to the partition key {}",
+                    k.file.display(),
+                    k.label.as_deref().unwrap_or("none"),
+                    chosen.name,
+                    chosen.hash_key
+                ));
+                chosen.hash_key.clone()
+            }
+        };
+        skews.push(write::Skew { key, keys: k.keys, share: k.share, source: k.file.display().to_string() });
+    }
+    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews);
     Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
+}
+
+/// A Contributor Insights report (`aws cloudwatch get-insight-rule-report`, the most
+/// accessed keys rule of a table): its top contributors and their share of the total.
+struct TopKeys {
+    file: PathBuf,
+    /// The first key label (the key attribute's name).
+    label: Option<String>,
+    /// Contributors listed.
+    keys: u64,
+    /// Their summed values over the report's aggregate value.
+    share: f64,
+}
+
+impl TopKeys {
+    fn read(doc: &Doc) -> Result<Self, ImportError> {
+        let v = &doc.value;
+        let label = v["KeyLabels"].as_array().and_then(|l| l.first()).and_then(Value::as_str).map(str::to_string);
+        let total = v["AggregateValue"].as_f64().filter(|x| x.is_finite() && *x > 0.0).ok_or_else(|| {
+            doc.error("/AggregateValue", "a Contributor Insights report needs the rule's positive AggregateValue (its total)")
+        })?;
+        let list = v["Contributors"].as_array().ok_or_else(|| doc.error("/Contributors", "expected a list of contributors"))?;
+        if list.is_empty() {
+            return Err(doc.error("/Contributors", "the report lists no contributors: ask for a window with traffic"));
+        }
+        let mut sum = 0.0;
+        for (i, c) in list.iter().enumerate() {
+            let x = c["ApproximateAggregateValue"]
+                .as_f64()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| doc.error(&format!("/Contributors/{i}/ApproximateAggregateValue"), "expected a number of at least 0"))?;
+            sum += x;
+        }
+        if sum > total * 1.000_001 {
+            return Err(doc.error("/Contributors", format!("the contributors sum to {sum}, more than the AggregateValue {total}")));
+        }
+        Ok(TopKeys { file: doc.path.clone(), label, keys: list.len() as u64, share: (sum / total).min(1.0) })
+    }
 }
 
 fn names(tables: &[TableDef]) -> String {

@@ -319,7 +319,16 @@ impl Pat<'_> {
 
 /// The scenario, and its trace files named `{stem}-{pattern}.csv`.
 #[allow(clippy::too_many_lines)] // one document, written top to bottom
-pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], notes: &[String], stem: &str) -> Written {
+/// Key skew read from a Contributor Insights report: its top `keys` took `share` of the
+/// traffic of key attribute `key`.
+pub(crate) struct Skew {
+    pub(crate) key: String,
+    pub(crate) keys: u64,
+    pub(crate) share: f64,
+    pub(crate) source: String,
+}
+
+pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], notes: &[String], stem: &str, skews: &[Skew]) -> Written {
     let mut s = String::new();
     let mut traces = Vec::new();
     let _ = writeln!(s, "# Imported by `ddbsim import` from {}.", sources.join(", "));
@@ -428,7 +437,31 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
                 "distinct values of this attribute"
             }
         );
-        let _ = writeln!(s, "popularity = {{ zipf = {DEFAULT_ZIPF} }}  # ASSUMPTION: a moderate skew; a Contributor Insights top-keys report tells the real one");
+        match skews.iter().find(|x| &x.key == k) {
+            Some(x) if x.share < 1e-4 || x.keys >= card => {
+                let _ = writeln!(
+                    s,
+                    "popularity = \"uniform\"  # from Contributor Insights ({}): its top {} keys took {:.4} % of the traffic",
+                    clean(&x.source),
+                    x.keys,
+                    x.share * 100.0
+                );
+            }
+            Some(x) => {
+                let share = (x.share * 1e4).round() / 1e4;
+                let _ = writeln!(
+                    s,
+                    "popularity = {{ hot = {{ keys = {}, share = {share} }} }}  # from Contributor Insights ({}): its top {} keys took {:.2} % of the traffic; the rest spread evenly",
+                    x.keys,
+                    clean(&x.source),
+                    x.keys,
+                    share * 100.0
+                );
+            }
+            None => {
+                let _ = writeln!(s, "popularity = {{ zipf = {DEFAULT_ZIPF} }}  # ASSUMPTION: a moderate skew; a Contributor Insights top-keys report tells the real one");
+            }
+        }
         if *is_table {
             if let Some(rk) = &t.range_key {
                 let _ =

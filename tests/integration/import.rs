@@ -382,6 +382,35 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     }
 }
 
+/// A Contributor Insights report of the most accessed keys (`aws cloudwatch
+/// get-insight-rule-report`, keyed by `customer_id`, the table's partition key) shapes the
+/// skew instead of the assumed Zipf 0.8: its 5 contributors took 4,000 + 2,500 + 1,500 +
+/// 1,000 + 1,000 = 10,000 of 50,000, so 5 hot keys share 0.2 of the traffic. A report keyed
+/// by something else goes to the partition key with a note; one whose contributors add up to
+/// more than the total is an error naming the file and pointer.
+#[test]
+fn a_contributor_insights_report_shapes_the_skew() {
+    let i = import(&[fx("describe-table.json"), fx("insight-rule-report.json")], &[], None, "orders").unwrap();
+    assert!(i.scenario.contains("popularity = { hot = { keys = 5, share = 0.2 } }"), "{}", i.scenario);
+    let (_d, sc) = load(&i);
+    let space = sc.key_spaces.iter().find(|k| k.name == "customer_id").unwrap();
+    assert_eq!(space.popularity, ddbsim::scenario::Popularity::Hot { keys: 5, share: 0.2 });
+    // Other key spaces keep the stated assumption.
+    assert!(i.scenario.contains("popularity = { zipf = 0.8 }  # ASSUMPTION"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fx("insight-rule-report.json")).unwrap();
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, text.replace("\"customer_id\"", "\"sk\"")).unwrap();
+    let i = import(&[fx("describe-table.json"), other], &[], None, "orders").unwrap();
+    assert!(i.scenario.contains("hot = { keys = 5, share = 0.2 }"));
+    assert!(i.notes.iter().any(|n| n.contains("(sk) is no key attribute of Orders")), "{:?}", i.notes);
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, text.replace("\"AggregateValue\": 50000.0", "\"AggregateValue\": 5000.0")).unwrap();
+    let e = import(&[fx("describe-table.json"), bad.clone()], &[], None, "orders").unwrap_err().to_string();
+    assert!(e.contains("bad.json") && e.contains("/Contributors") && e.contains("more than the AggregateValue"), "{e}");
+}
+
 /// Finding of the `import` fuzz target: a provisioned table whose GSI states no
 /// ProvisionedThroughput (but a WarmThroughput) was written with on-demand settings on a
 /// provisioned index, a scenario that does not load. The index now takes the table's capacity,
