@@ -122,6 +122,29 @@ mod tests {
     use crate::scenario::{parse_str, CapacitySpec, Fidelity, Projection, SizeSpec, TableClass};
     use std::path::Path;
 
+    /// `start` as a string, as a TOML datetime with an offset, and as a local TOML datetime
+    /// (UTC) give the same instant, 2026-03-02T06:00:00Z = 1,767,225,600 (2026-01-01) + 60
+    /// days + 6 h; a date alone, or a number, is an error naming the key and the forms.
+    #[test]
+    fn start_takes_strings_and_toml_datetimes() {
+        let with = |start: &str| {
+            let text = format!(
+                "[scenario]\nduration = \"1m\"\nstart = {start}\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n\
+                 [keys.k]\ncardinality = 10\n[[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = {{ constant = 1 }}\n"
+            );
+            parse_str(&text, Path::new("s.toml")).map(|sc| sc.start_unix_s).map_err(|e| e.to_string())
+        };
+        let want = 1_767_225_600 + 60 * 86_400 + 6 * 3_600;
+        assert_eq!(with("\"2026-03-02T06:00:00Z\""), Ok(want));
+        assert_eq!(with("2026-03-02T06:00:00Z"), Ok(want));
+        assert_eq!(with("2026-03-02T07:00:00+01:00"), Ok(want));
+        assert_eq!(with("2026-03-02T06:00:00"), Ok(want));
+        let e = with("2026-03-02").unwrap_err();
+        assert!(e.contains("s.toml") && e.contains("start") && e.contains("RFC 3339"), "{e}");
+        let e = with("5").unwrap_err();
+        assert!(e.contains("s.toml:3") && e.contains("start") && e.contains("TOML datetime"), "{e}");
+    }
+
     /// The validator applies the constants: a scenario that sets nothing optional.
     #[test]
     fn the_validator_applies_the_defaults() {

@@ -43,6 +43,33 @@ pub struct RawScenario {
     pub at: Vec<RawAt>,
 }
 
+/// An instant written as a string or as a TOML datetime (offset or local date-time), kept
+/// as its text; a local date-time is read as UTC.
+fn instant<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    match toml::Value::deserialize(d)? {
+        toml::Value::String(s) => Ok(Some(s)),
+        toml::Value::Datetime(t) => {
+            let text = t.to_string();
+            Ok(Some(match (t.date, t.time, t.offset) {
+                (Some(_), Some(_), None) => format!("{text}Z"),
+                _ => text,
+            }))
+        }
+        // Through a buffering deserializer a datetime arrives as toml's private one-key table.
+        toml::Value::Table(t) if t.len() == 1 && t.contains_key("$__toml_private_datetime") => match t.into_iter().next() {
+            Some((_, toml::Value::String(s))) => {
+                let local =
+                    s.parse::<toml::value::Datetime>().ok().is_some_and(|t| t.date.is_some() && t.time.is_some() && t.offset.is_none());
+                Ok(Some(if local { format!("{s}Z") } else { s }))
+            }
+            _ => Err(serde::de::Error::custom("expected an RFC 3339 instant or a TOML datetime")),
+        },
+        other => Err(serde::de::Error::custom(format!(
+            "expected an RFC 3339 instant such as \"2026-03-02T00:00:00Z\" or a TOML datetime, not {other}"
+        ))),
+    }
+}
+
 /// `[scenario]`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -53,7 +80,11 @@ pub struct RawMeta {
     pub description: Option<String>,
     /// Simulated duration: "90s", "15m", "6h", "7d".
     pub duration: String,
-    /// UTC instant the run starts, RFC 3339; anchors diurnal shapes and UTC days; default "2026-01-01T00:00:00Z".
+    /// UTC instant the run starts, RFC 3339 as a string or a TOML datetime (`start =
+    /// 2026-03-02T00:00:00Z`; one without an offset is UTC); anchors diurnal shapes and UTC
+    /// days; default "2026-01-01T00:00:00Z".
+    #[serde(default, deserialize_with = "instant")]
+    #[schemars(with = "Option<String>")]
     pub start: Option<String>,
     /// Master seed: the same seed gives the same outputs, byte for byte; default 1.
     pub seed: Option<u64>,
