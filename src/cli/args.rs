@@ -85,6 +85,14 @@ pub(crate) enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Print a shell completion script, e.g. `ddbsim completions bash > ~/.local/share/bash-completion/completions/ddbsim`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `ddbsim man > ddbsim.1 && man ./ddbsim.1`.
+    Man,
 }
 
 /// `ddbsim recommend`.

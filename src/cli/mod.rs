@@ -119,5 +119,12 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Import { sources, table, metrics, out } => commands::import(&sources, table.as_deref(), &metrics, out.as_deref()),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut <args::Cli as clap::CommandFactory>::command(), "ddbsim", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => clap_mangen::Man::new(<args::Cli as clap::CommandFactory>::command())
+            .render(&mut std::io::stdout())
+            .map_err(|e| CliError::Argument(format!("writing the manual page: {e}"))),
     }
 }

@@ -274,3 +274,21 @@ fn recommend_on_many_tables_shards_and_merges() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("tables 2 of 2 are in no share"));
 }
+
+/// Shell completions for the four shells clap_complete knows and the man page are generated,
+/// and name the subcommands.
+#[test]
+fn completions_and_the_man_page_are_generated() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let o = ddbsim(&["completions", shell]);
+        assert!(o.status.success(), "{shell}: {}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains("recommend") && text.contains("import") && text.contains("--max-throttle"), "{shell}");
+    }
+    let o = ddbsim(&["man"]);
+    assert!(o.status.success());
+    let roff = String::from_utf8(o.stdout).unwrap();
+    assert!(roff.contains(".TH ddbsim") && roff.contains("recommend") && roff.contains("completions"));
+    let o = ddbsim(&["completions", "tcsh"]);
+    assert!(!o.status.success());
+}
