@@ -366,7 +366,10 @@ pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Res
     let work = guard::Work::compare(10);
     let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
     let out = Output::claim(&out_dir(c.out.as_ref(), &sc, "-recommend"))?;
+    let bar = Arc::new(Bar::new(c.quiet || as_json, "recommend"));
+    let o = study::recommend::RecommendOptions { run: RunOptions { progress: Some(bar.clone()), ..o.run.clone() }, ..o.clone() };
     let rec = study::recommend::recommend(&sc, &catalog, &o);
+    bar.finish();
     stopped(stop)?;
     let written = out.write_all(&rec.artifacts()?)?;
     if as_json {

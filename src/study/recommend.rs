@@ -576,11 +576,21 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
     let base = traffic_only(sc);
     let daily_blocks = daily_blocks(&r_od, sc.start_unix_s);
     let (chains, steps) = plan(o, !daily_blocks.is_empty());
+    // Progress: simulations done of those planned (a chain may stop early).
+    let planned = 1 + chains.len() as u64 * (steps as u64 + 1);
+    let done = std::sync::atomic::AtomicU64::new(1);
+    let tick = || {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(p) = &o.run.progress {
+            p.runs(n.min(planned), planned);
+        }
+    };
     let run_chain = |chain: Chain| -> Vec<(Settings, Eval)> {
         let evals = match chain {
             Chain::Fixed => bisect(0.25, 2.0, steps, |k| {
                 let units = scale(&peak, k);
                 let (e, _) = eval(&provisioned(&base, &units), o, &catalog, give_up);
+                tick();
                 (e.throttled <= o.max_throttle, (Settings::Provisioned { units }, e))
             }),
             Chain::Target(target) | Chain::Daily(target) => {
@@ -599,6 +609,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
                 bisect(0.0, 1.0, steps, |f| {
                     let min = scale(&need, f);
                     let (e, _) = eval(&autoscaled(&base, target, &min, &max, &daily), o, &catalog, give_up);
+                    tick();
                     (e.throttled <= o.max_throttle, (Settings::Autoscaling { target, min, max: max.clone(), daily: daily.clone() }, e))
                 })
             }
