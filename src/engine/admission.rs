@@ -96,6 +96,19 @@ impl Scratch {
         }
     }
 
+    /// Puts `batch` latest first by (time, request number), sorting keys and moving each
+    /// attempt once. Request numbers are unique, so the order is the only one.
+    fn latest_first(&mut self, batch: &mut Vec<Attempt>) {
+        let order = &mut self.order;
+        order.clear();
+        order.extend(batch.iter().enumerate().map(|(i, a)| (a.time.as_micros(), a.seq, i as u32)));
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        let slots = &mut self.slots;
+        slots.clear();
+        slots.extend(batch.drain(..).map(Some));
+        batch.extend(order.iter().map(|&(_, _, i)| slots[i as usize].take().expect("each place is taken once")));
+    }
+
     /// Resource `r` now has `n` partitions.
     pub(crate) fn resize(&mut self, r: usize, n: usize) {
         self.demand[r] = [vec![0; n], vec![0; n]];
@@ -251,19 +264,17 @@ impl Admission<'_> {
     /// Admits the second's attempts one by one in `(time, seq)` order, with the retries that
     /// come due before `t1`. Returns false, leaving the rest in `batch`, when a closed-loop
     /// request was answered: the engine draws the thread's next request and calls again.
-    pub(crate) fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) -> bool {
-        // Latest first, so the next is popped from the end. The keys are sorted rather than
+    pub(crate) fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime, runs: bool) -> bool {
+        // Latest first, so the next is popped from the end. Exact fidelity's batch is sorted
+        // runs (one per pattern), which the stable sort reverses in linear time. Fast
+        // fidelity's replayed seconds are in random order: their keys are sorted rather than
         // the attempts (a sort moves each element about log n times; an attempt is ten
-        // words), and each attempt is then moved once. Request numbers are unique, so the
-        // unstable sort has one result.
-        let order = &mut self.scratch.order;
-        order.clear();
-        order.extend(batch.iter().enumerate().map(|(i, a)| (a.time.as_micros(), a.seq, i as u32)));
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        let slots = &mut self.scratch.slots;
-        slots.clear();
-        slots.extend(batch.drain(..).map(Some));
-        batch.extend(order.iter().map(|&(_, _, i)| slots[i as usize].take().expect("each place is taken once")));
+        // words), and each attempt is then moved once.
+        if runs {
+            batch.sort_by_key(|a| std::cmp::Reverse((a.time, a.seq)));
+        } else {
+            self.scratch.latest_first(batch);
+        }
         let t1 = t1.as_micros();
         loop {
             if !self.scratch.tickets.is_empty() {

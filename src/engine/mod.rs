@@ -280,7 +280,8 @@ impl<'a> Simulation<'a> {
     fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) {
         let mut next = Vec::new();
         loop {
-            let done = admission!(self).replay(batch, t1);
+            let runs = self.fidelity == Fidelity::Exact;
+            let done = admission!(self).replay(batch, t1, runs);
             let tickets = admission!(self).take_tickets();
             if tickets.is_empty() && done {
                 return;
