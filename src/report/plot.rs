@@ -34,6 +34,14 @@ const COMPONENTS: [(&str, RGBColor); 5] = [
     ("indexes", RGBColor(140, 86, 75)),
 ];
 
+/// Draws the series labels of `chart` at `pos`, in the style of every chart.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    pos: SeriesLabelPosition,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart.configure_series_labels().position(pos).background_style(WHITE.mix(0.85)).border_style(BLACK).label_font((FONT, 12)).draw()
+}
+
 /// A chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
 #[error("chart {chart}: {message}")]
@@ -166,14 +174,7 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
                 .draw_series(std::iter::once(Text::new(label.clone(), (*m, y_max * 0.95), (FONT, 11).into_font().color(&EVENT))))
                 .map_err(&e)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 12))
-            .draw()
-            .map_err(&e)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft).map_err(&e)?;
     }
     root.present().map_err(&e)?;
     Ok(())
@@ -275,14 +276,7 @@ pub fn latency<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[(f64, f
             .label(name)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 12))
-        .draw()
-        .map_err(&e)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft).map_err(&e)?;
     root.present().map_err(&e)?;
     Ok(())
 }
@@ -361,14 +355,7 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar])
             )))
             .map_err(&e)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 12))
-        .draw()
-        .map_err(&e)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     root.present().map_err(&e)?;
     Ok(())
 }
@@ -460,14 +447,7 @@ pub fn front<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[FrontPoin
             .draw_series(std::iter::once(Text::new(format!("recommended: ${:.2} a month", p.monthly_usd), (at.0 * 1.25, at.1), (FONT, 13))))
             .map_err(&e)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 12))
-        .draw()
-        .map_err(&e)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     root.present().map_err(&e)?;
     Ok(())
 }
@@ -513,14 +493,7 @@ pub fn sweep<DB: DrawingBackend>(
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
         chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, color.filled()))).map_err(&e)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 12))
-        .draw()
-        .map_err(&e)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     root.present().map_err(&e)?;
     Ok(())
 }
