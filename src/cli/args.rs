@@ -191,6 +191,10 @@ pub(crate) struct Common {
     /// Read `rate = { trace = ... }` files outside the scenario's folder.
     #[arg(long)]
     pub(crate) allow_outside: bool,
+    /// Print the result on stdout as one JSON document (the summary.json, compare.json,
+    /// sweep.json or shards.json the command writes) and nothing else there.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 impl Common {

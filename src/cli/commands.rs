@@ -19,6 +19,14 @@ fn out_dir(out: Option<&PathBuf>, sc: &Scenario, suffix: &str) -> PathBuf {
     out.cloned().unwrap_or_else(|| PathBuf::from("output").join(format!("{}{suffix}", sc.name)))
 }
 
+/// Prints the artifact `name` (a JSON document) on stdout, for `--json`.
+fn print_json(artifacts: &[crate::report::Artifact<'_>], name: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Some(a) = artifacts.iter().find(|a| a.name == name) {
+        let _ = a.write_to(&mut out);
+    }
+}
+
 fn read_text(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(|source| CliError::Scenario(scenario::ScenarioError::Io { path: path.to_path_buf(), source }))
 }
@@ -85,7 +93,9 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
         artifacts.extend(r.artifacts()?);
     }
     let written = out.write_all(&artifacts)?;
-    if !a.common.quiet {
+    if a.common.json {
+        print_json(&artifacts, "summary.json");
+    } else if !a.common.quiet {
         if let Some(r) = &replications {
             print!("{}", r.text());
         }
@@ -135,7 +145,9 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
         artifacts.extend(rc.artifacts()?);
     }
     let written = out.write_all(&artifacts)?;
-    if !a.common.quiet {
+    if a.common.json {
+        print_json(&artifacts, "compare.json");
+    } else if !a.common.quiet {
         print!("{}", c.text());
         if let Some(rc) = &replicated {
             print!("{}", rc.text());
@@ -177,8 +189,11 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
     let result = study::sweep::run(&prepared, &sc.name, a.common.seed.unwrap_or(sc.seed), reps, shard, &base, &catalog);
     bar.finish();
     stopped(stop)?;
-    let written = out.write_all(&result.artifacts()?)?;
-    if !a.common.quiet {
+    let artifacts = result.artifacts()?;
+    let written = out.write_all(&artifacts)?;
+    if a.common.json {
+        print_json(&artifacts, "sweep.json");
+    } else if !a.common.quiet {
         print!("{}", result.text());
         println!("{}; wrote {}", memory(&estimate), wrote(&written));
     }
@@ -254,8 +269,11 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
     let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog, &a.common.load_options())?;
     bar.finish();
     stopped(stop)?;
-    let written = out.write_all(&result.artifacts()?)?;
-    if !a.common.quiet {
+    let artifacts = result.artifacts()?;
+    let written = out.write_all(&artifacts)?;
+    if a.common.json {
+        print_json(&artifacts, "shards.json");
+    } else if !a.common.quiet {
         print!("{}", result.text());
         println!("{}; wrote {}", memory(&estimate), wrote(&written));
     }
@@ -352,6 +370,7 @@ pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Res
         duration: a.duration.clone(),
         quiet: a.quiet,
         allow_outside: a.allow_outside,
+        json: a.json,
     };
     let o = recommend_options(a, stop)?;
     if many {

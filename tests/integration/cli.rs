@@ -292,3 +292,26 @@ fn completions_and_the_man_page_are_generated() {
     let o = ddbsim(&["completions", "tcsh"]);
     assert!(!o.status.success());
 }
+
+/// `--json` on run, compare, sweep and shards prints one JSON document on stdout, the same as
+/// the file the command writes, and nothing else there.
+#[test]
+fn json_prints_one_document_on_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["run", "scenarios/quickstart.toml", "--duration", "2m", "--no-charts"], "summary.json"),
+        (&["compare", "scenarios/quickstart.toml", "--duration", "2m"], "compare.json"),
+        (&["sweep", "scenarios/quickstart.toml", "--duration", "1m", "--set", "table.capacity.write=500,1000"], "sweep.json"),
+        (&["shards", "scenarios/hot-key.toml", "--key", "device", "--max", "2", "--replications", "1", "--duration", "1m"], "shards.json"),
+    ];
+    for (i, (args, file)) in cases.iter().enumerate() {
+        let out = dir.path().join(i.to_string());
+        let mut all = args.to_vec();
+        all.extend(["--json", "--out", out.to_str().unwrap()]);
+        let o = ddbsim(&all);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let written: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join(file)).unwrap()).unwrap();
+        assert_eq!(doc, written, "{args:?}");
+    }
+}
