@@ -62,6 +62,9 @@ pub(crate) enum Command {
         /// Read `rate = { trace = ... }` files outside the scenarios' folders.
         #[arg(long)]
         allow_outside: bool,
+        /// Print `{"files": [{"path", "valid", "problems": [...]}]}` on stdout instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the JSON Schema of the scenario format.
     Schema,

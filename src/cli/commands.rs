@@ -315,23 +315,37 @@ pub(super) fn bench(fast: &str, exact: &str, stop: &StopToken) -> Result<(), Cli
 }
 
 /// `ddbsim validate`.
-pub(super) fn validate(paths: &[PathBuf], allow_outside: bool) -> Result<(), CliError> {
+pub(super) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: bool) -> Result<(), CliError> {
     let mut bad = 0;
+    let mut files = Vec::new();
     for p in paths {
         match scenario::load_with(p, &scenario::LoadOptions { allow_outside }) {
-            Ok(sc) => println!(
-                "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
-                p.display(),
-                sc.patterns.len(),
-                sc.key_spaces.len(),
-                sc.gsis.len(),
-                sc.lsis.len()
-            ),
+            Ok(sc) => {
+                files.push(serde_json::json!({ "path": p.display().to_string(), "valid": true, "problems": [] }));
+                if !as_json {
+                    println!(
+                        "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
+                        p.display(),
+                        sc.patterns.len(),
+                        sc.key_spaces.len(),
+                        sc.gsis.len(),
+                        sc.lsis.len()
+                    );
+                }
+            }
             Err(e) => {
                 bad += 1;
-                eprintln!("{e}");
+                let text = e.to_string();
+                let problems: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                files.push(serde_json::json!({ "path": p.display().to_string(), "valid": false, "problems": problems }));
+                if !as_json {
+                    eprintln!("{e}");
+                }
             }
         }
+    }
+    if as_json {
+        print!("{}", String::from_utf8(crate::report::json_bytes(&serde_json::json!({ "files": files }))).expect("JSON is UTF-8"));
     }
     if bad > 0 {
         return Err(CliError::Argument(format!("{bad} of {} scenario files have problems", paths.len())));

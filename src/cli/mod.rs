@@ -115,7 +115,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Shards(a) => commands::shards(&a, stop),
         Command::Bench { fast, exact } => commands::bench(&fast, &exact, stop),
         Command::Plot { dir } => commands::plot(&dir),
-        Command::Validate { scenarios, allow_outside } => commands::validate(&scenarios, allow_outside),
+        Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Import { sources, table, metrics, out } => commands::import(&sources, table.as_deref(), &metrics, out.as_deref()),

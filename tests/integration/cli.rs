@@ -315,3 +315,28 @@ fn json_prints_one_document_on_stdout() {
         assert_eq!(doc, written, "{args:?}");
     }
 }
+
+/// `validate --json`: one document listing every file, valid or not, with each problem as
+/// the text form gives it (file, line, key); the exit code still says whether all are valid.
+#[test]
+fn validate_json_lists_every_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n[keys.k]\ncardinality = 0\n\
+         [[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = { constant = -1 }\n",
+    )
+    .unwrap();
+    let o = ddbsim(&["validate", "scenarios/quickstart.toml", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0]["valid"], true);
+    assert_eq!(files[1]["valid"], false);
+    let problems: Vec<&str> = files[1]["problems"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("bad.toml:7") && problems[0].contains("keys.k.cardinality"));
+    assert!(problems[1].contains("bad.toml:11") && problems[1].contains("pattern[0].rate.constant"));
+}
