@@ -105,21 +105,9 @@ pub(crate) struct RecommendArgs {
     /// table); more than one table gives one row per table and dimension.
     #[arg(required = true)]
     pub(crate) scenarios: Vec<PathBuf>,
-    /// Output folder [default: output/<scenario name>-recommend, or output/recommend-tables].
-    #[arg(long)]
-    pub(crate) out: Option<PathBuf>,
-    /// Master seed, instead of each scenario's.
-    #[arg(long)]
-    pub(crate) seed: Option<u64>,
-    /// Simulated duration, instead of each scenario's ("90s", "15m", "24h").
-    #[arg(long)]
-    pub(crate) duration: Option<String>,
-    /// Print nothing but errors.
-    #[arg(long, short)]
-    pub(crate) quiet: bool,
-    /// Read `rate = { trace = ... }` files outside the scenarios' folders.
-    #[arg(long)]
-    pub(crate) allow_outside: bool,
+    /// Output folder, seed, duration, quiet, JSON.
+    #[command(flatten)]
+    pub(crate) shared: Shared,
     /// Many tables: run only share I of N of them (1-based), e.g. 2/4; combine with `ddbsim merge`.
     #[arg(long)]
     pub(crate) shard: Option<String>,
@@ -140,9 +128,6 @@ pub(crate) struct RecommendArgs {
     /// candidate sure to end above --max-throttle is given up; the recommendation is the same).
     #[arg(long)]
     pub(crate) simulate_all: bool,
-    /// Print the recommendation as JSON on stdout.
-    #[arg(long)]
-    pub(crate) json: bool,
     /// Run even if the guards estimate too much time or memory.
     #[arg(long)]
     pub(crate) force: bool,
@@ -174,12 +159,29 @@ impl RecommendArgs {
     }
 }
 
-/// Arguments every simulating command takes.
+/// Arguments every simulating command takes: the scenario and [`Shared`] (read through
+/// `Deref`, so `common.seed` works).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Common {
     /// The scenario file (TOML).
     pub(crate) scenario: PathBuf,
-    /// Output folder [default: output/<scenario name>, output/<scenario name>-sweep and -shards for those commands].
+    /// Output folder, seed, duration, quiet, JSON.
+    #[command(flatten)]
+    pub(crate) shared: Shared,
+}
+
+impl std::ops::Deref for Common {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+/// The options of every simulating command, whatever scenarios it takes.
+#[derive(Clone, Debug, clap::Args)]
+pub(crate) struct Shared {
+    /// Output folder [default: output/<scenario name>, with -sweep, -shards or -recommend for
+    /// those commands; output/recommend-tables for recommend on many tables].
     #[arg(long)]
     pub(crate) out: Option<PathBuf>,
     /// Master seed, instead of the scenario's.
@@ -195,7 +197,8 @@ pub(crate) struct Common {
     #[arg(long)]
     pub(crate) allow_outside: bool,
     /// Print the result on stdout as one JSON document (the summary.json, compare.json,
-    /// sweep.json or shards.json the command writes) and nothing else there.
+    /// sweep.json, shards.json, recommend.json or recommend-tables.json the command writes)
+    /// and nothing else there.
     #[arg(long)]
     pub(crate) json: bool,
 }

@@ -377,15 +377,7 @@ pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Res
     if a.shard.is_some() && !many {
         return Err(CliError::Argument("--shard: shares tables among runs; give several scenarios or a folder".into()));
     }
-    let common = |scenario: PathBuf| super::args::Common {
-        scenario,
-        out: a.out.clone(),
-        seed: a.seed,
-        duration: a.duration.clone(),
-        quiet: a.quiet,
-        allow_outside: a.allow_outside,
-        json: a.json,
-    };
+    let common = |scenario: PathBuf| super::args::Common { scenario, shared: a.shared.clone() };
     let o = recommend_options(a, stop)?;
     if many {
         return recommend_tables(a, &files.into_iter().map(common).collect::<Vec<_>>(), &o, stop);
@@ -393,7 +385,7 @@ pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Res
     let c = &common(files.remove(0));
     let sc = c.load()?;
     let catalog = catalog_arg(None, &sc)?;
-    let as_json = a.json;
+    let as_json = a.shared.json;
     let force = a.force;
     // About 50 simulations: as a compare of 10 replications (5 runs each).
     let work = guard::Work::compare(10);
@@ -434,7 +426,7 @@ fn recommend_tables(
         }
         loaded.push((i, sc, catalog));
     }
-    let out = Output::claim(&a.out.clone().unwrap_or_else(|| PathBuf::from("output").join("recommend-tables")))?;
+    let out = Output::claim(&a.shared.out.clone().unwrap_or_else(|| PathBuf::from("output").join("recommend-tables")))?;
     let per = study::par_indexed(loaded.len() as u64, |j| {
         let (i, sc, catalog) = &loaded[j as usize];
         study::recommend::table_rows(*i, &tables[*i].scenario.display().to_string(), sc, catalog, o).1
@@ -447,9 +439,9 @@ fn recommend_tables(
         rows: per.into_iter().flatten().collect(),
     };
     let written = out.write_all(&result.artifacts()?)?;
-    if a.json {
+    if a.shared.json {
         print!("{}", String::from_utf8(crate::report::json_bytes(&result)).expect("JSON is UTF-8"));
-    } else if !a.quiet {
+    } else if !a.shared.quiet {
         print!("{}", result.text());
         println!("wrote {}", wrote(&written));
     }
@@ -469,7 +461,12 @@ fn recommend_options(a: &super::args::RecommendArgs, stop: &StopToken) -> Result
     if modes == (study::recommend::Modes { on_demand: false, provisioned: false, autoscaling: false, reserved: false }) {
         return Err(CliError::Argument("--modes: name at least one of on-demand, provisioned, autoscaling, reserved".into()));
     }
-    let run = RunOptions { seed: a.seed, duration: duration_arg(a.duration.as_ref())?, stop: Some(stop.clone()), ..RunOptions::default() };
+    let run = RunOptions {
+        seed: a.shared.seed,
+        duration: duration_arg(a.shared.duration.as_ref())?,
+        stop: Some(stop.clone()),
+        ..RunOptions::default()
+    };
     Ok(study::recommend::RecommendOptions {
         run,
         max_throttle: share_arg(&a.max_throttle)?,

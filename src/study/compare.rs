@@ -176,11 +176,17 @@ pub(crate) fn on_demand(sc: &Scenario) -> Scenario {
 /// Demand per resource (first attempts' units), units per second, [read, write]: the peak
 /// minute's, or the first minute's. The demand is the same draw in every mode.
 pub(crate) fn demand(r: &RunResult, peak: bool) -> Vec<[f64; 2]> {
+    demand_in(r, |m| peak || m == 0)
+}
+
+/// Demand per resource, units per second, [read, write]: the peak of the minutes `keep`
+/// keeps (by index).
+pub(crate) fn demand_in(r: &RunResult, keep: impl Fn(usize) -> bool) -> Vec<[f64; 2]> {
     r.resources
         .iter()
         .map(|res| {
             let mut p = [0.0f64; 2];
-            for (m, x) in res.minutes.iter().enumerate().take(if peak { usize::MAX } else { 1 }) {
+            for (m, x) in res.minutes.iter().enumerate().filter(|(m, _)| keep(*m)) {
                 let secs = r.minute_seconds(m) as f64;
                 for (pd, c) in p.iter_mut().zip(x.offered) {
                     *pd = pd.max(c as f64 / MILLI as f64 / secs);

@@ -24,7 +24,7 @@
 //! ([`crate::engine::GiveUp`]): most of a search's slow runs are such, and nothing the
 //! recommendation says changes (a test checks it).
 
-use super::compare::{demand, on_demand, provisioned, traffic_only};
+use super::compare::{demand, demand_in, on_demand, provisioned, traffic_only};
 use super::runner::par_indexed;
 use crate::cost::{bill, Bill, BillComponent, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{simulate, GiveUp, RunOptions, RunResult};
@@ -323,15 +323,13 @@ fn autoscaled(sc: &Scenario, target: f64, min: &[[u64; 2]], max: &[[u64; 2]], da
                 continue;
             }
             let raise = (day * 86_400 + i64::from(f.from_min) * 60 - FLOOR_LEAD_S as i64 - tod0).max(0);
-            for (t, floors) in [(raise as u64, &f.min), (lower as u64, &min.to_vec())] {
+            for (t, floors) in [(raise as u64, f.min.as_slice()), (lower as u64, min)] {
                 if t >= duration {
                     continue;
                 }
-                for (r, (x, base)) in floors.iter().zip(&f.min).enumerate() {
-                    let change = |d: usize| (base[d] > 0).then_some(ScalingChange { min: Some(x[d]), max: None, target: None });
-                    if base[0] == 0 && base[1] == 0 {
-                        continue;
-                    }
+                // Only the resources and dimensions the floor raises change.
+                for (r, (x, raised)) in floors.iter().zip(&f.min).enumerate().filter(|(_, (_, raised))| raised.iter().any(|u| *u > 0)) {
+                    let change = |d: usize| (raised[d] > 0).then_some(ScalingChange { min: Some(x[d]), max: None, target: None });
                     s.actions.push(ActionSpec {
                         time: SimDuration::from_secs(t),
                         action: Action::SetAutoscaling { index: r.checked_sub(1), changes: [change(0), change(1)] },
@@ -480,18 +478,7 @@ fn peak_outside(r: &RunResult, start_unix_s: i64, blocks: &[(u32, u32, Vec<[f64;
         let h = ((tod0 + m) % 1_440 / 60) as u32;
         blocks.iter().any(|b| (b.0..b.1).contains(&h))
     };
-    r.resources
-        .iter()
-        .map(|res| {
-            let mut p = [0.0f64; 2];
-            for (m, x) in res.minutes.iter().enumerate().filter(|(m, _)| !inside(*m)) {
-                for (pd, c) in p.iter_mut().zip(x.offered) {
-                    *pd = pd.max(c as f64 / MILLI as f64 / r.minute_seconds(m) as f64);
-                }
-            }
-            p
-        })
-        .collect()
+    demand_in(r, |m| !inside(m))
 }
 
 /// The daily floors of `blocks` at `target` percent: each block's peak at the target.
