@@ -646,21 +646,27 @@ impl Traffic {
     }
 
     /// The busiest keys over the run: `(resource, key space, rank, requests/s)`, busiest first,
-    /// from `offered` requests per pattern over `duration_s` seconds.
+    /// from `offered` requests per pattern over `duration_s` seconds; on a GSI, the index
+    /// writes per second its base-table writes put on each index key.
     pub(crate) fn hot_keys(&self, offered: &[u64], duration_s: u64) -> Vec<(usize, usize, u64, f64)> {
         let mut acc: std::collections::BTreeMap<(usize, usize, u64), f64> = std::collections::BTreeMap::new();
         for (j, p) in self.pats.iter().enumerate() {
-            let Some(ks) = p.key_space else { continue };
-            let dist = &self.dists[ks];
             let rate = offered[j] as f64 / duration_s as f64;
-            if let Some(key) = dist.sequential_key(duration_s - 1) {
-                *acc.entry((p.res, ks, key)).or_default() += rate;
-                continue;
-            }
-            let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            for (rank, pr) in ranked.into_iter().take(HOT_KEYS) {
-                *acc.entry((p.res, ks, rank as u64)).or_default() += rate * pr;
+            // The pattern's own key space, and the index keys its writes put on each GSI (the
+            // share of items that carry the index key).
+            let own = p.key_space.map(|ks| (p.res, ks, rate));
+            let index = p.gsi.iter().map(|g| (g.res, g.key_space, rate * g.coverage * p.items_per_attempt as f64));
+            for (res, ks, rate) in own.into_iter().chain(index) {
+                let dist = &self.dists[ks];
+                if let Some(key) = dist.sequential_key(duration_s - 1) {
+                    *acc.entry((res, ks, key)).or_default() += rate;
+                    continue;
+                }
+                let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();
+                ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                for (rank, pr) in ranked.into_iter().take(HOT_KEYS) {
+                    *acc.entry((res, ks, rank as u64)).or_default() += rate * pr;
+                }
             }
         }
         let mut v: Vec<((usize, usize, u64), f64)> = acc.into_iter().collect();

@@ -560,6 +560,7 @@ impl<'a> Simulation<'a> {
             .map(|(r, ks, rank, rate)| HotKey {
                 resource: self.res[r].name().to_string(),
                 key: self.key_label(ks, rank),
+                key_space: self.sc.key_spaces[ks].name.clone(),
                 partition: self.traffic.partition_of_key(&self.res[r], ks, rank),
                 requests_per_s: (rate * 100.0).round() / 100.0,
             })

@@ -198,6 +198,9 @@ pub struct HotKey {
     pub resource: String,
     /// Key label: `space#rank` (1 = most popular) or the explicit value's name.
     pub key: String,
+    /// The key space it belongs to.
+    #[serde(default)]
+    pub key_space: String,
     /// Partition holding it (its first shard) at the end of the run.
     pub partition: usize,
     /// Requests per second it received on average (all shards).
