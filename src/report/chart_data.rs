@@ -126,20 +126,20 @@ impl SeriesCharts {
     }
 }
 
-/// One resource's heatmap being built.
+/// One resource's heatmaps being built.
 #[derive(Debug)]
 struct HeatMapBuilder {
     resource: String,
     /// Partitions per row.
     partition_bucket: u32,
-    /// The largest utilization by (time bucket, partition bucket).
-    cells: BTreeMap<(u64, u32), f64>,
+    /// The largest read and write utilization by (time bucket, partition bucket).
+    cells: BTreeMap<(u64, u32), [f64; 2]>,
     minutes: u64,
     partitions: u32,
 }
 
-/// The hot-partition heatmaps, built from `partitions.csv` rows: per resource, the largest
-/// utilization of any partition of a bucket in any minute of it.
+/// The hot-partition heatmaps, built from `partitions.csv` rows: per resource and dimension
+/// with traffic, the largest utilization of any partition of a bucket in any minute of it.
 #[derive(Debug)]
 pub struct HeatCharts {
     time_bucket: u64,
@@ -174,26 +174,38 @@ impl HeatCharts {
         };
         let map = &mut self.maps[i];
         let m = r.time_s / 60;
-        let u = r.read_utilization.max(r.write_utilization);
+        let u = [r.read_utilization, r.write_utilization];
         let slot = map.cells.entry((m / self.time_bucket, r.partition / map.partition_bucket)).or_insert(u);
-        *slot = slot.max(u);
+        for (s, u) in slot.iter_mut().zip(u) {
+            *s = s.max(u);
+        }
         map.minutes = map.minutes.max(m + 1);
         map.partitions = map.partitions.max(r.partition + 1);
     }
 
-    /// The heatmaps, one per resource in order of appearance.
+    /// The heatmaps: per resource in order of appearance, reads then writes, those with any
+    /// consumption.
     #[must_use]
     pub fn heatmaps(&self) -> Vec<Heatmap> {
-        self.maps
-            .iter()
-            .map(|m| Heatmap {
-                resource: m.resource.clone(),
-                cells: m.cells.iter().map(|(&(t, p), &u)| (t * self.time_bucket, p * m.partition_bucket, u)).collect(),
-                minutes: m.minutes,
-                partitions: m.partitions,
-                time_bucket: self.time_bucket,
-                partition_bucket: m.partition_bucket,
-            })
-            .collect()
+        let mut out = Vec::new();
+        for m in &self.maps {
+            for (d, dim) in [(0, Dim::Read), (1, Dim::Write)] {
+                let max = m.cells.values().map(|c| c[d]).fold(0.0, f64::max);
+                if max == 0.0 {
+                    continue;
+                }
+                out.push(Heatmap {
+                    resource: m.resource.clone(),
+                    dim,
+                    cells: m.cells.iter().map(|(&(t, p), c)| (t * self.time_bucket, p * m.partition_bucket, c[d])).collect(),
+                    max,
+                    minutes: m.minutes,
+                    partitions: m.partitions,
+                    time_bucket: self.time_bucket,
+                    partition_bucket: m.partition_bucket,
+                });
+            }
+        }
+        out
     }
 }

@@ -1,11 +1,23 @@
-//! `report.html`: one self-contained page — the summary, every chart inline as SVG, the
-//! scenario text, the version and the seed. No network fetches: no external scripts, styles,
-//! fonts or images.
+//! `report.html`: one self-contained page — the verdict first, then interactive charts (the
+//! vendored uPlot, inlined), the hot-partition heatmap, bounded tables (the top rows and a count
+//! of the rest; the full data is in the CSV and JSON files beside it), the scenario text, the
+//! version and the seed. No network fetches: no external scripts, styles, fonts or images.
 
+use super::plot::{CapacityPanel, Marker, TimeAxis};
 use super::summary::Summary;
 use super::text::component_name;
+use super::verdict::{grouped, percent, usd};
 use crate::engine::ResourceKind;
+use serde::Serialize;
 use std::fmt::Write as _;
+
+/// The vendored charting library (uPlot 1.6.32, MIT; assets/uplot/SOURCE says where from).
+const UPLOT_JS: &str = include_str!("../../assets/uplot/uPlot.iife.min.js");
+const UPLOT_CSS: &str = include_str!("../../assets/uplot/uPlot.min.css");
+/// ddbsim's chart code for the page.
+const REPORT_JS: &str = include_str!("../../assets/report.js");
+/// Rows a table of the page shows at most; the rest are counted.
+pub const TABLE_ROWS: usize = 25;
 
 /// Escapes text for HTML.
 #[must_use]
@@ -22,13 +34,16 @@ fn num(f: f64) -> String {
     }
 }
 
-fn table(o: &mut String, headers: &[&str], rows: impl Iterator<Item = Vec<String>>) {
+/// A table of at most [`TABLE_ROWS`] rows, then a line counting the rest and naming the file
+/// that holds them all.
+fn table(o: &mut String, headers: &[&str], rows: impl ExactSizeIterator<Item = Vec<String>>, all_in: &str) {
+    let n = rows.len();
     o.push_str("<table><thead><tr>");
     for h in headers {
         let _ = write!(o, "<th>{}</th>", escape(h));
     }
     o.push_str("</tr></thead><tbody>");
-    for r in rows {
+    for r in rows.take(TABLE_ROWS) {
         o.push_str("<tr>");
         for c in r {
             let _ = write!(o, "<td>{c}</td>");
@@ -36,34 +51,181 @@ fn table(o: &mut String, headers: &[&str], rows: impl Iterator<Item = Vec<String
         o.push_str("</tr>");
     }
     o.push_str("</tbody></table>");
+    if n > TABLE_ROWS {
+        let _ = write!(
+            o,
+            "<p class=\"note more\">… and {} more rows in <code>{}</code>.</p>",
+            grouped((n - TABLE_ROWS) as u64),
+            escape(all_in)
+        );
+    }
 }
 
-/// The page for a run: `charts` are (title, SVG) pairs.
+/// Standard base64 of `bytes` (for the heatmap image, inlined as a data URI).
 #[must_use]
-pub fn run_report(s: &Summary, charts: &[(String, String)]) -> String {
+pub fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut o = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for c in bytes.chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for k in 0..4 {
+            if k <= c.len() {
+                o.push(A[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                o.push('=');
+            }
+        }
+    }
+    o
+}
+
+/// What the page's interactive charts draw.
+#[derive(Debug, Default)]
+pub struct Page<'a> {
+    /// Capacity panels (per resource and dimension).
+    pub panels: &'a [CapacityPanel],
+    /// Latency points: (minute, p50, p99, max) ms.
+    pub latency: &'a [(f64, f64, f64, f64)],
+    /// Capacity events and `[[at]]` actions.
+    pub markers: &'a [Marker],
+    /// The hot-partition heatmap as PNG.
+    pub heatmap_png: &'a [u8],
+    /// Clock time of the x axis.
+    pub time: Option<TimeAxis>,
+}
+
+#[derive(Serialize)]
+struct PanelData {
+    title: String,
+    unit: &'static str,
+    bucket: String,
+    x: Vec<i64>,
+    requested: Vec<f64>,
+    provisioned: Vec<Option<f64>>,
+    on_demand: Vec<Option<f64>>,
+    consumed: Vec<f64>,
+    throttles: Vec<f64>,
+    events: Vec<Option<u32>>,
+}
+
+#[derive(Serialize)]
+struct LatencyData {
+    x: Vec<i64>,
+    p50: Vec<Option<f64>>,
+    p99: Vec<Option<f64>>,
+    max: Vec<Option<f64>>,
+}
+
+#[derive(Serialize)]
+struct PageData {
+    panels: Vec<PanelData>,
+    latency: LatencyData,
+}
+
+/// Four significant figures are plenty for a chart and keep the page small.
+fn sig(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return 0.0;
+    }
+    let mag = 10f64.powi(3 - v.abs().log10().floor() as i32);
+    (v * mag).round() / mag
+}
+
+impl Page<'_> {
+    fn data(&self) -> PageData {
+        let start = self.time.map_or(0, |t| t.start_unix_s);
+        let unix = |m: f64| start + (m * 60.0).round() as i64;
+        let panels = self
+            .panels
+            .iter()
+            .map(|p| {
+                let at = |pts: &[(f64, f64)], m: f64| pts.iter().find(|q| q.0 == m).map(|q| sig(q.1));
+                let on_demand: Vec<(f64, f64)> =
+                    p.limit.iter().copied().filter(|(m, _)| !p.provisioned.iter().any(|q| q.0 == *m)).collect();
+                let dim = p.dim.to_lowercase();
+                let mut events = vec![None; p.minutes.len()];
+                for m in self.markers.iter().filter(|m| m.resource == p.resource && m.dim.is_none_or(|d| d == dim)) {
+                    let i = p.minutes.partition_point(|x| *x <= m.minute).saturating_sub(1);
+                    if let Some(e) = events.get_mut(i) {
+                        *e = Some(e.unwrap_or(0) + 1);
+                    }
+                }
+                PanelData {
+                    title: format!("{} — {} capacity", p.resource, dim),
+                    unit: if p.dim == "Read" { "RCU/s" } else { "WCU/s" },
+                    bucket: if p.bucket_minutes > 1.0 { format!("{} min", p.bucket_minutes) } else { "min".to_string() },
+                    x: p.minutes.iter().map(|m| unix(*m)).collect(),
+                    requested: p.requested.iter().map(|v| sig(*v)).collect(),
+                    provisioned: p.minutes.iter().map(|m| at(&p.provisioned, *m)).collect(),
+                    on_demand: p.minutes.iter().map(|m| at(&on_demand, *m)).collect(),
+                    consumed: p.consumed.iter().map(|v| sig(*v)).collect(),
+                    throttles: p.throttle_events.clone(),
+                    events,
+                }
+            })
+            .collect();
+        let pos = |v: f64| (v > 0.0).then(|| sig(v));
+        let latency = LatencyData {
+            x: self.latency.iter().map(|p| unix(p.0)).collect(),
+            p50: self.latency.iter().map(|p| pos(p.1)).collect(),
+            p99: self.latency.iter().map(|p| pos(p.2)).collect(),
+            max: self.latency.iter().map(|p| pos(p.3)).collect(),
+        };
+        PageData { panels, latency }
+    }
+}
+
+/// The page for a run.
+#[must_use]
+pub fn run_report(s: &Summary, page: &Page<'_>) -> String {
     let mut o = String::new();
     let title = format!("ddbsim report — {}", s.scenario);
     let _ = write!(
         o,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
-body{{font-family:sans-serif;margin:2em;max-width:1260px;color:#222}}table{{border-collapse:collapse;margin:0.5em 0 1.5em}}\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{}\n\
+body{{font-family:sans-serif;margin:2em;max-width:1260px;color:#222}}table{{border-collapse:collapse;margin:0.5em 0 1em}}\
 td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}th{{background:#f3f3f3}}td:first-child,th:first-child{{text-align:left}}\
-figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{{background:#f7f7f7;padding:1em;overflow:auto}}.note{{color:#666}}\
+figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{{background:#f7f7f7;padding:1em;overflow:auto}}.note{{color:#666}}\
+.verdict{{border-left:8px solid;padding:0.6em 1em;margin:1em 0 1.5em;background:#fafafa}}.verdict.held{{border-color:#2ca02c}}.verdict.failed{{border-color:#d62728}}\
+.verdict h2{{margin:0 0 0.4em}}.verdict dl{{display:grid;grid-template-columns:5em 1fr;gap:0.25em 1em;margin:0}}.verdict dt{{font-weight:bold;color:#555}}.verdict dd{{margin:0}}\
+.chart{{margin:0.2em 0}}.chart.capacity{{margin-top:1.2em}}.u-title{{font-size:15px;font-weight:normal}}\
 </style></head><body>\n",
-        escape(&title)
+        escape(&title),
+        UPLOT_CSS
     );
     let _ = writeln!(
         o,
-        "<h1>{}</h1><p>{}</p><p class=\"note\">ddbsim {} · seed {} · {} fidelity · {} s simulated · {}</p>",
+        "<h1>{}</h1><p>{}</p><p class=\"note\">ddbsim {} · seed {} · {} fidelity · {} simulated from {} · {}</p>",
         escape(&title),
         escape(&s.description),
         escape(&s.ddbsim_version),
         s.seed,
         escape(&s.fidelity),
-        s.duration_s,
+        escape(super::verdict::elapsed(s.duration_s).trim_start_matches('+')),
+        escape(&super::verdict::clock(s.start_unix_s, 0)),
         escape(&s.prices)
     );
-    let _ = writeln!(o, "<p class=\"note\">clients: {}</p>", escape(&s.client.describe()));
+    let v = &s.verdict;
+    let _ = write!(
+        o,
+        "<section class=\"verdict {}\" id=\"verdict\"><h2>{}</h2><dl>",
+        if v.held { "held" } else { "failed" },
+        escape(&v.headline)
+    );
+    for l in &v.lines {
+        let _ = write!(o, "<dt>{}</dt><dd>{}</dd>", escape(&l.topic), escape(&l.text));
+    }
+    o.push_str("</dl></section>\n");
+    o.push_str(
+        "<h2>Capacity and latency over time</h2><p class=\"note\">Hover for values; drag across a chart to zoom every chart in time, double-click to zoom out; click a legend entry to hide its series. Time is UTC.</p>\n<div id=\"interactive\"></div>\n",
+    );
+    if !page.heatmap_png.is_empty() {
+        let _ = writeln!(
+            o,
+            "<h2>Hot partitions</h2><figure class=\"chart heatmap\" data-chart=\"hot-partitions\"><img alt=\"utilization of each partition's cap per time bucket\" src=\"data:image/png;base64,{}\"><figcaption class=\"note\">The largest share of a partition's cap (3,000 RCU or 1,000 WCU a second) in each bucket; every partition and minute is in <code>partitions.csv</code>.</figcaption></figure>",
+            base64(page.heatmap_png)
+        );
+    }
     o.push_str("<h2>Requests by pattern</h2>");
     table(
         &mut o,
@@ -73,20 +235,22 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
             vec![
                 escape(&p.name),
                 escape(&p.op),
-                r.offered.to_string(),
-                r.served.to_string(),
-                r.throttled_requests.to_string(),
-                r.failed.to_string(),
-                r.pending_at_end.to_string(),
-                num(r.throttled_attempt_share),
+                grouped(r.offered),
+                grouped(r.served),
+                grouped(r.throttled_requests),
+                grouped(r.failed),
+                grouped(r.pending_at_end),
+                percent(r.throttled_attempt_share),
             ]
         }),
+        "summary.json",
     );
     for p in &s.patterns {
         if let Some(c) = &p.closed_loop {
             let _ = writeln!(o, "<p><b>{}</b>: {}</p>", escape(&p.name), escape(&c.describe(s.duration_s)));
         }
     }
+    let _ = writeln!(o, "<p class=\"note\">clients: {}</p>", escape(&s.client.describe()));
     o.push_str("<h2>Table and indexes</h2>");
     table(
         &mut o,
@@ -113,16 +277,28 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
                 r.provisioned_wcu.to_string(),
                 num(r.consumed_rcu),
                 num(r.consumed_wcu),
-                r.read_throttle_events.to_string(),
-                r.write_throttle_events.to_string(),
+                grouped(r.read_throttle_events),
+                grouped(r.write_throttle_events),
                 num(r.storage_gb),
             ]
         }),
+        "summary.json",
     );
     for r in &s.resources {
         for (reason, n) in &r.throttle_events_by_reason {
-            let _ = write!(o, "<p>{}: <code>{}</code> × {}</p>", escape(&r.name), escape(reason), n);
+            let _ = write!(o, "<p>{}: <code>{}</code> × {}</p>", escape(&r.name), escape(reason), grouped(*n));
         }
+    }
+    if !s.hot_keys.is_empty() {
+        o.push_str("<h2>Hottest keys</h2>");
+        table(
+            &mut o,
+            &["key", "resource", "partition", "requests/s"],
+            s.hot_keys
+                .iter()
+                .map(|k| vec![escape(&k.key), escape(&k.resource), k.partition.to_string(), format!("{:.1}", k.requests_per_s)]),
+            "summary.json",
+        );
     }
     let l = &s.latency_ms;
     let _ = write!(
@@ -137,26 +313,41 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
     let c = &s.cost;
     let _ = write!(
         o,
-        "<h2>Cost of this mode</h2><p>${:.2} over the simulated {:.3} h; <b>extrapolated</b> ${:.2} a month (730 h), ${:.2} a year.</p>",
-        c.total_usd, c.window_hours, c.monthly_usd, c.yearly_usd
+        "<h2>Cost of this mode</h2><p>{} over the simulated {:.3} h; <b>estimate</b> if the window repeated: {} a month (730 h), {} a year.</p>",
+        usd(c.total_usd),
+        c.window_hours,
+        usd(c.monthly_usd),
+        usd(c.yearly_usd)
     );
     table(
         &mut o,
         &["resource", "component", "arithmetic", "USD (window)"],
         c.lines.iter().map(|l| vec![escape(&l.resource), component_name(l.component).to_string(), escape(&l.arithmetic), num(l.cost_usd)]),
+        "summary.json",
     );
     if !c.unverified_items.is_empty() {
         let names: Vec<&str> = c.unverified_items.iter().map(|i| i.name()).collect();
         let _ = write!(o, "<p class=\"note\">Unverified prices (third-party or tooling sources): {}</p>", names.join(", "));
     }
     if !s.capacity_events.is_empty() {
-        o.push_str("<h2>Capacity events</h2>");
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for e in &s.capacity_events {
+            match counts.iter_mut().find(|c| c.0 == e.action.name()) {
+                Some(c) => c.1 += 1,
+                None => counts.push((e.action.name(), 1)),
+            }
+        }
+        let counts: Vec<String> = counts.iter().map(|(a, n)| format!("{} {a}", grouped(*n as u64))).collect();
+        let _ =
+            write!(o, "<h2>Capacity events</h2><p>{} in all: {}.</p>", grouped(s.capacity_events.len() as u64), escape(&counts.join(", ")));
+        let time = page.time;
         table(
             &mut o,
-            &["second", "resource", "action", "dimension", "old", "new", "detail"],
+            &["UTC", "elapsed", "resource", "action", "dimension", "old", "new", "detail"],
             s.capacity_events.iter().map(|e| {
                 vec![
-                    e.time_s.to_string(),
+                    escape(&super::verdict::clock(time.map_or(s.start_unix_s, |t| t.start_unix_s), e.time_s)),
+                    escape(&super::verdict::elapsed(e.time_s)),
                     escape(&e.resource),
                     e.action.name().to_string(),
                     e.dimension.map_or("", |d| d.name()).to_string(),
@@ -165,33 +356,13 @@ figure{{margin:1em 0}}figure svg{{max-width:100%;height:auto;display:block}}pre{
                     escape(&e.detail),
                 ]
             }),
-        );
-    }
-    o.push_str("<h2>Charts</h2>\n");
-    for (name, svg) in charts {
-        let _ = write!(
-            o,
-            "<figure class=\"chart\" data-chart=\"{}\"><figcaption>{}</figcaption>\n{}\n</figure>\n",
-            escape(name),
-            escape(name),
-            strip_xml_header(svg)
+            "summary.json (capacity_events)",
         );
     }
     let _ = writeln!(o, "<h2>Scenario</h2><pre>{}</pre>", escape(&s.scenario_text));
-    // Marks how many charts have a visible size once laid out (read by the end-to-end test).
-    o.push_str(
-        "<script>window.addEventListener('load',function(){var n=0;document.querySelectorAll('figure.chart svg').forEach(function(s){var r=s.getBoundingClientRect();if(r.width>0&&r.height>0){n++;}});document.body.setAttribute('data-charts-visible',String(n));});</script>\n",
-    );
+    let data = serde_json::to_string(&page.data()).unwrap_or_else(|_| "{}".into()).replace("</", "<\\/");
+    let _ = writeln!(o, "<script type=\"application/json\" id=\"ddbsim-data\">{data}</script>");
+    let _ = writeln!(o, "<script>{}</script>\n<script>{}</script>", UPLOT_JS.replace("</script", "<\\/script"), REPORT_JS);
     o.push_str("</body></html>\n");
     o
-}
-
-/// Drops an `<?xml ...?>` declaration so an SVG document can be inlined in HTML.
-#[must_use]
-pub fn strip_xml_header(svg: &str) -> &str {
-    if svg.starts_with("<?xml") {
-        svg.find("?>").map_or(svg, |i| svg[i + 2..].trim_start())
-    } else {
-        svg
-    }
 }

@@ -17,6 +17,7 @@ pub mod summary;
 pub mod sweep;
 pub mod tables;
 pub mod text;
+pub mod verdict;
 
 use crate::output::{OutputDir, OutputError};
 use std::path::{Path, PathBuf};
@@ -274,7 +275,7 @@ impl<'a> RunReport<'a> {
         Ok(Self { summary, rows: Rows::Files(dir.to_path_buf()), charts: true })
     }
 
-    /// Markers for capacity events and `[[at]]` actions: (minute, resource, label).
+    /// Markers for capacity events and `[[at]]` actions.
     fn markers(&self) -> Vec<plot::Marker> {
         use crate::model::CapacityAction;
         let s = &self.summary;
@@ -285,13 +286,23 @@ impl<'a> RunReport<'a> {
             }
             let dim = e.dimension.map_or("", |d| d.name());
             let label = if e.old == e.new { e.action.name().to_string() } else { format!("{} {dim} {}", e.action.name(), e.new) };
-            m.push((e.time_s as f64 / 60.0, e.resource.clone(), label));
+            m.push(plot::Marker {
+                minute: e.time_s as f64 / 60.0,
+                resource: e.resource.clone(),
+                dim: e.dimension.map(|d| d.name()),
+                label,
+            });
         }
         let table = s.resources.first().map(|r| r.name.clone()).unwrap_or_default();
         for (t, label) in &s.timeline {
-            m.push((*t as f64 / 60.0, table.clone(), format!("[[at]] {label}")));
+            m.push(plot::Marker { minute: *t as f64 / 60.0, resource: table.clone(), dim: None, label: format!("[[at]] {label}") });
         }
         m
+    }
+
+    /// The x axis of the time charts.
+    fn time_axis(&self) -> plot::TimeAxis {
+        plot::TimeAxis { start_unix_s: self.summary.start_unix_s, minutes: self.summary.duration_s as f64 / 60.0 }
     }
 
     /// The charts (capacity, hot partitions, latency) and `report.html`, built by streaming the
@@ -312,35 +323,30 @@ impl<'a> RunReport<'a> {
             Ok(())
         })?;
         let mut out = Vec::new();
-        let mut svgs = Vec::new();
         let panels = series.panels();
         let marks = self.markers();
-        let h = plot::PANEL_HEIGHT * panels.len().max(1) as u32;
-        let (svg, png) = draw_chart!(h, "capacity", |root| plot::capacity(root, &panels, &marks))?;
-        out.push(Artifact::new("capacity.svg", svg.clone()));
+        let time = self.time_axis();
+        let h = (plot::PANEL_HEIGHT + 60) * panels.len().max(1) as u32;
+        let (svg, png) = draw_chart!(h, "capacity", |root| plot::capacity(root, &panels, &marks, time))?;
+        out.push(Artifact::new("capacity.svg", svg));
         out.push(Artifact::new("capacity.png", png));
-        svgs.push(("capacity: requested, consumed and provisioned units per second, throttle events per minute".to_string(), svg));
         let maps = heat.heatmaps();
         let hot: Vec<String> = self
             .summary
             .hot_keys
             .iter()
-            .map(|k| {
-                let rate = serde_json::to_string(&k.requests_per_s).unwrap_or_default();
-                format!("{} on {} p{}: {rate}/s", k.key, k.resource, k.partition)
-            })
+            .map(|k| format!("{} on {}, partition {}: {:.1}/s", k.key, k.resource, k.partition, k.requests_per_s))
             .collect();
-        let h = (plot::PANEL_HEIGHT + 60) * maps.len().max(1) as u32;
-        let (svg, png) = draw_chart!(h, "hot-partitions", |root| plot::hot_partitions(root, &maps, &hot))?;
-        out.push(Artifact::new("hot-partitions.svg", svg.clone()));
-        out.push(Artifact::new("hot-partitions.png", png));
-        svgs.push(("hot partitions: utilization of each partition's cap per minute".to_string(), svg));
+        let h = (plot::PANEL_HEIGHT - 40) * maps.len().max(1) as u32 + 20;
+        let (svg, heat_png) = draw_chart!(h, "hot-partitions", |root| plot::hot_partitions(root, &maps, &hot, time))?;
+        out.push(Artifact::new("hot-partitions.svg", svg));
+        out.push(Artifact::new("hot-partitions.png", heat_png.clone()));
         let pts = series.latency();
-        let (svg, png) = draw_chart!(plot::PANEL_HEIGHT + 100, "latency", |root| plot::latency(root, &pts))?;
-        out.push(Artifact::new("latency.svg", svg.clone()));
+        let (svg, png) = draw_chart!(plot::PANEL_HEIGHT + 100, "latency", |root| plot::latency(root, &pts, time))?;
+        out.push(Artifact::new("latency.svg", svg));
         out.push(Artifact::new("latency.png", png));
-        svgs.push(("latency percentiles per minute".to_string(), svg));
-        out.push(Artifact::new("report.html", html::run_report(&self.summary, &svgs)));
+        let page = html::Page { panels: &panels, latency: &pts, markers: &marks, heatmap_png: &heat_png, time: Some(time) };
+        out.push(Artifact::new("report.html", html::run_report(&self.summary, &page)));
         Ok(out)
     }
 }

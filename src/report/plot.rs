@@ -65,8 +65,106 @@ fn register_font() {
     });
 }
 
-/// Capacity-event markers: (minute, resource, label).
-pub type Marker = (f64, String, String);
+/// A capacity event or `[[at]]` action to mark on the capacity chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// Minute since the start.
+    pub minute: f64,
+    /// Table or index name.
+    pub resource: String,
+    /// The dimension it concerns; `None` marks both panels of the resource.
+    pub dim: Option<&'static str>,
+    /// What happened.
+    pub label: String,
+}
+
+/// A linear f64 axis whose labels and mesh lines sit at given ticks (plotters' own
+/// `WithKeyPoints` loses the label formatter).
+#[derive(Clone, Debug)]
+pub struct Ticked {
+    range: std::ops::Range<f64>,
+    ticks: Vec<f64>,
+}
+
+impl Ticked {
+    /// `range` with labels at `ticks`.
+    #[must_use]
+    pub fn new(range: std::ops::Range<f64>, ticks: Vec<f64>) -> Self {
+        Self { range, ticks }
+    }
+}
+
+impl plotters::coord::ranged1d::Ranged for Ticked {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let span = (self.range.end - self.range.start).max(1e-12);
+        limit.0 + ((v - self.range.start) / span * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<H: plotters::coord::ranged1d::KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        // Bold points (labels and mesh) are the ticks; plotters asks for light points with a
+        // larger count, and gets none.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.clone()
+    }
+}
+
+/// How x values (minutes since the start) read: UTC clock time from the scenario's `start`,
+/// and elapsed time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeAxis {
+    /// UTC instant of the start, seconds since the Unix epoch.
+    pub start_unix_s: i64,
+    /// Minutes simulated.
+    pub minutes: f64,
+}
+
+impl TimeAxis {
+    /// `09:00` (or `03-02 09:00` when the run spans more than a day) for minute `m`.
+    #[must_use]
+    pub fn clock(&self, m: f64) -> String {
+        let t = self.start_unix_s + (m * 60.0).round() as i64;
+        match time::OffsetDateTime::from_unix_timestamp(t) {
+            Ok(d) if self.minutes > 1_440.0 => format!("{:02}-{:02} {:02}:{:02}", u8::from(d.month()), d.day(), d.hour(), d.minute()),
+            Ok(d) => format!("{:02}:{:02}", d.hour(), d.minute()),
+            Err(_) => format!("{m:.0}"),
+        }
+    }
+
+    /// `+1 h 30 min` for minute `m`.
+    #[must_use]
+    pub fn elapsed(&self, m: f64) -> String {
+        super::verdict::elapsed((m * 60.0).round().max(0.0) as u64)
+    }
+
+    /// Tick positions, minutes, on a round step (1 minute up to days) that gives at most nine
+    /// ticks over `0..x_max`: on round clock times (`clock`) or round elapsed times.
+    #[must_use]
+    pub fn ticks(&self, x_max: f64, clock: bool) -> Vec<f64> {
+        const STEPS: [i64; 17] = [1, 2, 5, 10, 15, 30, 60, 120, 180, 240, 360, 720, 1_440, 2_880, 10_080, 20_160, 43_200];
+        let span = x_max.max(1.0);
+        let step =
+            STEPS.into_iter().find(|s| span / *s as f64 <= 9.0).unwrap_or_else(|| ((span / 9.0 / 43_200.0).ceil() as i64).max(1) * 43_200);
+        let offset = if clock { self.start_unix_s.div_euclid(60) } else { 0 };
+        let first = (-offset).rem_euclid(step);
+        (0..).map(|k| (first + k * step) as f64).take_while(|m| *m <= x_max).collect()
+    }
+
+    /// The x axis caption: the start's date and time.
+    #[must_use]
+    pub fn caption(&self) -> String {
+        format!("UTC time (the run starts {})", super::verdict::clock(self.start_unix_s, 0))
+    }
+}
 
 /// What the capacity chart draws for one resource and dimension, in units per second.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -91,16 +189,67 @@ pub struct CapacityPanel {
     pub throttle_events: Vec<f64>,
 }
 
+/// An axis label: `2.5k`, `100k`, `1.5M`, `12`, `0.5`.
+#[must_use]
+pub fn compact(v: f64) -> String {
+    let a = v.abs();
+    let trim = |x: f64, unit: &str| {
+        let t = format!("{x:.1}");
+        format!("{}{unit}", t.strip_suffix(".0").unwrap_or(&t))
+    };
+    if a >= 1e9 {
+        trim(v / 1e9, "G")
+    } else if a >= 1e6 {
+        trim(v / 1e6, "M")
+    } else if a >= 1e3 {
+        trim(v / 1e3, "k")
+    } else if a >= 10.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else {
+        trim(v, "")
+    }
+}
+
 fn max_of(xs: &[&[f64]]) -> f64 {
     xs.iter().flat_map(|s| s.iter()).fold(0.0f64, |a, &b| a.max(b))
 }
 
-/// Draws the capacity chart: per table or GSI and dimension, requested, consumed, provisioned
-/// and the capacity limit (units/s), throttle events on a second axis, capacity events marked.
+/// Pixels a capacity-event marker and its count need: markers are binned this wide so that
+/// labels never overprint.
+const MARKER_BIN_PX: f64 = 36.0;
+
+/// Capacity events binned so that each bin's marker and count fit: (minute of the bin's first
+/// event, events in the bin, the label of its first event), in time order.
+#[must_use]
+pub fn marker_bins(markers: &[&Marker], x_max: f64, plot_px: f64) -> Vec<(f64, usize, String)> {
+    let bins = (plot_px / MARKER_BIN_PX).floor().max(1.0);
+    let width = x_max.max(1e-9) / bins;
+    let mut out: std::collections::BTreeMap<i64, (f64, usize, String)> = std::collections::BTreeMap::new();
+    for m in markers {
+        let b = (m.minute / width).floor().min(bins - 1.0) as i64;
+        let slot = out.entry(b).or_insert((m.minute, 0, m.label.clone()));
+        if m.minute < slot.0 {
+            slot.0 = m.minute;
+            slot.2 = m.label.clone();
+        }
+        slot.1 += 1;
+    }
+    out.into_values().collect()
+}
+
+/// Draws the capacity chart: per table or GSI and dimension, a panel of units per second
+/// (requested, provisioned or the on-demand capacity, and consumed drawn over them) on UTC
+/// clock time, and below it a panel of throttle events per bucket with a row of capacity-event
+/// markers (binned, with counts) on elapsed time.
 ///
 /// # Errors
 /// [`ChartError`] from the backend.
-pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[CapacityPanel], markers: &[Marker]) -> Result<(), ChartError> {
+pub fn capacity<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    panels: &[CapacityPanel],
+    markers: &[Marker],
+    time: TimeAxis,
+) -> Result<(), ChartError> {
     let e = err("capacity");
     root.fill(&WHITE).map_err(&e)?;
     if panels.is_empty() {
@@ -113,81 +262,140 @@ pub fn capacity<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, panels: &[Cap
         let prov: Vec<f64> = p.provisioned.iter().map(|x| x.1).collect();
         let lim: Vec<f64> = p.limit.iter().map(|x| x.1).collect();
         let y_max = max_of(&[&p.requested, &p.consumed, &prov, &lim]).max(1.0) * 1.1;
-        let t_max = max_of(&[&p.throttle_events]).max(1.0) * 1.1;
+        let t_max = max_of(&[&p.throttle_events]).max(1.0) * 1.25;
         let unit = if p.dim == "Read" { "RCU/s" } else { "WCU/s" };
-        let mut chart = ChartBuilder::on(area)
+        let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 * 68 / 100);
+        let mut chart = ChartBuilder::on(&top)
             .caption(format!("{} — {} capacity", p.resource, p.dim.to_lowercase()), (FONT, 18))
             .margin(8)
-            .x_label_area_size(32)
+            .margin_bottom(0)
+            .x_label_area_size(36)
             .y_label_area_size(70)
-            .right_y_label_area_size(70)
-            .build_cartesian_2d(0f64..x_max, 0f64..y_max)
-            .map_err(&e)?
-            .set_secondary_coord(0f64..x_max, 0f64..t_max);
-        chart.configure_mesh().x_desc("minute").y_desc(unit).label_style((FONT, 12)).draw().map_err(&e)?;
-        let per =
-            if p.bucket_minutes > 1.0 { format!("throttle events / {} min", p.bucket_minutes) } else { "throttle events / min".into() };
-        chart.configure_secondary_axes().y_desc(per).label_style((FONT, 12)).draw().map_err(&e)?;
-        let xy = |ys: &[f64]| p.minutes.iter().copied().zip(ys.iter().copied()).collect::<Vec<_>>();
+            .margin_right(40)
+            .build_cartesian_2d(Ticked::new(0f64..x_max, time.ticks(x_max, true)), 0f64..y_max)
+            .map_err(&e)?;
         chart
-            .draw_secondary_series(
-                p.minutes
-                    .iter()
-                    .zip(&p.throttle_events)
-                    .filter(|(_, &t)| t > 0.0)
-                    .map(|(&m, &t)| Rectangle::new([(m, 0.0), (m + p.bucket_minutes, t)], THROTTLED.mix(0.35).filled())),
-            )
-            .map_err(&e)?
-            .label("throttle events")
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], THROTTLED.mix(0.35).filled()));
+            .configure_mesh()
+            .x_desc(time.caption())
+            .y_desc(unit)
+            .y_label_formatter(&|v| compact(*v))
+            .x_label_formatter(&|m| time.clock(*m))
+            .light_line_style(WHITE.mix(0.0))
+            .label_style((FONT, 12))
+            .draw()
+            .map_err(&e)?;
+        // Each point at the middle of its bucket.
+        let half = p.bucket_minutes / 2.0;
+        let xy = |ys: &[f64]| p.minutes.iter().map(|m| m + half).zip(ys.iter().copied()).collect::<Vec<_>>();
+        let mid = |pts: &[(f64, f64)]| pts.iter().map(|(m, v)| (m + half, *v)).collect::<Vec<_>>();
         chart
-            .draw_series(LineSeries::new(xy(&p.requested), REQUESTED.stroke_width(2)))
+            .draw_series(LineSeries::new(xy(&p.requested), REQUESTED.stroke_width(1)))
             .map_err(&e)?
-            .label("requested")
+            .label("requested (every attempt)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], REQUESTED));
-        chart
-            .draw_series(LineSeries::new(xy(&p.consumed), CONSUMED.stroke_width(2)))
-            .map_err(&e)?
-            .label("consumed")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], CONSUMED));
         if !p.provisioned.is_empty() {
             chart
-                .draw_series(LineSeries::new(p.provisioned.iter().copied(), PROVISIONED.stroke_width(2)))
+                .draw_series(LineSeries::new(mid(&p.provisioned), PROVISIONED.mix(0.6).stroke_width(4)))
                 .map_err(&e)?
                 .label("provisioned")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], PROVISIONED));
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], PROVISIONED.mix(0.6).stroke_width(4)));
         }
         // The on-demand capacity where the resource was on-demand (all of it, if it never was
         // provisioned).
         let on_demand: Vec<(f64, f64)> = p.limit.iter().copied().filter(|(m, _)| !p.provisioned.iter().any(|q| q.0 == *m)).collect();
         if !on_demand.is_empty() {
             chart
-                .draw_series(LineSeries::new(on_demand, LIMIT.stroke_width(2)))
+                .draw_series(LineSeries::new(mid(&on_demand), LIMIT.mix(0.7).stroke_width(3)))
                 .map_err(&e)?
                 .label("on-demand capacity")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], LIMIT));
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], LIMIT.mix(0.7).stroke_width(3)));
         }
-        for (m, res, label) in markers.iter().filter(|m| m.1 == p.resource) {
-            let _ = res;
-            chart.draw_series(std::iter::once(PathElement::new(vec![(*m, 0.0), (*m, y_max)], EVENT.stroke_width(1)))).map_err(&e)?;
+        // Consumed last, thin, so it shows over the capacity it uses.
+        chart
+            .draw_series(LineSeries::new(xy(&p.consumed), CONSUMED.stroke_width(1)))
+            .map_err(&e)?
+            .label("consumed")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], CONSUMED.stroke_width(2)));
+        let mine: Vec<&Marker> =
+            markers.iter().filter(|m| m.resource == p.resource && m.dim.is_none_or(|d| d == p.dim.to_lowercase())).collect();
+        let thrown: f64 = p.throttle_events.iter().sum();
+        chart
+            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+            .map_err(&e)?
+            .label(format!("throttle events, below ({thrown:.0})"))
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], THROTTLED.filled()));
+        if !mine.is_empty() {
             chart
-                .draw_series(std::iter::once(Text::new(label.clone(), (*m, y_max * 0.95), (FONT, 11).into_font().color(&EVENT))))
-                .map_err(&e)?;
+                .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+                .map_err(&e)?
+                .label(format!("capacity events, below ({}; count per mark)", mine.len()))
+                .legend(|(x, y)| Polygon::new(vec![(x + 3, y - 4), (x + 13, y - 4), (x + 8, y + 4)], EVENT.filled()));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft).map_err(&e)?;
+
+        let per =
+            if p.bucket_minutes > 1.0 { format!("throttle events / {} min", p.bucket_minutes) } else { "throttle events / min".into() };
+        let mut lower = ChartBuilder::on(&bottom)
+            .margin(8)
+            .margin_top(4)
+            .x_label_area_size(32)
+            .y_label_area_size(70)
+            .margin_right(40)
+            .build_cartesian_2d(Ticked::new(0f64..x_max, time.ticks(x_max, false)), 0f64..t_max)
+            .map_err(&e)?;
+        lower
+            .configure_mesh()
+            .x_desc("elapsed")
+            .y_desc(per)
+            .y_labels(4)
+            .y_label_formatter(&|v| compact(*v))
+            .x_label_formatter(&|m| time.elapsed(*m))
+            .disable_x_mesh()
+            .light_line_style(WHITE.mix(0.0))
+            .label_style((FONT, 11))
+            .draw()
+            .map_err(&e)?;
+        lower
+            .draw_series(
+                p.minutes
+                    .iter()
+                    .zip(&p.throttle_events)
+                    .filter(|(_, &t)| t > 0.0)
+                    .map(|(&m, &t)| Rectangle::new([(m, 0.0), (m + p.bucket_minutes, t)], THROTTLED.filled())),
+            )
+            .map_err(&e)?;
+        let plot_px = f64::from(bottom.dim_in_pixel().0.saturating_sub(86));
+        let bins = marker_bins(&mine, x_max, plot_px);
+        let row = t_max * 0.9;
+        lower
+            .draw_series(
+                bins.iter().map(|(m, _, _)| EmptyElement::at((*m, row)) + Polygon::new(vec![(-5, -6), (5, -6), (0, 2)], EVENT.filled())),
+            )
+            .map_err(&e)?;
+        lower
+            .draw_series(
+                bins.iter().filter(|b| b.1 > 1).map(|(m, n, _)| {
+                    EmptyElement::at((*m, row)) + Text::new(n.to_string(), (7, -12), (FONT, 10).into_font().color(&EVENT))
+                }),
+            )
+            .map_err(&e)?;
     }
     root.present().map_err(&e)?;
     Ok(())
 }
 
-/// The heatmap of one resource: utilization of the partition cap (the larger of read and
-/// write) per partition and minute, the largest of each bucket.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The heatmap of one resource and dimension: utilization of the partition cap per partition
+/// and time bucket, the largest of each bucket.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Heatmap {
     /// Resource name.
     pub resource: String,
+    /// Reads or writes.
+    pub dim: crate::model::Dim,
     /// (first minute, first partition, utilization 0-1+) of each bucket.
     pub cells: Vec<(u64, u32, f64)>,
+    /// The largest utilization of any cell: the top of the colour scale.
+    pub max: f64,
     /// Minutes.
     pub minutes: u64,
     /// Most partitions at any minute.
@@ -198,35 +406,47 @@ pub struct Heatmap {
     pub partition_bucket: u32,
 }
 
-/// White (idle) through yellow to red (at the cap) and dark red (throttling demand above it).
-fn heat_color(u: f64) -> RGBColor {
-    let u = u.clamp(0.0, 1.0);
-    if u < 0.5 {
-        let t = u / 0.5;
-        RGBColor(255, 255, (255.0 * (1.0 - t)) as u8)
-    } else {
-        let t = (u - 0.5) / 0.5;
-        RGBColor(255 - (100.0 * t) as u8, (255.0 * (1.0 - t)) as u8, 0)
-    }
+/// The colour of `u` in 0-1 of the scale: near-black (idle) through purple and red to pale
+/// yellow (the run's busiest), after matplotlib's `inferno` as Key Visualizer draws heat on dark.
+#[must_use]
+pub fn heat_color(u: f64) -> RGBColor {
+    const STOPS: [(f64, [f64; 3]); 6] = [
+        (0.0, [0.0, 0.0, 4.0]),
+        (0.2, [50.0, 10.0, 94.0]),
+        (0.4, [120.0, 28.0, 109.0]),
+        (0.6, [188.0, 55.0, 84.0]),
+        (0.8, [249.0, 142.0, 9.0]),
+        (1.0, [252.0, 255.0, 164.0]),
+    ];
+    let u = if u.is_finite() { u.clamp(0.0, 1.0) } else { 0.0 };
+    let i = STOPS.iter().position(|s| s.0 >= u).unwrap_or(STOPS.len() - 1).max(1);
+    let (a, b) = (STOPS[i - 1], STOPS[i]);
+    let t = (u - a.0) / (b.0 - a.0);
+    let c = |k: usize| (a.1[k] + (b.1[k] - a.1[k]) * t).round() as u8;
+    RGBColor(c(0), c(1), c(2))
 }
 
-/// Draws the hot-partition heatmaps, with the hottest keys listed beside them.
+/// Draws the hot-partition heatmaps (per resource, reads and writes apart), each on a colour
+/// scale from idle to the run's busiest cell, with its legend, and the hottest keys (GSI index
+/// keys included) beside them.
 ///
 /// # Errors
 /// [`ChartError`] from the backend.
-pub fn hot_partitions<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, maps: &[Heatmap], hot_keys: &[String]) -> Result<(), ChartError> {
+pub fn hot_partitions<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    maps: &[Heatmap],
+    hot_keys: &[String],
+    time: TimeAxis,
+) -> Result<(), ChartError> {
     let e = err("hot-partitions");
     root.fill(&WHITE).map_err(&e)?;
     let (left, right) = root.split_horizontally(WIDTH as i32 - 300);
     right.draw(&Text::new("hottest keys (requests/s)", (10, 30), (FONT, 15))).map_err(&e)?;
     for (i, k) in hot_keys.iter().enumerate() {
-        right.draw(&Text::new(k.clone(), (10, 60 + 22 * i as i32), (FONT, 12))).map_err(&e)?;
+        right.draw(&Text::new(k.clone(), (10, 56 + 20 * i as i32), (FONT, 12))).map_err(&e)?;
     }
-    right.draw(&Text::new("colour: share of the partition cap", (10, 60 + 22 * hot_keys.len() as i32 + 20), (FONT, 12))).map_err(&e)?;
-    for (k, u) in [0.0, 0.25, 0.5, 0.75, 1.0].iter().enumerate() {
-        let y = 60 + 22 * hot_keys.len() as i32 + 40 + 20 * k as i32;
-        right.draw(&Rectangle::new([(10, y), (30, y + 14)], heat_color(*u).filled())).map_err(&e)?;
-        right.draw(&Text::new(format!("{:.0} %", u * 100.0), (36, y), (FONT, 12))).map_err(&e)?;
+    if hot_keys.is_empty() {
+        right.draw(&Text::new("(uniform keys: none stands out)", (10, 56), (FONT, 12))).map_err(&e)?;
     }
     if maps.is_empty() {
         left.draw(&Text::new("no partition data (run without --no-partitions)", (20, 20), (FONT, 16))).map_err(&e)?;
@@ -234,18 +454,51 @@ pub fn hot_partitions<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, maps: &
     }
     let areas = left.split_evenly((maps.len(), 1));
     for (h, area) in maps.iter().zip(&areas) {
-        let mut chart = ChartBuilder::on(area)
-            .caption(format!("{} — utilization of each partition's cap", h.resource), (FONT, 18))
+        let (dim, cap) = if h.dim == crate::model::Dim::Read { ("reads", "3,000 RCU/s") } else { ("writes", "1,000 WCU/s") };
+        let (plot, scale) = area.split_horizontally(area.dim_in_pixel().0 as i32 - 80);
+        let x_max = h.minutes.max(1) as f64;
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(format!("{} — {dim}: share of each partition's {cap}", h.resource), (FONT, 16))
             .margin(8)
-            .x_label_area_size(32)
+            .x_label_area_size(36)
             .y_label_area_size(60)
-            .build_cartesian_2d(0u64..h.minutes.max(1), 0u32..h.partitions.max(1))
+            .build_cartesian_2d(Ticked::new(0f64..x_max, time.ticks(x_max, true)), 0f64..f64::from(h.partitions.max(1)))
             .map_err(&e)?;
-        chart.configure_mesh().x_desc("minute").y_desc("partition").disable_mesh().label_style((FONT, 12)).draw().map_err(&e)?;
-        let (tb, pb) = (h.time_bucket, h.partition_bucket);
         chart
-            .draw_series(h.cells.iter().map(|&(m, p, u)| Rectangle::new([(m, p), (m + tb, p + pb)], heat_color(u).filled())))
+            .configure_mesh()
+            .x_desc(time.caption())
+            .y_desc(if h.partition_bucket > 1 { format!("partition ({} per row)", h.partition_bucket) } else { "partition".to_string() })
+            .x_label_formatter(&|m| time.clock(*m))
+            .y_labels((h.partitions as usize).clamp(1, 10) + 1)
+            .y_label_formatter(&|p| if p.fract() == 0.0 { format!("{p:.0}") } else { String::new() })
+            .disable_mesh()
+            .label_style((FONT, 12))
+            .draw()
             .map_err(&e)?;
+        // Where no partition existed yet: light grey, apart from idle (near-black) cells.
+        chart.plotting_area().fill(&RGBColor(235, 235, 235)).map_err(&e)?;
+        let (tb, pb) = (h.time_bucket as f64, f64::from(h.partition_bucket));
+        let top = h.max.max(1e-9);
+        chart
+            .draw_series(h.cells.iter().map(|&(m, p, u)| {
+                let (m, p) = (m as f64, f64::from(p));
+                Rectangle::new([(m, p), (m + tb, p + pb)], heat_color(u / top).filled())
+            }))
+            .map_err(&e)?;
+        // The colour scale: a bar from 0 to the run's busiest cell, labelled in % of the cap.
+        let sh = scale.dim_in_pixel().1;
+        let (y0, y1) = (40i32, sh as i32 - 50);
+        let steps = 40;
+        for k in 0..steps {
+            let u = 1.0 - f64::from(k) / f64::from(steps);
+            let ya = y0 + (y1 - y0) * k / steps;
+            let yb = y0 + (y1 - y0) * (k + 1) / steps;
+            scale.draw(&Rectangle::new([(8, ya), (24, yb)], heat_color(u).filled())).map_err(&e)?;
+        }
+        for (f, y) in [(1.0, y0), (0.5, (y0 + y1) / 2), (0.0, y1)] {
+            scale.draw(&Text::new(format!("{:.0} %", h.max * f * 100.0), (28, y - 6), (FONT, 11))).map_err(&e)?;
+        }
+        scale.draw(&Text::new("of cap", (8, y0 - 22), (FONT, 11))).map_err(&e)?;
     }
     root.present().map_err(&e)?;
     Ok(())
@@ -255,26 +508,40 @@ pub fn hot_partitions<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, maps: &
 ///
 /// # Errors
 /// [`ChartError`] from the backend.
-pub fn latency<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[(f64, f64, f64, f64)]) -> Result<(), ChartError> {
+pub fn latency<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[(f64, f64, f64, f64)], time: TimeAxis) -> Result<(), ChartError> {
     let e = err("latency");
     root.fill(&WHITE).map_err(&e)?;
     let x_max = pts.last().map_or(1.0, |p| p.0 + 1.0);
-    let y_max = pts.iter().map(|p| p.3).fold(1.0, f64::max) * 1.1;
+    // A log axis, so that p50 and p99 stay readable under the max: from a power of ten below
+    // the smallest positive value to one above the largest. Minutes that served nothing have no
+    // point.
+    let positive = pts.iter().flat_map(|p| [p.1, p.2, p.3]).filter(|v| *v > 0.0);
+    let lo = positive.clone().fold(f64::INFINITY, f64::min);
+    let hi = positive.fold(0.0, f64::max);
+    let (lo, hi) = if hi > 0.0 { (10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()).max(lo * 10.0)) } else { (1.0, 10.0) };
     let mut chart = ChartBuilder::on(root)
         .caption("client-observed latency of successful requests (service time + backoff)", (FONT, 18))
         .margin(8)
-        .x_label_area_size(32)
+        .x_label_area_size(36)
         .y_label_area_size(70)
-        .build_cartesian_2d(0f64..x_max, 0f64..y_max)
+        .build_cartesian_2d(Ticked::new(0f64..x_max, time.ticks(x_max, true)), (lo..hi).log_scale())
         .map_err(&e)?;
-    chart.configure_mesh().x_desc("minute").y_desc("ms").label_style((FONT, 12)).draw().map_err(&e)?;
-    for (name, color, f) in [("p50", P50, 1usize), ("p99", P99, 2), ("max", PMAX, 3)] {
-        let series: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, [p.1, p.2, p.3][f - 1])).collect();
+    chart
+        .configure_mesh()
+        .x_desc(time.caption())
+        .y_desc("ms (log scale)")
+        .x_label_formatter(&|m| time.clock(*m))
+        .y_label_formatter(&|v| if *v >= 1.0 { format!("{v:.0}") } else { format!("{v}") })
+        .label_style((FONT, 12))
+        .draw()
+        .map_err(&e)?;
+    for (name, color, f, width) in [("max", PMAX, 3usize, 1u32), ("p99", P99, 2, 2), ("p50", P50, 1, 2)] {
+        let series: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, [p.1, p.2, p.3][f - 1])).filter(|p| p.1 > 0.0).collect();
         chart
-            .draw_series(LineSeries::new(series, color.stroke_width(2)))
+            .draw_series(LineSeries::new(series, color.stroke_width(width)))
             .map_err(&e)?
             .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
     }
     legend(&mut chart, SeriesLabelPosition::UpperLeft).map_err(&e)?;
     root.present().map_err(&e)?;
@@ -528,4 +795,46 @@ pub fn render(height: u32, chart: &'static str, f: &SvgDraw<'_>, g: &PngDraw<'_>
         w.write_image_data(&buf).map_err(|e| ChartError { chart, message: e.to_string() })?;
     }
     Ok((svg, png_bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_labels_are_short() {
+        assert_eq!(compact(2_500.0), "2.5k");
+        assert_eq!(compact(100_000.0), "100k");
+        assert_eq!(compact(1_500_000.0), "1.5M");
+        assert_eq!(compact(12.0), "12");
+        assert_eq!(compact(0.5), "0.5");
+        assert_eq!(compact(0.0), "0");
+    }
+
+    #[test]
+    fn ticks_fall_on_round_clock_and_elapsed_times() {
+        // 2026-03-02T09:30:00Z: 20,514 days and 570 minutes after the epoch.
+        let start = 20_514 * 86_400 + 570 * 60;
+        let t = TimeAxis { start_unix_s: start, minutes: 2_880.0 };
+        // 2,880 minutes in at most nine ticks: a 360-minute step. On the clock the first is at
+        // 12:00, 150 minutes in; elapsed, at 0.
+        let clock = t.ticks(2_880.0, true);
+        assert_eq!(clock, vec![150.0, 510.0, 870.0, 1_230.0, 1_590.0, 1_950.0, 2_310.0, 2_670.0]);
+        assert_eq!(t.clock(150.0), "03-02 12:00");
+        assert_eq!(t.ticks(2_880.0, false), (0..=8).map(|k| f64::from(k) * 360.0).collect::<Vec<_>>());
+        let short = TimeAxis { start_unix_s: start, minutes: 15.0 };
+        // 15 minutes: a 2-minute step (15 / 2 = 7.5 ticks), clock ticks on even minutes.
+        assert_eq!(short.ticks(15.0, true), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]);
+        assert_eq!(short.clock(14.0), "09:44");
+    }
+
+    #[test]
+    fn capacity_event_markers_are_binned_so_counts_never_overprint() {
+        let at = |minute: f64, label: &str| Marker { minute, resource: "T".into(), dim: None, label: label.into() };
+        let ms = [at(3.0, "b"), at(1.0, "a"), at(25.0, "c"), at(99.5, "d")];
+        let refs: Vec<&Marker> = ms.iter().collect();
+        // 360 pixels hold ten 36-pixel bins of 10 minutes each over 100 minutes.
+        let bins = marker_bins(&refs, 100.0, 360.0);
+        assert_eq!(bins, vec![(1.0, 2, "a".to_string()), (25.0, 1, "c".to_string()), (99.5, 1, "d".to_string())]);
+    }
 }

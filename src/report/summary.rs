@@ -2,6 +2,7 @@
 //! back as this struct.
 
 use super::tables::units;
+use super::verdict::{Verdict, DEFAULT_MAX_THROTTLE};
 use crate::cost::{bill_of, Bill, Catalog};
 use crate::engine::{CapacityEvent, CollectionInfo, HotKey, ResourceKind, RunResult};
 use crate::metrics::MinuteRecord;
@@ -52,6 +53,19 @@ pub struct Summary {
     pub item_collections: Vec<CollectionInfo>,
     /// The scenario file's text.
     pub scenario_text: String,
+    /// The scenario file, as given on the command line (for the commands the verdict suggests).
+    #[serde(default)]
+    pub scenario_path: String,
+    /// UTC instant of the scenario's `start`, seconds since the Unix epoch.
+    #[serde(default = "default_start")]
+    pub start_unix_s: i64,
+    /// Did the design hold, where, when, why, what it cost, what to try next.
+    #[serde(default)]
+    pub verdict: Verdict,
+}
+
+fn default_start() -> i64 {
+    crate::scenario::defaults::START_UNIX_S
 }
 
 /// The SDK clients the traffic was sent from.
@@ -213,6 +227,46 @@ pub struct ResourceSummary {
     pub storage_gb: f64,
     /// GSI propagation delay of the index writes applied, ms.
     pub replication_lag_ms: Option<LagSummary>,
+    /// Auto scaling configured (at the start).
+    #[serde(default)]
+    pub autoscaling: bool,
+    /// Where and when each dimension throttled (dimensions that never did are absent).
+    #[serde(default)]
+    pub throttling: Vec<ThrottleSpan>,
+}
+
+/// When one resource and dimension throttled, and on which partitions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ThrottleSpan {
+    /// `read` or `write`.
+    pub dimension: String,
+    /// Throttle events.
+    pub events: u64,
+    /// Start of the first minute with throttle events, seconds since the start.
+    pub first_s: u64,
+    /// Start of the last minute with throttle events.
+    pub last_s: u64,
+    /// Minutes with throttle events.
+    pub minutes: u64,
+    /// Start of the minute with the most throttle events (the first such).
+    pub worst_minute_s: u64,
+    /// Throttle events in that minute.
+    pub worst_minute_events: u64,
+    /// Which partitions throttled (when partitions were recorded).
+    pub partitions: Option<PartitionShare>,
+}
+
+/// How throttle events spread over partitions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PartitionShare {
+    /// Partitions with at least one throttle event.
+    pub throttled: u64,
+    /// The partition with the most throttle events (the lowest number of a tie).
+    pub worst: u32,
+    /// Its throttle events.
+    pub worst_events: u64,
 }
 
 /// GSI propagation delay, ms.
@@ -282,6 +336,53 @@ fn action_label(a: &Action) -> String {
     }
 }
 
+/// Where and when resource `ri` throttled, per dimension.
+fn throttle_spans(r: &RunResult, ri: usize, series: &[MinuteRecord]) -> Vec<ThrottleSpan> {
+    let mut out = Vec::new();
+    for d in Dim::ALL {
+        let mut span: Option<ThrottleSpan> = None;
+        for (m, x) in series.iter().enumerate() {
+            let n = x.events(d);
+            if n == 0 {
+                continue;
+            }
+            let t = m as u64 * 60;
+            let s = span.get_or_insert(ThrottleSpan {
+                dimension: d.name().to_string(),
+                events: 0,
+                first_s: t,
+                last_s: t,
+                minutes: 0,
+                worst_minute_s: t,
+                worst_minute_events: 0,
+                partitions: None,
+            });
+            s.events += n;
+            s.last_s = t;
+            s.minutes += 1;
+            if n > s.worst_minute_events {
+                s.worst_minute_s = t;
+                s.worst_minute_events = n;
+            }
+        }
+        let Some(mut s) = span else { continue };
+        let mut by_partition: BTreeMap<u32, u64> = BTreeMap::new();
+        for p in r.partitions.iter().filter(|p| usize::from(p.resource) == ri && p.throttles[d as usize] > 0) {
+            *by_partition.entry(p.partition).or_default() += u64::from(p.throttles[d as usize]);
+        }
+        // The first of the largest: iterate in partition order, keep strictly larger.
+        let mut best: Option<(u32, u64)> = None;
+        for (&p, &n) in &by_partition {
+            if best.is_none_or(|b| n > b.1) {
+                best = Some((p, n));
+            }
+        }
+        s.partitions = best.map(|(worst, worst_events)| PartitionShare { throttled: by_partition.len() as u64, worst, worst_events });
+        out.push(s);
+    }
+    out
+}
+
 fn share(a: u64, b: u64) -> f64 {
     if b == 0 {
         0.0
@@ -347,7 +448,8 @@ impl Summary {
         let resources = r
             .resources
             .iter()
-            .map(|res| {
+            .enumerate()
+            .map(|(ri, res)| {
                 let series = &res.minutes;
                 let mut sum = MinuteRecord::default();
                 let mut peak = [0f64; 2];
@@ -369,7 +471,15 @@ impl Summary {
                         }
                     }
                 }
+                let spans = throttle_spans(r, ri, series);
+                let autoscaling = if ri == 0 {
+                    sc.table.autoscaling.is_some()
+                } else {
+                    sc.gsis.iter().any(|g| g.name == res.name && g.autoscaling.is_some())
+                };
                 ResourceSummary {
+                    autoscaling,
+                    throttling: spans,
                     name: res.name.clone(),
                     kind: res.kind,
                     mode: res.final_mode,
@@ -395,7 +505,7 @@ impl Summary {
             .collect();
         let h = &r.latency;
         let ms = |us: u64| us as f64 / 1_000.0;
-        Self {
+        let mut s = Self {
             ddbsim_version: env!("CARGO_PKG_VERSION").to_string(),
             scenario: sc.name.clone(),
             description: sc.description.clone(),
@@ -431,7 +541,18 @@ impl Summary {
             hot_keys: r.hot_keys.clone(),
             item_collections: r.item_collections.clone(),
             scenario_text: sc.source_text.clone(),
-        }
+            scenario_path: sc.source_path.display().to_string(),
+            start_unix_s: sc.start_unix_s,
+            verdict: Verdict::default(),
+        };
+        s.judge(DEFAULT_MAX_THROTTLE);
+        s
+    }
+
+    /// Judges the run against `max_throttle` (the throttled share of attempts, and of requests
+    /// failed, the design may reach).
+    pub fn judge(&mut self, max_throttle: f64) {
+        self.verdict = Verdict::of(self, max_throttle);
     }
 
     /// Pretty JSON with a trailing newline.

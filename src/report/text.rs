@@ -30,6 +30,8 @@ impl Summary {
             self.ddbsim_version, self.scenario, self.seed, self.fidelity, self.duration_s
         );
         let _ = writeln!(o);
+        o.push_str(&self.verdict.to_text());
+        let _ = writeln!(o);
         let rows: Vec<[String; 7]> = std::iter::once([
             "pattern".into(),
             "op".into(),
@@ -129,7 +131,15 @@ impl Summary {
         }
         let shown: Vec<&CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != CapacityAction::PartitionsAdded).collect();
         if !shown.is_empty() {
-            let _ = writeln!(o, "capacity events ({}):", shown.len());
+            let mut counts: Vec<(&str, usize)> = Vec::new();
+            for e in &shown {
+                match counts.iter_mut().find(|c| c.0 == e.action.name()) {
+                    Some(c) => c.1 += 1,
+                    None => counts.push((e.action.name(), 1)),
+                }
+            }
+            let counts: Vec<String> = counts.iter().map(|(a, n)| format!("{n} {a}")).collect();
+            let _ = writeln!(o, "capacity events ({}: {}):", shown.len(), counts.join(", "));
             for e in shown.iter().take(12) {
                 let dim = e.dimension.map_or(String::new(), |d| format!(" {}", d.name()));
                 let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };

@@ -18,6 +18,7 @@ mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
+mod verdict; // the verdict that opens the summary and the report, against hand-worked runs
 
 use ddbsim::report::Summary;
 use ddbsim::scenario::{parse_str, Scenario};

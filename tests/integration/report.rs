@@ -45,10 +45,15 @@ fn the_charts_plot_what_the_csv_files_say() {
     let mut heat = HeatCharts::new(8, [("UserActivity".to_string(), 2)]);
     parts.iter().for_each(|r| heat.add(r));
     let maps = heat.heatmaps();
-    assert_eq!(maps.len(), 1);
-    assert_eq!(maps[0].cells.len(), parts.len());
-    for (cell, row) in maps[0].cells.iter().zip(&parts) {
-        assert_eq!(*cell, (row.time_s / 60, row.partition, row.read_utilization.max(row.write_utilization)));
+    // Reads and writes apart, each on a scale up to its busiest cell.
+    assert_eq!(maps.len(), 2);
+    assert_eq!((maps[0].dim, maps[1].dim), (ddbsim::Dim::Read, ddbsim::Dim::Write));
+    for (map, util) in maps.iter().zip([|r: &PartitionRow| r.read_utilization, |r: &PartitionRow| r.write_utilization]) {
+        assert_eq!(map.cells.len(), parts.len());
+        for (cell, row) in map.cells.iter().zip(&parts) {
+            assert_eq!(*cell, (row.time_s / 60, row.partition, util(row)));
+        }
+        assert_eq!(map.max, parts.iter().map(util).fold(0.0, f64::max));
     }
     let lat = charts.latency();
     assert_eq!(lat.len(), 8);
@@ -111,7 +116,8 @@ fn the_report_is_self_contained() {
     for needle in ["src=\"http", "href=\"http", "src='http", "@import", "url(http"] {
         assert!(!html.contains(needle), "report.html refers to the network: {needle}");
     }
-    assert_eq!(html.matches("<figure class=\"chart\"").count(), 3);
+    assert_eq!(html.matches("<figure class=\"chart heatmap\"").count(), 1);
+    assert!(html.contains("id=\"ddbsim-data\"") && html.contains("uPlot"), "the interactive charts' data and library are inlined");
     assert!(html.contains("seed 7") && html.contains("[[pattern]]"), "version, seed and scenario text are in the page");
 }
 
@@ -122,6 +128,12 @@ fn chromium() -> Option<&'static str> {
 
 /// Loads `page` in headless Chromium; returns the DOM and the page-initiated request URLs.
 fn load(page: &Path, work: &Path) -> (String, Vec<String>) {
+    load_at(page, "", work, true)
+}
+
+/// Loads `page` with `fragment` (e.g. `#selftest`), with virtual time (timers run to their end)
+/// or without (real time, for measuring).
+fn load_at(page: &Path, fragment: &str, work: &Path, virtual_time: bool) -> (String, Vec<String>) {
     let netlog = work.join(format!("{}.netlog.json", page.file_name().unwrap().to_string_lossy()));
     let profile = work.join(format!("{}.profile", page.file_name().unwrap().to_string_lossy()));
     let out = Command::new(chromium().unwrap())
@@ -134,11 +146,12 @@ fn load(page: &Path, work: &Path) -> (String, Vec<String>) {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--virtual-time-budget=3000",
+            "--window-size=1300,1000",
+            if virtual_time { "--virtual-time-budget=3000" } else { "--no-default-browser-check" },
             &format!("--user-data-dir={}", profile.display()),
             &format!("--log-net-log={}", netlog.display()),
             "--dump-dom",
-            &format!("file://{}", page.display()),
+            &format!("file://{}{fragment}", page.display()),
         ])
         .output()
         .expect("chromium runs");
@@ -160,21 +173,98 @@ fn load(page: &Path, work: &Path) -> (String, Vec<String>) {
     (dom, urls)
 }
 
+/// The browser tests need Chromium: under CI its absence is a failure, not a skip.
+fn need_chromium() -> bool {
+    if chromium().is_none() {
+        assert!(std::env::var("CI").is_err(), "CI must have chromium installed: apt-get install chromium (.ci/run does)");
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+        return false;
+    }
+    true
+}
+
+/// An attribute of the page's <body>, as `--dump-dom` printed it.
+fn body_attr(dom: &str, name: &str) -> String {
+    let body = &dom[dom.find("<body").unwrap_or(0)..];
+    let body = &body[..body.find('>').unwrap_or(body.len())];
+    let key = format!("{name}=\"");
+    body.find(&key).map_or_else(String::new, |i| {
+        let rest = &body[i + key.len()..];
+        rest[..rest.find('"').unwrap_or(rest.len())].replace("&gt;", ">")
+    })
+}
+
 #[test]
 fn report_renders_in_headless_chromium_with_every_chart_and_no_request() {
-    if chromium().is_none() {
-        assert!(std::env::var("CI").is_err(), "CI must have chromium installed (.ci/run installs Debian's chromium)");
-        eprintln!("skipped: chromium is not installed");
+    if !need_chromium() {
         return;
     }
     let d = tempfile::tempdir().unwrap();
     run_quickstart(d.path());
-    let (dom, urls) = load(&d.path().join("report.html"), d.path());
-    assert!(dom.contains("data-charts-visible=\"3\""), "not every chart is visible: {}", &dom[..dom.len().min(300)]);
+    let (dom, urls) = load_at(&d.path().join("report.html"), "#selftest", d.path(), true);
+    // Quickstart has reads and writes on its table: two capacity charts, each with its throttle
+    // chart, and the latency chart.
+    assert_eq!(body_attr(&dom, "data-interactive-charts"), "5", "{}", &dom[..dom.len().min(400)]);
+    assert_eq!(body_attr(&dom, "data-images"), "1", "the heatmap image did not load");
+    // Every capacity chart and the latency chart paint their consumed / p50 line (the data has
+    // consumption and served requests); the throttle charts have no blue series.
+    let painted: Vec<u64> = body_attr(&dom, "data-painted").split(',').map(|x| x.parse().unwrap()).collect();
+    assert_eq!(painted.len(), 5);
+    for i in [0, 2, 4] {
+        assert!(painted[i] > 100, "chart {i} painted {} pixels of its line: it rendered empty ({painted:?})", painted[i]);
+    }
     assert!(urls.is_empty(), "the report made network requests: {urls:?}");
+    // Hover: the cursor at the middle of the first chart's plot shows the values of that minute.
+    let hover = body_attr(&dom, "data-hover-values");
+    let idx: usize = body_attr(&dom, "data-hover-index").parse().expect("the cursor landed on a point");
+    let series: Vec<SeriesRow> = read_csv(&d.path().join("timeseries.csv"));
+    let consumed = series
+        .iter()
+        .find(|r| r.resource == "UserActivity" && r.metric.to_string() == "ConsumedReadCapacityUnits" && r.time_s == idx as u64 * 60)
+        .unwrap()
+        .value
+        / 60.0;
+    let shown = hover.split(';').find_map(|kv| kv.strip_prefix("consumed=")).unwrap_or_else(|| panic!("no consumed value in {hover}"));
+    let shown: f64 = shown.parse().unwrap_or_else(|_| panic!("consumed shows {shown:?}, not a number"));
+    assert!((shown - consumed).abs() <= 0.05 + consumed * 1e-3, "hover shows {shown}, minute {idx} consumed {consumed}/s");
+    assert!(hover.starts_with("UTC=2026-01-01 00:"), "the hovered time is UTC clock time: {hover}");
+    // Zoom: a drag across the middle half narrows the first chart and, synced, the last.
+    let zoom = body_attr(&dom, "data-zoom");
+    let ranges: Vec<Vec<f64>> = zoom.split('>').map(|r| r.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert_eq!(ranges.len(), 3, "{zoom}");
+    let (before, after, last) = (&ranges[0], &ranges[1], &ranges[2]);
+    let (w0, w1) = (before[1] - before[0], after[1] - after[0]);
+    assert!((w1 / w0 - 0.5).abs() < 0.05, "a drag over half the plot zooms to about half the range: {zoom}");
+    assert!(after[0] > before[0] && after[1] < before[1], "{zoom}");
+    assert_eq!(after, last, "the other charts follow the zoom");
     // The detector itself: a page that fetches an image from the network is caught.
     let control = d.path().join("control.html");
     std::fs::write(&control, "<html><body><img src=\"http://127.0.0.1:9/x.png\"></body></html>").unwrap();
     let (_, urls) = load(&control, d.path());
     assert!(urls.iter().any(|u| u.starts_with("http://127.0.0.1:9/")), "the request detector saw nothing: {urls:?}");
+}
+
+/// The 24-hour headline (1,001 partitions, 1,440 minutes): its report is at most 5 MB and
+/// loads, charts drawn, in at most 3 s of headless Chromium's time (measured by the page).
+#[test]
+fn the_headline_report_is_small_and_renders_in_3_seconds() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("h");
+    let o = ddbsim(&["run", "scenarios/headline.toml", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = out.join("report.html");
+    let size = std::fs::metadata(&page).unwrap().len();
+    assert!(size <= 5_000_000, "report.html is {size} bytes");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.matches("<tr>").count() < 200, "every table is bounded");
+    if !need_chromium() {
+        return;
+    }
+    let (dom, _) = load_at(&page, "", d.path(), false);
+    let ms: u64 = body_attr(&dom, "data-load-ms")
+        .parse()
+        .unwrap_or_else(|_| panic!("the page did not finish loading: {}", &dom[..dom.len().min(300)]));
+    eprintln!("headline report: {size} bytes, loaded in {ms} ms");
+    assert!(ms <= 3_000, "the headline report took {ms} ms to load");
+    assert_eq!(body_attr(&dom, "data-interactive-charts"), "3");
 }

@@ -1,0 +1,356 @@
+//! The verdict that opens the terminal summary and `report.html`: did the design hold, where
+//! and when it throttled, why (the throttle reasons and failure causes in words), what the window
+//! cost, and the next thing to try. Built from [`Summary`] alone, so `ddbsim plot` rebuilds it.
+
+use super::summary::{ResourceSummary, Summary, ThrottleSpan};
+use crate::engine::ResourceKind;
+use crate::model::CapacityMode;
+use serde::{Deserialize, Serialize};
+
+/// The throttled share of attempts (and of requests failed) a design may reach and still hold,
+/// unless `--max-throttle` says otherwise: the default of `compare` and `recommend`.
+pub const DEFAULT_MAX_THROTTLE: f64 = 0.001;
+
+/// The verdict on a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Verdict {
+    /// Throttled share of attempts and failed share of requests both at most `max_throttle`.
+    pub held: bool,
+    /// The limit judged against.
+    pub max_throttle: f64,
+    /// Throttled share of attempts, all patterns.
+    pub throttled_share: f64,
+    /// Requests that failed (attempts or retry quota exhausted, collection limit).
+    pub failed: u64,
+    /// One sentence: HELD or DID NOT HOLD, with the numbers.
+    pub headline: String,
+    /// `where`, `when`, `why`, `cost` and `next`, those that apply, in that order.
+    pub lines: Vec<VerdictLine>,
+}
+
+/// One line of the verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerdictLine {
+    /// `where`, `when`, `why`, `cost` or `next`.
+    pub topic: String,
+    /// What to say.
+    pub text: String,
+}
+
+/// `n` with thousands separated by commas.
+#[must_use]
+pub fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut o = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            o.push(',');
+        }
+        o.push(c);
+    }
+    o
+}
+
+/// Dollars with cents and thousands separated: `$16,035.57`.
+#[must_use]
+pub fn usd(x: f64) -> String {
+    let cents = (x.abs() * 100.0).round() as u64;
+    format!("{}${}.{:02}", if x < 0.0 { "-" } else { "" }, grouped(cents / 100), cents % 100)
+}
+
+/// A share as a percentage with enough digits to tell small shares from zero.
+#[must_use]
+pub fn percent(x: f64) -> String {
+    let p = x * 100.0;
+    if p == 0.0 || p >= 10.0 {
+        format!("{p:.1} %")
+    } else if p >= 0.01 {
+        format!("{p:.2} %")
+    } else {
+        format!("{p:.4} %")
+    }
+}
+
+/// `2026-03-02 09:01 UTC` for second `s` of a run starting at `start_unix_s`.
+#[must_use]
+pub fn clock(start_unix_s: i64, s: u64) -> String {
+    let t = start_unix_s.saturating_add(i64::try_from(s).unwrap_or(i64::MAX));
+    match time::OffsetDateTime::from_unix_timestamp(t) {
+        Ok(d) => format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", d.year(), u8::from(d.month()), d.day(), d.hour(), d.minute()),
+        Err(_) => format!("+{s} s"),
+    }
+}
+
+/// Elapsed time since the start: `+45 s`, `+12 min`, `+3 h`, `+3 h 05 min`, `+2 d`, `+2 d 04 h`.
+#[must_use]
+pub fn elapsed(s: u64) -> String {
+    match s {
+        0..=59 => format!("+{s} s"),
+        60..=3_599 => format!("+{} min", s / 60),
+        3_600..=86_399 if s % 3_600 < 60 => format!("+{} h", s / 3_600),
+        3_600..=86_399 => format!("+{} h {:02} min", s / 3_600, s % 3_600 / 60),
+        _ if s % 86_400 < 3_600 => format!("+{} d", s / 86_400),
+        _ => format!("+{} d {:02} h", s / 86_400, s % 86_400 / 3_600),
+    }
+}
+
+/// The worst-throttled resource and dimension: the most throttle events.
+fn worst(s: &Summary) -> Option<(&ResourceSummary, &ThrottleSpan)> {
+    s.resources.iter().flat_map(|r| r.throttling.iter().map(move |t| (r, t))).max_by_key(|(_, t)| t.events)
+}
+
+/// What a `ThrottlingReasons` reason means, in words.
+fn reason_words(reason: &str, r: &ResourceSummary) -> String {
+    let dim = if reason.contains("Read") { "read" } else { "write" };
+    let cap = if dim == "read" { "3,000 RCU" } else { "1,000 WCU" };
+    if reason.ends_with("KeyRangeThroughputExceeded") {
+        if r.mode == CapacityMode::OnDemand {
+            format!("a partition's {cap} a second, or on-demand capacity not yet grown to the traffic (it doubles the previous peak at most every 30 minutes)")
+        } else {
+            format!("a partition's {cap} a second: more {} capacity does not lift it", kind_word(r))
+        }
+    } else if reason.ends_with("ProvisionedThroughputExceeded") {
+        if r.autoscaling {
+            format!("provisioned {dim} capacity and burst credit used up before auto scaling caught up (it acts after two one-minute datapoints above the target)")
+        } else {
+            format!("provisioned {dim} capacity and burst credit used up")
+        }
+    } else if reason.ends_with("MaxOnDemandThroughputExceeded") {
+        format!("the on-demand maximum {dim} throughput set on the {}", kind_word(r))
+    } else if reason.ends_with("AccountLimitExceeded") {
+        format!("the account's per-table {dim} quota")
+    } else {
+        reason.to_string()
+    }
+}
+
+fn kind_word(r: &ResourceSummary) -> &'static str {
+    if r.kind == ResourceKind::Gsi {
+        "index"
+    } else {
+        "table"
+    }
+}
+
+fn describe(r: &ResourceSummary) -> String {
+    format!("{} ({})", r.name, if r.kind == ResourceKind::Gsi { "GSI" } else { "table" })
+}
+
+impl Verdict {
+    /// The verdict on `s` against `max_throttle`.
+    #[must_use]
+    pub fn of(s: &Summary, max_throttle: f64) -> Self {
+        let t = &s.requests;
+        let held = t.throttled_attempt_share <= max_throttle && t.failed_share <= max_throttle;
+        let mut headline = format!(
+            "{} — {} of attempts throttled (limit {})",
+            if held { "HELD" } else { "DID NOT HOLD" },
+            percent(t.throttled_attempt_share),
+            percent(max_throttle)
+        );
+        headline.push_str(&match t.failed {
+            0 => ", no request failed".to_string(),
+            n => format!(", {} requests failed ({})", grouped(n), percent(t.failed_share)),
+        });
+        let mut lines = Vec::new();
+        let mut line = |topic: &str, text: String| lines.push(VerdictLine { topic: topic.to_string(), text });
+        let path = if s.scenario_path.is_empty() { "SCENARIO".to_string() } else { s.scenario_path.clone() };
+        let worst = worst(s);
+        if let Some((r, span)) = worst {
+            let mut w = format!("{} {}s", describe(r), span.dimension);
+            if let Some(p) = &span.partitions {
+                let of = if r.partitions > 0 { format!(" of {}", r.partitions) } else { String::new() };
+                w.push_str(&format!(
+                    ": partition {} took {} of the throttle events ({} partition{}{of} throttled)",
+                    p.worst,
+                    percent(p.worst_events as f64 / span.events.max(1) as f64),
+                    p.throttled,
+                    if p.throttled == 1 { "" } else { "s" }
+                ));
+            }
+            if let Some(k) = s.hot_keys.iter().find(|k| k.resource == r.name) {
+                w.push_str(&format!("; hottest key {} ({:.0} requests/s, partition {})", k.key, k.requests_per_s, k.partition));
+            }
+            let others = s.resources.iter().flat_map(|r| &r.throttling).count() - 1;
+            if others > 0 {
+                w.push_str(&format!("; {others} other resource/dimension{} throttled too", if others == 1 { "" } else { "s" }));
+            }
+            line("where", w);
+            line(
+                "when",
+                format!(
+                    "from {} ({}) to {} ({}), {} minute{} with throttling; worst minute {} with {} throttle events",
+                    clock(s.start_unix_s, span.first_s),
+                    elapsed(span.first_s),
+                    clock(s.start_unix_s, span.last_s + 60),
+                    elapsed(span.last_s + 60),
+                    grouped(span.minutes),
+                    if span.minutes == 1 { "" } else { "s" },
+                    clock(s.start_unix_s, span.worst_minute_s),
+                    grouped(span.worst_minute_events)
+                ),
+            );
+            let mut reasons: Vec<(&String, &u64)> = r.throttle_events_by_reason.iter().collect();
+            reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let why: Vec<String> = reasons
+                .iter()
+                .filter(|(k, _)| k.contains(if span.dimension == "read" { "Read" } else { "Write" }))
+                .map(|(k, n)| format!("{k} × {}: {}", grouped(**n), reason_words(k, r)))
+                .collect();
+            let mut why = why.join("; ");
+            if r.kind == ResourceKind::Gsi && span.dimension == "write" {
+                why.push_str(" — a GSI that cannot take its index writes throttles the writes to its base table (back-pressure)");
+            }
+            line("why", why);
+        }
+        let failed: Vec<String> = [
+            (
+                s.patterns.iter().map(|p| p.failed_attempts_exhausted).sum::<u64>(),
+                format!("ran out of attempts ({} each)", s.client.max_attempts),
+            ),
+            (s.patterns.iter().map(|p| p.failed_retry_quota).sum(), "were stopped by the SDK's retry quota".to_string()),
+            (
+                s.patterns.iter().map(|p| p.failed_item_collection_limit).sum(),
+                "were refused by the 10 GB item-collection limit of a table with an LSI".to_string(),
+            ),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, why)| format!("{} requests {why}", grouped(n)))
+        .collect();
+        if !failed.is_empty() {
+            line("why", format!("failed: {}", failed.join("; ")));
+        }
+        let c = &s.cost;
+        line(
+            "cost",
+            format!(
+                "{} for the {} simulated (estimate: {} a month if the window repeated for 730 h)",
+                usd(c.total_usd),
+                window(s.duration_s),
+                usd(c.monthly_usd)
+            ),
+        );
+        line("next", next(s, worst, &path, held));
+        Self { held, max_throttle, throttled_share: t.throttled_attempt_share, failed: t.failed, headline, lines }
+    }
+}
+
+impl Verdict {
+    /// The verdict as the terminal prints it: the headline, then one indented line per topic.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut o = format!("{}\n", self.headline);
+        for l in &self.lines {
+            o.push_str(&format!("  {:<6} {}\n", l.topic, l.text));
+        }
+        o
+    }
+}
+
+fn window(s: u64) -> String {
+    if s.is_multiple_of(3_600) {
+        format!("{} h", s / 3_600)
+    } else if s.is_multiple_of(60) {
+        format!("{} min", s / 60)
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// The next thing to try.
+fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &str, held: bool) -> String {
+    let quota = s.patterns.iter().map(|p| p.failed_retry_quota).sum::<u64>();
+    let collection = s.patterns.iter().map(|p| p.failed_item_collection_limit).sum::<u64>();
+    if held {
+        return format!("`ddbsim recommend {path}` for the cheapest capacity setting that holds this traffic, or `ddbsim compare {path}` for every mode side by side");
+    }
+    if collection > 0 {
+        return "spread the item collection: add a suffix to the partition key of the largest collections, or drop the LSI for a GSI (no 10 GB limit)".to_string();
+    }
+    let Some((r, span)) = worst else {
+        if quota > 0 {
+            return "set `client.instances` to your fleet size: every SDK instance has its own retry quota".to_string();
+        }
+        return format!("`ddbsim compare {path}` to see the traffic under each capacity mode");
+    };
+    let top = r
+        .throttle_events_by_reason
+        .iter()
+        .filter(|(k, _)| k.contains(if span.dimension == "read" { "Read" } else { "Write" }))
+        .max_by_key(|(_, n)| **n);
+    let reason = top.map_or("", |(k, _)| k.as_str());
+    let concentrated = span.partitions.as_ref().is_some_and(|p| p.throttled <= 2 && r.partitions > 2);
+    let hot = s.hot_keys.iter().find(|k| k.resource == r.name);
+    if reason.ends_with("KeyRangeThroughputExceeded") && (concentrated || r.mode == CapacityMode::Provisioned) {
+        if let Some(k) = hot {
+            return format!(
+                "write-shard the hot key {}: `ddbsim shards {path} --key {}` finds the shard count that holds",
+                k.key, k.key_space
+            );
+        }
+        if r.kind == ResourceKind::Gsi {
+            return format!(
+                "give the index {} a partition key with more distinct values (or a write-sharding suffix): its writes pile onto {} key range{}",
+                r.name,
+                span.partitions.as_ref().map_or(1, |p| p.throttled),
+                if span.partitions.as_ref().map_or(1, |p| p.throttled) == 1 { "" } else { "s" }
+            );
+        }
+        return "spread the traffic over more partition-key values: one key range is at its partition's cap".to_string();
+    }
+    if reason.ends_with("KeyRangeThroughputExceeded") {
+        return format!(
+            "pre-warm the {}: set warm throughput (`[table] warm_read/warm_write`) or a `prewarm` action before the peak",
+            kind_word(r)
+        );
+    }
+    if reason.ends_with("MaxOnDemandThroughputExceeded") {
+        return format!(
+            "raise the on-demand maximum of {} above its peak of {:.0} units/s",
+            r.name,
+            if span.dimension == "read" { r.peak_minute_rcu_per_s } else { r.peak_minute_wcu_per_s }
+        );
+    }
+    if reason.ends_with("AccountLimitExceeded") {
+        return "ask AWS Support for a higher per-table throughput quota, or split the traffic over tables".to_string();
+    }
+    if r.kind == ResourceKind::Gsi && span.dimension == "write" {
+        return format!(
+            "give the GSI {} the write capacity of its base table's writes that reach it (or make it on-demand): `ddbsim recommend {path}`",
+            r.name
+        );
+    }
+    format!("`ddbsim recommend {path}` searches provisioned, auto-scaling (target, min, max, daily floors), on-demand and reserved settings for the cheapest that holds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(362_866_305), "362,866,305");
+        assert_eq!(usd(16_035.574), "$16,035.57");
+        assert_eq!(usd(0.234), "$0.23");
+        assert_eq!(usd(-1_234.5), "-$1,234.50");
+        assert_eq!(percent(0.0), "0.0 %");
+        assert_eq!(percent(0.001), "0.10 %");
+        assert_eq!(percent(0.271), "27.1 %");
+        assert_eq!(percent(0.000_012), "0.0012 %");
+        // 2026-03-02T09:00:00Z is 1,772,442,000 s after the epoch (20,514 days + 9 h).
+        assert_eq!(20_514 * 86_400 + 9 * 3_600, 1_772_442_000);
+        assert_eq!(clock(1_772_442_000, 0), "2026-03-02 09:00 UTC");
+        assert_eq!(clock(1_772_442_000, 15 * 3_600 + 61), "2026-03-03 00:01 UTC");
+        assert_eq!(elapsed(45), "+45 s");
+        assert_eq!(elapsed(720), "+12 min");
+        assert_eq!(elapsed(3 * 3_600 + 300), "+3 h 05 min");
+        assert_eq!(elapsed(2 * 86_400 + 4 * 3_600), "+2 d 04 h");
+        assert_eq!(elapsed(6 * 3_600), "+6 h");
+        assert_eq!(elapsed(86_400 + 59), "+1 d");
+    }
+}
