@@ -167,7 +167,7 @@ impl Render for Comparison {
 
     fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         let bars = self.cost_bars();
-        let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars))?;
+        let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars, self.max_throttle))?;
         Ok(vec![
             Artifact::new("compare.csv", self.csv()),
             Artifact::new("compare.json", json(self)),

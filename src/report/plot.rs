@@ -561,23 +561,38 @@ pub struct CostBar {
     pub picked: bool,
 }
 
-/// Draws stacked monthly cost by mode and component, throttled share annotated.
+/// Grey for modes that throttle above the limit: cheap, but they do not hold.
+const OVER_LIMIT: RGBColor = RGBColor(200, 200, 200);
+
+/// Draws stacked monthly cost by mode and component, throttled share annotated; modes whose
+/// throttled share is above `max_throttle` are grey (and say so), the pick is outlined and
+/// named with its reason.
 ///
 /// # Errors
 /// [`ChartError`] from the backend.
-pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar]) -> Result<(), ChartError> {
+pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar], max_throttle: f64) -> Result<(), ChartError> {
     let e = err("cost");
     root.fill(&WHITE).map_err(&e)?;
-    let y_max = bars.iter().map(|b| b.parts.iter().map(|p| p.1).sum::<f64>()).fold(1.0, f64::max) * 1.2;
+    let y_max = bars.iter().map(|b| b.parts.iter().map(|p| p.1).sum::<f64>()).fold(1.0, f64::max) * 1.25;
     let n = bars.len().max(1) as f64;
+    let over = |b: &CostBar| b.throttled_share > max_throttle;
+    let pick = bars.iter().find(|b| b.picked);
+    let caption = match pick {
+        Some(p) => format!(
+            "pick: {} — the cheapest mode that throttles at most {} of attempts (monthly estimates)",
+            p.mode,
+            super::verdict::percent(max_throttle)
+        ),
+        None => format!("no mode throttles at most {} of attempts (monthly estimates)", super::verdict::percent(max_throttle)),
+    };
     let mut chart = ChartBuilder::on(root)
-        .caption("monthly cost by capacity mode (extrapolated from the simulated window)", (FONT, 18))
+        .caption(caption, (FONT, 17))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(80)
         .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..y_max)
         .map_err(&e)?;
-    let names: Vec<String> = bars.iter().map(|b| if b.picked { format!("{} *", b.mode) } else { b.mode.clone() }).collect();
+    let names: Vec<String> = bars.iter().map(|b| b.mode.clone()).collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -590,8 +605,9 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar])
                 String::new()
             }
         })
-        .y_desc("USD per month")
-        .label_style((FONT, 11))
+        .y_desc("USD per month (estimate)")
+        .y_label_formatter(&|v| format!("${}", compact(*v)))
+        .label_style((FONT, 12))
         .draw()
         .map_err(&e)?;
     for (name, color) in COMPONENTS {
@@ -601,7 +617,12 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar])
             .filter_map(|(i, b)| {
                 let below: f64 = b.parts.iter().take_while(|p| p.0 != name).map(|p| p.1).sum();
                 let x = i as f64;
-                b.parts.iter().find(|p| p.0 == name).map(|p| Rectangle::new([(x - 0.35, below), (x + 0.35, below + p.1)], color.filled()))
+                let fill = if over(b) {
+                    OVER_LIMIT.mix(0.5 + 0.1 * COMPONENTS.iter().position(|c| c.0 == name).unwrap_or(0) as f64)
+                } else {
+                    color.mix(1.0)
+                };
+                b.parts.iter().find(|p| p.0 == name).map(|p| Rectangle::new([(x - 0.35, below), (x + 0.35, below + p.1)], fill.filled()))
             })
             .collect();
         if !rects.is_empty() {
@@ -612,15 +633,25 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar])
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], color.filled()));
         }
     }
+    if bars.iter().any(over) {
+        chart
+            .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+            .map_err(&e)?
+            .label(format!("throttles over {}: does not hold", super::verdict::percent(max_throttle)))
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], OVER_LIMIT.filled()));
+    }
     for (i, b) in bars.iter().enumerate() {
         let top: f64 = b.parts.iter().map(|p| p.1).sum();
-        chart
-            .draw_series(std::iter::once(Text::new(
-                format!("${top:.0} · {:.2}% throttled", b.throttled_share * 100.0),
-                (i as f64 - 0.35, top + y_max * 0.02),
-                (FONT, 11),
-            )))
-            .map_err(&e)?;
+        let x = i as f64;
+        if b.picked {
+            chart.draw_series(std::iter::once(Rectangle::new([(x - 0.37, 0.0), (x + 0.37, top)], BLACK.stroke_width(3)))).map_err(&e)?;
+            chart
+                .draw_series(std::iter::once(Text::new("PICK", (x - 0.37, top + y_max * 0.09), (FONT, 15).into_font().color(&BLACK))))
+                .map_err(&e)?;
+        }
+        let label = format!("{} · {} throttled", super::verdict::usd(top), super::verdict::percent(b.throttled_share));
+        let style = if over(b) { (FONT, 12).into_font().color(&RGBColor(120, 120, 120)) } else { (FONT, 12).into_font().color(&BLACK) };
+        chart.draw_series(std::iter::once(Text::new(label, (x - 0.37, top + y_max * 0.03), style))).map_err(&e)?;
     }
     legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     root.present().map_err(&e)?;
@@ -722,31 +753,95 @@ pub fn front<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[FrontPoin
 /// One line of the sweep chart: label, points (x, mean, ci low, ci high).
 pub type SweepLine = (String, Vec<(f64, f64, f64, f64)>);
 
-/// Draws a metric against a swept parameter, with 95 % confidence bands.
+/// The x axis of a sweep: where each swept value sits and how it reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepAxis {
+    /// The swept key.
+    pub name: String,
+    /// (position, label) of each value, in order.
+    pub ticks: Vec<(f64, String)>,
+    /// Positions are log2 of the values (a geometric range such as 1, 2, 4, ... 64).
+    pub log: bool,
+}
+
+impl SweepAxis {
+    /// The axis of `values` (as the sweep wrote them): log2 for positive numbers spanning at
+    /// least 8x whose consecutive ratios are at least 1.5 (doubling sweeps), linear for other
+    /// numbers, and one slot per value, in order, for anything else.
+    #[must_use]
+    pub fn of(name: &str, values: &[String]) -> Self {
+        let mut distinct: Vec<&String> = Vec::new();
+        for v in values {
+            if !distinct.contains(&v) {
+                distinct.push(v);
+            }
+        }
+        let nums: Option<Vec<f64>> = distinct.iter().map(|v| v.parse::<f64>().ok().filter(|x| x.is_finite())).collect();
+        let ticks = |pos: &dyn Fn(usize, f64) -> f64| -> Vec<(f64, String)> {
+            distinct.iter().enumerate().map(|(i, v)| (pos(i, v.parse::<f64>().unwrap_or(0.0)), (*v).clone())).collect()
+        };
+        match nums {
+            Some(mut n) if !n.is_empty() => {
+                n.sort_by(f64::total_cmp);
+                let geometric = n[0] > 0.0 && n[n.len() - 1] / n[0] >= 8.0 && n.windows(2).all(|w| w[1] / w[0] >= 1.5);
+                if geometric {
+                    Self { name: name.to_string(), ticks: ticks(&|_, x| x.log2()), log: true }
+                } else {
+                    Self { name: name.to_string(), ticks: ticks(&|_, x| x), log: false }
+                }
+            }
+            _ => Self { name: name.to_string(), ticks: ticks(&|i, _| i as f64), log: false },
+        }
+    }
+
+    /// The position of `value`.
+    #[must_use]
+    pub fn position(&self, value: &str) -> f64 {
+        self.ticks.iter().find(|t| t.1 == value).map_or(0.0, |t| t.0)
+    }
+}
+
+/// Draws a metric against a swept parameter, with 95 % confidence bands, the limit as a
+/// dashed line and the recommended point ringed (when given).
 ///
 /// # Errors
 /// [`ChartError`] from the backend.
 pub fn sweep<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    x_label: &str,
+    axis: &SweepAxis,
     y_label: &str,
     lines: &[SweepLine],
+    limit: Option<(f64, &str)>,
+    marked: Option<(f64, &str)>,
 ) -> Result<(), ChartError> {
     let e = err("sweep");
     root.fill(&WHITE).map_err(&e)?;
-    let xs = lines.iter().flat_map(|l| l.1.iter().map(|p| p.0));
+    let xs = axis.ticks.iter().map(|t| t.0);
     let x_min = xs.clone().fold(f64::INFINITY, f64::min);
     let x_max = xs.fold(f64::NEG_INFINITY, f64::max);
-    let (x_min, x_max) = if x_min.is_finite() && x_max > x_min { (x_min, x_max) } else { (0.0, 1.0) };
-    let y_max = lines.iter().flat_map(|l| l.1.iter().map(|p| p.3)).fold(0.0, f64::max).max(1e-9) * 1.1;
+    let (x_min, x_max) = if x_min.is_finite() && x_max > x_min { (x_min, x_max) } else { (x_min.min(0.0) - 0.5, x_max.max(0.0) + 0.5) };
+    let pad = (x_max - x_min) * 0.04;
+    let y_top = lines.iter().flat_map(|l| l.1.iter().map(|p| p.3.max(p.1))).fold(0.0, f64::max);
+    let y_max = y_top.max(limit.map_or(0.0, |l| l.0)).max(1e-9) * 1.15;
+    let every = axis.ticks.len().div_ceil(16).max(1);
+    let shown: Vec<f64> = axis.ticks.iter().step_by(every).map(|t| t.0).collect();
+    let scale = if axis.log { " (log scale)" } else { "" };
     let mut chart = ChartBuilder::on(root)
-        .caption(format!("{y_label} against {x_label} (mean and 95 % confidence band)"), (FONT, 18))
+        .caption(format!("{y_label} against {} (mean and 95 % confidence band)", axis.name), (FONT, 17))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(80)
-        .build_cartesian_2d(x_min..x_max, 0f64..y_max)
+        .build_cartesian_2d(Ticked::new(x_min - pad..x_max + pad, shown), 0f64..y_max)
         .map_err(&e)?;
-    chart.configure_mesh().x_desc(x_label).y_desc(y_label).label_style((FONT, 12)).draw().map_err(&e)?;
+    chart
+        .configure_mesh()
+        .x_desc(format!("{}{scale}", axis.name))
+        .y_desc(y_label)
+        .x_label_formatter(&|x| axis.ticks.iter().find(|t| (t.0 - x).abs() < 1e-9).map_or_else(String::new, |t| t.1.clone()))
+        .y_label_formatter(&|v| compact(*v))
+        .label_style((FONT, 12))
+        .draw()
+        .map_err(&e)?;
     let palette = [CONSUMED, LIMIT, PROVISIONED, THROTTLED, EVENT];
     for (k, (label, pts)) in lines.iter().enumerate() {
         let color = palette[k % palette.len()];
@@ -759,6 +854,21 @@ pub fn sweep<DB: DrawingBackend>(
             .label(label.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
         chart.draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, color.filled()))).map_err(&e)?;
+    }
+    if let Some((y, name)) = limit {
+        chart
+            .draw_series(DashedLineSeries::new([(x_min - pad, y), (x_max + pad, y)], 8, 5, THROTTLED.stroke_width(1)))
+            .map_err(&e)?
+            .label(name.to_string())
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], THROTTLED));
+    }
+    if let Some((x, name)) = marked {
+        let y = lines.iter().flat_map(|l| l.1.iter()).find(|p| (p.0 - x).abs() < 1e-9).map_or(0.0, |p| p.1);
+        chart
+            .draw_series(std::iter::once(Circle::new((x, y), 9, BLACK.stroke_width(2))))
+            .map_err(&e)?
+            .label(name.to_string())
+            .legend(|(x, y)| Circle::new((x + 8, y), 5, BLACK.stroke_width(2)));
     }
     legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     root.present().map_err(&e)?;
@@ -836,5 +946,28 @@ mod tests {
         // 360 pixels hold ten 36-pixel bins of 10 minutes each over 100 minutes.
         let bins = marker_bins(&refs, 100.0, 360.0);
         assert_eq!(bins, vec![(1.0, 2, "a".to_string()), (25.0, 1, "c".to_string()), (99.5, 1, "d".to_string())]);
+    }
+}
+
+#[cfg(test)]
+mod sweep_axis_tests {
+    use super::SweepAxis;
+
+    fn of(v: &[&str]) -> SweepAxis {
+        SweepAxis::of("k", &v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn doubling_ranges_are_log_numbers_linear_and_words_in_order() {
+        let a = of(&["1", "2", "4", "8", "16", "2"]);
+        assert!(a.log);
+        assert_eq!(a.ticks.iter().map(|t| t.0).collect::<Vec<_>>(), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(a.position("8"), 3.0);
+        let b = of(&["100", "200", "300"]);
+        assert!(!b.log);
+        assert_eq!(b.position("200"), 200.0);
+        let c = of(&["sdk-2026", "none", "legacy"]);
+        assert!(!c.log);
+        assert_eq!(c.ticks, vec![(0.0, "sdk-2026".to_string()), (1.0, "none".to_string()), (2.0, "legacy".to_string())]);
     }
 }
