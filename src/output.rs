@@ -38,6 +38,7 @@ const KNOWN: &[&str] = &[
     "cost.svg",
     "cost.png",
     "sweep.csv",
+    "sweep-summary.csv",
     "sweep.json",
     "sweep.svg",
     "sweep.png",

@@ -1,41 +1,43 @@
 //! What `sweep` and `shards` show and write: terminal tables, long-form CSV, JSON and charts.
 
 use super::plot::{self, SweepLine};
-use super::tables::to_csv;
+use super::verdict::{percent, DEFAULT_MAX_THROTTLE};
 use super::{json, Artifact, Render, ReportError};
 use crate::stats::Stat;
 use crate::study::{ShardsOutput, SweepOutput};
 use serde::Serialize;
 use std::fmt::Write as _;
 
-#[derive(Serialize)]
-struct CsvRow<'a> {
-    point: usize,
-    replication: String,
-    stat: &'a str,
-    params: String,
-    throttled_share: f64,
-    failed_share: f64,
-    failed: f64,
-    monthly_usd: f64,
-    p99_latency_ms: f64,
-}
-
 impl SweepOutput {
-    /// Lines of the sweep chart: throttled share (percent) against the first axis, one line per
-    /// combination of the other axes.
+    /// The chart's x axis: the first swept key's values (log2 for doubling ranges, one slot per
+    /// value for words).
     #[must_use]
-    pub fn chart_lines(&self) -> Vec<SweepLine> {
+    pub fn chart_axis(&self) -> plot::SweepAxis {
+        let name = self.sets.first().map_or("point", |s| s.path.as_str());
+        let values: Vec<String> =
+            self.points.iter().map(|p| p.params.first().map_or_else(|| p.index.to_string(), |(_, v)| v.clone())).collect();
+        plot::SweepAxis::of(name, &values)
+    }
+
+    /// Lines of the sweep chart: `metric` of each point against the first axis (at
+    /// `axis` positions), one line per combination of the other axes.
+    #[must_use]
+    pub fn chart_lines(
+        &self,
+        axis: &plot::SweepAxis,
+        metric: fn(&crate::study::HeadlineStats) -> (f64, f64, f64),
+        name: &str,
+    ) -> Vec<SweepLine> {
         let mut lines: Vec<SweepLine> = Vec::new();
         for p in &self.points {
-            let x = p.params.first().map_or(p.index as f64, |(_, v)| v.parse::<f64>().unwrap_or(p.index as f64));
+            let x = axis.position(&p.params.first().map_or_else(|| p.index.to_string(), |(_, v)| v.clone()));
             let label = if p.params.len() > 1 {
                 p.params[1..].iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
             } else {
-                "throttled share".to_string()
+                name.to_string()
             };
-            let s = &p.stats.throttled_share;
-            let pt = (x, s.mean * 100.0, s.ci95_low * 100.0, s.ci95_high * 100.0);
+            let (mean, lo, hi) = metric(&p.stats);
+            let pt = (x, mean, lo, hi);
             match lines.iter_mut().find(|l| l.0 == label) {
                 Some(l) => l.1.push(pt),
                 None => lines.push((label, vec![pt])),
@@ -47,59 +49,127 @@ impl SweepOutput {
         lines
     }
 
-    /// `sweep.csv` and `sweep.json`: what `merge` combines.
+    /// The point to mark: with one swept key, the cheapest point whose mean throttled share is
+    /// within `limit` (its first value).
     #[must_use]
-    pub fn data(&self) -> Vec<Artifact<'static>> {
-        vec![Artifact::new("sweep.csv", self.csv()), Artifact::new("sweep.json", json(self))]
+    pub fn cheapest_within(&self, limit: f64) -> Option<&crate::study::PointOut> {
+        if self.sets.len() != 1 {
+            return None;
+        }
+        self.points
+            .iter()
+            .filter(|p| p.stats.throttled_share.mean <= limit)
+            .min_by(|a, b| a.stats.monthly_usd.mean.total_cmp(&b.stats.monthly_usd.mean).then(a.index.cmp(&b.index)))
     }
 
-    /// `sweep.csv`: a row per point and replication (`stat = run`), then rows per point with
-    /// the mean, sd, 95 % CI bounds and P50/P95/P99 over replications.
+    /// `sweep.csv`, `sweep-summary.csv` and `sweep.json`: what `merge` combines.
+    #[must_use]
+    pub fn data(&self) -> Vec<Artifact<'static>> {
+        vec![
+            Artifact::new("sweep.csv", self.csv()),
+            Artifact::new("sweep-summary.csv", self.summary_csv()),
+            Artifact::new("sweep.json", json(self)),
+        ]
+    }
+
+    /// The swept keys, in `--set` order (the column names of both CSV files).
+    fn keys(&self) -> Vec<String> {
+        match self.points.first() {
+            Some(p) => p.params.iter().map(|(k, _)| k.clone()).collect(),
+            None => self.sets.iter().map(|s| s.path.clone()).collect(),
+        }
+    }
+
+    /// `sweep.csv`, long (tidy) form like `timeseries.csv`: one row per point, replication or
+    /// statistic, and metric — `point`, a column per swept key with its value, `replication`
+    /// (empty on statistics), `stat` (`run`, `mean`, `sd`, `ci95_low`, `ci95_high`, `p50`, `p95`,
+    /// `p99`), `metric` (`throttled_share`, `failed_share`, `failed`, `monthly_usd`,
+    /// `p99_latency_ms`) and `value`.
     #[must_use]
     pub fn csv(&self) -> Vec<u8> {
-        let mut rows = Vec::new();
+        let keys = self.keys();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header = vec!["point".to_string()];
+        header.extend(keys.iter().cloned());
+        header.extend(["replication", "stat", "metric", "value"].map(String::from));
+        w.write_record(&header).expect("CSV into memory");
+        let metrics = |h: &crate::study::Headline| {
+            [
+                ("throttled_share", h.throttled_share),
+                ("failed_share", h.failed_share),
+                ("failed", h.failed as f64),
+                ("monthly_usd", h.monthly_usd),
+                ("p99_latency_ms", h.p99_latency_ms),
+            ]
+        };
         for p in &self.points {
-            let params = p.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+            let mut lead = vec![p.index.to_string()];
+            lead.extend(p.params.iter().map(|(_, v)| v.clone()));
+            let mut row = |rep: String, stat: &str, metric: &str, value: f64| {
+                let mut r = lead.clone();
+                r.extend([rep, stat.to_string(), metric.to_string(), value.to_string()]);
+                w.write_record(&r).expect("CSV into memory");
+            };
             for (r, h) in p.runs.iter().enumerate() {
-                rows.push(CsvRow {
-                    point: p.index,
-                    replication: r.to_string(),
-                    stat: "run",
-                    params: params.clone(),
-                    throttled_share: h.throttled_share,
-                    failed_share: h.failed_share,
-                    failed: h.failed as f64,
-                    monthly_usd: h.monthly_usd,
-                    p99_latency_ms: h.p99_latency_ms,
-                });
+                for (m, v) in metrics(h) {
+                    row(r.to_string(), "run", m, v);
+                }
             }
             let s = &p.stats;
-            for (stat, pick) in [
-                ("mean", (|x: &Stat| x.mean) as fn(&Stat) -> f64),
-                ("sd", |x| x.sd),
-                ("ci95_low", |x| x.ci95_low),
-                ("ci95_high", |x| x.ci95_high),
-                ("p50", |x| x.p50),
-                ("p95", |x| x.p95),
-                ("p99", |x| x.p99),
-            ] {
-                rows.push(CsvRow {
-                    point: p.index,
-                    replication: String::new(),
-                    stat,
-                    params: params.clone(),
-                    throttled_share: pick(&s.throttled_share),
-                    failed_share: pick(&s.failed_share),
-                    failed: pick(&s.failed),
-                    monthly_usd: pick(&s.monthly_usd),
-                    p99_latency_ms: pick(&s.p99_latency_ms),
-                });
+            for (stat, pick) in STATS {
+                for (m, x) in [
+                    ("throttled_share", &s.throttled_share),
+                    ("failed_share", &s.failed_share),
+                    ("failed", &s.failed),
+                    ("monthly_usd", &s.monthly_usd),
+                    ("p99_latency_ms", &s.p99_latency_ms),
+                ] {
+                    row(String::new(), stat, m, pick(x));
+                }
             }
         }
-        // An empty share still writes the header.
-        to_csv(&rows, "point,replication,stat,params,throttled_share,failed_share,failed,monthly_usd,p99_latency_ms")
+        w.into_inner().expect("CSV into memory")
+    }
+
+    /// `sweep-summary.csv`, wide: one row per point — its swept values, then each metric's mean
+    /// and 95 % confidence bounds over the replications (and the throttled share's P95).
+    #[must_use]
+    pub fn summary_csv(&self) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header = vec!["point".to_string()];
+        header.extend(self.keys());
+        for m in ["throttled_share", "failed_share", "monthly_usd", "p99_latency_ms"] {
+            header.extend(["mean", "ci95_low", "ci95_high"].map(|s| format!("{m}_{s}")));
+        }
+        header.extend(["throttled_share_p95".to_string(), "replications".to_string()]);
+        w.write_record(&header).expect("CSV into memory");
+        for p in &self.points {
+            let s = &p.stats;
+            let mut r = vec![p.index.to_string()];
+            r.extend(p.params.iter().map(|(_, v)| v.clone()));
+            for x in [&s.throttled_share, &s.failed_share, &s.monthly_usd, &s.p99_latency_ms] {
+                r.extend([x.mean, x.ci95_low, x.ci95_high].map(|v| v.to_string()));
+            }
+            r.extend([s.throttled_share.p95.to_string(), p.runs.len().to_string()]);
+            w.write_record(&r).expect("CSV into memory");
+        }
+        w.into_inner().expect("CSV into memory")
     }
 }
+
+/// A statistic's name and how to read it.
+type StatPick = (&'static str, fn(&Stat) -> f64);
+
+/// The statistics over replications `sweep.csv` writes, in order.
+const STATS: [StatPick; 7] = [
+    ("mean", |x| x.mean),
+    ("sd", |x| x.sd),
+    ("ci95_low", |x| x.ci95_low),
+    ("ci95_high", |x| x.ci95_high),
+    ("p50", |x| x.p50),
+    ("p95", |x| x.p95),
+    ("p99", |x| x.p99),
+];
 
 impl Render for SweepOutput {
     fn text(&self) -> String {
@@ -131,10 +201,31 @@ impl Render for SweepOutput {
     }
 
     fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
-        let lines = self.chart_lines();
-        let x = self.sets.first().map_or("point", |s| s.path.as_str());
-        let (svg, png) =
-            crate::draw_chart!(plot::PANEL_HEIGHT + 200, "sweep", |root| plot::sweep(root, x, "throttled % of attempts", &lines))?;
+        let axis = self.chart_axis();
+        let thr = self.chart_lines(
+            &axis,
+            |p| (p.throttled_share.mean * 100.0, p.throttled_share.ci95_low * 100.0, p.throttled_share.ci95_high * 100.0),
+            "throttled share of attempts",
+        );
+        let usd = self.chart_lines(&axis, |p| (p.monthly_usd.mean, p.monthly_usd.ci95_low, p.monthly_usd.ci95_high), "monthly cost");
+        let limit = DEFAULT_MAX_THROTTLE;
+        let label = format!("limit {} (the default of compare and recommend)", percent(limit));
+        let pick = self.cheapest_within(limit).map(|p| {
+            let v = p.params.first().map_or_else(|| p.index.to_string(), |(_, v)| v.clone());
+            (axis.position(&v), format!("cheapest within the limit: {v}"))
+        });
+        let (svg, png) = crate::draw_chart!(2 * plot::PANEL_HEIGHT + 100, "sweep", |root| {
+            let areas = root.split_evenly((2, 1));
+            plot::sweep(
+                &areas[0],
+                &axis,
+                "throttled % of attempts",
+                &thr,
+                Some((limit * 100.0, &label)),
+                pick.as_ref().map(|(x, l)| (*x, l.as_str())),
+            )?;
+            plot::sweep(&areas[1], &axis, "USD per month (estimate)", &usd, None, pick.as_ref().map(|(x, l)| (*x, l.as_str())))
+        })?;
         let mut out = self.data();
         out.extend([Artifact::new("sweep.svg", svg), Artifact::new("sweep.png", png)]);
         Ok(out)
@@ -145,28 +236,35 @@ impl ShardsOutput {
     /// The explorer's chart: throttled share (percent, with its 95 % band) and monthly cost
     /// against the shard count, as SVG and PNG.
     fn chart(&self) -> Result<(String, Vec<u8>), plot::ChartError> {
+        let counts: Vec<String> = self.rows.iter().map(|r| r.count.to_string()).collect();
+        let axis = plot::SweepAxis::of("shards", &counts);
+        let x = |c: u64| axis.position(&c.to_string());
         let thr: Vec<plot::SweepLine> = vec![(
-            "throttled share of attempts".to_string(),
+            format!("throttled share of attempts (band: 95 % CI; judged at P{})", self.percentile),
             self.rows
                 .iter()
                 .map(|r| {
-                    (
-                        r.count as f64,
-                        r.throttled_share.mean * 100.0,
-                        r.throttled_share.ci95_low * 100.0,
-                        r.throttled_share.ci95_high * 100.0,
-                    )
+                    (x(r.count), r.throttled_share.mean * 100.0, r.throttled_share.ci95_low * 100.0, r.throttled_share.ci95_high * 100.0)
                 })
                 .collect(),
         )];
         let cost: Vec<plot::SweepLine> = vec![(
             "monthly cost".to_string(),
-            self.rows.iter().map(|r| (r.count as f64, r.monthly_usd, r.monthly_usd, r.monthly_usd)).collect(),
+            self.rows.iter().map(|r| (x(r.count), r.monthly_usd, r.monthly_usd, r.monthly_usd)).collect(),
         )];
+        let label = format!("limit {}", percent(self.max_throttle));
+        let pick = self.recommended.map(|c| (x(c), format!("recommended: {c} shards")));
         crate::draw_chart!(2 * plot::PANEL_HEIGHT + 100, "shards", |root| {
             let areas = root.split_evenly((2, 1));
-            plot::sweep(&areas[0], "shards", "throttled %", &thr)?;
-            plot::sweep(&areas[1], "shards", "USD per month", &cost)
+            plot::sweep(
+                &areas[0],
+                &axis,
+                "throttled %",
+                &thr,
+                Some((self.max_throttle * 100.0, &label)),
+                pick.as_ref().map(|(x, l)| (*x, l.as_str())),
+            )?;
+            plot::sweep(&areas[1], &axis, "USD per month (estimate)", &cost, None, pick.as_ref().map(|(x, l)| (*x, l.as_str())))
         })
     }
 

@@ -33,8 +33,9 @@ fn sweep_into(dir: &Path, threads: &str, extra: &[&str]) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
-fn read(dir: &Path) -> (Vec<u8>, Vec<u8>) {
-    (std::fs::read(dir.join("sweep.csv")).unwrap(), std::fs::read(dir.join("sweep.json")).unwrap())
+fn read(dir: &Path) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let f = |n: &str| std::fs::read(dir.join(n)).unwrap();
+    (f("sweep.csv"), f("sweep.json"), f("sweep-summary.csv"))
 }
 
 #[test]
@@ -43,9 +44,30 @@ fn sweep_is_byte_identical_whatever_the_thread_count() {
     sweep_into(&d.path().join("one"), "1", &[]);
     sweep_into(&d.path().join("two"), "2", &[]);
     assert_eq!(read(&d.path().join("one")), read(&d.path().join("two")));
-    let csv = String::from_utf8(read(&d.path().join("one")).0).unwrap();
-    // 6 points x (3 replications + 7 summary rows) + header.
-    assert_eq!(csv.lines().count(), 1 + 6 * 10);
+    let (csv, _, summary) = read(&d.path().join("one"));
+    let csv = String::from_utf8(csv).unwrap();
+    // Long form: 6 points x (3 replications + 7 statistics) x 5 metrics + header.
+    assert_eq!(csv.lines().count(), 1 + 6 * 10 * 5);
+    assert_eq!(csv.lines().next().unwrap(), "point,keys.device.shards.count,keys.device.shards.by,replication,stat,metric,value");
+    // Each point's mean is the mean of its three runs, read back from the tidy rows.
+    let rows: Vec<Vec<String>> = csv.lines().skip(1).map(|l| l.split(',').map(String::from).collect()).collect();
+    for point in 0..6 {
+        let of = |stat: &str| -> Vec<f64> {
+            rows.iter()
+                .filter(|r| r[0] == point.to_string() && r[4] == stat && r[5] == "throttled_share")
+                .map(|r| r[6].parse().unwrap())
+                .collect()
+        };
+        let runs = of("run");
+        assert_eq!(runs.len(), 3);
+        let mean = of("mean")[0];
+        assert!((mean - runs.iter().sum::<f64>() / 3.0).abs() < 1e-12, "point {point}: mean {mean} of {runs:?}");
+    }
+    // The wide summary: a row per point, its values and each metric's mean and bounds.
+    let summary = String::from_utf8(summary).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 6);
+    assert!(summary.starts_with("point,keys.device.shards.count,keys.device.shards.by,throttled_share_mean,throttled_share_ci95_low,"));
+    assert!(summary.lines().nth(1).unwrap().starts_with("0,1,random,"), "the first --set varies slowest");
 }
 
 #[test]
