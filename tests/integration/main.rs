@@ -13,6 +13,7 @@ mod indexes; // GSI cascade, index write units, LSI collections, propagation, ba
 mod malformed; // a battery of bad scenarios, each with a clear error
 mod memory; // the guard's memory estimate against the measured peak
 mod properties; // invariants over generated scenarios (proptest)
+mod readme; // every command README shows runs
 mod recommend; // the capacity search against a random search of 256 candidates
 mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
