@@ -37,6 +37,9 @@ pub(crate) enum Command {
         /// Merge even when points are missing (the result says it is partial).
         #[arg(long)]
         allow_partial: bool,
+        /// Print the merged sweep.json (or recommend-tables.json) on stdout, nothing else.
+        #[arg(long)]
+        json: bool,
     },
     /// Explore write sharding of a key: shard counts 1, 2, 4, ... with replications.
     Shards(ShardsArgs),
@@ -53,6 +56,10 @@ pub(crate) enum Command {
         /// Simulated duration of the exact-mode run (the 24-hour figure scales linearly).
         #[arg(long, default_value = "10m")]
         exact: String,
+        /// Print `{"runs": [{"fidelity", "simulated_s", "wall_s", "requests", "requests_per_s"}]}`
+        /// on stdout, nothing else.
+        #[arg(long)]
+        json: bool,
     },
     /// Check scenario files and print every problem (exit 1 if any).
     Validate {
@@ -87,6 +94,9 @@ pub(crate) enum Command {
         /// The scenario file to write (its traces go beside it) [default: print to stdout].
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Print `{"scenario", "path", "traces", "notes"}` on stdout, nothing else.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a shell completion script, e.g. `ddbsim completions bash > ~/.local/share/bash-completion/completions/ddbsim`.
     Completions {
@@ -193,6 +203,10 @@ pub(crate) struct Shared {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// Draw the progress bar even when stderr is not a terminal (by default a terminal gets the
+    /// bar, and anything else a line per simulated hour or tenth of the runs of a long command).
+    #[arg(long)]
+    pub(crate) progress: bool,
     /// Read `rate = { trace = ... }` files outside the scenario's folder.
     #[arg(long)]
     pub(crate) allow_outside: bool,
@@ -240,6 +254,10 @@ pub(crate) struct RunArgs {
     /// vary); the outputs are replication 0's, plus replications.csv and replications.json.
     #[arg(long, default_value_t = 1)]
     pub(crate) replications: u64,
+    /// The verdict's limit: the design holds when at most this share of attempts is throttled
+    /// (and of requests failed), e.g. 0.1% or 0.001.
+    #[arg(long, default_value = "0.1%")]
+    pub(crate) max_throttle: String,
 }
 
 /// `ddbsim sweep`.

@@ -1,7 +1,7 @@
 //! One function per command: parse the arguments, call the library, write the artifacts, print.
 
 use super::args::{catalog_arg, duration_arg, replications_arg, share_arg, CompareArgs, RunArgs, ShardsArgs, SweepArgs};
-use super::progress::Bar;
+use super::progress::{Bar, Mode};
 use super::CliError;
 use crate::cost::Catalog;
 use crate::engine::{simulate, RunOptions, StopToken};
@@ -25,6 +25,18 @@ fn print_json(artifacts: &[crate::report::Artifact<'_>], name: &str) {
     if let Some(a) = artifacts.iter().find(|a| a.name == name) {
         let _ = a.write_to(&mut out);
     }
+}
+
+/// The verdict's headline in bold green (held) or red (not) when stdout is a terminal and
+/// `NO_COLOR` is unset or empty (<https://no-color.org>); the text unchanged otherwise.
+fn colour_verdict(text: String, headline: &str, held: bool) -> String {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if no_color || !std::io::stdout().is_terminal() {
+        return text;
+    }
+    let code = if held { "1;32" } else { "1;31" };
+    text.replacen(headline, &format!("\x1b[{code}m{headline}\x1b[0m"), 1)
 }
 
 fn read_text(path: &Path) -> Result<String, CliError> {
@@ -61,7 +73,11 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
     let sc = a.common.load()?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     let reps = replications_arg(a.replications)?;
-    let bar = Arc::new(Bar::new(a.common.quiet, if reps > 1 { "replications" } else { "simulating" }));
+    let max_throttle = share_arg(&a.max_throttle)?;
+    let bar = Arc::new(Bar::new(
+        Mode::of(a.common.quiet || a.common.json, a.common.progress),
+        if reps > 1 { "replications" } else { "simulating" },
+    ));
     let opts = RunOptions {
         seed: a.common.seed,
         fidelity: a.fidelity.map(|f| f.fidelity()),
@@ -87,7 +103,8 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
     let elapsed = started.elapsed();
     bar.finish();
     stopped(stop)?;
-    let report = RunReport::new(&sc, &result, &catalog, !a.no_charts);
+    let mut report = RunReport::new(&sc, &result, &catalog, !a.no_charts);
+    report.summary.judge(max_throttle);
     let mut artifacts = report.artifacts()?;
     if let Some(r) = &replications {
         artifacts.extend(r.artifacts()?);
@@ -99,7 +116,7 @@ pub(super) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
         if let Some(r) = &replications {
             print!("{}", r.text());
         }
-        print!("{}", report.text());
+        print!("{}", colour_verdict(report.text(), &report.summary.verdict.headline, report.summary.verdict.held));
         println!("simulated in {:.2} s, {}; wrote {}", elapsed.as_secs_f64(), memory(&estimate), wrote(&written));
     }
     Ok(())
@@ -166,7 +183,7 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
     let reps = replications_arg(a.replications)?;
     study::sweep::check_size(&sets, shard, reps)?;
     let prepared = study::prepare(&text, &a.common.scenario, &sets, &a.common.load_options())?;
-    let bar = Arc::new(Bar::new(a.common.quiet, "sweep"));
+    let bar = Arc::new(Bar::new(Mode::of(a.common.quiet || a.common.json, a.common.progress), "sweep"));
     let base = RunOptions {
         seed: a.common.seed,
         fidelity: a.fidelity.map(|f| f.fidelity()),
@@ -201,7 +218,7 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
 }
 
 /// `ddbsim merge`.
-pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool) -> Result<(), CliError> {
+pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool, as_json: bool) -> Result<(), CliError> {
     let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(Path::new(".")).join("merged"));
     if dirs[0].join("recommend-tables.json").is_file() {
         let mut parts = Vec::new();
@@ -214,8 +231,13 @@ pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool
             );
         }
         let merged = crate::report::recommend::Tables::merge(parts, allow_partial).map_err(CliError::Argument)?;
-        let written = Output::claim(&out)?.write_all(&merged.artifacts()?)?;
-        println!("merged {} rows of {} tables; wrote {}", merged.rows.len(), merged.tables, wrote(&written));
+        let artifacts = merged.artifacts()?;
+        let written = Output::claim(&out)?.write_all(&artifacts)?;
+        if as_json {
+            print_json(&artifacts, "recommend-tables.json");
+        } else {
+            println!("merged {} rows of {} tables; wrote {}", merged.rows.len(), merged.tables, wrote(&written));
+        }
         return Ok(());
     }
     let mut parts = Vec::new();
@@ -227,8 +249,13 @@ pub(super) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool
         parts.push(part);
     }
     let merged = study::merge(parts, allow_partial)?;
-    let written = Output::claim(&out)?.write_all(&merged.data())?;
-    println!("merged {} points of {}; wrote {}", merged.points.len(), merged.total_points, wrote(&written));
+    let artifacts = merged.data();
+    let written = Output::claim(&out)?.write_all(&artifacts)?;
+    if as_json {
+        print_json(&artifacts, "sweep.json");
+    } else {
+        println!("merged {} points of {}; wrote {}", merged.points.len(), merged.total_points, wrote(&written));
+    }
     Ok(())
 }
 
@@ -253,7 +280,7 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
         max_throttle: share_arg(&a.max_throttle)?,
     };
     let text = read_text(&a.common.scenario)?;
-    let bar = Arc::new(Bar::new(a.common.quiet, "shards"));
+    let bar = Arc::new(Bar::new(Mode::of(a.common.quiet || a.common.json, a.common.progress), "shards"));
     let base = RunOptions {
         seed: a.common.seed,
         duration: duration_arg(a.common.duration.as_ref())?,
@@ -290,9 +317,14 @@ pub(super) fn plot(dir: &Path) -> Result<(), CliError> {
 }
 
 /// `ddbsim bench`: the headline scenario in both fidelities.
-pub(super) fn bench(fast: &str, exact: &str, stop: &StopToken) -> Result<(), CliError> {
+pub(super) fn bench(fast: &str, exact: &str, as_json: bool, stop: &StopToken) -> Result<(), CliError> {
     let sc = scenario::parse_str(include_str!("../../scenarios/headline.toml"), Path::new("scenarios/headline.toml"))?;
-    println!("headline scenario: 50,000 requests/s, 1,000 partitions, Zipf keys; release build recommended (cargo run --release -- bench)");
+    if !as_json {
+        println!(
+            "headline scenario: 50,000 requests/s, 1,000 partitions, Zipf keys; release build recommended (cargo run --release -- bench)"
+        );
+    }
+    let mut runs = Vec::new();
     for (label, fidelity, d, target) in [
         ("fast", Fidelity::Fast, fast, "target: 24 h in <= 10 s on 1 core"),
         ("exact", Fidelity::Exact, exact, "target: >= 50 M requests/s per core"),
@@ -304,12 +336,24 @@ pub(super) fn bench(fast: &str, exact: &str, stop: &StopToken) -> Result<(), Cli
         let secs = started.elapsed().as_secs_f64();
         stopped(stop)?;
         let reqs = r.totals().attempts;
-        println!(
-            "{label:>5}: {} simulated in {secs:.2} s: {:.1} M requests, {:.1} M requests/s ({target})",
-            dur,
-            reqs as f64 / 1e6,
-            reqs as f64 / secs / 1e6
-        );
+        runs.push(serde_json::json!({
+            "fidelity": label,
+            "simulated_s": dur.as_secs(),
+            "wall_s": secs,
+            "requests": reqs,
+            "requests_per_s": reqs as f64 / secs,
+        }));
+        if !as_json {
+            println!(
+                "{label:>5}: {} simulated in {secs:.2} s: {:.1} M requests, {:.1} M requests/s ({target})",
+                dur,
+                reqs as f64 / 1e6,
+                reqs as f64 / secs / 1e6
+            );
+        }
+    }
+    if as_json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "runs": runs })).expect("plain data"));
     }
     Ok(())
 }
@@ -391,7 +435,7 @@ pub(super) fn recommend(a: &super::args::RecommendArgs, stop: &StopToken) -> Res
     let work = guard::Work::compare(10);
     let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
     let out = Output::claim(&out_dir(c.out.as_ref(), &sc, "-recommend"))?;
-    let bar = Arc::new(Bar::new(c.quiet || as_json, "recommend"));
+    let bar = Arc::new(Bar::new(Mode::of(c.quiet || as_json, c.progress), "recommend"));
     let o = study::recommend::RecommendOptions { run: RunOptions { progress: Some(bar.clone()), ..o.run.clone() }, ..o.clone() };
     let rec = study::recommend::recommend(&sc, &catalog, &o);
     bar.finish();
@@ -480,7 +524,13 @@ fn recommend_options(a: &super::args::RecommendArgs, stop: &StopToken) -> Result
 /// `ddbsim import`: the scenario to stdout, or to `out` with its trace files beside it. The
 /// files are staged in a temporary folder beside `out`, the scenario is validated there, and
 /// only then are they moved into place (a failed import leaves nothing behind).
-pub(super) fn import(sources: &[PathBuf], table: Option<&str>, metrics: &[PathBuf], out: Option<&Path>) -> Result<(), CliError> {
+pub(super) fn import(
+    sources: &[PathBuf],
+    table: Option<&str>,
+    metrics: &[PathBuf],
+    out: Option<&Path>,
+    as_json: bool,
+) -> Result<(), CliError> {
     let stem = out.and_then(|o| o.file_stem()).map(|s| s.to_string_lossy().into_owned());
     let stem = stem.unwrap_or_else(|| "imported".into());
     let imported = crate::import::import(sources, metrics, table, &stem)?;
@@ -492,7 +542,11 @@ pub(super) fn import(sources: &[PathBuf], table: Option<&str>, metrics: &[PathBu
             return Err(CliError::Argument("the metrics become trace files written beside the scenario: give --out FILE.toml".into()));
         }
         crate::scenario::parse_str(&imported.scenario, Path::new(&format!("{stem}.toml")))?;
-        print!("{}", imported.scenario);
+        if as_json {
+            print_import_json(&imported, None);
+        } else {
+            print!("{}", imported.scenario);
+        }
         return Ok(());
     };
     let dir = match out.parent() {
@@ -517,8 +571,23 @@ pub(super) fn import(sources: &[PathBuf], table: Option<&str>, metrics: &[PathBu
         let target = dir.join(n);
         std::fs::rename(staging.path().join(n), &target).map_err(|e| fail(&target, e))?;
     }
-    println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
+    if as_json {
+        print_import_json(&imported, Some(out));
+    } else {
+        println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
+    }
     Ok(())
+}
+
+/// `import --json`: the scenario's text, where it was written, its trace files and the notes.
+fn print_import_json(imported: &crate::import::Imported, out: Option<&Path>) {
+    let doc = serde_json::json!({
+        "scenario": imported.scenario,
+        "path": out.map(|p| p.display().to_string()),
+        "traces": imported.traces.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+        "notes": imported.notes,
+    });
+    println!("{}", serde_json::to_string_pretty(&doc).expect("plain data"));
 }
 
 /// `ddbsim schema`.

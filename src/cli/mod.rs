@@ -111,14 +111,16 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Run(a) => commands::run(&a, stop),
         Command::Compare(a) => commands::compare(&a, stop),
         Command::Sweep(a) => commands::sweep(&a, stop),
-        Command::Merge { dirs, out, allow_partial } => commands::merge(&dirs, out.as_ref(), allow_partial),
+        Command::Merge { dirs, out, allow_partial, json } => commands::merge(&dirs, out.as_ref(), allow_partial, json),
         Command::Shards(a) => commands::shards(&a, stop),
-        Command::Bench { fast, exact } => commands::bench(&fast, &exact, stop),
+        Command::Bench { fast, exact, json } => commands::bench(&fast, &exact, json, stop),
         Command::Plot { dir } => commands::plot(&dir),
         Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
-        Command::Import { sources, table, metrics, out } => commands::import(&sources, table.as_deref(), &metrics, out.as_deref()),
+        Command::Import { sources, table, metrics, out, json } => {
+            commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json)
+        }
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut <args::Cli as clap::CommandFactory>::command(), "ddbsim", &mut std::io::stdout());
             Ok(())

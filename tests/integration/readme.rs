@@ -77,3 +77,36 @@ fn every_command_in_readme_runs() {
     assert!(d.path().join("output/hot-key/report.html").is_file());
     assert!(d.path().join("orders.toml").is_file());
 }
+
+/// README's table of JSON documents: each example prints one JSON object on stdout whose
+/// top-level keys are the ones the table lists.
+#[test]
+fn every_json_document_has_the_keys_readme_documents() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let section = &readme[readme.find("### JSON on stdout").expect("README documents the JSON documents")..];
+    let section = &section[..section[3..].find("\n#").map_or(section.len(), |i| i + 3)];
+    let d = tempfile::tempdir().unwrap();
+    copy_dir(Path::new("scenarios"), &d.path().join("scenarios"));
+    copy_dir(Path::new("tests/fixtures/import"), &d.path().join("tests/fixtures/import"));
+    let mut checked = 0;
+    for row in section.lines().filter(|l| l.starts_with("| `ddbsim ")) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let cmd = cells[0].trim_start_matches("| ").trim_matches('`');
+        let keys: Vec<&str> = cells[2].trim_end_matches(" |").split(", ").map(|k| k.trim_matches('`')).collect();
+        if cmd.starts_with("ddbsim merge") {
+            continue; // merge prints the documents above, checked by the sweeps tests
+        }
+        let args: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(&args).current_dir(d.path()).output().unwrap();
+        assert!(o.status.success(), "`{cmd}` failed: {}", String::from_utf8_lossy(&o.stderr));
+        let doc: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("`{cmd}` printed no single JSON document: {e}"));
+        let got: Vec<&str> = doc.as_object().expect("an object").keys().map(String::as_str).collect();
+        let (mut a, mut b) = (got.clone(), keys.clone());
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "`{cmd}`: keys printed vs README");
+        checked += 1;
+    }
+    assert_eq!(checked, 9, "README's JSON table lost rows");
+}

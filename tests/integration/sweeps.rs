@@ -84,10 +84,11 @@ fn sharded_sweep_merges_into_the_same_bytes() {
     let mut args = vec!["merge"];
     let ds: Vec<String> = dirs.iter().map(|p| p.display().to_string()).collect();
     args.extend(ds.iter().map(String::as_str));
-    args.extend(["--out", merged.to_str().unwrap()]);
+    args.extend(["--out", merged.to_str().unwrap(), "--json"]);
     let o = ddbsim(&args, None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(read(&merged), read(&d.path().join("all")));
+    assert_eq!(o.stdout, read(&merged).1, "merge --json prints the merged sweep.json and nothing else");
 }
 
 /// The hot-date scenario writes 3,000 WU/s on one key against a 1,000 WU/s partition cap:
@@ -161,4 +162,28 @@ fn bad_sweep_arguments_exit_1_with_a_message() {
         assert!(err.contains(words), "{extra:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+}
+
+/// `--progress` draws the bar on a stderr that is not a terminal (here a pipe); stdout keeps
+/// only the summary.
+#[test]
+fn progress_forces_the_bar_when_stderr_is_not_a_terminal() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("s");
+    let args = [
+        "sweep",
+        "scenarios/hot-key.toml",
+        "--set",
+        "keys.device.shards.count=1,2",
+        "--duration",
+        "1m",
+        "--progress",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = ddbsim(&args, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("runs") && err.contains("sweep"), "no bar on stderr: {err:?}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("\x1b["), "stdout has no escape codes");
 }
