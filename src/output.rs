@@ -26,6 +26,8 @@ const KNOWN: &[&str] = &[
     "hot-partitions.svg",
     "hot-partitions.png",
     "latency.svg",
+    "load-duration.svg",
+    "load-duration.png",
     "latency.png",
     "report.html",
     "replications.json",

@@ -175,9 +175,33 @@ impl Catalog {
     }
 }
 
+impl Catalog {
+    /// The share of hours a provisioned unit must be in use for reserved capacity of `years` to
+    /// cost less than provisioning it by the hour: the reservation's upfront fee spread over its
+    /// hours plus its hourly fee, over the provisioned (Standard class) unit-hour price.
+    #[must_use]
+    pub fn reserved_break_even(&self, write: bool, years: u32) -> f64 {
+        let (upfront, hourly) = PriceItem::reserved(years, write);
+        let per_100_hour = self.price(upfront).usd / (8_760.0 * f64::from(years)) + self.price(hourly).usd;
+        per_100_hour / (100.0 * self.price(PriceItem::provisioned(write, false)).usd)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_capacity_pays_for_units_held_more_than_about_46_percent_of_hours() {
+        let c = Catalog::builtin();
+        // 1 year, 100 WCU: $150 / 8,760 h + $0.0128 = $0.029923 an hour, against 100 x $0.00065
+        // = $0.065 provisioned: 0.4603.
+        assert!((c.reserved_break_even(true, 1) - 0.4603).abs() < 1e-4);
+        // 100 RCU: $30 / 8,760 + $0.0025 = $0.0059247, against $0.013: 0.4557.
+        assert!((c.reserved_break_even(false, 1) - 0.4557).abs() < 1e-4);
+        // 3 years, 100 WCU: $180 / 26,280 + $0.0081 = $0.014949, against $0.065: 0.2300.
+        assert!((c.reserved_break_even(true, 3) - 0.2300).abs() < 1e-4);
+    }
 
     #[test]
     fn builtin_catalog_is_complete() {

@@ -47,13 +47,30 @@ pub struct SeriesCharts {
     order: Vec<String>,
     cells: BTreeMap<(String, Metric), BTreeMap<u64, Cell>>,
     latency: BTreeMap<u64, [Cell; 3]>,
+    /// Per resource and dimension (0 read, 1 write): provisioned and consumed units per second
+    /// of every minute, for the load-duration curves.
+    minutes: BTreeMap<(String, usize), [Vec<f64>; 2]>,
+}
+
+/// A load-duration curve: a resource's capacity per second, minute by minute, sorted from the
+/// highest; the share of time at or above each level reads off the x axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DurationCurve {
+    /// Resource name.
+    pub resource: String,
+    /// "Read" or "Write".
+    pub dim: &'static str,
+    /// Provisioned units per second, highest first (empty when never provisioned).
+    pub provisioned: Vec<f64>,
+    /// Consumed units per second, highest first.
+    pub consumed: Vec<f64>,
 }
 
 impl SeriesCharts {
     /// A builder for a run of `minutes` minutes.
     #[must_use]
     pub fn new(minutes: u64) -> Self {
-        Self { bucket: bucket_of(minutes), order: Vec::new(), cells: BTreeMap::new(), latency: BTreeMap::new() }
+        Self { bucket: bucket_of(minutes), order: Vec::new(), cells: BTreeMap::new(), latency: BTreeMap::new(), minutes: BTreeMap::new() }
     }
 
     /// Adds one row of `timeseries.csv`.
@@ -78,6 +95,11 @@ impl SeriesCharts {
         }
         if !self.order.contains(&r.resource) {
             self.order.push(r.resource.clone());
+        }
+        match r.metric {
+            Metric::Provisioned(d) => self.minutes.entry((r.resource.clone(), d as usize)).or_default()[0].push(r.value),
+            Metric::Consumed(d) => self.minutes.entry((r.resource.clone(), d as usize)).or_default()[1].push(r.value / 60.0),
+            _ => {}
         }
         self.cells.entry((r.resource.clone(), r.metric)).or_default().entry(b).or_default().add(r.value);
     }
@@ -116,6 +138,27 @@ impl SeriesCharts {
             }
         }
         panels
+    }
+
+    /// The load-duration curves of the resources and dimensions with consumption.
+    #[must_use]
+    pub fn duration_curves(&self) -> Vec<DurationCurve> {
+        let mut out = Vec::new();
+        for res in &self.order {
+            for (dim, d) in [("Read", 0usize), ("Write", 1)] {
+                let Some([prov, cons]) = self.minutes.get(&(res.clone(), d)) else { continue };
+                if cons.iter().all(|c| *c == 0.0) {
+                    continue;
+                }
+                let desc = |v: &[f64]| {
+                    let mut v = v.to_vec();
+                    v.sort_by(|a, b| b.total_cmp(a));
+                    v
+                };
+                out.push(DurationCurve { resource: res.clone(), dim, provisioned: desc(prov), consumed: desc(cons) });
+            }
+        }
+        out
     }
 
     /// The latency chart's points: (minute, p50, p99, max) ms — the mean p50, and the largest

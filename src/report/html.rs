@@ -90,6 +90,8 @@ pub struct Page<'a> {
     pub markers: &'a [Marker],
     /// The hot-partition heatmap as PNG.
     pub heatmap_png: &'a [u8],
+    /// The load-duration curves as PNG.
+    pub load_duration_png: &'a [u8],
     /// Clock time of the x axis.
     pub time: Option<TimeAxis>,
 }
@@ -224,6 +226,13 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             o,
             "<h2>Hot partitions</h2><figure class=\"chart heatmap\" data-chart=\"hot-partitions\"><img alt=\"utilization of each partition's cap per time bucket\" src=\"data:image/png;base64,{}\"><figcaption class=\"note\">The largest share of a partition's cap (3,000 RCU or 1,000 WCU a second) in each bucket; every partition and minute is in <code>partitions.csv</code>.</figcaption></figure>",
             base64(page.heatmap_png)
+        );
+    }
+    if !page.load_duration_png.is_empty() {
+        let _ = writeln!(
+            o,
+            "<h2>Reserved capacity</h2><figure class=\"chart load-duration\" data-chart=\"load-duration\"><img alt=\"load-duration curves of provisioned and consumed capacity\" src=\"data:image/png;base64,{}\"><figcaption class=\"note\">Capacity sorted from the busiest minute: a unit held longer than the break-even share of the time is cheaper reserved (1-year term, this run's prices). <code>ddbsim compare</code> prices the reservation.</figcaption></figure>",
+            base64(page.load_duration_png)
         );
     }
     o.push_str("<h2>Requests by pattern</h2>");

@@ -345,7 +345,21 @@ impl<'a> RunReport<'a> {
         let (svg, png) = draw_chart!(plot::PANEL_HEIGHT + 100, "latency", |root| plot::latency(root, &pts, time))?;
         out.push(Artifact::new("latency.svg", svg));
         out.push(Artifact::new("latency.png", png));
-        let page = html::Page { panels: &panels, latency: &pts, markers: &marks, heatmap_png: &heat_png, time: Some(time) };
+        let curves = series.duration_curves();
+        let break_even = self.summary.reserved_break_even;
+        let h = (plot::PANEL_HEIGHT - 20) * curves.len().max(1) as u32;
+        let (svg, png) = draw_chart!(h, "load-duration", |root| plot::load_duration(root, &curves, break_even, 1))?;
+        out.push(Artifact::new("load-duration.svg", svg));
+        out.push(Artifact::new("load-duration.png", png.clone()));
+        let ld_png = png;
+        let page = html::Page {
+            panels: &panels,
+            latency: &pts,
+            markers: &marks,
+            heatmap_png: &heat_png,
+            load_duration_png: &ld_png,
+            time: Some(time),
+        };
         out.push(Artifact::new("report.html", html::run_report(&self.summary, &page)));
         Ok(out)
     }

@@ -62,6 +62,15 @@ pub struct Summary {
     /// Did the design hold, where, when, why, what it cost, what to try next.
     #[serde(default)]
     pub verdict: Verdict,
+    /// The share of hours [read, write] a provisioned unit must be held for 1-year reserved
+    /// capacity to cost less (at this run's prices): the load-duration chart's line.
+    #[serde(default = "default_break_even")]
+    pub reserved_break_even: [f64; 2],
+}
+
+fn default_break_even() -> [f64; 2] {
+    let c = crate::cost::Catalog::builtin();
+    [c.reserved_break_even(false, 1), c.reserved_break_even(true, 1)]
 }
 
 fn default_start() -> i64 {
@@ -544,6 +553,7 @@ impl Summary {
             scenario_path: sc.source_path.display().to_string(),
             start_unix_s: sc.start_unix_s,
             verdict: Verdict::default(),
+            reserved_break_even: [catalog.reserved_break_even(false, 1), catalog.reserved_break_even(true, 1)],
         };
         s.judge(DEFAULT_MAX_THROTTLE);
         s

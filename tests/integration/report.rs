@@ -55,6 +55,23 @@ fn the_charts_plot_what_the_csv_files_say() {
         }
         assert_eq!(map.max, parts.iter().map(util).fold(0.0, f64::max));
     }
+    // The load-duration curve: the CSV's provisioned and consumed values, sorted from the top.
+    let curves = charts.duration_curves();
+    let wc = curves.iter().find(|c| c.resource == "UserActivity" && c.dim == "Write").expect("a write curve");
+    let mut prov: Vec<f64> = series
+        .iter()
+        .filter(|r| r.resource == "UserActivity" && r.metric.to_string() == "ProvisionedWriteCapacityUnits")
+        .map(|r| r.value)
+        .collect();
+    prov.sort_by(|a, b| b.total_cmp(a));
+    assert_eq!(wc.provisioned, prov);
+    let mut cons: Vec<f64> = series
+        .iter()
+        .filter(|r| r.resource == "UserActivity" && r.metric.to_string() == "ConsumedWriteCapacityUnits")
+        .map(|r| r.value / 60.0)
+        .collect();
+    cons.sort_by(|a, b| b.total_cmp(a));
+    assert_eq!(wc.consumed, cons);
     let lat = charts.latency();
     assert_eq!(lat.len(), 8);
     let p99: Vec<f64> = series.iter().filter(|r| r.metric.to_string() == "LatencyP99Ms").map(|r| r.value).collect();
