@@ -33,6 +33,8 @@ fn run_writes_outputs_and_prints_the_summary() {
             "hot-partitions.svg",
             "latency.png",
             "latency.svg",
+            "load-duration.png",
+            "load-duration.svg",
             "partitions.csv",
             "report.html",
             "summary.json",
