@@ -307,3 +307,52 @@ fn the_switch_limit_is_four_a_day() {
     assert!(err.contains("4 per rolling 24 hours"), "{err}");
     assert!(err.contains("at[8].switch_mode"), "{err}");
 }
+
+/// `validate` reports every problem in one pass: an unknown key, an unknown variant of a
+/// required value and out-of-range values in five sections, ten problems, each at its line —
+/// not one per round.
+#[test]
+fn every_problem_of_a_file_is_reported_in_one_pass() {
+    let text = r#"[scenario]
+duration = "10x"
+bogus = 1
+[table]
+name = "T"
+partition_key = "nokey"
+capacity = { mode = "provisioned", read = -5, write = 100 }
+[keys.k]
+cardinality = 0
+[[gsi]]
+name = "G"
+partition_key = "missing"
+capacity = { read = 1, write = 1 }
+[[pattern]]
+name = "p"
+op = "fly"
+item_bytes = 500000
+rate = { constant = -3 }
+[[pattern]]
+name = "p"
+op = "get_item"
+item_bytes = 100
+rate = { constant = 3 }
+"#;
+    let Err(ScenarioError::Invalid { problems, .. }) = parse_str(text, Path::new("bad.toml")) else { panic!("accepted") };
+    let got: Vec<(usize, &str)> = problems.iter().map(|p| (p.line, p.key.as_str())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (2, "scenario.duration"),
+            (3, "scenario.bogus"),
+            (6, "table.partition_key"),
+            (7, "table.capacity.read"),
+            (9, "keys.k.cardinality"),
+            (12, "gsi[0].partition_key"),
+            (16, "pattern[0].op"),
+            (17, "pattern[0].item_bytes"),
+            (18, "pattern[0].rate.constant"),
+            (20, "pattern[1].name"),
+        ]
+    );
+    assert!(problems[6].message.contains("unknown variant `fly`"));
+}

@@ -63,23 +63,101 @@ pub fn parse_str(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
 /// # Errors
 /// As [`parse_str`].
 pub fn parse_str_with(text: &str, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
-    let locator = Locator::new(text);
-    let raw: RawScenario = match toml::from_str(text) {
-        Ok(r) => r,
-        Err(e) => {
-            let (line, column, key) = match e.span() {
-                Some(span) => {
-                    let (l, c) = line_col(text, span.start);
-                    (l, c, locator.path_at(&span).to_string())
-                }
-                None => (1, 1, "(document)".to_string()),
-            };
-            let message = e.message().trim().replace('\n', " ");
-            return Err(ScenarioError::Invalid { path: path.to_path_buf(), problems: vec![Problem { line, column, key, message }] });
-        }
+    let problem_of = |e: &toml::de::Error, doc: &str| {
+        let (line, column, key) = match e.span() {
+            Some(span) => {
+                let (l, c) = line_col(doc, span.start);
+                (l, c, Locator::new(doc).path_at(&span).to_string())
+            }
+            None => (1, 1, "(document)".to_string()),
+        };
+        Problem { line, column, key, message: e.message().trim().replace('\n', " ") }
     };
-    check(raw, text, &locator, path, options)
+    // TOML syntax first: one error, nothing after it can be trusted.
+    if let Err(e) = text.parse::<toml::Table>() {
+        return Err(ScenarioError::Invalid { path: path.to_path_buf(), problems: vec![problem_of(&e, text)] });
+    }
+    // A value of the wrong type or an unknown key stops serde at the first. To report every
+    // problem in one pass, blank the offending line (spaces, so offsets, lines and columns stay
+    // those of the file) and read again; then validate what is left. A problem that blanking
+    // may have caused (a missing field of the table a blanked key was in, problems of that
+    // table as a whole) is not reported.
+    let mut work = text.to_string();
+    let mut problems: Vec<Problem> = Vec::new();
+    let mut blanked: Vec<String> = Vec::new();
+    // A key is the blanked one, inside it, or a table that held it (`pattern` and `pattern[0]`
+    // hold `pattern[0].op`; the document holds everything).
+    let caused = |key: &str, blanked: &[String]| {
+        blanked.iter().any(|b| {
+            key.is_empty()
+                || key == "(document)"
+                || key == b
+                || key.starts_with(&format!("{b}."))
+                || (b.starts_with(key) && matches!(b.as_bytes().get(key.len()), Some(b'.' | b'[')))
+        })
+    };
+    for _ in 0..MAX_STRUCTURAL_PROBLEMS {
+        match toml::from_str::<RawScenario>(&work) {
+            Ok(raw) => {
+                if problems.is_empty() {
+                    return check(raw, text, &Locator::new(text), path, options);
+                }
+                let locator = Locator::new(&work);
+                if let Err(ScenarioError::Invalid { problems: more, .. }) = check(raw, &work, &locator, path, options) {
+                    problems.extend(more.into_iter().filter(|p| !caused(&p.key, &blanked)));
+                }
+                break;
+            }
+            Err(e) => {
+                let p = problem_of(&e, &work);
+                if !problems.is_empty() && caused(&p.key, &blanked) {
+                    break;
+                }
+                let span = e.span();
+                problems.push(p.clone());
+                let Some(span) = span else { break };
+                // An unknown variant of a required value (an `op`, a `mode`) becomes the first
+                // variant expected, so that the rest of its table is read; its problem stands.
+                let expected = p
+                    .message
+                    .split("expected one of `")
+                    .nth(1)
+                    .or_else(|| p.message.split("expected `").nth(1))
+                    .and_then(|r| r.split('`').next());
+                if let (true, Some(v)) = (p.message.starts_with("unknown variant"), expected) {
+                    let quoted = format!("\"{v}\"");
+                    let width = span.end - span.start;
+                    let replacement = if quoted.len() < width { format!("{quoted}{}", " ".repeat(width - quoted.len())) } else { quoted };
+                    work.replace_range(span.clone(), &replacement);
+                    if work.parse::<toml::Table>().is_err() {
+                        break;
+                    }
+                    blanked.push(p.key);
+                    continue;
+                }
+                let (first, last) = (line_col(&work, span.start).0, line_col(&work, span.end.saturating_sub(1).max(span.start)).0);
+                let start = work[..span.start].rfind('\n').map_or(0, |i| i + 1);
+                let end = work[span.start..].find('\n').map_or(work.len(), |i| span.start + i);
+                if first != last || work[start..end].trim_start().starts_with('[') {
+                    break;
+                }
+                // Keep byte offsets: a multi-byte character becomes as many spaces as it has bytes.
+                let blank: String = work[start..end].bytes().map(|_| ' ').collect();
+                work.replace_range(start..end, &blank);
+                if work.parse::<toml::Table>().is_err() {
+                    break;
+                }
+                blanked.push(p.key);
+            }
+        }
+    }
+    problems.sort_by_key(|p| (p.line, p.column));
+    problems.dedup();
+    Err(ScenarioError::Invalid { path: path.to_path_buf(), problems })
 }
+
+/// Most problems of types and unknown keys read in one pass.
+const MAX_STRUCTURAL_PROBLEMS: usize = 64;
 
 /// Validates a scenario built in code (no TOML text: problems carry their key path, at line 1,
 /// column 1). `path` names it in messages and anchors relative trace files.
