@@ -47,6 +47,9 @@ pub(crate) enum Command {
     Plot {
         /// The output folder of `ddbsim run`.
         dir: PathBuf,
+        /// Print `{"dir", "written"}` (the files redrawn) on stdout, nothing else.
+        #[arg(long)]
+        json: bool,
     },
     /// Time the headline scenario (24 h x 50,000 req/s x 1,000 partitions) in both fidelities.
     Bench {

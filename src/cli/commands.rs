@@ -152,7 +152,7 @@ pub(super) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), CliError>
     let reps = replications_arg(a.replications)?;
     let work = guard::Work::compare(reps);
     let estimate = if a.force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
-    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, ""))?;
+    let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-compare"))?;
     let cs = study::compare_replications(&sc, &catalog, &o, reps);
     stopped(stop)?;
     let c = &cs[0];
@@ -308,11 +308,17 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
 }
 
 /// `ddbsim plot`.
-pub(super) fn plot(dir: &Path) -> Result<(), CliError> {
+pub(super) fn plot(dir: &Path, as_json: bool) -> Result<(), CliError> {
     let out = Output::claim(dir)?;
     let report = RunReport::read(dir)?;
     let written = out.update(&report.chart_artifacts()?)?;
-    println!("wrote {}", wrote(&written));
+    if as_json {
+        let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+        let doc = serde_json::json!({ "dir": dir.display().to_string(), "written": files });
+        println!("{}", serde_json::to_string_pretty(&doc).expect("plain data"));
+    } else {
+        println!("wrote {}", wrote(&written));
+    }
     Ok(())
 }
 

@@ -114,7 +114,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Merge { dirs, out, allow_partial, json } => commands::merge(&dirs, out.as_ref(), allow_partial, json),
         Command::Shards(a) => commands::shards(&a, stop),
         Command::Bench { fast, exact, json } => commands::bench(&fast, &exact, json, stop),
-        Command::Plot { dir } => commands::plot(&dir),
+        Command::Plot { dir, json } => commands::plot(&dir, json),
         Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
