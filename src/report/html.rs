@@ -339,16 +339,8 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         let _ = write!(o, "<p class=\"note\">Unverified prices (third-party or tooling sources): {}</p>", names.join(", "));
     }
     if !s.capacity_events.is_empty() {
-        let mut counts: Vec<(&str, usize)> = Vec::new();
-        for e in &s.capacity_events {
-            match counts.iter_mut().find(|c| c.0 == e.action.name()) {
-                Some(c) => c.1 += 1,
-                None => counts.push((e.action.name(), 1)),
-            }
-        }
-        let counts: Vec<String> = counts.iter().map(|(a, n)| format!("{} {a}", grouped(*n as u64))).collect();
-        let _ =
-            write!(o, "<h2>Capacity events</h2><p>{} in all: {}.</p>", grouped(s.capacity_events.len() as u64), escape(&counts.join(", ")));
+        let counts = super::verdict::event_counts(&s.capacity_events);
+        let _ = write!(o, "<h2>Capacity events</h2><p>{} in all: {}.</p>", grouped(s.capacity_events.len() as u64), escape(&counts));
         let time = page.time;
         table(
             &mut o,

@@ -131,15 +131,7 @@ impl Summary {
         }
         let shown: Vec<&CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != CapacityAction::PartitionsAdded).collect();
         if !shown.is_empty() {
-            let mut counts: Vec<(&str, usize)> = Vec::new();
-            for e in &shown {
-                match counts.iter_mut().find(|c| c.0 == e.action.name()) {
-                    Some(c) => c.1 += 1,
-                    None => counts.push((e.action.name(), 1)),
-                }
-            }
-            let counts: Vec<String> = counts.iter().map(|(a, n)| format!("{n} {a}")).collect();
-            let _ = writeln!(o, "capacity events ({}: {}):", shown.len(), counts.join(", "));
+            let _ = writeln!(o, "capacity events ({}: {}):", shown.len(), super::verdict::event_counts(shown.iter().copied()));
             for e in shown.iter().take(12) {
                 let dim = e.dimension.map_or(String::new(), |d| format!(" {}", d.name()));
                 let change = if e.old == e.new { String::new() } else { format!(" {} -> {}", e.old, e.new) };

@@ -52,6 +52,19 @@ pub fn grouped(n: u64) -> String {
     o
 }
 
+/// Capacity events counted by action, in order of first appearance: `412 scale_out, 120 scale_in`.
+#[must_use]
+pub fn event_counts<'a>(events: impl IntoIterator<Item = &'a crate::engine::CapacityEvent>) -> String {
+    let mut counts: Vec<(&str, u64)> = Vec::new();
+    for e in events {
+        match counts.iter_mut().find(|c| c.0 == e.action.name()) {
+            Some(c) => c.1 += 1,
+            None => counts.push((e.action.name(), 1)),
+        }
+    }
+    counts.iter().map(|(a, n)| format!("{} {a}", grouped(*n))).collect::<Vec<_>>().join(", ")
+}
+
 /// Dollars with cents and thousands separated: `$16,035.57`.
 #[must_use]
 pub fn usd(x: f64) -> String {

@@ -50,13 +50,20 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A scratch folder holding the bundled scenarios and the import fixtures, as README's commands
+/// expect them.
+fn scratch() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    copy_dir(Path::new("scenarios"), &d.path().join("scenarios"));
+    copy_dir(Path::new("tests/fixtures/import"), &d.path().join("tests/fixtures/import"));
+    d
+}
+
 #[test]
 fn every_command_in_readme_runs() {
     let readme = std::fs::read_to_string("README.md").unwrap();
     let cmds = commands(&readme);
-    let d = tempfile::tempdir().unwrap();
-    copy_dir(Path::new("scenarios"), &d.path().join("scenarios"));
-    copy_dir(Path::new("tests/fixtures/import"), &d.path().join("tests/fixtures/import"));
+    let d = scratch();
     // The import walkthrough's files, as the AWS CLI would have written them.
     for (fixture, name) in [
         ("describe-table.json", "orders.json"),
@@ -85,9 +92,7 @@ fn every_json_document_has_the_keys_readme_documents() {
     let readme = std::fs::read_to_string("README.md").unwrap();
     let section = &readme[readme.find("### JSON on stdout").expect("README documents the JSON documents")..];
     let section = &section[..section[3..].find("\n#").map_or(section.len(), |i| i + 3)];
-    let d = tempfile::tempdir().unwrap();
-    copy_dir(Path::new("scenarios"), &d.path().join("scenarios"));
-    copy_dir(Path::new("tests/fixtures/import"), &d.path().join("tests/fixtures/import"));
+    let d = scratch();
     let mut checked = 0;
     for row in section.lines().filter(|l| l.starts_with("| `ddbsim ")) {
         let cells: Vec<&str> = row.split(" | ").collect();
