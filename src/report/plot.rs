@@ -426,6 +426,27 @@ pub fn heat_color(u: f64) -> RGBColor {
     RGBColor(c(0), c(1), c(2))
 }
 
+/// Colour levels of the heatmap: cells are drawn at one of this many shades plus idle.
+pub const HEAT_LEVELS: u8 = 64;
+
+/// The heatmap's cells as runs: per partition row, consecutive time buckets of the same colour
+/// level merged into one rectangle `(first minute, end minute, partition, level)`, so a long
+/// run's mostly even rows are a few shapes, not a thousand (the 24 h headline's SVG was 30 MB).
+#[must_use]
+pub fn heat_runs(cells: &[(u64, u32, f64)], time_bucket: u64, top: f64) -> Vec<(u64, u64, u32, u8)> {
+    let mut sorted: Vec<(u32, u64, u8)> =
+        cells.iter().map(|&(m, p, u)| (p, m, ((u / top.max(1e-12)).clamp(0.0, 1.0) * f64::from(HEAT_LEVELS)).round() as u8)).collect();
+    sorted.sort_unstable_by_key(|c| (c.0, c.1));
+    let mut out: Vec<(u64, u64, u32, u8)> = Vec::new();
+    for (p, m, level) in sorted {
+        match out.last_mut() {
+            Some(r) if r.2 == p && r.1 == m && r.3 == level => r.1 = m + time_bucket,
+            _ => out.push((m, m + time_bucket, p, level)),
+        }
+    }
+    out
+}
+
 /// Draws the hot-partition heatmaps (per resource, reads and writes apart), each on a colour
 /// scale from idle to the run's busiest cell, with its legend, and the hottest keys (GSI index
 /// keys included) beside them.
@@ -477,12 +498,12 @@ pub fn hot_partitions<DB: DrawingBackend>(
             .map_err(&e)?;
         // Where no partition existed yet: light grey, apart from idle (near-black) cells.
         chart.plotting_area().fill(&RGBColor(235, 235, 235)).map_err(&e)?;
-        let (tb, pb) = (h.time_bucket as f64, f64::from(h.partition_bucket));
+        let pb = f64::from(h.partition_bucket);
         let top = h.max.max(1e-9);
         chart
-            .draw_series(h.cells.iter().map(|&(m, p, u)| {
-                let (m, p) = (m as f64, f64::from(p));
-                Rectangle::new([(m, p), (m + tb, p + pb)], heat_color(u / top).filled())
+            .draw_series(heat_runs(&h.cells, h.time_bucket, top).into_iter().map(|(m0, m1, p, level)| {
+                let (m0, m1, p) = (m0 as f64, m1 as f64, f64::from(p));
+                Rectangle::new([(m0, p), (m1, p + pb)], heat_color(f64::from(level) / f64::from(HEAT_LEVELS)).filled())
             }))
             .map_err(&e)?;
         // The colour scale: a bar from 0 to the run's busiest cell, labelled in % of the cap.
@@ -1057,6 +1078,15 @@ mod tests {
         assert_eq!(reserve_level(&desc, 0.70), 400);
         assert_eq!(reserve_level(&desc, 0.30), 1_400);
         assert_eq!(reserve_level(&[], 0.5), 0);
+    }
+
+    #[test]
+    fn heatmap_rows_merge_runs_of_one_colour() {
+        // Partition 0: idle, idle, busiest; partition 1: half, half (2-minute buckets); a gap
+        // (no bucket at minute 2 of partition 1) starts a new run.
+        let cells = [(0, 0, 0.0), (0, 1, 0.4), (2, 0, 0.0), (4, 0, 0.8), (4, 1, 0.4)];
+        let runs = heat_runs(&cells, 2, 0.8);
+        assert_eq!(runs, vec![(0, 4, 0, 0), (4, 6, 0, HEAT_LEVELS), (0, 2, 1, HEAT_LEVELS / 2), (4, 6, 1, HEAT_LEVELS / 2)]);
     }
 
     #[test]
