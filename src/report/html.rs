@@ -142,11 +142,10 @@ impl Page<'_> {
             .iter()
             .map(|p| {
                 let at = |pts: &[(f64, f64)], m: f64| pts.iter().find(|q| q.0 == m).map(|q| sig(q.1));
-                let on_demand: Vec<(f64, f64)> =
-                    p.limit.iter().copied().filter(|(m, _)| !p.provisioned.iter().any(|q| q.0 == *m)).collect();
+                let on_demand = p.on_demand();
                 let dim = p.dim.to_lowercase();
                 let mut events = vec![None; p.minutes.len()];
-                for m in self.markers.iter().filter(|m| m.resource == p.resource && m.dim.is_none_or(|d| d == dim)) {
+                for m in self.markers.iter().filter(|m| m.on(p)) {
                     let i = p.minutes.partition_point(|x| *x <= m.minute).saturating_sub(1);
                     if let Some(e) = events.get_mut(i) {
                         *e = Some(e.unwrap_or(0) + 1);
@@ -341,13 +340,12 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
     if !s.capacity_events.is_empty() {
         let counts = super::verdict::event_counts(&s.capacity_events);
         let _ = write!(o, "<h2>Capacity events</h2><p>{} in all: {}.</p>", grouped(s.capacity_events.len() as u64), escape(&counts));
-        let time = page.time;
         table(
             &mut o,
             &["UTC", "elapsed", "resource", "action", "dimension", "old", "new", "detail"],
             s.capacity_events.iter().map(|e| {
                 vec![
-                    escape(&super::verdict::clock(time.map_or(s.start_unix_s, |t| t.start_unix_s), e.time_s)),
+                    escape(&super::verdict::clock(s.start_unix_s, e.time_s)),
                     escape(&super::verdict::elapsed(e.time_s)),
                     escape(&e.resource),
                     e.action.name().to_string(),

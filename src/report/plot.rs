@@ -78,6 +78,22 @@ pub struct Marker {
     pub label: String,
 }
 
+impl CapacityPanel {
+    /// The on-demand capacity (minute, units/s) where the resource was not provisioned.
+    #[must_use]
+    pub fn on_demand(&self) -> Vec<(f64, f64)> {
+        self.limit.iter().copied().filter(|(m, _)| !self.provisioned.iter().any(|q| q.0 == *m)).collect()
+    }
+}
+
+impl Marker {
+    /// The marker belongs on `p`: same resource, and its dimension or none.
+    #[must_use]
+    pub fn on(&self, p: &CapacityPanel) -> bool {
+        self.resource == p.resource && self.dim.is_none_or(|d| d.eq_ignore_ascii_case(p.dim))
+    }
+}
+
 /// A linear f64 axis whose labels and mesh lines sit at given ticks (plotters' own
 /// `WithKeyPoints` loses the label formatter).
 #[derive(Clone, Debug)]
@@ -302,7 +318,7 @@ pub fn capacity<DB: DrawingBackend>(
         }
         // The on-demand capacity where the resource was on-demand (all of it, if it never was
         // provisioned).
-        let on_demand: Vec<(f64, f64)> = p.limit.iter().copied().filter(|(m, _)| !p.provisioned.iter().any(|q| q.0 == *m)).collect();
+        let on_demand = p.on_demand();
         if !on_demand.is_empty() {
             chart
                 .draw_series(LineSeries::new(mid(&on_demand), LIMIT.mix(0.7).stroke_width(3)))
@@ -316,8 +332,7 @@ pub fn capacity<DB: DrawingBackend>(
             .map_err(&e)?
             .label("consumed")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], CONSUMED.stroke_width(2)));
-        let mine: Vec<&Marker> =
-            markers.iter().filter(|m| m.resource == p.resource && m.dim.is_none_or(|d| d == p.dim.to_lowercase())).collect();
+        let mine: Vec<&Marker> = markers.iter().filter(|m| m.on(p)).collect();
         let thrown: f64 = p.throttle_events.iter().sum();
         chart
             .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())

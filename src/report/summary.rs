@@ -266,6 +266,14 @@ pub struct ThrottleSpan {
     pub partitions: Option<PartitionShare>,
 }
 
+impl ThrottleSpan {
+    /// `reason` (a `ThrottlingReasons` name) is of this span's dimension.
+    #[must_use]
+    pub fn is_reason(&self, reason: &str) -> bool {
+        reason.contains(if self.dimension == "read" { "Read" } else { "Write" })
+    }
+}
+
 /// How throttle events spread over partitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

@@ -208,7 +208,7 @@ impl Verdict {
             reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             let why: Vec<String> = reasons
                 .iter()
-                .filter(|(k, _)| k.contains(if span.dimension == "read" { "Read" } else { "Write" }))
+                .filter(|(k, _)| span.is_reason(k))
                 .map(|(k, n)| format!("{k} × {}: {}", grouped(**n), reason_words(k, r)))
                 .collect();
             let mut why = why.join("; ");
@@ -288,11 +288,7 @@ fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &st
         }
         return format!("`ddbsim compare {path}` to see the traffic under each capacity mode");
     };
-    let top = r
-        .throttle_events_by_reason
-        .iter()
-        .filter(|(k, _)| k.contains(if span.dimension == "read" { "Read" } else { "Write" }))
-        .max_by_key(|(_, n)| **n);
+    let top = r.throttle_events_by_reason.iter().filter(|(k, _)| span.is_reason(k)).max_by_key(|(_, n)| **n);
     let reason = top.map_or("", |(k, _)| k.as_str());
     let concentrated = span.partitions.as_ref().is_some_and(|p| p.throttled <= 2 && r.partitions > 2);
     let hot = s.hot_keys.iter().find(|k| k.resource == r.name);
