@@ -198,6 +198,10 @@ pub(crate) struct Recorder {
     minute_latency: Histogram,
     /// Per minute: p50, p99 and max latency of the requests served in it, µs.
     pub(crate) latency_by_minute: Vec<[u64; 3]>,
+    /// Attempts and throttled attempts of the current minute.
+    pub(crate) minute_attempts: [u64; 2],
+    /// Per minute: attempts sent and attempts throttled.
+    pub(crate) attempts_by_minute: Vec<[u64; 2]>,
 }
 
 impl Recorder {
@@ -224,10 +228,11 @@ impl Recorder {
         self.minute_latency.record(us, n);
     }
 
-    /// Closes the latency of the minute.
-    pub(crate) fn close_latency_minute(&mut self) {
+    /// Closes the minute's latency and attempt counts.
+    pub(crate) fn close_minute(&mut self) {
         let h = &self.minute_latency;
         self.latency_by_minute.push([h.quantile(0.5), h.quantile(0.99), h.max()]);
         self.minute_latency = Histogram::default();
+        self.attempts_by_minute.push(std::mem::take(&mut self.minute_attempts));
     }
 }

@@ -232,6 +232,7 @@ impl Admission<'_> {
             let cur = &mut self.rec.cur[p.res];
             cur.requested[p.dim as usize] += units;
             cur.offered[p.dim as usize] += units;
+            self.rec.minute_attempts[0] += count;
             let t = &mut self.rec.patterns[j];
             t.attempts += count;
             t.offered += count;
@@ -321,6 +322,7 @@ impl Admission<'_> {
                 cur.offered[c.dim as usize] += count * c.units;
             }
         }
+        self.rec.minute_attempts[0] += count;
         let t = &mut self.rec.patterns[j];
         t.attempts += count;
         if n == 1 {
@@ -450,6 +452,7 @@ impl Admission<'_> {
             self.answered(j, a.time.as_micros() + self.service_us, false);
             return;
         }
+        self.rec.minute_attempts[1] += 1;
         let t = &mut self.rec.patterns[j];
         t.throttled_attempts += 1;
         if a.n == 1 && a.page == 0 {

@@ -520,7 +520,7 @@ impl<'a> Simulation<'a> {
                 self.apply(s, r, cmds);
             }
         }
-        self.rec.close_latency_minute();
+        self.rec.close_minute();
     }
 
     /// Runs after minute `s / 60 - 1` has been recorded; `s` is the second that starts next.
@@ -575,7 +575,7 @@ impl<'a> Simulation<'a> {
             })
             .collect();
         let item_collections = self.collections.report(|ks, rank| self.key_label(ks, rank));
-        let Recorder { resources, partitions, patterns, latency, latency_by_minute, .. } = self.rec;
+        let Recorder { resources, partitions, patterns, latency, latency_by_minute, attempts_by_minute, .. } = self.rec;
         let outcomes = self
             .res
             .iter()
@@ -605,6 +605,7 @@ impl<'a> Simulation<'a> {
             partitions,
             latency,
             latency_by_minute,
+            attempts_by_minute,
             events: self.events,
             bulk_seconds: self.bulk_seconds,
             replayed_seconds: self.replayed_seconds,
