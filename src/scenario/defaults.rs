@@ -82,6 +82,23 @@ pub const RETRY_QUOTA: u64 = 500;
 /// `client.retry.throttle_cost`: tokens a throttling retry costs (§9.3).
 pub const RETRY_THROTTLE_COST: u64 = 5;
 
+/// `check.steady`.
+pub const CHECK_STEADY: SimDuration = SimDuration::from_secs(3_600);
+/// `check.warmup`.
+pub const CHECK_WARMUP: SimDuration = SimDuration::from_secs(1_800);
+/// `check.burst`.
+pub const CHECK_BURST: SimDuration = SimDuration::from_secs(900);
+/// `check.burst_factor`.
+pub const CHECK_BURST_FACTOR: f64 = 2.0;
+/// `check.soak`.
+pub const CHECK_SOAK: SimDuration = SimDuration::from_secs(4 * 3_600);
+/// `check.max_throttle`.
+pub const CHECK_MAX_THROTTLE: f64 = 0.001;
+/// `check.max_p99_latency`.
+pub const CHECK_MAX_P99: SimDuration = SimDuration::from_millis(100);
+/// `check.max_partition_skew`.
+pub const CHECK_MAX_SKEW: f64 = 0.2;
+
 /// Every documented default as `(key path, value as written in a scenario)`. README's reference
 /// tables and the JSON Schema's descriptions must state the same value (a test reads both).
 pub const DOCUMENTED: &[(&str, &str)] = &[
@@ -114,6 +131,14 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("client.retry", "\"sdk-2026\""),
     ("client.service_time", "\"5ms\""),
     ("client.instances", "1"),
+    ("check.steady", "\"1h\""),
+    ("check.warmup", "\"30m\""),
+    ("check.burst", "\"15m\""),
+    ("check.burst_factor", "2"),
+    ("check.soak", "\"4h\""),
+    ("check.max_throttle", "0.001"),
+    ("check.max_p99_latency", "\"100ms\""),
+    ("check.max_partition_skew", "0.2"),
 ];
 
 #[cfg(test)]

@@ -51,6 +51,48 @@ pub struct Scenario {
     pub client: ClientSpec,
     /// Operational changes, sorted by time.
     pub actions: Vec<ActionSpec>,
+    /// The plan and thresholds of `ddbsim check`.
+    pub check: CheckSpec,
+}
+
+/// `[check]`: the load-test plan and its thresholds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckSpec {
+    /// Expected peak, requests per second over the open-loop patterns (`None`: the sum of their
+    /// highest rates).
+    pub peak: Option<f64>,
+    /// Steady phase length.
+    pub steady: SimDuration,
+    /// Steady traffic before the burst.
+    pub warmup: SimDuration,
+    /// Burst length.
+    pub burst: SimDuration,
+    /// Burst rate over the peak.
+    pub burst_factor: f64,
+    /// Soak phase length.
+    pub soak: SimDuration,
+    /// Largest throttled share of attempts (and failed share of requests).
+    pub max_throttle: f64,
+    /// Largest p99 latency of a minute.
+    pub max_p99_latency: SimDuration,
+    /// Largest excess of the busiest partition over the mean.
+    pub max_partition_skew: f64,
+}
+
+impl Default for CheckSpec {
+    fn default() -> Self {
+        Self {
+            peak: None,
+            steady: defaults::CHECK_STEADY,
+            warmup: defaults::CHECK_WARMUP,
+            burst: defaults::CHECK_BURST,
+            burst_factor: defaults::CHECK_BURST_FACTOR,
+            soak: defaults::CHECK_SOAK,
+            max_throttle: defaults::CHECK_MAX_THROTTLE,
+            max_p99_latency: defaults::CHECK_MAX_P99,
+            max_partition_skew: defaults::CHECK_MAX_SKEW,
+        }
+    }
 }
 
 /// Simulation fidelity.

@@ -41,6 +41,34 @@ pub struct RawScenario {
     /// Operational changes during the run.
     #[serde(default)]
     pub at: Vec<RawAt>,
+    /// The plan and thresholds of `ddbsim check`.
+    #[serde(default)]
+    pub check: RawCheck,
+}
+
+/// `[check]`: the load-test plan and thresholds of `ddbsim check`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCheck {
+    /// Expected peak, requests per second over all open-loop patterns (each pattern keeps its
+    /// share); default: the sum of each pattern's highest rate.
+    pub peak: Option<f64>,
+    /// Length of the steady phase at the peak, whole minutes; default "1h".
+    pub steady: Option<String>,
+    /// Steady traffic before the burst, whole minutes; default "30m".
+    pub warmup: Option<String>,
+    /// Length of the burst, whole minutes; default "15m".
+    pub burst: Option<String>,
+    /// The burst's rate as a multiple of the peak; default 2.
+    pub burst_factor: Option<f64>,
+    /// Length of the soak phase (the scenario's own traffic shape), whole minutes; default "4h".
+    pub soak: Option<String>,
+    /// Largest share of attempts throttled, and of requests failed, in a phase (0.001 = 0.1 %); default 0.001.
+    pub max_throttle: Option<f64>,
+    /// Largest p99 latency of any minute of a phase, e.g. "100ms"; default "100ms".
+    pub max_p99_latency: Option<String>,
+    /// Largest excess of the busiest partition's consumption over the mean (0.2: within 20 %); default 0.2.
+    pub max_partition_skew: Option<f64>,
 }
 
 /// An instant written as a string or as a TOML datetime (offset or local date-time), kept

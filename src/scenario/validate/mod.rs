@@ -348,6 +348,7 @@ impl Validator<'_, '_> {
         }
         let client = self.client(&root.key("client"), &raw.client);
         let actions = self.actions(&raw.at, duration, &table, &names, &mut gsis, &patterns);
+        let check = self.check_plan(&root.key("check"), &raw.check);
         Scenario {
             name,
             description: raw.scenario.description.unwrap_or_default(),
@@ -365,7 +366,63 @@ impl Validator<'_, '_> {
             patterns,
             client,
             actions,
+            check,
         }
+    }
+
+    /// `[check]`: phase lengths in whole minutes, shares between 0 and 1.
+    fn check_plan(&mut self, at: &KeyPath, raw: &RawCheck) -> CheckSpec {
+        let d = CheckSpec::default();
+        let minutes = |v: &mut Self, key: &str, text: Option<&String>, default: SimDuration| {
+            let x = v.opt_duration(&at.key(key), text, default);
+            if x.as_secs() < 60 || !x.as_micros().is_multiple_of(60_000_000) {
+                v.err(&at.key(key), format!("a phase is judged minute by minute: a whole number of minutes, at least \"1m\", not {x}"));
+                return default;
+            }
+            if x.as_secs() > MAX_DURATION_S {
+                v.err(&at.key(key), "a phase must be at most 366 days");
+                return default;
+            }
+            x
+        };
+        let steady = minutes(self, "steady", raw.steady.as_ref(), d.steady);
+        let warmup = minutes(self, "warmup", raw.warmup.as_ref(), d.warmup);
+        let burst = minutes(self, "burst", raw.burst.as_ref(), d.burst);
+        let soak = minutes(self, "soak", raw.soak.as_ref(), d.soak);
+        let share = |v: &mut Self, key: &str, x: Option<f64>, default: f64| match x {
+            Some(x) if !(x.is_finite() && (0.0..=1.0).contains(&x)) => {
+                v.err(&at.key(key), format!("a share between 0 and 1 (0.001 is 0.1 %), not {x}"));
+                default
+            }
+            Some(x) => x,
+            None => default,
+        };
+        let max_throttle = share(self, "max_throttle", raw.max_throttle, d.max_throttle);
+        let max_partition_skew = match raw.max_partition_skew {
+            Some(x) if !(x.is_finite() && x >= 0.0) => {
+                self.err(&at.key("max_partition_skew"), format!("a share of the mean >= 0 (0.2: within 20 %), not {x}"));
+                d.max_partition_skew
+            }
+            Some(x) => x,
+            None => d.max_partition_skew,
+        };
+        let burst_factor = match raw.burst_factor {
+            Some(x) if !(x.is_finite() && (1.0..=100.0).contains(&x)) => {
+                self.err(&at.key("burst_factor"), format!("a multiple of the peak from 1 to 100, not {x}"));
+                d.burst_factor
+            }
+            Some(x) => x,
+            None => d.burst_factor,
+        };
+        let peak = raw.peak.map(|x| {
+            let r = self.rate(&at.key("peak"), x);
+            if r == 0.0 {
+                self.err(&at.key("peak"), "the expected peak must be above 0 requests per second");
+            }
+            r
+        });
+        let max_p99_latency = self.opt_duration(&at.key("max_p99_latency"), raw.max_p99_latency.as_ref(), d.max_p99_latency);
+        CheckSpec { peak, steady, warmup, burst, burst_factor, soak, max_throttle, max_p99_latency, max_partition_skew }
     }
 
     /// `[scenario]`: the name, duration and start.
