@@ -48,6 +48,7 @@ const KNOWN: &[&str] = &[
     "shards.json",
     "shards.svg",
     "shards.png",
+    "check.json",
 ];
 
 /// A file of an output folder: its name and a writer of its contents.

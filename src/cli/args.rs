@@ -81,6 +81,9 @@ pub(crate) enum Command {
     /// Search capacity settings (on-demand, fixed, auto scaling, reserved) for the cheapest
     /// within a throttle limit, on the scenario's traffic.
     Recommend(RecommendArgs),
+    /// Load-test a design before launch (steady peak, 2x burst, 4-hour soak, partition spread)
+    /// and review it against the design guides' pitfalls; exit 3 when it fails.
+    Check(CheckArgs),
     /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {
@@ -144,6 +147,56 @@ pub(crate) struct RecommendArgs {
     /// Run even if the guards estimate too much time or memory.
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+/// `ddbsim check`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CheckArgs {
+    /// Scenario files (TOML).
+    #[arg(required = true)]
+    pub(crate) scenarios: Vec<PathBuf>,
+    /// Phases to run and judge, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "steady,burst,soak,distribution")]
+    pub(crate) phases: Vec<String>,
+    /// Write JUnit XML (a test case per phase and per finding) to this file.
+    #[arg(long)]
+    pub(crate) junit: Option<PathBuf>,
+    /// Write report.html (phases, their capacity charts, findings) and check.json to this folder.
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// The least severity that fails the check (exit 3): error, or warn.
+    #[arg(long, value_enum, default_value = "error")]
+    pub(crate) fail_on: FailOn,
+    /// Master seed, instead of each scenario's.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Fidelity, instead of each scenario's.
+    #[arg(long, value_enum)]
+    pub(crate) fidelity: Option<FidelityArg>,
+    /// A price catalog (TOML) instead of the built-in us-east-1 prices.
+    #[arg(long)]
+    pub(crate) prices: Option<PathBuf>,
+    /// Print `{"passed", "checks": [...]}` on stdout, nothing else.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// Read `rate = { trace = ... }` files outside the scenarios' folders.
+    #[arg(long)]
+    pub(crate) allow_outside: bool,
+    /// Run even when the estimated work or memory is above the guards.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// `--fail-on`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FailOn {
+    /// Errors fail the check.
+    Error,
+    /// Warnings fail it too.
+    Warn,
 }
 
 /// A capacity mode `recommend` may search.

@@ -5,6 +5,7 @@
 //! interrupted run).
 
 mod args;
+mod check;
 mod commands;
 mod progress;
 
@@ -45,6 +46,9 @@ pub(crate) enum CliError {
     /// Table definitions or metrics that cannot be imported (exit 1).
     #[error(transparent)]
     Import(#[from] crate::import::ImportError),
+    /// `check` ran and the design failed it (exit 3).
+    #[error("{0}")]
+    CheckFailed(String),
     /// Ctrl-C stopped the run (exit 2).
     #[error("interrupted (Ctrl-C): the run was stopped and nothing was written")]
     Interrupted,
@@ -69,6 +73,7 @@ impl CliError {
             | CliError::Import(_) => 1,
             CliError::Report(ReportError::Input(_)) => 1,
             CliError::Output(_) | CliError::Report(_) | CliError::Interrupted => 2,
+            CliError::CheckFailed(_) => 3,
         }
     }
 }
@@ -118,6 +123,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
+        Command::Check(a) => check::check(&a, stop),
         Command::Import { sources, table, metrics, out, json } => {
             commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json)
         }

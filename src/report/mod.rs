@@ -7,6 +7,7 @@
 //! the charts and `report.html`.
 
 pub mod chart_data;
+pub mod check;
 pub mod compare;
 pub mod html;
 pub mod metric;

@@ -7,7 +7,9 @@
 //! * [`sweep`]: any scenario key over values, a Cartesian product, sharded over machines.
 //! * [`shards`]: the write-sharding explorer.
 //! * [`recommend`]: the cheapest capacity settings within a throttle limit.
+//! * [`check`]: the design guides' load-test plan and design review, for CI.
 
+pub mod check;
 pub mod compare;
 pub mod recommend;
 pub mod runner;

@@ -1,0 +1,1023 @@
+//! The design review of `ddbsim check`: the design guides' pitfalls and smells, each turned
+//! into a rule with numbers from the scenario and the check's runs, and a fix whose effect is
+//! simulated where ddbsim can simulate it.
+//!
+//! Key loads are worked from the scenario the way a person would by hand: a pattern's rate at
+//! the plan's peak, times the share of its traffic on the busiest key value (1/n uniform,
+//! `share/keys` for hot keys, 1/H(n,s) for Zipf, all of it for a time-ordered key), times the
+//! units of one request at the mean item size (spec §1), divided over write shards.
+
+use super::{steady_scenario, window, Phase, Runs};
+use crate::engine::{RunOptions, RunResult};
+use crate::limits::{COLLECTION_LIMIT_BYTES, GB, ITEM_OVERHEAD_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::model::request::{index_entry_bytes, mean_bytes, CompiledPattern};
+use crate::model::{Dim, Reason};
+use crate::report::verdict::{grouped, percent, usd};
+use crate::scenario::{
+    AutoscalingSpec, CapacitySpec, IndexRef, KeySpaceSpec, Op, Popularity, Projection, ScalingTargetSpec, Scenario, Shards,
+};
+use crate::time::SimDuration;
+use crate::traffic::rate::rate_at;
+use crate::units::MILLI;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// A smell, or a limit within reach.
+    Warn,
+    /// The design fails its traffic, or will.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warn` or `info`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warn => "warn",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One finding of the review.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// Stable identifier, e.g. `hot-key`.
+    pub id: String,
+    /// How serious.
+    pub severity: Severity,
+    /// The table or index it concerns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// One line.
+    pub title: String,
+    /// The numbers behind it, in words.
+    pub evidence: Vec<String>,
+    /// The same numbers by name, for machines.
+    pub numbers: BTreeMap<String, f64>,
+    /// The rule's source: the design guide's pitfall or smell, and the behaviour it rests on.
+    pub source: String,
+    /// What to do.
+    pub fix: String,
+    /// The fix's simulated effect, when ddbsim could simulate it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+}
+
+/// GSI partition keys with fewer values than this are low-cardinality (the design skill's
+/// "GSI partition key has < 100 unique values").
+pub const LOW_CARDINALITY: u64 = 100;
+/// More GSIs than this on one table is over-indexing (the design skill's "more than 5").
+pub const MAX_GSIS: usize = 5;
+/// A provisioned table without auto scaling whose demand peaks above this many times its mean.
+pub const SPIKY_PEAK_OVER_MEAN: f64 = 4.0;
+/// Attempts per request from which retries are a storm.
+pub const RETRY_STORM_ATTEMPTS: f64 = 1.5;
+/// A key at this share of a partition's cap is a warning.
+pub const NEAR_CAP: f64 = 0.8;
+/// Minutes of each run of the write-sharding search.
+const SHARD_SEARCH: SimDuration = SimDuration::from_secs(15 * 60);
+/// Replications of each shard count.
+const SHARD_REPLICATIONS: u64 = 3;
+/// Largest shard count searched.
+const MAX_SHARDS: u64 = 64;
+
+const SKILL: &str = "AWS dynamodb-design skill (seeds/004)";
+
+/// Share of a key space's traffic on its busiest value (spec §2: one value lives on one
+/// partition).
+#[must_use]
+pub fn top_share(ks: &KeySpaceSpec) -> f64 {
+    let n = ks.cardinality.max(1);
+    match &ks.popularity {
+        Popularity::Uniform => 1.0 / n as f64,
+        Popularity::Hot { keys, share } => {
+            let hot = (*keys).min(n).max(1);
+            if hot == n {
+                1.0 / n as f64
+            } else {
+                (share / hot as f64).max((1.0 - share) / (n - hot) as f64)
+            }
+        }
+        Popularity::Zipf(s) => 1.0 / harmonic(n, *s),
+        Popularity::Sequential(_) => 1.0,
+        Popularity::Weights(w) => {
+            let sum: f64 = w.iter().sum();
+            w.iter().copied().fold(0.0, f64::max) / sum
+        }
+    }
+}
+
+/// H(n, s) = sum of k^-s for k = 1..n: exact to a million terms, then the integral of the tail.
+fn harmonic(n: u64, s: f64) -> f64 {
+    const EXACT: u64 = 1_000_000;
+    let head: f64 = (1..=n.min(EXACT)).map(|k| (k as f64).powf(-s)).sum();
+    if n <= EXACT {
+        return head;
+    }
+    let (a, b) = (EXACT as f64 + 0.5, n as f64 + 0.5);
+    head + if (s - 1.0).abs() < 1e-12 { (b / a).ln() } else { (b.powf(1.0 - s) - a.powf(1.0 - s)) / (1.0 - s) }
+}
+
+/// The busiest value's label, as reports name it.
+fn top_label(ks: &KeySpaceSpec) -> String {
+    ks.value_names.first().cloned().unwrap_or_else(|| format!("{}#1", ks.name))
+}
+
+/// The load on the busiest value of one key space on one resource and dimension, at the peak.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyLoad {
+    /// 0 the table, `g + 1` GSI `g`.
+    pub res: usize,
+    /// The key space.
+    pub key_space: usize,
+    /// Read or write.
+    pub dim: Dim,
+    /// Units per second on one partition (one shard of the value).
+    pub units_per_s: f64,
+    /// Requests per second whose writes put it there (base-table writes for an index key).
+    pub base_rate: f64,
+}
+
+impl KeyLoad {
+    /// The partition cap of its dimension (spec §2).
+    #[must_use]
+    pub fn cap(&self) -> f64 {
+        match self.dim {
+            Dim::Read => PARTITION_READ_CAP as f64,
+            Dim::Write => PARTITION_WRITE_CAP as f64,
+        }
+    }
+}
+
+/// Milli-units of one request of `cp` at the mean item size, per key value it touches.
+fn milli_per_touch(cp: &CompiledPattern) -> u64 {
+    if let Some(u) = cp.fixed_units {
+        return u;
+    }
+    let item = mean_bytes(cp.size);
+    let bytes = if matches!(cp.op, Op::Query | Op::Scan) { item * cp.items_per_attempt } else { item };
+    cp.units_of(bytes)
+}
+
+/// The busiest value's load per resource, key space and dimension, at the plan's peaks.
+#[must_use]
+pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
+    let mut acc: BTreeMap<(usize, usize, Dim), (f64, f64)> = BTreeMap::new();
+    for (p, peak) in sc.patterns.iter().zip(peaks) {
+        let (Some(rate), Some(ks)) = (*peak, p.key_space) else { continue };
+        let cp = CompiledPattern::new(sc, p);
+        // A batch touches `items` values; a query or get one (its fan-out sends one attempt to
+        // every shard, each with its share of the items).
+        let touches = if matches!(p.op, Op::BatchGet | Op::BatchWrite) { p.items as f64 } else { 1.0 };
+        let shards = cp.shards.map_or(1.0, |s| if cp.fanout > 1 { 1.0 } else { s.count as f64 });
+        let units = rate * touches * top_share(&sc.key_spaces[ks]) * milli_per_touch(&cp) as f64 / MILLI as f64 / shards;
+        let e = acc.entry((cp.res, ks, cp.dim)).or_default();
+        e.0 += units;
+        e.1 += rate;
+        // Its writes on each GSI, on the index key's busiest value.
+        for w in &cp.gsi {
+            let share = top_share(&sc.key_spaces[w.key_space]);
+            let ishards = sc.key_spaces[w.key_space].shards.map_or(1.0, |s| s.count as f64);
+            let per = CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64;
+            let e = acc.entry((w.res, w.key_space, Dim::Write)).or_default();
+            e.0 += rate * p.items as f64 * w.coverage * share * per / ishards;
+            e.1 += rate;
+        }
+    }
+    acc.into_iter()
+        .map(|((res, key_space, dim), (units_per_s, base_rate))| KeyLoad { res, key_space, dim, units_per_s, base_rate })
+        .collect()
+}
+
+/// Index writes per second a GSI takes at the peak, units (all its key values).
+fn index_write_units(sc: &Scenario, peaks: &[Option<f64>], g: usize) -> f64 {
+    let mut u = 0.0;
+    for (p, peak) in sc.patterns.iter().zip(peaks) {
+        let Some(rate) = *peak else { continue };
+        let cp = CompiledPattern::new(sc, p);
+        for w in cp.gsi.iter().filter(|w| w.res == g + 1) {
+            u += rate * p.items as f64 * w.coverage * CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64;
+        }
+    }
+    u
+}
+
+fn resource_name(sc: &Scenario, res: usize) -> String {
+    if res == 0 {
+        sc.table.name.clone()
+    } else {
+        sc.gsis[res - 1].name.clone()
+    }
+}
+
+fn numbers(v: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    v.iter().map(|(k, x)| ((*k).to_string(), *x)).collect()
+}
+
+fn units(x: f64) -> String {
+    if x >= 100.0 {
+        grouped(x.round() as u64)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Reviews the design: every rule, in a fixed order; errors first in the result.
+#[must_use]
+pub fn review(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let loads = key_loads(sc, &runs.peaks);
+    let mut out = Vec::new();
+    let low: Vec<usize> =
+        sc.gsis.iter().filter(|g| sc.key_spaces[g.partition_key].cardinality < LOW_CARDINALITY).map(|g| g.partition_key).collect();
+    for g in 0..sc.gsis.len() {
+        if sc.key_spaces[sc.gsis[g].partition_key].cardinality < LOW_CARDINALITY {
+            out.extend(low_cardinality(runs, &loads, g));
+        }
+    }
+    for l in &loads {
+        let ks = &sc.key_spaces[l.key_space];
+        if matches!(ks.popularity, Popularity::Sequential(_)) {
+            if l.res == 0 || !low.contains(&l.key_space) {
+                out.extend(sequential(runs, l));
+            }
+        } else if !(l.res > 0 && low.contains(&l.key_space)) {
+            out.extend(hot_key(runs, l));
+        }
+    }
+    out.extend(gsi_back_pressure(runs));
+    out.extend(too_many_gsis(runs));
+    out.extend(all_projection(runs));
+    out.extend(lsi_collections(runs));
+    out.extend(fixed_provisioned(runs));
+    out.extend(on_demand_burst(runs));
+    out.extend(retry_storm(runs));
+    out.extend(scans(runs));
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+/// Throttled share of attempts of a run (all of it).
+fn throttled_share(r: &RunResult) -> f64 {
+    r.totals().throttled_share()
+}
+
+/// The smallest shard count of key space `ks` (1, 2, 4, ... 64) whose worst throttled share
+/// over three 15-minute runs at the peak is within the limit, and that share.
+fn shard_search(runs: &Runs<'_>, ks: usize) -> Option<(u64, f64)> {
+    let sc = runs.sc;
+    let counts: Vec<u64> = std::iter::successors(Some(1u64), |&c| (c * 2 <= MAX_SHARDS).then_some(c * 2)).collect();
+    let random = sc.key_spaces[ks].shards.is_none_or(|s| s.random);
+    let mut base = steady_scenario(sc, &runs.peaks);
+    base.duration = SHARD_SEARCH;
+    let jobs: Vec<(u64, u64)> = counts.iter().flat_map(|&c| (0..SHARD_REPLICATIONS).map(move |r| (c, r))).collect();
+    let shares = super::super::par_indexed(jobs.len() as u64, |i| {
+        let (count, rep) = jobs[i as usize];
+        let mut s = base.clone();
+        s.key_spaces[ks].shards = (count > 1).then_some(Shards { count, random });
+        throttled_share(&crate::engine::simulate(
+            &s,
+            &RunOptions { replication: rep, record_partitions: false, give_up: None, ..runs.base.clone() },
+        ))
+    });
+    counts.iter().enumerate().find_map(|(i, &c)| {
+        let worst = shares[i * SHARD_REPLICATIONS as usize..(i + 1) * SHARD_REPLICATIONS as usize].iter().copied().fold(0.0, f64::max);
+        (worst <= runs.sc.check.max_throttle).then_some((c, worst))
+    })
+}
+
+fn shard_effect(runs: &Runs<'_>, ks: usize) -> (String, Option<String>, Option<u64>) {
+    let name = &runs.sc.key_spaces[ks].name;
+    match shard_search(runs, ks) {
+        Some((1, _)) => (
+            format!("keep an eye on `{name}`: at the peak it still holds without sharding (burst credit and spread carry it)"),
+            Some(format!("1 shard: throttled at most {} over {SHARD_REPLICATIONS} 15-minute runs at the peak", percent(0.0))),
+            Some(1),
+        ),
+        Some((c, worst)) => (
+            format!(
+                "write-shard `{name}` {c} ways (`shards = {{ count = {c}, by = \"random\" }}` under [keys.{name}]; `ddbsim shards {} --key {name}` explores further)",
+                runs.sc.source_path.display()
+            ),
+            Some(format!(
+                "with {c} shards the worst of {SHARD_REPLICATIONS} 15-minute runs at the peak throttles {} (limit {})",
+                percent(worst),
+                percent(runs.sc.check.max_throttle)
+            )),
+            Some(c),
+        ),
+        None => (
+            format!("`{name}` needs more than {MAX_SHARDS} shards or a different key: spread the load with a higher-cardinality key"),
+            Some(format!("even {MAX_SHARDS} shards throttle above {} in 15 minutes at the peak", percent(runs.sc.check.max_throttle))),
+            None,
+        ),
+    }
+}
+
+fn steady_throttle_evidence(runs: &Runs<'_>, res: usize, dim: Dim) -> (String, f64) {
+    let r = &runs.steady;
+    let events: u64 = r.resources.get(res).map_or(0, |x| x.minutes.iter().map(|m| m.events(dim)).sum());
+    let (a, t, _) = window(r, 0, usize::MAX);
+    let share = if a == 0 { 0.0 } else { t as f64 / a as f64 };
+    (format!("the steady hour throttled {} of attempts ({} {} throttle events here)", percent(share), grouped(events), dim.name()), share)
+}
+
+/// A key value past (or near) its partition's cap.
+fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
+    let sc = runs.sc;
+    let ratio = l.units_per_s / l.cap();
+    if ratio < NEAR_CAP {
+        return None;
+    }
+    let ks = &sc.key_spaces[l.key_space];
+    let res = resource_name(sc, l.res);
+    let severity = if ratio > 1.0 { Severity::Error } else { Severity::Warn };
+    let unit = if l.dim == Dim::Write { "WCU" } else { "RCU" };
+    let (throttle, share) = steady_throttle_evidence(runs, l.res, l.dim);
+    let (fix, effect, count) = if severity == Severity::Error {
+        shard_effect(runs, l.key_space)
+    } else {
+        (format!("shard `{}` before the traffic grows {}", ks.name, percent(1.0 / ratio - 1.0)), None, None)
+    };
+    let mut n = numbers(&[("units_per_s", l.units_per_s), ("cap", l.cap()), ("share_of_cap", ratio), ("steady_throttled_share", share)]);
+    if let Some(c) = count {
+        n.insert("shards".into(), c as f64);
+    }
+    Some(Finding {
+        id: "hot-key".into(),
+        severity,
+        resource: Some(res.clone()),
+        title: format!(
+            "key {} of `{}` takes {} {unit}/s on one {res} partition: {} of its {} {unit} cap",
+            top_label(ks),
+            ks.name,
+            units(l.units_per_s),
+            percent(ratio),
+            grouped(l.cap() as u64)
+        ),
+        evidence: vec![
+            format!("{} of `{}`'s traffic is on {} at the peak ({} requests/s)", percent(top_share(ks)), ks.name, top_label(ks), units(l.base_rate)),
+            throttle,
+        ],
+        numbers: n,
+        source: format!(
+            "{SKILL}, capacity smells; a partition serves at most 3,000 RCU and 1,000 WCU whatever the table's capacity (docs/dynamodb-behaviour.md §2)"
+        ),
+        fix,
+        effect,
+    })
+}
+
+/// A date or other time-ordered partition key: all of a period's traffic on one value.
+fn sequential(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
+    let sc = runs.sc;
+    let ks = &sc.key_spaces[l.key_space];
+    let Popularity::Sequential(period) = ks.popularity else { return None };
+    let res = resource_name(sc, l.res);
+    let ratio = l.units_per_s / l.cap();
+    // Writes on a time-ordered key are the smell (all of them go to the current period);
+    // reads of the current period only when they near the cap.
+    if l.dim == Dim::Read && ratio < NEAR_CAP {
+        return None;
+    }
+    let severity = if ratio > 1.0 { Severity::Error } else { Severity::Warn };
+    let (throttle, share) = steady_throttle_evidence(runs, l.res, l.dim);
+    let (fix, effect, count) = if severity == Severity::Error {
+        shard_effect(runs, l.key_space)
+    } else {
+        (
+            format!(
+                "the current {period} key holds only while its traffic stays under {} units/s; shard `{}` before then",
+                grouped(l.cap() as u64),
+                ks.name
+            ),
+            None,
+            None,
+        )
+    };
+    let mut n = numbers(&[("units_per_s", l.units_per_s), ("cap", l.cap()), ("share_of_cap", ratio), ("steady_throttled_share", share)]);
+    if let Some(c) = count {
+        n.insert("shards".into(), c as f64);
+    }
+    Some(Finding {
+        id: "sequential-partition-key".into(),
+        severity,
+        resource: Some(res.clone()),
+        title: format!(
+            "`{}` is time-ordered (one value per {period}): every {} of the period lands on one {res} partition, {} units/s of its {}",
+            ks.name,
+            l.dim.name(),
+            units(l.units_per_s),
+            grouped(l.cap() as u64)
+        ),
+        evidence: vec![format!("{} requests/s at the peak use the current value", units(l.base_rate)), throttle],
+        numbers: n,
+        source: format!("{SKILL}, partition key smells: \"partition key is timestamp or date (all writes go to current time)\"; docs/dynamodb-behaviour.md §2"),
+        fix,
+        effect,
+    })
+}
+
+/// A GSI keyed on a value with few distinct values.
+fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize) -> Option<Finding> {
+    let sc = runs.sc;
+    let gsi = &sc.gsis[g];
+    let ks = &sc.key_spaces[gsi.partition_key];
+    let l = loads.iter().find(|l| l.res == g + 1 && l.key_space == gsi.partition_key && l.dim == Dim::Write);
+    let (load, base) = l.map_or((0.0, 0.0), |l| (l.units_per_s, l.base_rate));
+    let cap = PARTITION_WRITE_CAP as f64;
+    let at_rate = if load > 0.0 { base * cap / load } else { f64::INFINITY };
+    let severity = if load > cap { Severity::Error } else { Severity::Warn };
+    let (throttle, share) = steady_throttle_evidence(runs, g + 1, Dim::Write);
+    let (fix, effect, count) = if severity == Severity::Error {
+        shard_effect(runs, gsi.partition_key)
+    } else {
+        (
+            format!(
+                "give {} a partition key with thousands of values (e.g. userId, with `{}` in the sort key), or shard `{}`",
+                gsi.name, ks.name, ks.name
+            ),
+            None,
+            None,
+        )
+    };
+    let mut evidence = vec![format!(
+        "{} of the index entries carry {}: {} index WCU/s on one partition at the peak ({} base writes/s)",
+        percent(top_share(ks)),
+        top_label(ks),
+        units(load),
+        units(base)
+    )];
+    evidence.push(if at_rate.is_finite() {
+        format!("the 1,000 WCU partition cap is reached at {} base writes/s", units(at_rate))
+    } else {
+        "nothing writes the index in this scenario".into()
+    });
+    evidence.push(throttle);
+    let mut n = numbers(&[
+        ("cardinality", ks.cardinality as f64),
+        ("top_share", top_share(ks)),
+        ("index_units_per_s", load),
+        ("cap", cap),
+        ("cap_at_base_writes_per_s", if at_rate.is_finite() { at_rate } else { -1.0 }),
+        ("steady_throttled_share", share),
+    ]);
+    if let Some(c) = count {
+        n.insert("shards".into(), c as f64);
+    }
+    Some(Finding {
+        id: "low-cardinality-index-key".into(),
+        severity,
+        resource: Some(gsi.name.clone()),
+        title: format!("{} is keyed on `{}`, {} values: the busiest takes {} index WCU/s of one partition's 1,000", gsi.name, ks.name, ks.cardinality, units(load)),
+        evidence,
+        numbers: n,
+        source: format!("{SKILL}, CRITICAL PITFALL #2 \"Low Cardinality GSI Partition Key\" and index smells (< {LOW_CARDINALITY} unique values); docs/dynamodb-behaviour.md §2, §7"),
+        fix,
+        effect,
+    })
+}
+
+/// A provisioned GSI with less write capacity than its base-table writes need: back-pressure
+/// throttles the table's writes (spec §7).
+fn gsi_back_pressure(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let mut out = Vec::new();
+    for (g, gsi) in sc.gsis.iter().enumerate() {
+        let CapacitySpec::Provisioned { read, write } = gsi.capacity else { continue };
+        let ceiling = gsi.autoscaling.as_ref().and_then(|a| a.write).map_or(write, |t| t.max.max(write));
+        let need = index_write_units(sc, &runs.peaks, g);
+        let events: u64 =
+            runs.steady.resources[g + 1].minutes.iter().map(|m| m.throttle_events[Reason::Provisioned as usize][Dim::Write as usize]).sum();
+        if need <= ceiling as f64 && events == 0 {
+            continue;
+        }
+        // The capacity that holds: the peak's index units, then 25 % more each try.
+        let before = throttled_share(&runs.steady);
+        let mut found = None;
+        for step in 0..4 {
+            let w = (need * (1.0 + 0.25 * f64::from(step))).ceil().max(1.0) as u64;
+            let mut s = steady_scenario(sc, &runs.peaks);
+            s.gsis[g].capacity = CapacitySpec::Provisioned { read, write: w };
+            if let Some(a) = s.gsis[g].autoscaling.as_mut() {
+                if let Some(t) = a.write.as_mut() {
+                    t.min = w;
+                    t.max = t.max.max(w);
+                }
+            }
+            let after = throttled_share(&runs.simulate(&s, false));
+            if after <= sc.check.max_throttle {
+                found = Some((w, after));
+                break;
+            }
+        }
+        let (fix, effect) = match found {
+            Some((w, after)) => (
+                format!("provision {} with at least {} WCU (or auto scale it with that minimum)", gsi.name, grouped(w)),
+                Some(format!("with {} WCU the steady hour throttles {} instead of {}", grouped(w), percent(after), percent(before))),
+            ),
+            None => {
+                (format!("raise {}'s write capacity to at least {} WCU and look at its key", gsi.name, grouped(need.ceil() as u64)), None)
+            }
+        };
+        out.push(Finding {
+            id: "gsi-back-pressure".into(),
+            severity: Severity::Error,
+            resource: Some(gsi.name.clone()),
+            title: format!(
+                "{} has {} WCU{} but the table's writes need {} index WCU/s at the peak: its back-pressure throttles the table",
+                gsi.name,
+                grouped(write),
+                if ceiling > write { format!(" (auto scaling to {})", grouped(ceiling)) } else { String::new() },
+                units(need)
+            ),
+            evidence: vec![format!(
+                "the steady hour: {} IndexWriteProvisionedThroughputExceeded events, {} of all attempts throttled",
+                grouped(events),
+                percent(before)
+            )],
+            numbers: numbers(&[
+                ("write_capacity", write as f64),
+                ("needed_units_per_s", need),
+                ("throttle_events", events as f64),
+                ("steady_throttled_share", before),
+                ("fixed_write_capacity", found.map_or(-1.0, |f| f.0 as f64)),
+            ]),
+            source: format!("{SKILL}, CRITICAL PITFALL #1 \"GSI Throttling Cascade\", capacity smell \"GSI capacity < base table write capacity\"; docs/dynamodb-behaviour.md §7"),
+            fix,
+            effect,
+        });
+    }
+    out
+}
+
+/// More than five GSIs.
+fn too_many_gsis(runs: &Runs<'_>) -> Option<Finding> {
+    let sc = runs.sc;
+    if sc.gsis.len() <= MAX_GSIS {
+        return None;
+    }
+    let r = &runs.steady;
+    let sum = |res: usize| r.resources.get(res).map_or(0, |x| x.minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>());
+    let table = sum(0);
+    let index: u64 = (1..=sc.gsis.len()).map(sum).sum();
+    let ratio = if table == 0 { 0.0 } else { index as f64 / table as f64 };
+    let unqueried: Vec<&str> = sc
+        .gsis
+        .iter()
+        .enumerate()
+        .filter(|(g, _)| !sc.patterns.iter().any(|p| p.index == Some(IndexRef::Gsi(*g))))
+        .map(|(_, g)| g.name.as_str())
+        .collect();
+    let mut evidence = vec![format!("the steady hour consumed {ratio:.2} index WCU for every table WCU")];
+    if !unqueried.is_empty() {
+        evidence.push(format!("no pattern queries {}", unqueried.join(", ")));
+    }
+    Some(Finding {
+        id: "too-many-gsis".into(),
+        severity: Severity::Warn,
+        resource: Some(sc.table.name.clone()),
+        title: format!("{} GSIs on {} (more than {MAX_GSIS}): every write is written {} times", sc.gsis.len(), sc.table.name, sc.gsis.len() + 1),
+        evidence,
+        numbers: numbers(&[("gsis", sc.gsis.len() as f64), ("index_wcu_per_table_wcu", ratio), ("unqueried", unqueried.len() as f64)]),
+        source: format!("{SKILL}, CRITICAL PITFALL #5 \"Over-Indexing\" and index smell \"more than 5 GSIs on single table\"; docs/dynamodb-behaviour.md §1.3"),
+        fix: "overload one GSI with several entity types' keys (generic GSI1PK/GSI1SK attributes) and drop indexes no access pattern queries".into(),
+        effect: None,
+    })
+}
+
+/// `ALL` projections on a write-heavy table, priced against `KEYS_ONLY` over the scenario.
+fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
+    let sc = runs.sc;
+    let written: Vec<usize> = (0..sc.gsis.len())
+        .filter(|&g| sc.gsis[g].projection == Projection::All && sc.patterns.iter().any(|p| p.index_writes.iter().any(|w| w.0 == g)))
+        .collect();
+    if written.is_empty() {
+        return None;
+    }
+    let total: f64 = runs.peaks.iter().flatten().sum();
+    let writes: f64 = sc.patterns.iter().zip(&runs.peaks).filter(|(p, _)| p.op.is_write()).filter_map(|(_, x)| *x).sum();
+    let write_share = if total > 0.0 { writes / total } else { 0.0 };
+    if write_share < 0.5 {
+        return None;
+    }
+    let base = runs.simulate(sc, false);
+    let mut keys_only = sc.clone();
+    for &g in &written {
+        keys_only.gsis[g].projection = Projection::KeysOnly;
+    }
+    let lean = runs.simulate(&keys_only, false);
+    let (before, after) = (runs.monthly(sc, &base), runs.monthly(&keys_only, &lean));
+    let wcu = |r: &RunResult| {
+        written.iter().map(|&g| r.resources[g + 1].minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>()).sum::<u64>() as f64
+            / MILLI as f64
+            / r.duration_s.max(1) as f64
+    };
+    let item = sc.patterns.iter().find(|p| p.op.is_write()).map_or(1_024, |p| mean_bytes(p.size));
+    let names: Vec<&str> = written.iter().map(|&g| sc.gsis[g].name.as_str()).collect();
+    Some(Finding {
+        id: "all-projection".into(),
+        severity: Severity::Warn,
+        resource: Some(names.join(", ")),
+        title: format!(
+            "{} project ALL on a write-heavy table ({} of requests are writes): each index entry is the whole {}-byte item",
+            names.join(", "),
+            percent(write_share),
+            grouped(item)
+        ),
+        evidence: vec![
+            format!(
+                "over the scenario's {} these indexes consume {} WCU/s; KEYS_ONLY entries ({} bytes) would consume {}",
+                crate::report::verdict::elapsed(sc.duration.as_secs()),
+                units(wcu(&base)),
+                index_entry_bytes(Projection::KeysOnly, item) + ITEM_OVERHEAD_BYTES,
+                units(wcu(&lean))
+            ),
+            format!("monthly bill (estimate, extrapolated): {} with ALL, {} with KEYS_ONLY", usd(before), usd(after)),
+        ],
+        numbers: numbers(&[
+            ("write_share", write_share),
+            ("index_wcu_per_s", wcu(&base)),
+            ("keys_only_index_wcu_per_s", wcu(&lean)),
+            ("monthly_usd", before),
+            ("keys_only_monthly_usd", after),
+            ("monthly_saving_usd", before - after),
+        ]),
+        source: format!("{SKILL}, CRITICAL PITFALL #6 \"GSI Projection Mistakes\" and index smell \"all indexes use ALL projection\"; docs/dynamodb-behaviour.md §1.3"),
+        fix: "project KEYS_ONLY, or INCLUDE only the attributes the index's queries read (a query needing others then reads the table)".into(),
+        effect: Some(format!("KEYS_ONLY saves {} a month (estimate) on this traffic", usd(before - after))),
+    })
+}
+
+/// Mean rate of a pattern over the scenario's own duration (one sample a minute).
+fn mean_rate(sc: &Scenario, j: usize) -> f64 {
+    let mins = sc.duration.as_secs().div_ceil(60).max(1);
+    let sod = sc.start_unix_s.rem_euclid(86_400) as u64;
+    (0..mins).map(|m| rate_at(&sc.patterns[j].rate, m * 60 + 30, sod)).sum::<f64>() / mins as f64
+}
+
+/// LSI item collections growing towards 10 GB.
+fn lsi_collections(runs: &Runs<'_>) -> Option<Finding> {
+    let sc = runs.sc;
+    if sc.lsis.is_empty() {
+        return None;
+    }
+    let pk = sc.table.partition_key;
+    let ks = &sc.key_spaces[pk];
+    let start = sc.table.storage_bytes / ks.cardinality.max(1);
+    // Bytes a day the busiest collection grows: its puts, each the item, its LSI entries and
+    // their 100-byte overheads (spec §8).
+    let mut per_day = 0.0;
+    for (j, p) in sc.patterns.iter().enumerate() {
+        if p.op != Op::PutItem || p.key_space != Some(pk) || p.index.is_some() {
+            continue;
+        }
+        let item = mean_bytes(p.size);
+        let growth =
+            item + ITEM_OVERHEAD_BYTES + sc.lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>();
+        per_day += mean_rate(sc, j) * p.items as f64 * top_share(ks) * growth as f64 * 86_400.0;
+    }
+    let left = COLLECTION_LIMIT_BYTES.saturating_sub(start) as f64;
+    let days = if per_day > 0.0 { left / per_day } else { f64::INFINITY };
+    let refused: u64 = [Some(&runs.steady), runs.soak.as_ref()]
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r.item_collections.iter().map(|c| c.failed_writes))
+        .max()
+        .unwrap_or(0);
+    let severity = if refused > 0 || days <= 30.0 {
+        Severity::Error
+    } else if days <= 365.0 {
+        Severity::Warn
+    } else {
+        Severity::Info
+    };
+    let when = if days.is_finite() { format!("in {}", days_text(days)) } else { "never at this traffic".into() };
+    let mut evidence = vec![format!(
+        "{} starts at {:.3} GB and grows {:.3} GB a day ({} of the puts, at the scenario's mean rate): it reaches 10 GiB (10,737,418,240 bytes) {when}",
+        top_label(ks),
+        start as f64 / GB as f64,
+        per_day / GB as f64,
+        percent(top_share(ks))
+    )];
+    if refused > 0 {
+        evidence.push(format!("the runs refused {} writes with ItemCollectionSizeLimitExceededException", grouped(refused)));
+    }
+    Some(Finding {
+        id: "lsi-collection-limit".into(),
+        severity,
+        resource: Some(sc.table.name.clone()),
+        title: format!("{} has an LSI: the busiest item collection reaches the 10 GB limit {when}", sc.table.name),
+        evidence,
+        numbers: numbers(&[
+            ("start_bytes", start as f64),
+            ("growth_bytes_per_day", per_day),
+            ("days_to_limit", if days.is_finite() { days } else { -1.0 }),
+            ("refused_writes", refused as f64),
+        ]),
+        source: format!("{SKILL}, CRITICAL PITFALL #4 \"Exceeding 10GB LSI Partition Limit\"; docs/dynamodb-behaviour.md §8, §15 (GB is 2^30 bytes)"),
+        fix: "use a GSI instead of the LSI (no collection limit), or bound the collection: archive old items, or put a period in the partition key (user#2026-12)".into(),
+        effect: None,
+    })
+}
+
+fn days_text(days: f64) -> String {
+    if days < 1.0 / 24.0 {
+        format!("{:.0} seconds", days * 86_400.0)
+    } else if days < 1.0 {
+        format!("{:.1} hours", days * 24.0)
+    } else {
+        format!("{days:.0} days")
+    }
+}
+
+/// A provisioned table or GSI without auto scaling whose demand peaks far above its mean.
+fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let fixed = |res: usize| {
+        let (cap, auto) = if res == 0 {
+            (&sc.table.capacity, &sc.table.autoscaling)
+        } else {
+            (&sc.gsis[res - 1].capacity, &sc.gsis[res - 1].autoscaling)
+        };
+        matches!(cap, CapacitySpec::Provisioned { .. }) && auto.is_none()
+    };
+    if !(0..=sc.gsis.len()).any(fixed) || sc.actions.iter().any(|a| matches!(a.action, crate::scenario::Action::SetCapacity { .. })) {
+        return Vec::new();
+    }
+    // Demand per minute from a run of the scenario's own shape (first attempts' units).
+    let base = runs.simulate(sc, false);
+    let mut spiky = Vec::new();
+    for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
+        for d in [Dim::Read, Dim::Write] {
+            let m = &base.resources[res].minutes;
+            let per: Vec<f64> = m.iter().enumerate().map(|(i, x)| x.offered[d as usize] as f64 / base.minute_seconds(i) as f64).collect();
+            let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
+            let peak = per.iter().copied().fold(0.0, f64::max);
+            if mean > 0.0 && peak / mean > SPIKY_PEAK_OVER_MEAN {
+                spiky.push((res, d, peak / MILLI as f64, mean / MILLI as f64));
+            }
+        }
+    }
+    if spiky.is_empty() {
+        return Vec::new();
+    }
+    // The same traffic with auto scaling at 70 % on every fixed dimension.
+    let mut auto = sc.clone();
+    let target = |min: f64, prov: u64, peak: f64| ScalingTargetSpec {
+        min: (min.ceil() as u64).max(1),
+        max: prov.max((peak / 0.7).ceil() as u64),
+        target: 0.7,
+        scale_in_cooldown: crate::scenario::defaults::COOLDOWN,
+        scale_out_cooldown: crate::scenario::defaults::COOLDOWN,
+    };
+    let mut unused = Vec::new();
+    for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
+        let m = &base.resources[res].minutes;
+        let mut t = [None, None];
+        for d in [Dim::Read, Dim::Write] {
+            let prov: u64 = m.iter().map(|x| x.provisioned_unit_seconds[d as usize]).sum();
+            let used: u64 = m.iter().map(|x| x.consumed[d as usize]).sum::<u64>() / MILLI;
+            unused.push(if prov == 0 { 0.0 } else { 1.0 - used as f64 / prov as f64 });
+            let per: Vec<f64> =
+                m.iter().enumerate().map(|(i, x)| x.offered[d as usize] as f64 / MILLI as f64 / base.minute_seconds(i) as f64).collect();
+            let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
+            let peak = per.iter().copied().fold(0.0, f64::max);
+            let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
+            let CapacitySpec::Provisioned { read, write } = cap else { continue };
+            t[d as usize] = Some(target(mean, if d == Dim::Read { read } else { write }, peak));
+        }
+        let spec = AutoscalingSpec { instant: false, read: t[0], write: t[1], alarm_delay: crate::scenario::defaults::ALARM_DELAY };
+        if res == 0 {
+            auto.table.autoscaling = Some(spec);
+        } else {
+            auto.gsis[res - 1].autoscaling = Some(spec);
+        }
+    }
+    let scaled = runs.simulate(&auto, false);
+    let od = crate::study::compare::on_demand(sc);
+    let on_demand = runs.simulate(&od, false);
+    let (before, after, od_usd) = (runs.monthly(sc, &base), runs.monthly(&auto, &scaled), runs.monthly(&od, &on_demand));
+    let (as_share, od_share) = (throttled_share(&scaled), throttled_share(&on_demand));
+    let unused_share = unused.iter().copied().fold(0.0, f64::max);
+    let (res, d, peak, mean) = spiky[0];
+    let name = resource_name(sc, res);
+    let limit = sc.check.max_throttle;
+    let fix = match (as_share <= limit, od_share <= limit) {
+        (true, true) if after <= od_usd => "auto scale it (target 70 %, minimum the mean, maximum at least the peak over 0.7)",
+        (true, false) => "auto scale it (target 70 %, minimum the mean, maximum at least the peak over 0.7)",
+        (_, true) => "switch it to on-demand: auto scaling cannot follow demand this spiky",
+        (false, false) => {
+            "schedule capacity ahead of the peaks (`[[at]] set_autoscaling` floors) or pre-warm on-demand: neither plain mode holds"
+        }
+    };
+    vec![Finding {
+        id: "fixed-provisioned-spiky".into(),
+        severity: Severity::Warn,
+        resource: Some(name.clone()),
+        title: format!(
+            "{name} is provisioned without auto scaling and its {} demand peaks at {:.1} times its mean ({} vs {} units/s)",
+            d.name(),
+            peak / mean,
+            units(peak),
+            units(mean)
+        ),
+        evidence: vec![
+            format!(
+                "over the scenario's {}, {} of the provisioned unit-hours went unused",
+                crate::report::verdict::elapsed(sc.duration.as_secs()),
+                percent(unused_share)
+            ),
+            format!("monthly bill (estimate, extrapolated): {} fixed", usd(before)),
+        ],
+        numbers: numbers(&[
+            ("peak_units_per_s", peak),
+            ("mean_units_per_s", mean),
+            ("peak_over_mean", peak / mean),
+            ("unused_share", unused_share),
+            ("monthly_usd", before),
+            ("autoscaled_monthly_usd", after),
+            ("autoscaled_throttled_share", as_share),
+            ("on_demand_monthly_usd", od_usd),
+            ("on_demand_throttled_share", od_share),
+        ]),
+        source: format!("{SKILL}, capacity smells (\"relying on burst capacity\", no right-sizing); docs/dynamodb-behaviour.md §5, §6.2"),
+        fix: format!("{fix}; `ddbsim recommend` searches every mode"),
+        effect: Some(format!(
+            "fixed {}; auto scaled at 70 %: {}, {} of attempts throttled; on-demand: {}, {} throttled (monthly, estimates)",
+            usd(before),
+            usd(after),
+            percent(as_share),
+            usd(od_usd),
+            percent(od_share)
+        )),
+    }]
+}
+
+/// An on-demand table or GSI that throttles in the burst: the warm throughput it needs.
+fn on_demand_burst(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let Some(burst) = runs.burst.as_ref() else { return Vec::new() };
+    let from = (sc.check.warmup.as_secs() / 60) as usize;
+    let (a, t, _) = window(burst, from, usize::MAX);
+    let share = if a == 0 { 0.0 } else { t as f64 / a as f64 };
+    if share <= sc.check.max_throttle {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (res, r) in burst.resources.iter().enumerate() {
+        let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
+        let CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } = cap else { continue };
+        let events: u64 = r.minutes[from.min(r.minutes.len())..].iter().map(|m| m.events(Dim::Read) + m.events(Dim::Write)).sum();
+        if events == 0 {
+            continue;
+        }
+        // The burst's peak units per second, per dimension, rounded up to a thousand.
+        let peak = |d: Dim| {
+            r.minutes[from.min(r.minutes.len())..]
+                .iter()
+                .enumerate()
+                .map(|(i, m)| m.offered[d as usize] as f64 / MILLI as f64 / burst.minute_seconds(from + i) as f64)
+                .fold(0.0, f64::max)
+        };
+        let want = |d: Dim, warm: u64| ((peak(d) / 1_000.0).ceil() as u64 * 1_000).max(warm);
+        let (wr, ww) = (want(Dim::Read, warm_read), want(Dim::Write, warm_write));
+        let mut s = super::burst_scenario(sc, &runs.peaks);
+        let warmed = CapacitySpec::OnDemand { warm_read: wr, warm_write: ww, max_read, max_write, table_quota };
+        if res == 0 {
+            s.table.capacity = warmed;
+        } else {
+            s.gsis[res - 1].capacity = warmed;
+        }
+        let rerun = runs.simulate(&s, false);
+        let (a2, t2, _) = window(&rerun, from, usize::MAX);
+        let after = if a2 == 0 { 0.0 } else { t2 as f64 / a2 as f64 };
+        let name = resource_name(sc, res);
+        out.push(Finding {
+            id: "on-demand-burst".into(),
+            severity: Severity::Error,
+            resource: Some(name.clone()),
+            title: format!(
+                "on-demand {name} throttles in the {}x burst: {} of the burst's attempts, warm throughput {} RRU/s / {} WRU/s",
+                sc.check.burst_factor,
+                percent(share),
+                grouped(warm_read),
+                grouped(warm_write)
+            ),
+            evidence: vec![format!(
+                "the burst asks for up to {} RRU/s and {} WRU/s; on-demand serves up to twice the previous peak at once and doubles at most every 30 minutes",
+                units(peak(Dim::Read)),
+                units(peak(Dim::Write))
+            )],
+            numbers: numbers(&[
+                ("burst_throttled_share", share),
+                ("warm_read", warm_read as f64),
+                ("warm_write", warm_write as f64),
+                ("prewarm_read", wr as f64),
+                ("prewarm_write", ww as f64),
+                ("prewarmed_throttled_share", after),
+            ]),
+            source: "docs/dynamodb-behaviour.md §5, §5.1 (on-demand doubling, warm throughput); the design skill's burst test (200 % of peak)".into(),
+            fix: format!(
+                "pre-warm {name} to {} RRU/s and {} WRU/s before the launch (UpdateTable --warm-throughput, or `[[at]] prewarm`)",
+                grouped(wr),
+                grouped(ww)
+            ),
+            effect: Some(format!("pre-warmed, the burst throttles {} of its attempts", percent(after))),
+        });
+    }
+    out
+}
+
+/// Retries that multiply the load: attempts per request in a phase.
+fn retry_storm(runs: &Runs<'_>) -> Option<Finding> {
+    let sc = runs.sc;
+    if sc.client.attempts <= 1 {
+        return None;
+    }
+    let phases = [(Phase::Steady, Some(&runs.steady)), (Phase::Burst, runs.burst.as_ref()), (Phase::Soak, runs.soak.as_ref())];
+    let mut worst: Option<(Phase, f64, &RunResult)> = None;
+    for (ph, r) in phases {
+        let Some(r) = r else { continue };
+        let pages: u64 = r.patterns.iter().map(|p| p.pages_sent).sum();
+        let attempts: u64 = r.patterns.iter().map(|p| p.attempts).sum();
+        let per = if pages == 0 { 1.0 } else { attempts as f64 / pages as f64 };
+        if worst.is_none_or(|w| per > w.1) {
+            worst = Some((ph, per, r));
+        }
+    }
+    let (ph, per, r) = worst?;
+    if per < RETRY_STORM_ATTEMPTS {
+        return None;
+    }
+    // The throttling the retries answer: the reason with the most events.
+    let mut cause: Option<(u64, String)> = None;
+    for (ri, res) in r.resources.iter().enumerate() {
+        for reason in Reason::ALL {
+            for d in [Dim::Read, Dim::Write] {
+                let e: u64 = res.minutes.iter().map(|m| m.throttle_events[reason as usize][d as usize]).sum();
+                if e > 0 && cause.as_ref().is_none_or(|c| e > c.0) {
+                    cause = Some((e, format!("{} on {}", reason.api_reason(ri > 0, d), res.name)));
+                }
+            }
+        }
+    }
+    let cause = cause.map_or_else(String::new, |c| format!("here mostly {}; ", c.1));
+    let exhausted: u64 = r.patterns.iter().map(|p| p.failed_exhausted).sum();
+    let quota: u64 = r.patterns.iter().map(|p| p.failed_quota).sum();
+    Some(Finding {
+        id: "retry-storm".into(),
+        severity: Severity::Warn,
+        resource: Some(sc.table.name.clone()),
+        title: format!("retries multiply the load: {per:.2} attempts per request in the {} phase (client `{}`, up to {} attempts)", ph.name(), sc.client.preset, sc.client.attempts),
+        evidence: vec![format!(
+            "{} of attempts throttled; {} requests failed after their last attempt, {} when the retry quota ran out",
+            percent(r.totals().throttled_share()),
+            grouped(exhausted),
+            grouped(quota)
+        )],
+        numbers: numbers(&[("attempts_per_request", per), ("failed_exhausted", exhausted as f64), ("failed_quota", quota as f64)]),
+        source: "docs/dynamodb-behaviour.md §9.3 (client retries, the retry quota); the design skill's query pattern smells (exponential backoff)".into(),
+        fix: format!(
+            "remove the throttling's cause ({cause}see the other findings, or `ddbsim recommend` for capacity); keep the SDK's standard retry mode with its retry quota, or adaptive mode, so retries stop adding load"
+        ),
+        effect: None,
+    })
+}
+
+/// Scans on a hot path.
+fn scans(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let total: f64 = runs.peaks.iter().flatten().sum();
+    let mut out = Vec::new();
+    for (p, peak) in sc.patterns.iter().zip(&runs.peaks) {
+        let Some(rate) = *peak else { continue };
+        if p.op != Op::Scan || rate <= 0.0 {
+            continue;
+        }
+        let share = if total > 0.0 { rate / total } else { 0.0 };
+        let severity = if share > 0.01 || rate > 10.0 { Severity::Error } else { Severity::Warn };
+        let cp = CompiledPattern::new(sc, p);
+        let per = milli_per_touch(&cp) as f64 / MILLI as f64;
+        out.push(Finding {
+            id: "scan-on-hot-path".into(),
+            severity,
+            resource: Some(sc.table.name.clone()),
+            title: format!("pattern `{}` scans {} times a second at the peak ({} of requests)", p.name, units(rate), percent(share)),
+            evidence: vec![format!("each scan page reads about {} RCU; together {} RCU/s", units(per), units(per * rate))],
+            numbers: numbers(&[("scans_per_s", rate), ("share_of_requests", share), ("rcu_per_s", per * rate)]),
+            source: format!("{SKILL}, query pattern smells: \"Scan operations in production code (frequency > 1% of operations)\", \"frequency > 10/sec using Scan\""),
+            fix: "add a GSI keyed for this access pattern and query it".into(),
+            effect: None,
+        });
+    }
+    out
+}
