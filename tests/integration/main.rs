@@ -2,6 +2,7 @@
 //! (docs/dynamodb-behaviour.md of the shared folder), never copied from the program's output.
 
 mod behaviour; // engine behaviour against hand-worked expectations (§2, §3, §7, §11, §12)
+mod check; // ddbsim check: findings worked by hand, phases, exit codes, JUnit
 mod cli; // the binary as a user runs it: exit codes, files, messages
 mod cost; // bills and compare picks against hand-worked dollars
 mod determinism; // same seed, same bytes

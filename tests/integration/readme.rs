@@ -78,7 +78,7 @@ fn every_command_in_readme_runs() {
         assert!(o.status.success(), "`ddbsim {}` failed: {}", c.join(" "), String::from_utf8_lossy(&o.stderr));
     }
     let ran: Vec<&str> = cmds.iter().map(|c| c[0].as_str()).collect();
-    for sub in ["run", "shards", "compare", "sweep", "recommend", "validate", "plot", "import"] {
+    for sub in ["run", "shards", "compare", "sweep", "recommend", "validate", "plot", "import", "check"] {
         assert!(ran.contains(&sub), "README shows no runnable `ddbsim {sub}`: {ran:?}");
     }
     assert!(d.path().join("output/hot-key/report.html").is_file());
@@ -113,5 +113,5 @@ fn every_json_document_has_the_keys_readme_documents() {
         assert_eq!(a, b, "`{cmd}`: keys printed vs README");
         checked += 1;
     }
-    assert_eq!(checked, 10, "README's JSON table lost rows");
+    assert_eq!(checked, 11, "README's JSON table lost rows");
 }

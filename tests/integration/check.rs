@@ -1,0 +1,264 @@
+//! `ddbsim check`: each bundled scenario trips its finding with the numbers worked by hand, a
+//! good design passes every phase, and the command line's exit codes, JSON, JUnit and errors.
+
+use ddbsim::cost::Catalog;
+use ddbsim::scenario::{load, Scenario};
+use ddbsim::study::check::{check, CheckOptions, CheckOutput, Finding, Phase, Severity};
+use ddbsim::SimDuration;
+use ddbsim::{simulate, RunOptions};
+use std::path::Path;
+use std::process::Command;
+
+/// A bundled scenario with a shorter plan (the rules are the same; the tests stay quick).
+fn short(path: &str) -> Scenario {
+    let mut sc = load(Path::new(path)).unwrap();
+    sc.check.steady = ddbsim::scenario::defaults::CHECK_BURST; // 15 minutes
+    sc.check.warmup = SimDuration::from_secs(300);
+    sc.check.burst = SimDuration::from_secs(300);
+    sc.check.soak = SimDuration::from_secs(1_800);
+    sc
+}
+
+fn run_check(sc: &Scenario) -> CheckOutput {
+    let o = CheckOptions { phases: Phase::ALL.to_vec(), base: RunOptions::default() };
+    check(sc, &o, &Catalog::builtin()).0
+}
+
+fn finding<'a>(c: &'a CheckOutput, id: &str) -> &'a Finding {
+    c.findings.iter().find(|f| f.id == id).unwrap_or_else(|| panic!("no {id} in {:#?}", c.findings))
+}
+
+fn n(f: &Finding, key: &str) -> f64 {
+    *f.numbers.get(key).unwrap_or_else(|| panic!("{} has no {key}: {:?}", f.id, f.numbers))
+}
+
+fn within(x: f64, want: f64, rel: f64) -> bool {
+    (x - want).abs() <= rel * want.abs()
+}
+
+fn phase(c: &CheckOutput, p: Phase) -> &ddbsim::study::check::PhaseResult {
+    c.phases.iter().find(|r| r.phase == p).unwrap()
+}
+
+fn measure(c: &CheckOutput, p: Phase, name: &str) -> f64 {
+    phase(c, p).measures.iter().find(|m| m.name == name).unwrap().value
+}
+
+/// hot-key.toml: one device at 1,500 writes/s of 800 bytes (1 WCU each): 1,500 WCU/s on one
+/// partition, 150 % of its 1,000 cap. Retries off, so the steady phase throttles 500 of 1,500
+/// (one third) and the 2x burst 2,000 of 3,000 (two thirds). Only the hot partition of the
+/// table's 6 (ceil(1000/3000 + 5000/1000)) consumes write units: the busiest is 6 times the
+/// mean, +500 %. Sharding needs at least ceil(1500/1000) = 2 shards.
+#[test]
+fn a_hot_key_fails_with_its_numbers_and_a_shard_count() {
+    let c = run_check(&short("scenarios/hot-key.toml"));
+    assert!(!c.passed);
+    let f = finding(&c, "hot-key");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(within(n(f, "units_per_s"), 1_500.0, 1e-9), "{:?}", f.numbers);
+    assert!(within(n(f, "share_of_cap"), 1.5, 1e-9));
+    assert!(n(f, "shards") >= 2.0, "{:?}", f.numbers);
+    assert!(within(measure(&c, Phase::Steady, "throttled_share"), 1.0 / 3.0, 0.01));
+    assert!(within(measure(&c, Phase::Burst, "throttled_share"), 2.0 / 3.0, 0.01));
+    let spread = &phase(&c, Phase::Distribution).spread;
+    let w = spread.iter().find(|s| s.dimension == "write").unwrap();
+    assert_eq!(w.partitions, 6);
+    assert!(within(w.max_over_mean, 6.0, 1e-9), "{w:?}");
+    assert!(!phase(&c, Phase::Distribution).passed);
+}
+
+/// status-gsi.toml: 1,500 updates/s, 90 % of index entries on `active` (keys only, 1 WCU):
+/// 1,350 index WCU/s on one partition; the cap is reached at 1,000 / 0.9 = 1,111.1 base
+/// writes/s. The index key is reported once, as low cardinality, not again as a hot key.
+#[test]
+fn a_low_cardinality_index_key_reports_where_the_cap_is_reached() {
+    let c = run_check(&short("scenarios/status-gsi.toml"));
+    let f = finding(&c, "low-cardinality-index-key");
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(n(f, "cardinality"), 3.0);
+    assert!(within(n(f, "index_units_per_s"), 1_350.0, 1e-9));
+    assert!(within(n(f, "cap_at_base_writes_per_s"), 1_000.0 / 0.9, 1e-9));
+    assert!(n(f, "shards") >= 2.0);
+    assert!(!c.findings.iter().any(|f| f.id == "hot-key"), "{:#?}", c.findings);
+}
+
+/// date-partition-key.toml: 1,800 puts/s of 2 KB (2 WCU) all on today's key: 3,600 WCU/s, 3.6
+/// times a partition's cap (error, at least 4 shards); 20 queries/s of 12.5 RCU: 250 RCU/s,
+/// under a twelfth of 3,000 (no read finding below 80 %).
+#[test]
+fn a_date_key_puts_the_day_on_one_partition() {
+    let c = run_check(&short("scenarios/date-partition-key.toml"));
+    let f = finding(&c, "sequential-partition-key");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(within(n(f, "units_per_s"), 3_600.0, 1e-9));
+    assert!(n(f, "shards") >= 4.0, "{:?}", f.numbers);
+    assert_eq!(c.findings.iter().filter(|f| f.id == "sequential-partition-key").count(), 1, "reads at 8 % of the cap are not a finding");
+}
+
+/// over-indexed.toml: eight ALL GSIs on 200 puts/s of 2 KB: each index write is 2 WCU, so
+/// 8 x 200 x 2 = 3,200 index WCU/s, 8 per table WCU (400/s); KEYS_ONLY entries are 1 WCU:
+/// 1,600. On-demand at $0.625 per million WRU, the 1,600 WRU/s saved alone are
+/// 1,600 x 3,600 x 730 / 10^6 x 0.625 = $2,628 a month; storage adds to that.
+#[test]
+fn over_indexing_and_all_projections_are_priced() {
+    let c = run_check(&short("scenarios/over-indexed.toml"));
+    let f = finding(&c, "too-many-gsis");
+    assert_eq!((f.severity, n(f, "gsis")), (Severity::Warn, 8.0));
+    assert!(within(n(f, "index_wcu_per_table_wcu"), 8.0, 1e-9), "{:?}", f.numbers);
+    let f = finding(&c, "all-projection");
+    assert!(within(n(f, "index_wcu_per_s"), 3_200.0, 0.02), "{:?}", f.numbers);
+    assert!(within(n(f, "keys_only_index_wcu_per_s"), 1_600.0, 0.02));
+    assert!(n(f, "monthly_saving_usd") > 2_628.0 * 0.98, "{:?}", f.numbers);
+    assert!(c.passed, "warnings do not fail the check by default");
+}
+
+/// lsi-power-user.toml: a collection 10^7 bytes short of 10 GiB grows by 100 puts/s of 4,300
+/// bytes (4,000 + 100 + a 100-byte keys-only LSI entry + 100): 3.7152e10 bytes a day, so the
+/// limit is 10^7 / 430,000 = 23.3 seconds away; the runs refuse writes.
+#[test]
+fn an_lsi_collection_reaches_ten_gib() {
+    let c = run_check(&short("scenarios/lsi-power-user.toml"));
+    let f = finding(&c, "lsi-collection-limit");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(within(n(f, "growth_bytes_per_day"), 100.0 * 4_300.0 * 86_400.0, 1e-9));
+    assert!(within(n(f, "days_to_limit") * 86_400.0, 1e7 / 430_000.0, 1e-9));
+    assert!(n(f, "refused_writes") > 0.0);
+}
+
+/// gsi-cascade.toml: 500 puts/s each write one keys-only entry (1 WCU) to a 100 WCU index:
+/// 500 index WCU/s needed; with that capacity the steady phase holds.
+#[test]
+fn an_under_provisioned_gsi_gets_the_capacity_that_removes_back_pressure() {
+    let c = run_check(&short("scenarios/gsi-cascade.toml"));
+    let f = finding(&c, "gsi-back-pressure");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(within(n(f, "needed_units_per_s"), 500.0, 1e-9));
+    assert!(n(f, "steady_throttled_share") > 0.5, "100 of 500 WCU: most writes throttled");
+    assert!(n(f, "fixed_write_capacity") >= 500.0);
+}
+
+/// retry-storm.toml: 1,000 writes/s on 500 WCU with no burst credit: at most half are admitted
+/// on a first attempt, and the legacy schedule retries every other one, so at least 1.5
+/// attempts per request. Capacity is the only fault: no other finding.
+#[test]
+fn retries_that_multiply_the_load_are_a_storm() {
+    let c = run_check(&short("scenarios/retry-storm.toml"));
+    let f = finding(&c, "retry-storm");
+    assert!(n(f, "attempts_per_request") >= 1.5, "{:?}", f.numbers);
+    assert!(n(f, "failed_exhausted") > 0.0);
+    assert_eq!(c.findings.len(), 1, "{:#?}", c.findings);
+}
+
+/// spiky-batch.toml: 20 writes/s of 800 bytes (1 WCU), 3,000 for two 5-minute batches in two
+/// hours: mean (110 x 20 + 10 x 3,000) / 120 = 268.3 WCU/s, peak 3,000: 11.2 times.
+#[test]
+fn a_fixed_table_under_spiky_demand_is_priced_against_the_alternatives() {
+    let mut sc = short("scenarios/spiky-batch.toml");
+    sc.check.soak = SimDuration::from_secs(600);
+    let c = check(&sc, &CheckOptions { phases: vec![Phase::Steady], base: RunOptions::default() }, &Catalog::builtin()).0;
+    let f = finding(&c, "fixed-provisioned-spiky");
+    assert!(within(n(f, "mean_units_per_s"), 32_200.0 / 120.0, 0.01), "{:?}", f.numbers);
+    assert!(within(n(f, "peak_over_mean"), 3_000.0 / (32_200.0 / 120.0), 0.02));
+    assert!(n(f, "on_demand_throttled_share") <= 0.001 && n(f, "on_demand_monthly_usd") < n(f, "monthly_usd"));
+}
+
+/// good-design.toml passes every phase with no finding at all.
+#[test]
+fn a_good_design_passes_every_phase() {
+    let c = run_check(&short("scenarios/good-design.toml"));
+    assert!(c.passed, "{:#?}", c.phases);
+    assert!(c.phases.iter().all(|p| p.passed));
+    assert!(c.findings.is_empty(), "{:#?}", c.findings);
+    assert_eq!(phase(&c, Phase::Distribution).spread.iter().filter(|s| s.judged).count(), 4);
+}
+
+/// The per-minute attempt counts the phases are judged on add up to the run's totals.
+#[test]
+fn minute_attempts_add_up_to_the_totals() {
+    let sc = load(Path::new("scenarios/retry-storm.toml")).unwrap();
+    let r = simulate(&sc, &RunOptions::default());
+    let t = r.totals();
+    assert_eq!(r.attempts_by_minute.iter().map(|m| m[0]).sum::<u64>(), t.attempts);
+    assert_eq!(r.attempts_by_minute.iter().map(|m| m[1]).sum::<u64>(), t.throttled_attempts);
+    assert_eq!(r.attempts_by_minute.len(), 10);
+}
+
+fn ddbsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
+}
+
+/// Exit 3 when a design fails, 0 when it passes; `--json` prints one document; `--junit`
+/// writes a test case per phase and per finding; `--fail-on warn` fails on warnings.
+#[test]
+fn the_command_line_exits_three_and_writes_junit() {
+    let d = tempfile::tempdir().unwrap();
+    let xml = d.path().join("report.xml");
+    let o = ddbsim(&["check", "scenarios/hot-key.toml", "--phases", "steady", "--json", "--junit", xml.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["passed"], false);
+    assert_eq!(doc["checks"][0]["findings"][0]["id"], "hot-key");
+    let x = std::fs::read_to_string(&xml).unwrap();
+    assert_eq!(x.matches("<testcase ").count(), 2, "{x}");
+    assert_eq!(x.matches("<failure ").count(), 2, "{x}");
+    assert!(x.contains("name=\"steady\"") && x.contains("hot-key (Telemetry)"));
+
+    let o = ddbsim(&[
+        "check",
+        "scenarios/good-design.toml",
+        "--phases",
+        "steady,distribution",
+        "--out",
+        d.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("PASS  good-design"));
+    let html = std::fs::read_to_string(d.path().join("out/report.html")).unwrap();
+    assert!(html.contains("PASS") && html.contains("data:image/png;base64,"));
+
+    let o = ddbsim(&["check", "scenarios/over-indexed.toml", "--phases", "steady"]);
+    assert_eq!(o.status.code(), Some(0), "warnings pass by default");
+    let o = ddbsim(&["check", "scenarios/over-indexed.toml", "--phases", "steady", "--fail-on", "warn"]);
+    assert_eq!(o.status.code(), Some(3));
+}
+
+/// Bad input: an unknown phase, a threshold of the wrong type, an unwritable --junit: exit 1,
+/// a message naming what is wrong, nothing written.
+#[test]
+fn bad_check_input_is_named_and_writes_nothing() {
+    let o = ddbsim(&["check", "scenarios/hot-key.toml", "--phases", "steady,spike"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown phase \"spike\""));
+
+    let d = tempfile::tempdir().unwrap();
+    let bad = d.path().join("bad.toml");
+    let text = std::fs::read_to_string("scenarios/hot-key.toml").unwrap() + "\n[check]\nmax_throttle = \"high\"\n";
+    std::fs::write(&bad, &text).unwrap();
+    let o = ddbsim(&["check", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let line = text.lines().count();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("bad.toml:{line}:")) && err.contains("check.max_throttle"), "{err}");
+
+    let text = std::fs::read_to_string("scenarios/hot-key.toml").unwrap() + "\n[check]\nsteady = \"90s\"\n";
+    std::fs::write(&bad, &text).unwrap();
+    let err = String::from_utf8_lossy(&ddbsim(&["check", bad.to_str().unwrap()]).stderr).into_owned();
+    assert!(err.contains("check.steady") && err.contains("whole number of minutes"), "{err}");
+
+    let missing = d.path().join("no-such-folder/report.xml");
+    let o = ddbsim(&["check", "scenarios/hot-key.toml", "--phases", "steady", "--junit", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--junit"));
+    assert!(!missing.exists());
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1, "only bad.toml");
+}
+
+/// README's example output is what the command prints.
+#[test]
+fn readme_shows_what_check_prints() {
+    let o = ddbsim(&["check", "scenarios/status-gsi.toml", "--phases", "steady,distribution"]);
+    assert_eq!(o.status.code(), Some(3));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    assert!(readme.contains(&out), "README's `ddbsim check scenarios/status-gsi.toml` example differs from:\n{out}");
+}
