@@ -8,5 +8,6 @@ criterion_main!(
     benchmarks::scenario_run::benches,
     benchmarks::micro::benches,
     benchmarks::sweep_scaling::benches,
-    benchmarks::recommend::benches
+    benchmarks::recommend::benches,
+    benchmarks::check::benches
 );

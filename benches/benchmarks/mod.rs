@@ -1,4 +1,5 @@
 //! Benchmark groups.
+pub(crate) mod check;
 pub(crate) mod micro;
 pub(crate) mod recommend;
 pub(crate) mod scenario_run;
