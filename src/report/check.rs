@@ -6,12 +6,16 @@ use super::html::{base64, escape};
 use crate::study::check::{CheckOutput, Severity};
 use std::fmt::Write as _;
 
+/// "1 error", "2 errors".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The terminal summary of one scenario's check.
 #[must_use]
 pub fn text(c: &CheckOutput, fail_on: Severity) -> String {
     let failed = c.phases.iter().filter(|p| !p.passed).count();
     let count = |s: Severity| c.findings.iter().filter(|f| f.severity == s).count();
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut t = format!(
         "{}  {} ({}): {} of {} phases failed, {}, {}, {}{}\n",
         if c.passed { "PASS" } else { "FAIL" },
@@ -126,14 +130,14 @@ pub fn html(checks: &[(CheckOutput, PhaseCharts)]) -> String {
         let errors = c.findings.iter().filter(|f| f.severity == Severity::Error).count();
         let _ = writeln!(
             h,
-            "<h2>{}</h2>\n<div class=\"verdict {}\">{} — {} of {} phases failed, {} findings ({} errors)</div>\n<p>{} · seed {} · peak {:.1} requests/s</p>",
+            "<h2>{}</h2>\n<div class=\"verdict {}\">{} — {} of {} phases failed, {} ({})</div>\n<p>{} · seed {} · peak {:.1} requests/s</p>",
             escape(&c.scenario),
             if c.passed { "pass" } else { "fail" },
             if c.passed { "PASS" } else { "FAIL" },
             failed,
             c.phases.len(),
-            c.findings.len(),
-            errors,
+            plural(c.findings.len(), "finding", "findings"),
+            plural(errors, "error", "errors"),
             escape(&c.path),
             c.seed,
             c.plan.peak_requests_per_s

@@ -262,3 +262,62 @@ fn readme_shows_what_check_prints() {
     let readme = std::fs::read_to_string("README.md").unwrap();
     assert!(readme.contains(&out), "README's `ddbsim check scenarios/status-gsi.toml` example differs from:\n{out}");
 }
+
+/// The same scenario and seed give the same check, byte for byte, whatever the thread count.
+#[test]
+fn check_json_is_the_same_on_one_thread_and_two() {
+    let run = |threads: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_ddbsim"))
+            .args(["check", "scenarios/gsi-cascade.toml", "--phases", "steady,burst,distribution", "--json"])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(3));
+        o.stdout
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+/// An on-demand table (new: 4,000 WRU/s warm) at 3,000 writes/s of 1 KB, burst to 3x: 9,000
+/// WRU/s, more than twice the warm-up's peak (6,000), so the burst throttles. The fix pre-warms
+/// to the burst's peak plus 10 %, rounded up to a thousand: ceil(9,000 x 1.1 / 1,000) x 1,000 =
+/// 10,000 WRU/s, and the burst re-simulated pre-warmed holds.
+#[test]
+fn an_on_demand_burst_gets_the_warm_throughput_it_needs() {
+    let mut sc = crate::scenario(
+        "[scenario]\nduration = \"30m\"\nseed = 3\n[table]\nname = \"Launch\"\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+         [keys.k]\ncardinality = 1000000\n[[pattern]]\nname = \"w\"\nop = \"put_item\"\nitem_bytes = 1000\nrate = { constant = 3000 }\n\
+         [check]\nburst_factor = 3\nwarmup = \"10m\"\nburst = \"10m\"\nsteady = \"10m\"\n",
+    );
+    sc.check.soak = SimDuration::from_secs(600);
+    let c = check(&sc, &CheckOptions { phases: vec![Phase::Steady, Phase::Burst], base: RunOptions::default() }, &Catalog::builtin()).0;
+    assert!(phase(&c, Phase::Steady).passed);
+    assert!(!phase(&c, Phase::Burst).passed);
+    let f = finding(&c, "on-demand-burst");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(n(f, "burst_throttled_share") > 0.001);
+    assert_eq!(n(f, "prewarm_write"), 10_000.0, "{:?}", f.numbers);
+    assert!(n(f, "prewarmed_throttled_share") <= 0.001, "{:?}", f.numbers);
+}
+
+/// A scan pattern at 20 a second is an error (the design skill: more than 10 scans a second, or
+/// more than 1 % of operations); at 1 a minute among 1,000 requests/s, a warning.
+#[test]
+fn scans_on_a_hot_path_are_flagged() {
+    let text = |scan: &str| {
+        format!(
+            "[scenario]\nduration = \"10m\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n[keys.k]\ncardinality = 1000000\n\
+             [[pattern]]\nname = \"get\"\nop = \"get_item\"\nrate = {{ constant = 1000 }}\n[[pattern]]\nname = \"list-all\"\nop = \"scan\"\nrate = {{ constant = {scan} }}\n\
+             [check]\nsteady = \"5m\"\n"
+        )
+    };
+    let only = |scan: &str| {
+        let sc = crate::scenario(&text(scan));
+        check(&sc, &CheckOptions { phases: vec![Phase::Steady], base: RunOptions::default() }, &Catalog::builtin()).0
+    };
+    let c = only("20");
+    let f = finding(&c, "scan-on-hot-path");
+    assert_eq!((f.severity, n(f, "scans_per_s")), (Severity::Error, 20.0));
+    let c = only("0.016666666666666666");
+    assert_eq!(finding(&c, "scan-on-hot-path").severity, Severity::Warn);
+}

@@ -880,7 +880,8 @@ fn on_demand_burst(runs: &Runs<'_>) -> Vec<Finding> {
         if events == 0 {
             continue;
         }
-        // The burst's peak units per second, per dimension, rounded up to a thousand.
+        // The burst's peak units per second, per dimension, with 10 % headroom for the
+        // seconds above the minute's mean, rounded up to a thousand.
         let peak = |d: Dim| {
             r.minutes[from.min(r.minutes.len())..]
                 .iter()
@@ -888,7 +889,7 @@ fn on_demand_burst(runs: &Runs<'_>) -> Vec<Finding> {
                 .map(|(i, m)| m.offered[d as usize] as f64 / MILLI as f64 / burst.minute_seconds(from + i) as f64)
                 .fold(0.0, f64::max)
         };
-        let want = |d: Dim, warm: u64| ((peak(d) / 1_000.0).ceil() as u64 * 1_000).max(warm);
+        let want = |d: Dim, warm: u64| ((peak(d) * 1.1 / 1_000.0).ceil() as u64 * 1_000).max(warm);
         let (wr, ww) = (want(Dim::Read, warm_read), want(Dim::Write, warm_write));
         let mut s = super::burst_scenario(sc, &runs.peaks);
         let warmed = CapacitySpec::OnDemand { warm_read: wr, warm_write: ww, max_read, max_write, table_quota };
@@ -1020,4 +1021,34 @@ fn scans(runs: &Runs<'_>) -> Vec<Finding> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space(cardinality: u64, popularity: Popularity) -> KeySpaceSpec {
+        KeySpaceSpec { name: "k".into(), cardinality, popularity, value_names: Vec::new(), shards: None, sort_keys: None }
+    }
+
+    /// The busiest value's share, by hand: 1/n uniform; share/keys for hot keys; 1/H(10, 1) =
+    /// 1/2.928968 for Zipf over ten values; all of it for a time-ordered key; the heaviest of
+    /// explicit weights over their sum.
+    #[test]
+    fn top_shares_by_hand() {
+        assert!((top_share(&space(4, Popularity::Uniform)) - 0.25).abs() < 1e-12);
+        assert!((top_share(&space(1_000, Popularity::Hot { keys: 2, share: 0.5 })) - 0.25).abs() < 1e-12);
+        assert!((top_share(&space(10, Popularity::Zipf(1.0))) - 1.0 / 2.928_968_253_968_254).abs() < 1e-12);
+        assert_eq!(top_share(&space(3_650, Popularity::Sequential(SimDuration::from_secs(86_400)))), 1.0);
+        assert!((top_share(&space(3, Popularity::Weights(vec![0.9, 0.08, 0.02]))) - 0.9).abs() < 1e-12);
+    }
+
+    /// Past a million terms the tail of H(n, 1) is the integral ln((n + 0.5) / (10^6 + 0.5)):
+    /// H(10^7, 1) = ln(10^7) + 0.5772157 + 1/(2 x 10^7) to 10^-6.
+    #[test]
+    fn the_harmonic_tail_is_integrated() {
+        let h = harmonic(10_000_000, 1.0);
+        let want = (1e7f64).ln() + 0.577_215_664_901_532_9 + 0.5e-7;
+        assert!((h - want).abs() < 1e-6, "{h} vs {want}");
+    }
 }
