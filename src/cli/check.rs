@@ -77,6 +77,10 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
     }
     let mut results = Vec::new();
     for (sc, catalog) in scenarios.iter().zip(&catalogs) {
+        if !a.quiet && !a.json {
+            let names: Vec<&str> = phases.iter().map(|p| p.name()).collect();
+            eprintln!("checking {} ({}): {}", sc.name, sc.source_path.display(), names.join(", "));
+        }
         let (mut c, runs) = check::check(sc, &CheckOptions { phases: phases.clone(), base: base.clone() }, catalog);
         if stop.is_stopped() {
             return Err(CliError::Interrupted);

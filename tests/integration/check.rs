@@ -183,9 +183,7 @@ fn minute_attempts_add_up_to_the_totals() {
     assert_eq!(r.attempts_by_minute.len(), 10);
 }
 
-fn ddbsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
-}
+use crate::ddbsim;
 
 /// Exit 3 when a design fails, 0 when it passes; `--json` prints one document; `--junit`
 /// writes a test case per phase and per finding; `--fail-on warn` fails on warnings.

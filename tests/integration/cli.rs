@@ -1,11 +1,8 @@
 //! The binary as a user runs it.
 
 use std::path::Path;
-use std::process::Command;
 
-fn ddbsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
-}
+use crate::ddbsim;
 
 #[test]
 fn run_writes_outputs_and_prints_the_summary() {

@@ -35,6 +35,11 @@ pub fn scenario(text: &str) -> Scenario {
     }
 }
 
+/// Runs the binary with `args`.
+pub fn ddbsim(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
+}
+
 /// Runs with partition recording on.
 pub fn run(sc: &Scenario) -> RunResult {
     simulate(sc, &RunOptions { record_partitions: true, ..RunOptions::default() })

@@ -330,6 +330,21 @@ fn steady_throttle_evidence(runs: &Runs<'_>, res: usize, dim: Dim) -> (String, f
     (format!("the steady hour throttled {} of attempts ({} {} throttle events here)", percent(share), grouped(events), dim.name()), share)
 }
 
+/// The numbers of a key-load finding: its units, the cap, their ratio, the steady phase's
+/// throttled share and the shard count found.
+fn load_numbers(l: &KeyLoad, steady_share: f64, shards: Option<u64>) -> BTreeMap<String, f64> {
+    let mut n = numbers(&[
+        ("units_per_s", l.units_per_s),
+        ("cap", l.cap()),
+        ("share_of_cap", l.units_per_s / l.cap()),
+        ("steady_throttled_share", steady_share),
+    ]);
+    if let Some(c) = shards {
+        n.insert("shards".into(), c as f64);
+    }
+    n
+}
+
 /// A key value past (or near) its partition's cap.
 fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
     let sc = runs.sc;
@@ -347,10 +362,7 @@ fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
     } else {
         (format!("shard `{}` before the traffic grows {}", ks.name, percent(1.0 / ratio - 1.0)), None, None)
     };
-    let mut n = numbers(&[("units_per_s", l.units_per_s), ("cap", l.cap()), ("share_of_cap", ratio), ("steady_throttled_share", share)]);
-    if let Some(c) = count {
-        n.insert("shards".into(), c as f64);
-    }
+    let n = load_numbers(l, share, count);
     Some(Finding {
         id: "hot-key".into(),
         severity,
@@ -403,10 +415,7 @@ fn sequential(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
             None,
         )
     };
-    let mut n = numbers(&[("units_per_s", l.units_per_s), ("cap", l.cap()), ("share_of_cap", ratio), ("steady_throttled_share", share)]);
-    if let Some(c) = count {
-        n.insert("shards".into(), c as f64);
-    }
+    let n = load_numbers(l, share, count);
     Some(Finding {
         id: "sequential-partition-key".into(),
         severity,
