@@ -37,6 +37,10 @@ const KNOWN: &[&str] = &[
     "compare-replications.json",
     "recommend.csv",
     "recommend.json",
+    "recommend.svg",
+    "recommend.png",
+    "recommend-tables.csv",
+    "recommend-tables.json",
     "cost.svg",
     "cost.png",
     "sweep.csv",
@@ -224,6 +228,34 @@ fn sync_dir(dir: &Path) -> Result<(), OutputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every file a command writes is one an output folder may hold, so a second run into the
+    /// same folder replaces it (recommend's chart and its many-table files were missing, and a
+    /// second `recommend --out DIR` refused its own folder).
+    #[test]
+    fn every_artifact_written_is_known() {
+        fn walk(dir: &Path, names: &mut Vec<String>) {
+            for e in fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, names);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    let text = fs::read_to_string(&p).unwrap();
+                    for pat in ["Artifact::new(\"", "Artifact::stream(\""] {
+                        for (i, _) in text.match_indices(pat) {
+                            let rest = &text[i + pat.len()..];
+                            names.push(rest[..rest.find('"').unwrap()].to_string());
+                        }
+                    }
+                }
+            }
+        }
+        let mut names = Vec::new();
+        walk(Path::new(env!("CARGO_MANIFEST_DIR")).join("src").as_path(), &mut names);
+        assert!(names.len() > 30, "{names:?}");
+        let unknown: Vec<&String> = names.iter().filter(|n| !KNOWN.contains(&n.as_str())).collect();
+        assert!(unknown.is_empty(), "written but not in KNOWN: {unknown:?}");
+    }
 
     #[test]
     fn writes_replaces_and_drops_stale_files() {
