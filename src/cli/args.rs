@@ -140,8 +140,9 @@ pub(crate) struct RecommendArgs {
     /// targets when it is small [default: as many as the search takes, about 50].
     #[arg(long)]
     pub(crate) budget: Option<usize>,
-    /// Simulate every candidate to its end, for full figures in recommend.csv (by default a
-    /// candidate sure to end above --max-throttle is given up; the recommendation is the same).
+    /// Simulate every candidate to its end, for full figures in recommend.csv (by default the
+    /// candidates are screened by a per-minute model and only on-demand and the best are
+    /// simulated).
     #[arg(long)]
     pub(crate) simulate_all: bool,
     /// Run even if the guards estimate too much time or memory.

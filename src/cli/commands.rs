@@ -524,6 +524,7 @@ fn recommend_options(a: &super::args::RecommendArgs, stop: &StopToken) -> Result
         give_up: !a.simulate_all,
         modes,
         budget: a.budget,
+        screen: !a.simulate_all,
     })
 }
 

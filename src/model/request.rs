@@ -274,6 +274,16 @@ impl CompiledPattern {
         }
     }
 
+    /// Milli-units of one attempt at the mean item size (a query's or scan's items summed).
+    pub(crate) fn mean_milli(&self) -> u64 {
+        if let Some(u) = self.fixed_units {
+            return u;
+        }
+        let item = mean_bytes(self.size);
+        let bytes = if matches!(self.op, Op::Query | Op::Scan) { item * self.items_per_attempt } else { item };
+        self.units_of(bytes)
+    }
+
     /// Milli-units of one index write of an item of `bytes` on `w`'s index.
     pub(crate) fn index_write_units(w: &GsiWrite, bytes: u64) -> u64 {
         w.writes * units::write_milli(index_entry_bytes(w.projection, bytes))

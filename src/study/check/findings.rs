@@ -157,16 +157,6 @@ impl KeyLoad {
     }
 }
 
-/// Milli-units of one request of `cp` at the mean item size, per key value it touches.
-fn milli_per_touch(cp: &CompiledPattern) -> u64 {
-    if let Some(u) = cp.fixed_units {
-        return u;
-    }
-    let item = mean_bytes(cp.size);
-    let bytes = if matches!(cp.op, Op::Query | Op::Scan) { item * cp.items_per_attempt } else { item };
-    cp.units_of(bytes)
-}
-
 /// The busiest value's load per resource, key space and dimension, at the plan's peaks.
 #[must_use]
 pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
@@ -178,7 +168,7 @@ pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
         // every shard, each with its share of the items).
         let touches = if matches!(p.op, Op::BatchGet | Op::BatchWrite) { p.items as f64 } else { 1.0 };
         let shards = cp.shards.map_or(1.0, |s| if cp.fanout > 1 { 1.0 } else { s.count as f64 });
-        let units = rate * touches * top_share(&sc.key_spaces[ks]) * milli_per_touch(&cp) as f64 / MILLI as f64 / shards;
+        let units = rate * touches * top_share(&sc.key_spaces[ks]) * cp.mean_milli() as f64 / MILLI as f64 / shards;
         let e = acc.entry((cp.res, ks, cp.dim)).or_default();
         e.0 += units;
         e.1 += rate;
@@ -1016,7 +1006,7 @@ fn scans(runs: &Runs<'_>) -> Vec<Finding> {
         let share = if total > 0.0 { rate / total } else { 0.0 };
         let severity = if share > 0.01 || rate > 10.0 { Severity::Error } else { Severity::Warn };
         let cp = CompiledPattern::new(sc, p);
-        let per = milli_per_touch(&cp) as f64 / MILLI as f64;
+        let per = cp.mean_milli() as f64 / MILLI as f64;
         out.push(Finding {
             id: "scan-on-hot-path".into(),
             severity,

@@ -1,0 +1,345 @@
+//! A coarse per-minute model of a table's capacity, to screen `recommend`'s candidates before
+//! the engine confirms the best (issue 13: 14 days of one table in seconds, not minutes).
+//!
+//! The demand is worked from the scenario's rate shapes: each pattern's rate every second (with
+//! its `scale_rate` factors) times the units of one request at the mean item size, on the table
+//! and on each GSI its writes maintain (spec §1), summed per minute. Against it, per table or
+//! GSI and dimension, the model keeps the provisioned capacity in force, a burst bank of up to
+//! 300 seconds of it (spec §3), and Application Auto Scaling's target tracking with the
+//! engine's own [`Autoscaler`] and [`DecreaseQuota`] (spec §6.2): a decision at each minute's
+//! end on the minute's consumed units, applied after the alarm delay and the UpdateTable
+//! latency (longer when partitions are added), with the scenario's `set_autoscaling` actions
+//! (scheduled floors). On-demand resources follow [`OnDemandGrowth`] (spec §5).
+//!
+//! What it leaves out, and the engine confirms: arrivals within a minute (Poisson seconds,
+//! per-second buckets), partitions and hot keys, retries. Its throttled share is of demanded
+//! units, where the engine's is of attempts. It is a screen, labelled as such.
+
+use crate::cost::{ResourceUsage, Usage};
+use crate::limits::{BURST_SECONDS, GB, ITEM_OVERHEAD_BYTES};
+use crate::model::request::{initial_index_bytes, mean_bytes, CompiledPattern};
+use crate::model::resource::{initial_partitions, Mode};
+use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
+use crate::model::Dim;
+use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateShape, Scenario, TableClass};
+use crate::traffic::rate::rate_at;
+use crate::units::MILLI;
+
+/// Demand per minute, worked from the rate shapes.
+#[derive(Clone, Debug)]
+pub struct Demand {
+    /// Seconds.
+    pub duration_s: u64,
+    /// Per resource (table, then GSIs), per minute: [read, write] units a second.
+    pub units: Vec<Vec<[f64; 2]>>,
+    /// Per resource, per minute: bytes stored at the minute's end.
+    pub bytes: Vec<Vec<f64>>,
+}
+
+impl Demand {
+    /// The demand of `sc` over `duration_s`, or `None` when a pattern is a closed loop (its
+    /// rate depends on the answers).
+    #[must_use]
+    pub fn of(sc: &Scenario, duration_s: u64) -> Option<Self> {
+        if sc.patterns.iter().any(|p| matches!(p.rate, RateShape::ClosedLoop(_))) {
+            return None;
+        }
+        let minutes = duration_s.div_ceil(60) as usize;
+        let nres = 1 + sc.gsis.len();
+        let mut units = vec![vec![[0.0f64; 2]; minutes]; nres];
+        let mut growth = vec![vec![0.0f64; minutes]; nres];
+        let sod = sc.start_unix_s.rem_euclid(86_400) as u64;
+        for (j, p) in sc.patterns.iter().enumerate() {
+            let cp = CompiledPattern::new(sc, p);
+            let attempts = if matches!(p.op, Op::BatchGet | Op::BatchWrite) { p.items as f64 } else { cp.fanout as f64 };
+            let own = cp.mean_milli() as f64 / MILLI as f64 * attempts;
+            let index: Vec<(usize, f64)> = cp
+                .gsi
+                .iter()
+                .map(|w| (w.res, p.items as f64 * w.coverage * CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64))
+                .collect();
+            let item = mean_bytes(p.size);
+            let table_bytes = cp.base_delta as f64
+                + cp.collection_growth.map_or(0.0, |g| (g - item - ITEM_OVERHEAD_BYTES) as f64)
+                    * if cp.base_delta > 0 { 1.0 } else { 0.0 };
+            let index_bytes: Vec<(usize, f64)> = cp.gsi.iter().map(|w| (w.res, w.delta as f64 * w.coverage)).collect();
+            // The pattern's `scale_rate` factors, in time order.
+            let mut factors: Vec<(u64, f64)> = sc
+                .actions
+                .iter()
+                .filter_map(|a| match a.action {
+                    Action::ScaleRate { pattern, factor } if pattern == j => Some((a.time.as_secs(), factor)),
+                    _ => None,
+                })
+                .collect();
+            factors.sort_by_key(|f| f.0);
+            let (mut k, mut f) = (0, 1.0);
+            for m in 0..minutes {
+                let from = m as u64 * 60;
+                let to = (from + 60).min(duration_s);
+                let mut sum = 0.0;
+                for s in from..to {
+                    while k < factors.len() && factors[k].0 <= s {
+                        f *= factors[k].1;
+                        k += 1;
+                    }
+                    sum += rate_at(&p.rate, s, sod) * f;
+                }
+                let per_s = sum / (to - from) as f64;
+                units[cp.res][m][cp.dim as usize] += per_s * own;
+                for &(res, u) in &index {
+                    units[res][m][Dim::Write as usize] += per_s * u;
+                }
+                growth[0][m] += sum * table_bytes;
+                for &(res, b) in &index_bytes {
+                    growth[res][m] += sum * b;
+                }
+            }
+        }
+        let start: Vec<f64> = std::iter::once(sc.table.storage_bytes as f64).chain((0..sc.gsis.len()).map(|g| initial_index_bytes(sc, g) as f64)).collect();
+        let bytes = growth
+            .iter()
+            .zip(start)
+            .map(|(g, s0)| {
+                g.iter()
+                    .scan(s0, |b, x| {
+                        *b = (*b + x).max(0.0);
+                        Some(*b)
+                    })
+                    .collect()
+            })
+            .collect();
+        Some(Self { duration_s, units, bytes })
+    }
+
+    /// Per resource: the peak minute's [read, write] units a second.
+    #[must_use]
+    pub fn peaks(&self) -> Vec<[f64; 2]> {
+        self.peaks_in(|_| true)
+    }
+
+    /// Per resource: the peak of the minutes `keep` keeps.
+    #[must_use]
+    pub fn peaks_in(&self, keep: impl Fn(usize) -> bool) -> Vec<[f64; 2]> {
+        self.units
+            .iter()
+            .map(|r| r.iter().enumerate().filter(|(m, _)| keep(*m)).fold([0.0f64; 2], |a, (_, x)| [a[0].max(x[0]), a[1].max(x[1])]))
+            .collect()
+    }
+
+    /// Seconds in minute `m`.
+    fn secs(&self, m: usize) -> f64 {
+        (self.duration_s - m as u64 * 60).min(60) as f64
+    }
+}
+
+/// What the screen found for one candidate.
+#[derive(Clone, Debug)]
+pub struct Screened {
+    /// Throttled units over demanded units (a write throttled on a GSI fails on the table too).
+    pub throttled_share: f64,
+    /// The usage to bill.
+    pub usage: Usage,
+}
+
+/// One scalable dimension of one resource, minute by minute.
+struct Track {
+    /// Units a second in force.
+    units: f64,
+    /// Burst credit, units.
+    bank: f64,
+    /// A change waiting: (second it applies, new units).
+    pending: Option<(u64, u64)>,
+    scaler: Option<Autoscaler>,
+    growth: Option<OnDemandGrowth>,
+}
+
+/// Screens candidate `sc` (its capacity settings) against `demand`.
+#[must_use]
+pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
+    let nres = demand.units.len();
+    let minutes = demand.units.first().map_or(0, Vec::len);
+    let specs: Vec<(CapacitySpec, Option<&AutoscalingSpec>)> = std::iter::once((sc.table.capacity, sc.table.autoscaling.as_ref()))
+        .chain(sc.gsis.iter().map(|g| (g.capacity, g.autoscaling.as_ref())))
+        .collect();
+    let mut tracks: Vec<[Track; 2]> = specs
+        .iter()
+        .map(|(cap, auto)| {
+            let mk = |d: usize| {
+                let (units, growth) = match *cap {
+                    CapacitySpec::Provisioned { read, write } => ([read, write][d] as f64, None),
+                    CapacitySpec::OnDemand { warm_read, warm_write, .. } => {
+                        let warm = [warm_read, warm_write][d];
+                        (warm as f64, Some(OnDemandGrowth::new(warm, sc.table.on_demand_doubling_minutes)))
+                    }
+                };
+                let target = auto.and_then(|a| if d == 0 { a.read } else { a.write });
+                let bank = if sc.table.initial_burst_full && growth.is_none() { units * BURST_SECONDS as f64 } else { 0.0 };
+                Track { units, bank, pending: None, scaler: target.map(Autoscaler::new), growth }
+            };
+            [mk(0), mk(1)]
+        })
+        .collect();
+    let mut partitions: Vec<u64> = specs
+        .iter()
+        .enumerate()
+        .map(|(r, (cap, _))| {
+            let units = match *cap {
+                CapacitySpec::Provisioned { read, write } => [read, write],
+                CapacitySpec::OnDemand { warm_read, warm_write, .. } => [warm_read, warm_write],
+            };
+            initial_partitions(&Mode::Provisioned { units }, demand.bytes[r].first().copied().unwrap_or(0.0) as u64)
+        })
+        .collect();
+    let mut quota = vec![DecreaseQuota::default(); nres];
+    let mut actions: Vec<(u64, Option<usize>, [Option<crate::scenario::ScalingChange>; 2])> = sc
+        .actions
+        .iter()
+        .filter_map(|a| match &a.action {
+            Action::SetAutoscaling { index, changes } => Some((a.time.as_secs(), *index, *changes)),
+            _ => None,
+        })
+        .collect();
+    actions.sort_by_key(|a| a.0);
+    let mut next_action = 0;
+    let (mut throttled, mut demanded) = (0.0f64, 0.0f64);
+    let mut prov = vec![[Vec::with_capacity(minutes), Vec::with_capacity(minutes)]; nres];
+    let mut od_units = vec![[0.0f64; 2]; nres];
+    for m in 0..minutes {
+        let from = m as u64 * 60;
+        let secs = demand.secs(m);
+        // Scheduled changes of the scalable targets due in this minute.
+        while next_action < actions.len() && actions[next_action].0 < from + 60 {
+            let (at, index, changes) = actions[next_action];
+            let r = index.map_or(0, |g| g + 1);
+            for d in 0..2 {
+                let units = tracks[r][d].units as u64;
+                if let (Some(c), Some(s)) = (changes[d], tracks[r][d].scaler.as_mut()) {
+                    s.spec = s.spec.with(&c);
+                    let clamp = units.clamp(s.spec.min, s.spec.max.max(s.spec.min));
+                    if clamp != units {
+                        let latency = latency(sc, &mut partitions[r], &tracks[r], d, clamp);
+                        tracks[r][d].pending = Some((at + latency, clamp));
+                    }
+                }
+            }
+            next_action += 1;
+        }
+        // Per resource and dimension: the share of the minute's demand throttled.
+        let mut failed_share = vec![[0.0f64; 2]; nres];
+        let mut consumed = vec![[0.0f64; 2]; nres];
+        for r in 0..nres {
+            for d in 0..2 {
+                let t = &mut tracks[r][d];
+                // A change applying within the minute: the capacity is time-weighted.
+                let mut avg = t.units;
+                if let Some((at, new)) = t.pending {
+                    if at < from + 60 {
+                        let before = at.saturating_sub(from).min(60) as f64;
+                        avg = (t.units * before + new as f64 * (60.0 - before)) / 60.0;
+                        t.units = new as f64;
+                        t.pending = None;
+                    }
+                }
+                let want = demand.units[r][m][d] * secs;
+                let cap = avg * secs;
+                let served = if t.growth.is_some() {
+                    want.min(cap)
+                } else if want <= cap {
+                    t.bank = (t.bank + cap - want).min(t.units * BURST_SECONDS as f64);
+                    want
+                } else {
+                    let draw = t.bank.min(want - cap);
+                    t.bank -= draw;
+                    cap + draw
+                };
+                consumed[r][d] = served / secs;
+                if want > 0.0 {
+                    failed_share[r][d] = (want - served) / want;
+                }
+                if t.growth.is_some() {
+                    od_units[r][d] += served;
+                    prov[r][d].push(0.0);
+                } else {
+                    prov[r][d].push(avg * secs / 60.0);
+                }
+            }
+        }
+        // A write throttled on any resource fails on the table (GSI back-pressure); reads fail
+        // where they are read.
+        let write_fail = failed_share.iter().map(|f| f[1]).fold(0.0, f64::max);
+        for r in 0..nres {
+            let w = if r == 0 { demand.units[0][m][1] } else { 0.0 };
+            throttled += (failed_share[r][0] * demand.units[r][m][0] + write_fail * w) * secs;
+            demanded += (demand.units[r][m][0] + w) * secs;
+        }
+        // The minute's end: on-demand growth, target tracking.
+        let end = from + secs as u64;
+        for r in 0..nres {
+            for d in 0..2 {
+                let (units, pending) = (tracks[r][d].units, tracks[r][d].pending.is_some());
+                if let Some(g) = tracks[r][d].growth.as_mut() {
+                    tracks[r][d].units = g.minute(consumed[r][d]);
+                    continue;
+                }
+                let Some(s) = tracks[r][d].scaler.as_mut() else { continue };
+                let decision = s.evaluate(consumed[r][d], units as u64, end);
+                let new = match decision {
+                    Decision::Hold => continue,
+                    _ if pending => continue,
+                    Decision::ScaleOut(n) | Decision::ScaleIn(n) => n,
+                };
+                let delay = specs[r].1.map_or(0, |a| if a.instant { 0 } else { a.alarm_delay.as_secs() });
+                let call_at = end + delay;
+                if matches!(decision, Decision::ScaleIn(_)) {
+                    let now = sc.start_unix_s + call_at as i64;
+                    if !quota[r].allowed(now) {
+                        continue;
+                    }
+                    quota[r].record(now);
+                }
+                s.acted(decision, call_at);
+                let instant = specs[r].1.is_some_and(|a| a.instant);
+                let latency = if instant { 0 } else { latency(sc, &mut partitions[r], &tracks[r], d, new) };
+                tracks[r][d].pending = Some((call_at + latency, new));
+            }
+        }
+    }
+    let names: Vec<String> = std::iter::once(sc.table.name.clone()).chain(sc.gsis.iter().map(|g| g.name.clone())).collect();
+    let resources = (0..nres)
+        .map(|r| {
+            let od = tracks[r][0].growth.is_some();
+            let [pr, pw] = std::mem::take(&mut prov[r]);
+            ResourceUsage {
+                name: names[r].clone(),
+                on_demand: od,
+                provisioned: !od,
+                provisioned_hours: if od { 0.0 } else { demand.duration_s as f64 / 3_600.0 },
+                on_demand_read_units: od_units[r][0],
+                on_demand_write_units: od_units[r][1],
+                provisioned_rcu_by_minute: pr,
+                provisioned_wcu_by_minute: pw,
+                storage_gb_by_minute: demand.bytes[r].iter().enumerate().map(|(m, b)| b / GB as f64 * demand.secs(m) / 60.0).collect(),
+            }
+        })
+        .collect();
+    Screened {
+        throttled_share: if demanded > 0.0 { throttled / demanded } else { 0.0 },
+        usage: Usage { hours: demand.duration_s as f64 / 3_600.0, standard_ia: sc.table.table_class == TableClass::StandardIa, resources },
+    }
+}
+
+/// Seconds an UpdateTable to `new` units of dimension `d` takes: the update latency, or the
+/// partition-add latency when the partitions must double to serve it (they then do).
+fn latency(sc: &Scenario, partitions: &mut u64, t: &[Track; 2], d: usize, new: u64) -> u64 {
+    let mut units = [t[0].units as u64, t[1].units as u64];
+    units[d] = new;
+    let needed = initial_partitions(&Mode::Provisioned { units }, 0);
+    if needed <= *partitions {
+        return sc.table.update_latency.as_secs();
+    }
+    while *partitions < needed {
+        *partitions *= 2;
+    }
+    sc.table.partition_add_latency.as_secs()
+}
