@@ -4,7 +4,8 @@
 //!
 //! The search uses what is monotone in the model instead of sampling at random:
 //!
-//! 1. **on-demand**, once; its run gives the demand per resource and minute.
+//! 1. **on-demand**, once; its run (or, screened, the rate shapes) gives the demand per
+//!    resource and minute.
 //! 2. **provisioned, fixed**: capacity `ceil(peak demand x s)` for every resource and dimension;
 //!    more capacity never throttles more, so `s` is found by bisection (the smallest that keeps
 //!    within the limit).
@@ -18,15 +19,18 @@
 //!    reservation (blocks of 100, table and GSIs together) that minimises its bill, found by
 //!    billing the recorded provisioned series at every block, without simulating again.
 //!
-//! The chains of 2 and 3 run in parallel. About 50 simulations (`budget` caps them); a random
-//! search over the same auto-scaling space needs 256 to do as well (a test checks it on a
-//! bundled scenario). A candidate sure to end above the limit is given up early
-//! ([`crate::engine::GiveUp`]): most of a search's slow runs are such, and nothing the
-//! recommendation says changes (a test checks it).
+//! The chains of 2 and 3 run in parallel. By default ([`RecommendOptions::screen`]) every
+//! candidate is first evaluated by the per-minute model of [`super::screen`], and the engine
+//! simulates on-demand and the cheapest screened candidate within the limit (the next dearer
+//! while one ends above it): the pick is always simulated. Without the screen every candidate
+//! is simulated, about 50 (`budget` caps them); a random search over the same auto-scaling
+//! space needs 256 to do as well (a test checks it on a bundled scenario). There, a candidate
+//! sure to end above the limit is given up early ([`crate::engine::GiveUp`]): most of a
+//! search's slow runs are such, and nothing the recommendation says changes (a test checks it).
 
 use super::compare::{on_demand, provisioned, traffic_only};
-use super::screen::Demand;
 use super::runner::par_indexed;
+use super::screen::Demand;
 use crate::cost::{bill, Bill, BillComponent, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{simulate, GiveUp, RunOptions, RunResult};
 use crate::scenario::{Action, ActionSpec, AutoscalingSpec, RateShape, ScalingChange, ScalingTargetSpec, Scenario, TableClass};
@@ -548,7 +552,6 @@ fn daily_floors(blocks: &[(u32, u32, Vec<[f64; 2]>)], target: f64) -> Vec<DailyF
         .collect()
 }
 
-
 fn scale(p: &[[f64; 2]], k: f64) -> Vec<[u64; 2]> {
     p.iter().map(|x| [((x[0] * k).ceil() as u64).max(1), ((x[1] * k).ceil() as u64).max(1)]).collect()
 }
@@ -737,7 +740,9 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
         let best = candidates
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.within_limit && !c.screened && matches!(c.settings, Settings::Provisioned { .. } | Settings::Autoscaling { .. }))
+            .filter(|(_, c)| {
+                c.within_limit && !c.screened && matches!(c.settings, Settings::Provisioned { .. } | Settings::Autoscaling { .. })
+            })
             .min_by(|a, b| a.1.monthly_usd.total_cmp(&b.1.monthly_usd))
             .map(|(i, _)| i);
         if let Some(i) = best {

@@ -56,12 +56,13 @@ impl Demand {
             let index: Vec<(usize, f64)> = cp
                 .gsi
                 .iter()
-                .map(|w| (w.res, p.items as f64 * w.coverage * CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64))
+                .map(|w| {
+                    (w.res, p.items as f64 * w.coverage * CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64)
+                })
                 .collect();
             let item = mean_bytes(p.size);
             let table_bytes = cp.base_delta as f64
-                + cp.collection_growth.map_or(0.0, |g| (g - item - ITEM_OVERHEAD_BYTES) as f64)
-                    * if cp.base_delta > 0 { 1.0 } else { 0.0 };
+                + cp.collection_growth.map_or(0.0, |g| (g - item - ITEM_OVERHEAD_BYTES) as f64) * if cp.base_delta > 0 { 1.0 } else { 0.0 };
             let index_bytes: Vec<(usize, f64)> = cp.gsi.iter().map(|w| (w.res, w.delta as f64 * w.coverage)).collect();
             // The pattern's `scale_rate` factors, in time order.
             let mut factors: Vec<(u64, f64)> = sc
@@ -96,7 +97,8 @@ impl Demand {
                 }
             }
         }
-        let start: Vec<f64> = std::iter::once(sc.table.storage_bytes as f64).chain((0..sc.gsis.len()).map(|g| initial_index_bytes(sc, g) as f64)).collect();
+        let start: Vec<f64> =
+            std::iter::once(sc.table.storage_bytes as f64).chain((0..sc.gsis.len()).map(|g| initial_index_bytes(sc, g) as f64)).collect();
         let bytes = growth
             .iter()
             .zip(start)
@@ -268,10 +270,10 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
         // A write throttled on any resource fails on the table (GSI back-pressure); reads fail
         // where they are read.
         let write_fail = failed_share.iter().map(|f| f[1]).fold(0.0, f64::max);
-        for r in 0..nres {
-            let w = if r == 0 { demand.units[0][m][1] } else { 0.0 };
-            throttled += (failed_share[r][0] * demand.units[r][m][0] + write_fail * w) * secs;
-            demanded += (demand.units[r][m][0] + w) * secs;
+        for (r, (fail, want)) in failed_share.iter().zip(&demand.units).enumerate() {
+            let w = if r == 0 { want[m][1] } else { 0.0 };
+            throttled += (fail[0] * want[m][0] + write_fail * w) * secs;
+            demanded += (want[m][0] + w) * secs;
         }
         // The minute's end: on-demand growth, target tracking.
         let end = from + secs as u64;
