@@ -280,7 +280,7 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     let minutes = &recorded.resources[0].minutes;
     assert_eq!(minutes.len(), days * 1_440);
     // The history as get-metric-data writes it: one result per metric, newest first.
-    let start = 1_761_955_200i64; // 2026-11-01T00:00:00Z
+    let start = 1_793_491_200i64; // 2026-11-01T00:00:00Z, the start of the recorded run
     let stamp = |m: usize| {
         let t = time::OffsetDateTime::from_unix_timestamp(start + m as i64 * 60).unwrap();
         format!("{:04}-{:02}-{:02}T{:02}:{:02}:00+00:00", t.year(), u8::from(t.month()), t.day(), t.hour(), t.minute())
@@ -304,9 +304,18 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
         series("ProvisionedReadCapacityUnits", &|m| m.provisioned_unit_seconds[0] as f64 / 60.0),
         series("ProvisionedWriteCapacityUnits", &|m| m.provisioned_unit_seconds[1] as f64 / 60.0),
     ], "Messages": [] });
+    // The committed fixture (tests/fixtures/import/metric-data-14d.json, read by README's
+    // 14-day worked example) is this history: DDBSIM_WRITE_FIXTURES=1 rewrites it after a
+    // change of the engine's draws.
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let fixture = fx("metric-data-14d.json");
+    if std::env::var_os("DDBSIM_WRITE_FIXTURES").is_some() {
+        std::fs::write(&fixture, &bytes).unwrap();
+    }
+    assert!(std::fs::read(&fixture).unwrap() == bytes, "{} is not this run's history: DDBSIM_WRITE_FIXTURES=1 rewrites it", fixture.display());
     let dir = tempfile::tempdir().unwrap();
     let metrics = dir.path().join("metrics.json");
-    std::fs::write(&metrics, serde_json::to_vec(&doc).unwrap()).unwrap();
+    std::fs::write(&metrics, &bytes).unwrap();
     let def = dir.path().join("table.json");
     std::fs::write(
         &def,
@@ -474,6 +483,24 @@ fn the_bundled_imported_example_is_what_import_writes() {
     .unwrap();
     let dir = Path::new("scenarios/imported");
     assert_eq!(std::fs::read_to_string(dir.join("orders.toml")).unwrap(), i.scenario, "re-run the import of README's example");
+    for (name, text) in &i.traces {
+        assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
+    }
+}
+
+/// scenarios/imported/orders-14d.toml (README's 14-day example) is what `ddbsim import` writes
+/// from the CloudFormation template and the 14-day history, byte for byte.
+#[test]
+fn the_fourteen_day_example_is_what_import_writes() {
+    let i = import(&[fx("orders-cfn.yaml")], &[fx("metric-data-14d.json")], None, "orders-14d").unwrap();
+    let dir = Path::new("scenarios/imported");
+    if std::env::var_os("DDBSIM_WRITE_FIXTURES").is_some() {
+        std::fs::write(dir.join("orders-14d.toml"), &i.scenario).unwrap();
+        for (name, text) in &i.traces {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+    }
+    assert_eq!(std::fs::read_to_string(dir.join("orders-14d.toml")).unwrap(), i.scenario, "re-run the import of README's example");
     for (name, text) in &i.traces {
         assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");
     }
