@@ -283,7 +283,10 @@ fn completions_and_the_man_page_are_generated() {
         let o = ddbsim(&["completions", shell]);
         assert!(o.status.success(), "{shell}: {}", String::from_utf8_lossy(&o.stderr));
         let text = String::from_utf8(o.stdout).unwrap();
-        assert!(text.contains("recommend") && text.contains("import") && text.contains("check") && text.contains("max-throttle"), "{shell}");
+        assert!(
+            text.contains("recommend") && text.contains("import") && text.contains("check") && text.contains("max-throttle"),
+            "{shell}"
+        );
     }
     let o = ddbsim(&["man"]);
     assert!(o.status.success());

@@ -312,7 +312,11 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     if std::env::var_os("DDBSIM_WRITE_FIXTURES").is_some() {
         std::fs::write(&fixture, &bytes).unwrap();
     }
-    assert!(std::fs::read(&fixture).unwrap() == bytes, "{} is not this run's history: DDBSIM_WRITE_FIXTURES=1 rewrites it", fixture.display());
+    assert!(
+        std::fs::read(&fixture).unwrap() == bytes,
+        "{} is not this run's history: DDBSIM_WRITE_FIXTURES=1 rewrites it",
+        fixture.display()
+    );
     let dir = tempfile::tempdir().unwrap();
     let metrics = dir.path().join("metrics.json");
     std::fs::write(&metrics, &bytes).unwrap();
