@@ -198,10 +198,10 @@ pub(crate) struct Recorder {
     minute_latency: Histogram,
     /// Per minute: p50, p99 and max latency of the requests served in it, µs.
     pub(crate) latency_by_minute: Vec<[u64; 3]>,
-    /// Attempts and throttled attempts of the current minute.
-    pub(crate) minute_attempts: [u64; 2],
-    /// Per minute: attempts sent and attempts throttled.
-    pub(crate) attempts_by_minute: Vec<[u64; 2]>,
+    /// Attempts, throttled attempts, failed requests and requests offered of the current minute.
+    pub(crate) minute_attempts: [u64; 4],
+    /// Per minute: attempts sent, attempts throttled, requests failed, requests offered.
+    pub(crate) attempts_by_minute: Vec<[u64; 4]>,
 }
 
 impl Recorder {

@@ -233,6 +233,7 @@ impl Admission<'_> {
             cur.requested[p.dim as usize] += units;
             cur.offered[p.dim as usize] += units;
             self.rec.minute_attempts[0] += count;
+            self.rec.minute_attempts[3] += count;
             let t = &mut self.rec.patterns[j];
             t.attempts += count;
             t.offered += count;
@@ -329,6 +330,8 @@ impl Admission<'_> {
             t.pages_sent += count;
         }
         if n == 1 && page == 0 {
+            self.rec.minute_attempts[3] += count;
+            let t = &mut self.rec.patterns[j];
             t.offered += count;
         }
     }
@@ -472,10 +475,12 @@ impl Admission<'_> {
                 page: a.page,
             }),
             AfterThrottle::Exhausted => {
+                self.rec.minute_attempts[2] += 1;
                 self.rec.patterns[j].failed_exhausted += 1;
                 self.answered(j, a.time.as_micros() + self.service_us, true);
             }
             AfterThrottle::QuotaEmpty => {
+                self.rec.minute_attempts[2] += 1;
                 self.rec.patterns[j].failed_quota += 1;
                 self.answered(j, a.time.as_micros() + self.service_us, true);
             }
@@ -518,6 +523,7 @@ impl Admission<'_> {
         self.scratch.taken = taken;
         if collection_full {
             // ItemCollectionSizeLimitExceededException: nothing written, not retried.
+            self.rec.minute_attempts[2] += 1;
             self.rec.patterns[j].failed_collection += 1;
             return None;
         }

@@ -231,8 +231,9 @@ pub struct RunResult {
     pub latency: Histogram,
     /// Per minute: p50, p99 and max latency of requests served, µs.
     pub latency_by_minute: Vec<[u64; 3]>,
-    /// Per minute: attempts sent and attempts throttled (all patterns).
-    pub attempts_by_minute: Vec<[u64; 2]>,
+    /// Per minute: attempts sent, attempts throttled, requests failed (when they gave up) and
+    /// requests offered (first attempts), all patterns.
+    pub attempts_by_minute: Vec<[u64; 4]>,
     /// Capacity changes, splits and refused actions, in time order.
     pub events: Vec<CapacityEvent>,
     /// Seconds admitted in bulk (fast mode).
