@@ -243,6 +243,8 @@ pub fn review(runs: &Runs<'_>) -> Vec<Finding> {
             out.extend(hot_key(runs, l));
         }
     }
+    out.extend(capacity_below_peak(runs));
+    out.extend(autoscaling_lag(runs));
     out.extend(gsi_back_pressure(runs));
     out.extend(too_many_gsis(runs));
     out.extend(all_projection(runs));
@@ -339,7 +341,8 @@ fn load_numbers(l: &KeyLoad, steady_share: f64, shards: Option<u64>) -> BTreeMap
 fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
     let sc = runs.sc;
     let ratio = l.units_per_s / l.cap();
-    if ratio < NEAR_CAP {
+    // Near the cap at the peak, or past it in the burst.
+    if ratio < NEAR_CAP && ratio * sc.check.burst_factor <= 1.0 {
         return None;
     }
     let ks = &sc.key_spaces[l.key_space];
@@ -350,7 +353,17 @@ fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
     let (fix, effect, count) = if severity == Severity::Error {
         shard_effect(runs, l.key_space)
     } else {
-        (format!("shard `{}` before the traffic grows {}", ks.name, percent(1.0 / ratio - 1.0)), None, None)
+        (
+            format!(
+                "shard `{}` before the traffic grows {} (the {}x burst takes it to {} of the cap)",
+                ks.name,
+                percent(1.0 / ratio - 1.0),
+                sc.check.burst_factor,
+                percent(ratio * sc.check.burst_factor)
+            ),
+            None,
+            None,
+        )
     };
     let n = load_numbers(l, share, count);
     Some(Finding {
@@ -483,6 +496,224 @@ fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize) -> Option<Findi
         fix,
         effect,
     })
+}
+
+/// Demand of a run per resource, [read, write]: first attempts' units a second over the
+/// minutes from `from`.
+fn offered_per_s(r: &RunResult, from: usize) -> Vec<[f64; 2]> {
+    r.resources
+        .iter()
+        .map(|res| {
+            let ms = &res.minutes[from.min(res.minutes.len())..];
+            let secs: u64 = (from..from + ms.len()).map(|m| r.minute_seconds(m)).sum::<u64>().max(1);
+            [0, 1].map(|d| ms.iter().map(|m| m.offered[d]).sum::<u64>() as f64 / MILLI as f64 / secs as f64)
+        })
+        .collect()
+}
+
+/// The capacity settings of resource `res` (0 the table, `g + 1` GSI `g`).
+fn capacity_of(sc: &Scenario, res: usize) -> (CapacitySpec, Option<&AutoscalingSpec>) {
+    if res == 0 {
+        (sc.table.capacity, sc.table.autoscaling.as_ref())
+    } else {
+        (sc.gsis[res - 1].capacity, sc.gsis[res - 1].autoscaling.as_ref())
+    }
+}
+
+/// Sets resource `res`'s provisioned units of dimension `d` in `s`.
+fn set_units(s: &mut Scenario, res: usize, d: usize, units: u64) {
+    let cap = if res == 0 { &mut s.table.capacity } else { &mut s.gsis[res - 1].capacity };
+    if let CapacitySpec::Provisioned { read, write } = cap {
+        if d == 0 {
+            *read = units;
+        } else {
+            *write = units;
+        }
+    }
+}
+
+/// A provisioned table or GSI without auto scaling whose fixed capacity is below the peak (an
+/// error: burst credit carries it for minutes at most) or below the burst (a warning). The fix
+/// is simulated with every such capacity raised at once (the phase's demand and 10 % for the
+/// seconds above its mean), so one dimension's fix is not hidden by another's shortfall.
+fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let demand = offered_per_s(&runs.steady, 0);
+    let factor = sc.check.burst_factor;
+    // (resource, dimension, capacity, peak) of every fixed capacity below the burst.
+    let mut short = Vec::new();
+    for (res, want) in demand.iter().enumerate() {
+        let (CapacitySpec::Provisioned { read, write }, None) = capacity_of(sc, res) else { continue };
+        for d in [Dim::Read, Dim::Write] {
+            let (cap, peak) = ([read, write][d as usize] as f64, want[d as usize]);
+            if peak > 0.0 && peak * factor > cap {
+                short.push((res, d, cap, peak));
+            }
+        }
+    }
+    let fix_of = |peak: f64, below: bool| ((if below { peak } else { peak * factor }) * 1.1).ceil() as u64;
+    let below: Vec<_> = short.iter().copied().filter(|x| x.3 > x.2).collect();
+    let steady = (!below.is_empty()).then(|| {
+        let mut s = steady_scenario(sc, &runs.peaks);
+        for &(res, d, _, peak) in &below {
+            set_units(&mut s, res, d as usize, fix_of(peak, true));
+        }
+        (throttled_share(&runs.steady), throttled_share(&runs.simulate(&s, false)))
+    });
+    let burst = runs.burst.as_ref().map(|b| {
+        let from = (sc.check.warmup.as_secs() / 60) as usize;
+        let mut s = super::burst_scenario(sc, &runs.peaks);
+        for &(res, d, _, peak) in &short {
+            set_units(&mut s, res, d as usize, fix_of(peak, false));
+        }
+        let r = runs.simulate(&s, false);
+        let share = |x: &RunResult| {
+            let (a, t, _) = window(x, from, usize::MAX);
+            if a == 0 {
+                0.0
+            } else {
+                t as f64 / a as f64
+            }
+        };
+        (share(b), share(&r))
+    });
+    let mut out = Vec::new();
+    // A GSI's write capacity is `gsi-back-pressure`'s.
+    for &(res, d, cap, peak) in short.iter().filter(|x| !(x.0 > 0 && x.1 == Dim::Write)) {
+        let is_below = peak > cap;
+        let Some((phase_share, after)) = (if is_below { steady } else { burst }) else { continue };
+        let fixed = fix_of(peak, is_below);
+        let name = resource_name(sc, res);
+        let unit = if d == Dim::Read { "RCU" } else { "WCU" };
+        let phase = if is_below { "steady phase" } else { "burst" };
+        let others = if is_below { below.len() } else { short.len() };
+        let credit = if is_below {
+            format!(
+                "; burst credit (300 s of {} {unit}) carries the difference for {:.0} s at most",
+                grouped(cap as u64),
+                300.0 * cap / (peak - cap)
+            )
+        } else {
+            String::new()
+        };
+        out.push(Finding {
+            id: "capacity-below-peak".into(),
+            severity: if is_below { Severity::Error } else { Severity::Warn },
+            resource: Some(name.clone()),
+            title: if is_below {
+                format!("{name} is provisioned at {} {unit} without auto scaling, below the peak's {} {unit}/s", grouped(cap as u64), units(peak))
+            } else {
+                format!(
+                    "{name}'s {} {unit} (no auto scaling) hold the peak's {} {unit}/s but not the {factor}x burst's {}",
+                    grouped(cap as u64),
+                    units(peak),
+                    units(peak * factor)
+                )
+            },
+            evidence: vec![format!("the {phase} throttled {} of attempts{credit}", percent(phase_share))],
+            numbers: numbers(&[
+                ("capacity", cap),
+                ("peak_units_per_s", peak),
+                ("burst_units_per_s", peak * factor),
+                ("phase_throttled_share", phase_share),
+                ("fixed_capacity", fixed as f64),
+                ("fixed_throttled_share", after),
+            ]),
+            source: "docs/dynamodb-behaviour.md §3 (burst credit: 300 s of unused capacity), §6.1; the design skill's capacity smell \"relying on burst capacity for normal traffic\"".into(),
+            fix: format!(
+                "provision {name} at {} {unit} (the {phase}'s demand and 10 %), auto scale it, or go on-demand; `ddbsim recommend` prices each",
+                grouped(fixed)
+            ),
+            effect: Some(format!(
+                "at {} {unit}{} the {phase} throttles {}",
+                grouped(fixed),
+                if others > 1 { format!(" (and the {} other short capacities raised alike)", others - 1) } else { String::new() },
+                percent(after)
+            )),
+        });
+    }
+    out
+}
+
+/// An auto-scaled table or GSI that throttles while target tracking catches up with a step:
+/// scale-out waits for two one-minute datapoints above the target, the alarm delay and the
+/// UpdateTable (spec §6.2).
+fn autoscaling_lag(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let mut out = Vec::new();
+    let limit = sc.check.max_throttle;
+    let from = (sc.check.warmup.as_secs() / 60) as usize;
+    let phases = [(Phase::Steady, Some(&runs.steady), 0usize), (Phase::Burst, runs.burst.as_ref(), from)];
+    for res in 0..=sc.gsis.len() {
+        let (CapacitySpec::Provisioned { .. }, Some(auto)) = capacity_of(sc, res) else { continue };
+        for d in [Dim::Read, Dim::Write] {
+            let Some(t) = (if d == Dim::Read { auto.read } else { auto.write }) else { continue };
+            for (ph, r, start) in phases {
+                let Some(r) = r else { continue };
+                let (a, th, _) = window(r, start, usize::MAX);
+                let share = if a == 0 { 0.0 } else { th as f64 / a as f64 };
+                let events: u64 = r.resources[res].minutes[start.min(r.resources[res].minutes.len())..]
+                    .iter()
+                    .map(|m| m.throttle_events[Reason::Provisioned as usize][d as usize])
+                    .sum();
+                if share <= limit || events == 0 {
+                    continue;
+                }
+                let peak = offered_per_s(r, start)[res][d as usize];
+                let need = (peak / t.target).ceil() as u64;
+                let name = resource_name(sc, res);
+                let unit = if d == Dim::Read { "RCU" } else { "WCU" };
+                let mut s = if ph == Phase::Steady { steady_scenario(sc, &runs.peaks) } else { super::burst_scenario(sc, &runs.peaks) };
+                let over_max = need > t.max;
+                {
+                    let a = if res == 0 { s.table.autoscaling.as_mut() } else { s.gsis[res - 1].autoscaling.as_mut() };
+                    if let Some(tt) = a.and_then(|a| if d == Dim::Read { a.read.as_mut() } else { a.write.as_mut() }) {
+                        tt.max = tt.max.max(need);
+                        tt.min = need;
+                    }
+                }
+                set_units(&mut s, res, d as usize, need);
+                let rerun = runs.simulate(&s, false);
+                let (a2, t2, _) = window(&rerun, start, usize::MAX);
+                let after = if a2 == 0 { 0.0 } else { t2 as f64 / a2 as f64 };
+                out.push(Finding {
+                    id: "autoscaling-lag".into(),
+                    severity: Severity::Error,
+                    resource: Some(name.clone()),
+                    title: if over_max {
+                        format!("{name}'s auto-scaling maximum of {} {unit} is below the {} phase's {} {unit}/s at {:.0} %", grouped(t.max), ph.name(), units(peak), t.target * 100.0)
+                    } else {
+                        format!("{name}'s auto scaling (min {}, target {:.0} %) lags the {} phase's step to {} {unit}/s", grouped(t.min), t.target * 100.0, ph.name(), units(peak))
+                    },
+                    evidence: vec![format!(
+                        "{} of the phase's attempts throttled ({} provisioned-capacity events): scale-out waits for two minutes above the target, the {} s alarm delay and the UpdateTable",
+                        percent(share),
+                        grouped(events),
+                        auto.alarm_delay.as_secs()
+                    )],
+                    numbers: numbers(&[
+                        ("min", t.min as f64),
+                        ("max", t.max as f64),
+                        ("target", t.target),
+                        ("peak_units_per_s", peak),
+                        ("phase_throttled_share", share),
+                        ("needed_min", need as f64),
+                        ("raised_throttled_share", after),
+                    ]),
+                    source: "docs/dynamodb-behaviour.md §6.2 (target tracking: 2 datapoints, alarm delay, UpdateTable latency)".into(),
+                    fix: format!(
+                        "raise {name}'s {} minimum to {} {unit} (the peak at the target){} before the traffic arrives — a scheduled action (`[[at]] set_autoscaling`) for a known launch — or go on-demand",
+                        d.name(),
+                        grouped(need),
+                        if over_max { " and its maximum with it" } else { "" }
+                    ),
+                    effect: Some(format!("with a minimum of {} {unit} the {} phase throttles {}", grouped(need), ph.name(), percent(after))),
+                });
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// A provisioned GSI with less write capacity than its base-table writes need: back-pressure
@@ -861,36 +1092,52 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
     }]
 }
 
-/// An on-demand table or GSI that throttles in the burst: the warm throughput it needs.
+/// An on-demand table or GSI that throttles at the steady peak or in the burst: the warm
+/// throughput it needs.
 fn on_demand_burst(runs: &Runs<'_>) -> Vec<Finding> {
     let sc = runs.sc;
-    let Some(burst) = runs.burst.as_ref() else { return Vec::new() };
-    let from = (sc.check.warmup.as_secs() / 60) as usize;
-    let (a, t, _) = window(burst, from, usize::MAX);
+    let mut out = on_demand_phase(runs, Phase::Steady, &runs.steady, 0);
+    if let Some(b) = &runs.burst {
+        out.extend(on_demand_phase(runs, Phase::Burst, b, (sc.check.warmup.as_secs() / 60) as usize));
+    }
+    out
+}
+
+/// The on-demand finding of one phase's run `run`, judged from minute `from`.
+fn on_demand_phase(runs: &Runs<'_>, phase: Phase, run: &RunResult, from: usize) -> Vec<Finding> {
+    let sc = runs.sc;
+    let (a, t, _) = window(run, from, usize::MAX);
     let share = if a == 0 { 0.0 } else { t as f64 / a as f64 };
     if share <= sc.check.max_throttle {
         return Vec::new();
     }
+    let (id, what) = if phase == Phase::Burst {
+        ("on-demand-burst", format!("the {}x burst", sc.check.burst_factor))
+    } else {
+        ("on-demand-steady", "the steady peak from the first second".to_string())
+    };
     let mut out = Vec::new();
-    for (res, r) in burst.resources.iter().enumerate() {
+    for (res, r) in run.resources.iter().enumerate() {
         let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
         let CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } = cap else { continue };
         let events: u64 = r.minutes[from.min(r.minutes.len())..].iter().map(|m| m.events(Dim::Read) + m.events(Dim::Write)).sum();
         if events == 0 {
             continue;
         }
-        // The burst's peak units per second, per dimension, with 10 % headroom for the
+        // The phase's peak units per second, per dimension, with 10 % headroom for the
         // seconds above the minute's mean, rounded up to a thousand.
         let peak = |d: Dim| {
             r.minutes[from.min(r.minutes.len())..]
                 .iter()
                 .enumerate()
-                .map(|(i, m)| m.offered[d as usize] as f64 / MILLI as f64 / burst.minute_seconds(from + i) as f64)
+                .map(|(i, m)| m.offered[d as usize] as f64 / MILLI as f64 / run.minute_seconds(from + i) as f64)
                 .fold(0.0, f64::max)
         };
         let want = |d: Dim, warm: u64| ((peak(d) * 1.1 / 1_000.0).ceil() as u64 * 1_000).max(warm);
         let (wr, ww) = (want(Dim::Read, warm_read), want(Dim::Write, warm_write));
-        let mut s = super::burst_scenario(sc, &runs.peaks);
+        let mut s = if phase == Phase::Burst { super::burst_scenario(sc, &runs.peaks) } else { steady_scenario(sc, &runs.peaks) };
+        // Warm from the start: a pre-warm finished before the traffic arrives.
+        s.actions.retain(|x| !matches!(x.action, crate::scenario::Action::Prewarm { index, .. } if index.map_or(0, |g| g + 1) == res));
         let warmed = CapacitySpec::OnDemand { warm_read: wr, warm_write: ww, max_read, max_write, table_quota };
         if res == 0 {
             s.table.capacity = warmed;
@@ -902,36 +1149,35 @@ fn on_demand_burst(runs: &Runs<'_>) -> Vec<Finding> {
         let after = if a2 == 0 { 0.0 } else { t2 as f64 / a2 as f64 };
         let name = resource_name(sc, res);
         out.push(Finding {
-            id: "on-demand-burst".into(),
+            id: id.into(),
             severity: Severity::Error,
             resource: Some(name.clone()),
             title: format!(
-                "on-demand {name} throttles in the {}x burst: {} of the burst's attempts, warm throughput {} RRU/s / {} WRU/s",
-                sc.check.burst_factor,
+                "on-demand {name} throttles at {what}: {} of the phase's attempts, warm throughput {} RRU/s / {} WRU/s",
                 percent(share),
                 grouped(warm_read),
                 grouped(warm_write)
             ),
             evidence: vec![format!(
-                "the burst asks for up to {} RRU/s and {} WRU/s; on-demand serves up to twice the previous peak at once and doubles at most every 30 minutes",
+                "the phase asks for up to {} RRU/s and {} WRU/s; on-demand serves up to twice the previous peak at once and doubles at most every 30 minutes; a pre-warm takes effect after `prewarm_delay`",
                 units(peak(Dim::Read)),
                 units(peak(Dim::Write))
             )],
             numbers: numbers(&[
-                ("burst_throttled_share", share),
+                ("phase_throttled_share", share),
                 ("warm_read", warm_read as f64),
                 ("warm_write", warm_write as f64),
                 ("prewarm_read", wr as f64),
                 ("prewarm_write", ww as f64),
                 ("prewarmed_throttled_share", after),
             ]),
-            source: "docs/dynamodb-behaviour.md §5, §5.1 (on-demand doubling, warm throughput); the design skill's burst test (200 % of peak)".into(),
+            source: "docs/dynamodb-behaviour.md §5, §5.1 (on-demand doubling, warm throughput); the design skill's steady and burst tests (100 % and 200 % of peak)".into(),
             fix: format!(
-                "pre-warm {name} to {} RRU/s and {} WRU/s before the launch (UpdateTable --warm-throughput, or `[[at]] prewarm`)",
+                "pre-warm {name} to {} RRU/s and {} WRU/s, finished before the traffic arrives (UpdateTable --warm-throughput, or `[[at]] prewarm` at least `prewarm_delay` ahead)",
                 grouped(wr),
                 grouped(ww)
             ),
-            effect: Some(format!("pre-warmed, the burst throttles {} of its attempts", percent(after))),
+            effect: Some(format!("warm from the start, the phase throttles {} of its attempts", percent(after))),
         });
     }
     out

@@ -306,6 +306,16 @@ pub fn window(r: &RunResult, from: usize, to: usize) -> (u64, u64, u64) {
     (a, t, p99)
 }
 
+/// Requests that failed in minutes from `from` over the requests offered in them.
+fn failed_share_in(r: &RunResult, from: usize) -> f64 {
+    let (mut failed, mut offered) = (0, 0);
+    for m in r.attempts_by_minute.iter().skip(from) {
+        failed += m[2];
+        offered += m[3];
+    }
+    share(failed, offered)
+}
+
 fn share(n: u64, d: u64) -> f64 {
     if d == 0 {
         0.0
@@ -318,13 +328,12 @@ fn share(n: u64, d: u64) -> f64 {
 fn judge_window(phase: Phase, r: &RunResult, from_s: u64, plan: &CheckSpec, requests_per_s: f64) -> PhaseResult {
     let (from, to) = ((from_s / 60) as usize, r.duration_s.div_ceil(60) as usize);
     let (attempts, throttled, p99_us) = window(r, from, to);
-    let totals = r.totals();
     let limit = plan.max_throttle;
     let max_p99_ms = plan.max_p99_latency.as_micros() as f64 / 1_000.0;
     let m = |name: &str, value: f64, limit: f64| Measure { name: name.into(), value, limit, passed: value <= limit, resource: None };
     let measures = vec![
         m("throttled_share", share(throttled, attempts), limit),
-        m("failed_share", totals.failed_share(), limit),
+        m("failed_share", failed_share_in(r, from), limit),
         m("p99_latency_ms", p99_us as f64 / 1_000.0, max_p99_ms),
     ];
     PhaseResult {
