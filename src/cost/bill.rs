@@ -35,6 +35,9 @@ pub struct BillOptions {
     /// Reserved capacity, applied to the provisioned capacity of the table and its GSIs (Standard
     /// class), the table first.
     pub reservation: Option<Reservation>,
+    /// The window is representative: the bill states monthly and yearly extrapolations
+    /// (`[pricing] extrapolate = "repeat"`). Otherwise it states the window's cost only.
+    pub extrapolate: bool,
 }
 
 /// What a bill line charges for.
@@ -84,16 +87,34 @@ pub struct Bill {
     pub window_hours: f64,
     /// Lines.
     pub lines: Vec<BillLine>,
-    /// Total over the window, USD.
+    /// Total over the window, USD: the headline figure.
     pub total_usd: f64,
-    /// Extrapolated to a 730-hour month, USD (labelled as extrapolated in reports).
-    pub monthly_usd: f64,
-    /// Extrapolated to a year (8,760 hours), USD.
-    pub yearly_usd: f64,
+    /// The window's traffic is taken as representative (`[pricing] extrapolate = "repeat"`), so
+    /// the monthly and yearly extrapolations are stated.
+    pub extrapolated: bool,
+    /// Extrapolated to a 730-hour month, USD, if the window repeats (labelled as extrapolated
+    /// in reports); `None` for an event window.
+    pub monthly_usd: Option<f64>,
+    /// Extrapolated to a year (8,760 hours), USD, if the window repeats.
+    pub yearly_usd: Option<f64>,
     /// Reserved-capacity upfront paid at purchase, USD (not in the totals, which amortise it).
     pub upfront_usd: f64,
     /// Price items used that are unverified, by name.
     pub unverified_items: Vec<PriceItem>,
+}
+
+impl Bill {
+    /// The window's cost at a 730-hour month's rate, USD, whether or not the bill states it:
+    /// what searches rank settings by (the same order as the window's cost, in the unit their
+    /// reports use). Reports of a single run state [`Bill::monthly_usd`] instead.
+    #[must_use]
+    pub fn monthly_rate_usd(&self) -> f64 {
+        if self.window_hours > 0.0 {
+            self.total_usd * HOURS_PER_MONTH / self.window_hours
+        } else {
+            0.0
+        }
+    }
 }
 
 /// A number as the arithmetic shows it: whole numbers without decimals, others with three.
@@ -258,8 +279,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
     Bill {
         window_hours: usage.hours,
         total_usd: total,
-        monthly_usd: total * scale,
-        yearly_usd: total * scale * 12.0,
+        extrapolated: opts.extrapolate,
+        monthly_usd: opts.extrapolate.then_some(total * scale),
+        yearly_usd: opts.extrapolate.then_some(total * scale * 12.0),
         upfront_usd: b.upfront,
         unverified_items: b.unverified.into_iter().filter_map(PriceItem::from_name).collect(),
         lines: b.lines,
@@ -314,13 +336,30 @@ mod tests {
         close(b.lines[0].cost_usd, 9.49);
         close(b.lines[1].cost_usd, 47.45);
         close(b.total_usd, 56.94);
-        close(b.monthly_usd, 56.94);
+        assert_eq!(b.monthly_usd, None, "not stated unless the window repeats");
+        close(b.monthly_rate_usd(), 56.94);
+    }
+
+    /// A two-hour launch of 1,000 WCU: $1.30 for the window (1,000 x 2 h x $0.00065). Taken as
+    /// representative it is $474.50 a month (x 730 / 2) and $5,694 a year; as an event it states
+    /// the window only.
+    #[test]
+    fn an_event_window_states_its_own_cost_and_a_repeating_one_its_extrapolation() {
+        let u = prov(0.0, 1_000.0, 2.0);
+        let event = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        close(event.total_usd, 1.30);
+        assert!(!event.extrapolated && event.monthly_usd.is_none() && event.yearly_usd.is_none());
+        let repeat = bill(&u, &Catalog::builtin(), &BillOptions { extrapolate: true, ..BillOptions::default() });
+        close(repeat.total_usd, 1.30);
+        close(repeat.monthly_usd.unwrap(), 474.50);
+        close(repeat.yearly_usd.unwrap(), 5_694.0);
+        assert!(repeat.extrapolated);
     }
 
     #[test]
     fn dollar_5_with_the_free_tier() {
         // 75 x (0.00013 + 0.00065) x 730 = 42.705.
-        let b = bill(&prov(100.0, 100.0, 730.0), &Catalog::builtin(), &BillOptions { free_tier: true, reservation: None });
+        let b = bill(&prov(100.0, 100.0, 730.0), &Catalog::builtin(), &BillOptions { free_tier: true, ..BillOptions::default() });
         close(b.total_usd, 42.705);
     }
 
@@ -362,8 +401,11 @@ mod tests {
     fn dollar_10_reserved_one_year_100_wcu() {
         // $150 upfront + 0.0128 x 8,760 = 262.128, against 100 x 0.00065 x 8,760 = 569.40 list.
         let u = prov(0.0, 100.0, 8_760.0);
-        let r =
-            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
+        let r = bill(
+            &u,
+            &Catalog::builtin(),
+            &BillOptions { reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }), ..BillOptions::default() },
+        );
         close(r.total_usd, 262.128);
         close(r.upfront_usd, 150.0);
         let list = bill(&u, &Catalog::builtin(), &BillOptions::default());
@@ -374,14 +416,20 @@ mod tests {
     fn reserved_three_years_and_excess_at_list() {
         // 3-year: a year bills 180 / 3 = 60 of the upfront + 0.0081 x 8,760 = 70.956 -> 130.956.
         let u = prov(0.0, 100.0, 8_760.0);
-        let r =
-            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 3 }) });
+        let r = bill(
+            &u,
+            &Catalog::builtin(),
+            &BillOptions { reservation: Some(Reservation { rcu: 0, wcu: 100, years: 3 }), ..BillOptions::default() },
+        );
         close(r.total_usd, 130.956);
         // 150 WCU provisioned with 100 reserved for 730 h: 100/8760 x 150 ... = 12.5 upfront
         // share + 0.0128 x 730 = 9.344 + 50 x 0.00065 x 730 = 23.725 at list: 45.569.
         let u = prov(0.0, 150.0, 730.0);
-        let r =
-            bill(&u, &Catalog::builtin(), &BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }) });
+        let r = bill(
+            &u,
+            &Catalog::builtin(),
+            &BillOptions { reservation: Some(Reservation { rcu: 0, wcu: 100, years: 1 }), ..BillOptions::default() },
+        );
         close(r.total_usd, 12.5 + 9.344 + 23.725);
     }
 
@@ -398,7 +446,7 @@ mod tests {
         g.name = "g".into();
         g.provisioned_wcu_by_minute = vec![50.0; (730 * 60) as usize];
         u.resources.push(g);
-        let opts = |wcu| BillOptions { free_tier: false, reservation: Some(Reservation { rcu: 0, wcu, years: 1 }) };
+        let opts = |wcu| BillOptions { reservation: Some(Reservation { rcu: 0, wcu, years: 1 }), ..BillOptions::default() };
         let full = bill(&u, &Catalog::builtin(), &opts(200));
         close(full.total_usd, 25.0 + 18.688);
         let part = bill(&u, &Catalog::builtin(), &opts(100));

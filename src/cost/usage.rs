@@ -83,5 +83,9 @@ impl Usage {
 #[must_use]
 pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    bill(&Usage::of(r, sc.table.table_class), &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None })
+    bill(
+        &Usage::of(r, sc.table.table_class),
+        &catalog,
+        &BillOptions { free_tier: sc.pricing.free_tier, reservation: None, extrapolate: sc.pricing.extrapolate },
+    )
 }

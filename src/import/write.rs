@@ -370,6 +370,12 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         }
     }
 
+    // ------------------------------------------------------------------ [pricing]
+    // A running table's history is its ordinary traffic: its bill is stated for the window and,
+    // labelled, for a month (the default below a day would state the window only).
+    s.push_str("\n[pricing]\n");
+    s.push_str("extrapolate = \"repeat\"  # ASSUMPTION: this history is the table's usual traffic; \"none\" prices the window alone\n");
+
     // ------------------------------------------------------------------ [table]
     s.push_str("\n[table]\n");
     let _ = writeln!(s, "name = {}", q(&t.name));

@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 #[derive(Debug, Serialize)]
 struct CsvRow<'a> {
     mode: String,
-    monthly_usd: f64,
-    upfront_usd: f64,
     window_usd: f64,
+    monthly_usd: Option<f64>,
+    upfront_usd: f64,
     usd_per_million_requests: f64,
     offered_requests: u64,
     throttled_attempts: u64,
@@ -35,14 +35,19 @@ impl Comparison {
         self.pick.as_ref() == Some(mode)
     }
 
-    /// The bars of the cost chart: monthly USD by component (table reads, writes, storage,
-    /// reserved fees, and everything billed to GSIs as "indexes").
+    /// The bars of the cost chart: USD by component (table reads, writes, storage, reserved
+    /// fees, and everything billed to GSIs as "indexes"), a month's extrapolation when the
+    /// window repeats, else the window's own.
     #[must_use]
     pub fn cost_bars(&self) -> Vec<CostBar> {
         self.rows
             .iter()
             .map(|r| {
-                let scale = if r.bill.window_hours > 0.0 { HOURS_PER_MONTH / r.bill.window_hours } else { 0.0 };
+                let scale = match r.bill.window_hours {
+                    h if !self.extrapolated => f64::from(u8::from(h > 0.0)),
+                    h if h > 0.0 => HOURS_PER_MONTH / h,
+                    _ => 0.0,
+                };
                 let table = r.bill.lines.first().map(|l| l.resource.clone()).unwrap_or_default();
                 let mut parts: Vec<(String, f64)> = Vec::new();
                 for l in &r.bill.lines {
@@ -71,9 +76,9 @@ impl Comparison {
         for r in &self.rows {
             w.serialize(CsvRow {
                 mode: r.mode.to_string(),
-                monthly_usd: cents(r.monthly_usd),
-                upfront_usd: cents(r.upfront_usd),
                 window_usd: (r.window_usd * 1e4).round() / 1e4,
+                monthly_usd: r.monthly_usd.map(cents),
+                upfront_usd: cents(r.upfront_usd),
                 usd_per_million_requests: (r.usd_per_million_requests * 1e4).round() / 1e4,
                 offered_requests: r.offered_requests,
                 throttled_attempts: r.throttled_attempts,
@@ -92,32 +97,37 @@ impl Comparison {
 impl Render for Comparison {
     fn text(&self) -> String {
         let mut o = String::new();
+        let window = super::verdict::window(self.duration_s);
+        let costs = if self.extrapolated {
+            format!("costs of the {window} window, extrapolated to a 730-hour month")
+        } else {
+            format!("costs of the {window} window, not extrapolated")
+        };
         let _ = writeln!(
             o,
-            "ddbsim compare · {} · seed {} · {} s simulated, costs extrapolated to a 730-hour month · {}",
+            "ddbsim compare · {} · seed {} · {} s simulated, {costs} · {}",
             self.scenario, self.seed, self.duration_s, self.prices
         );
         let _ = writeln!(o);
-        let mut rows = vec![[
-            "mode".to_string(),
-            "$/month".into(),
-            "upfront $".into(),
-            "$/M req".into(),
-            "throttled".into(),
-            "failed".into(),
-            "p99 ms".into(),
-        ]];
+        let mut header = vec!["mode".to_string(), "window $".into()];
+        if self.extrapolated {
+            header.extend(["$/month (est.)".to_string(), "upfront $".into()]);
+        }
+        header.extend(["$/M req".to_string(), "throttled".into(), "failed".into(), "p99 ms".into()]);
+        let mut rows = vec![header];
         for r in &self.rows {
             let mark = if self.picked(&r.mode) { " *" } else { "" };
-            rows.push([
-                format!("{}{mark}", r.mode),
-                format!("{:.2}", r.monthly_usd),
-                format!("{:.2}", r.upfront_usd),
+            let mut row = vec![format!("{}{mark}", r.mode), format!("{:.4}", r.window_usd)];
+            if let Some(m) = r.monthly_usd {
+                row.extend([format!("{m:.2}"), format!("{:.2}", r.upfront_usd)]);
+            }
+            row.extend([
                 format!("{:.4}", r.usd_per_million_requests),
                 format!("{:.3}%", r.throttled_attempt_share * 100.0),
                 r.failed_requests.to_string(),
                 format!("{:.1}", r.p99_latency_ms),
             ]);
+            rows.push(row);
         }
         o.push_str(&align(&rows));
         let _ = writeln!(o);
@@ -137,11 +147,18 @@ impl Render for Comparison {
                             if l.unverified { " (unverified price)" } else { "" }
                         );
                     }
-                    let _ = writeln!(
-                        o,
-                        "  window ${:.4} x 730 h / {:.3} h = ${:.2} a month",
-                        r.bill.total_usd, r.bill.window_hours, r.monthly_usd
-                    );
+                    match r.monthly_usd {
+                        Some(m) => {
+                            let _ = writeln!(
+                                o,
+                                "  window ${:.4}; if it repeats, x 730 h / {:.3} h = ${m:.2} a month (extrapolated)",
+                                r.bill.total_usd, r.bill.window_hours
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(o, "  window ${:.4} over {:.3} h", r.bill.total_usd, r.bill.window_hours);
+                        }
+                    }
                 }
             }
             None => {
@@ -151,6 +168,13 @@ impl Render for Comparison {
                     self.max_throttle * 100.0
                 );
             }
+        }
+        if !self.extrapolated {
+            let _ = writeln!(
+                o,
+                "costs are the window's own ([pricing] extrapolate = \"none\", the default below a day), and reserved capacity, \
+                 a year's commitment, is not priced from it; set extrapolate = \"repeat\" if this traffic is every day's"
+            );
         }
         let _ = writeln!(
             o,
@@ -167,7 +191,12 @@ impl Render for Comparison {
 
     fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
         let bars = self.cost_bars();
-        let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars, self.max_throttle))?;
+        let unit = if self.extrapolated {
+            "USD per month (estimate)".to_string()
+        } else {
+            format!("USD over the {} window", super::verdict::window(self.duration_s))
+        };
+        let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars, self.max_throttle, &unit))?;
         Ok(vec![
             Artifact::new("compare.csv", self.csv()),
             Artifact::new("compare.json", json(self)),
@@ -182,13 +211,17 @@ impl Render for ReplicatedComparison {
         let mut o = format!("{} replications (mean, 95% CI):\n", self.replications);
         for m in &self.modes {
             let mark = if self.pick.as_ref() == Some(&m.mode) { " *" } else { "" };
+            let (cost, what) = match &m.monthly_usd {
+                Some(s) => (s, "/month"),
+                None => (&m.window_usd, " window"),
+            };
             let _ = writeln!(
                 o,
-                "  {:<30} ${:>10.2}/month ({:.2}–{:.2})  throttled {:.3}% (P95 {:.3}%, P99 {:.3}%)",
+                "  {:<30} ${:>10.2}{what} ({:.2}–{:.2})  throttled {:.3}% (P95 {:.3}%, P99 {:.3}%)",
                 format!("{}{mark}", m.mode),
-                m.monthly_usd.mean,
-                m.monthly_usd.ci95_low,
-                m.monthly_usd.ci95_high,
+                cost.mean,
+                cost.ci95_low,
+                cost.ci95_high,
                 m.throttled_attempt_share.mean * 100.0,
                 m.throttled_attempt_share.p95 * 100.0,
                 m.throttled_attempt_share.p99 * 100.0

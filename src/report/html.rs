@@ -319,13 +319,15 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         num(l.max)
     );
     let c = &s.cost;
+    let extrapolation = match (c.monthly_usd, c.yearly_usd) {
+        (Some(m), Some(y)) => format!("<b>estimate</b> if the window repeated: {} a month (730 h), {} a year", usd(m), usd(y)),
+        _ => "not extrapolated to a month (<code>[pricing] extrapolate = \"none\"</code>, the default below a day)".to_string(),
+    };
     let _ = write!(
         o,
-        "<h2>Cost of this mode</h2><p>{} over the simulated {:.3} h; <b>estimate</b> if the window repeated: {} a month (730 h), {} a year.</p>",
-        usd(c.total_usd),
+        "<h2>Cost of this mode</h2><p><b>{}</b> for the simulated {:.3} h; {extrapolation}.</p>",
+        super::verdict::usd_window(c.total_usd),
         c.window_hours,
-        usd(c.monthly_usd),
-        usd(c.yearly_usd)
     );
     table(
         &mut o,

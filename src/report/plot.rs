@@ -709,13 +709,13 @@ pub struct CostBar {
 /// Grey for modes that throttle above the limit: cheap, but they do not hold.
 const OVER_LIMIT: RGBColor = RGBColor(200, 200, 200);
 
-/// Draws stacked monthly cost by mode and component, throttled share annotated; modes whose
+/// Draws stacked cost (in `unit`: a month's estimate or the window's own) by mode and component, throttled share annotated; modes whose
 /// throttled share is above `max_throttle` are grey (and say so), the pick is outlined and
 /// named with its reason.
 ///
 /// # Errors
 /// [`ChartError`] from the backend.
-pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar], max_throttle: f64) -> Result<(), ChartError> {
+pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar], max_throttle: f64, unit: &str) -> Result<(), ChartError> {
     let e = err("cost");
     root.fill(&WHITE).map_err(&e)?;
     let y_max = bars.iter().map(|b| b.parts.iter().map(|p| p.1).sum::<f64>()).fold(1.0, f64::max) * 1.25;
@@ -724,11 +724,11 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar],
     let pick = bars.iter().find(|b| b.picked);
     let caption = match pick {
         Some(p) => format!(
-            "pick: {} — the cheapest mode that throttles at most {} of attempts (monthly estimates)",
+            "pick: {} — the cheapest mode that throttles at most {} of attempts ({unit})",
             p.mode,
             super::verdict::percent(max_throttle)
         ),
-        None => format!("no mode throttles at most {} of attempts (monthly estimates)", super::verdict::percent(max_throttle)),
+        None => format!("no mode throttles at most {} of attempts ({unit})", super::verdict::percent(max_throttle)),
     };
     let mut chart = ChartBuilder::on(root)
         .caption(caption, (FONT, 17))
@@ -750,7 +750,7 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar],
                 String::new()
             }
         })
-        .y_desc("USD per month (estimate)")
+        .y_desc(unit)
         .y_label_formatter(&|v| format!("${}", compact(*v)))
         .label_style((FONT, 12))
         .draw()

@@ -113,10 +113,16 @@ impl Summary {
         );
         let _ = writeln!(o, "clients: {}", self.client.describe());
         let c = &self.cost;
+        let extrapolation = match (c.monthly_usd, c.yearly_usd) {
+            (Some(m), Some(y)) => format!("extrapolated, if the window repeats: ${m:.2} a month (730 h), ${y:.2} a year"),
+            _ => "not extrapolated to a month ([pricing] extrapolate = \"none\", the default below a day)".to_string(),
+        };
         let _ = writeln!(
             o,
-            "cost ({}): ${:.2} over {:.2} h simulated; extrapolated ${:.2} a month (730 h), ${:.2} a year",
-            self.prices, c.total_usd, c.window_hours, c.monthly_usd, c.yearly_usd
+            "cost ({}): {} for the {:.2} h simulated; {extrapolation}",
+            self.prices,
+            super::verdict::usd_window(c.total_usd),
+            c.window_hours
         );
         for l in c.lines.iter().filter(|l| l.cost_usd > 0.0) {
             let _ = writeln!(
@@ -147,16 +153,19 @@ impl Summary {
 }
 
 /// Left-aligns the first column and right-aligns the others.
-pub(crate) fn align<const N: usize>(rows: &[[String; N]]) -> String {
-    let mut widths = [0usize; N];
+pub(crate) fn align<R: AsRef<[String]>>(rows: &[R]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
     for r in rows {
-        for (i, c) in r.iter().enumerate() {
+        for (i, c) in r.as_ref().iter().enumerate() {
+            if widths.len() <= i {
+                widths.push(0);
+            }
             widths[i] = widths[i].max(c.chars().count());
         }
     }
     let mut o = String::new();
     for r in rows {
-        for (i, c) in r.iter().enumerate() {
+        for (i, c) in r.as_ref().iter().enumerate() {
             let pad = widths[i] - c.chars().count();
             if i == 0 {
                 o.push_str(c);

@@ -72,6 +72,17 @@ pub fn usd(x: f64) -> String {
     format!("{}${}.{:02}", if x < 0.0 { "-" } else { "" }, grouped(cents / 100), cents % 100)
 }
 
+/// Dollars for a window's cost: as [`usd`], with four decimals below a dollar so that a short
+/// window's cost does not read as $0.00.
+#[must_use]
+pub fn usd_window(x: f64) -> String {
+    if x.abs() < 1.0 && x != 0.0 {
+        format!("{}${:.4}", if x < 0.0 { "-" } else { "" }, x.abs())
+    } else {
+        usd(x)
+    }
+}
+
 /// A share as a percentage with enough digits to tell small shares from zero.
 #[must_use]
 pub fn percent(x: f64) -> String {
@@ -236,15 +247,11 @@ impl Verdict {
             line("why", format!("failed: {}", failed.join("; ")));
         }
         let c = &s.cost;
-        line(
-            "cost",
-            format!(
-                "{} for the {} simulated (estimate: {} a month if the window repeated for 730 h)",
-                usd(c.total_usd),
-                window(s.duration_s),
-                usd(c.monthly_usd)
-            ),
-        );
+        let extrapolation = match c.monthly_usd {
+            Some(m) => format!("estimate: {} a month if the window repeated for 730 h", usd(m)),
+            None => "not extrapolated to a month: [pricing] extrapolate = \"none\", the default below a day".to_string(),
+        };
+        line("cost", format!("{} for the {} simulated ({extrapolation})", usd_window(c.total_usd), window(s.duration_s)));
         line("next", next(s, worst, &path, held));
         Self { held, max_throttle, throttled_share: t.throttled_attempt_share, failed: t.failed, headline, lines }
     }
@@ -262,7 +269,9 @@ impl Verdict {
     }
 }
 
-fn window(s: u64) -> String {
+/// A window's length as people say it: `2 h`, `90 min`, `45 s`.
+#[must_use]
+pub fn window(s: u64) -> String {
     if s.is_multiple_of(3_600) {
         format!("{} h", s / 3_600)
     } else if s.is_multiple_of(60) {

@@ -99,6 +99,9 @@ pub const CHECK_MAX_P99: SimDuration = SimDuration::from_millis(100);
 /// `check.max_partition_skew`.
 pub const CHECK_MAX_SKEW: f64 = 0.2;
 
+/// `pricing.extrapolate` defaults to "repeat" for a window at least this long, "none" below.
+pub const EXTRAPOLATE_FROM: SimDuration = SimDuration::from_secs(86_400);
+
 /// Every documented default as `(key path, value as written in a scenario)`. README's reference
 /// tables and the JSON Schema's descriptions must state the same value (a test reads both).
 pub const DOCUMENTED: &[(&str, &str)] = &[
@@ -107,6 +110,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("scenario.fidelity", "\"fast\""),
     ("pricing.region", "\"us-east-1\""),
     ("pricing.free_tier", "false"),
+    ("pricing.extrapolate", "\"repeat\" for a window of 24 h or more, \"none\" below"),
     ("table.table_class", "\"standard\""),
     ("table.storage_gb", "0"),
     ("table.initial_burst", "\"full\""),
@@ -182,6 +186,7 @@ mod tests {
         assert_eq!(sc.fidelity, Fidelity::Fast);
         assert_eq!(sc.pricing.region, REGION);
         assert!(!sc.pricing.free_tier);
+        assert!(!sc.pricing.extrapolate, "a 1-minute window is an event, not a month");
         assert_eq!(sc.table.table_class, TableClass::Standard);
         assert_eq!(sc.table.storage_bytes, 0);
         assert!(sc.table.initial_burst_full && !sc.table.linear_partition_limit);
@@ -215,6 +220,25 @@ mod tests {
         assert_eq!(sc.client.service_time, SERVICE_TIME);
         assert_eq!(sc.client.instances, INSTANCES);
         assert_eq!((sc.client.cap, sc.client.quota, sc.client.throttle_cost), (RETRY_CAP, RETRY_QUOTA, RETRY_THROTTLE_COST));
+    }
+
+    /// `[pricing] extrapolate` defaults to "repeat" from a window of a day (24 h = 86,400 s)
+    /// and to "none" one second below it; a stated value wins either way.
+    #[test]
+    fn extrapolation_defaults_by_window_length() {
+        let with = |duration: &str, pricing: &str| {
+            let text = format!(
+                "[scenario]\nduration = \"{duration}\"\n{pricing}[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n\
+                 [keys.k]\ncardinality = 10\n[[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = {{ constant = 1 }}\n"
+            );
+            parse_str(&text, Path::new("x.toml")).map(|sc| sc.pricing.extrapolate).map_err(|e| e.to_string())
+        };
+        assert_eq!(with("24h", ""), Ok(true));
+        assert_eq!(with("86399s", ""), Ok(false));
+        assert_eq!(with("2h", "[pricing]\nextrapolate = \"repeat\"\n"), Ok(true));
+        assert_eq!(with("2d", "[pricing]\nextrapolate = \"none\"\n"), Ok(false));
+        let e = with("2h", "[pricing]\nextrapolate = \"monthly\"\n").unwrap_err();
+        assert!(e.contains("x.toml:4") && e.contains("extrapolate"), "{e}");
     }
 
     /// README's reference tables and the JSON Schema state the same defaults.

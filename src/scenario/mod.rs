@@ -122,6 +122,9 @@ pub struct PricingSpec {
     pub free_tier: bool,
     /// Price overrides, by catalog item, USD.
     pub overrides: Vec<(crate::cost::item::PriceItem, f64)>,
+    /// The window's traffic is taken as representative: bills show it extrapolated to a month
+    /// and a year (`[pricing] extrapolate = "repeat"`); otherwise only the window's cost.
+    pub extrapolate: bool,
 }
 
 /// Table class.

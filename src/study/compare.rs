@@ -92,12 +92,13 @@ pub struct ModeRow {
     pub mode: CompareMode,
     /// What was run.
     pub description: String,
-    /// Monthly cost (730 h), extrapolated from the window, USD; reserved upfront amortised.
-    pub monthly_usd: f64,
+    /// Cost over the simulated window, USD; reserved upfront amortised: the headline figure.
+    pub window_usd: f64,
+    /// Monthly cost (730 h), extrapolated from the window, USD, when the window repeats
+    /// (`[pricing] extrapolate = "repeat"`).
+    pub monthly_usd: Option<f64>,
     /// Reserved-capacity upfront paid at purchase, USD.
     pub upfront_usd: f64,
-    /// Cost over the simulated window, USD.
-    pub window_usd: f64,
     /// USD per million requests served.
     pub usd_per_million_requests: f64,
     /// Requests offered.
@@ -125,6 +126,10 @@ pub struct Comparison {
     pub seed: u64,
     /// Simulated seconds.
     pub duration_s: u64,
+    /// The window repeats: monthly figures are stated as extrapolations. Otherwise the window
+    /// is an event, costs are the window's own, and reserved capacity is not compared (a year's
+    /// commitment is not priced from an event).
+    pub extrapolated: bool,
     /// Largest throttled share allowed for the pick.
     pub max_throttle: f64,
     /// One row per mode.
@@ -275,7 +280,7 @@ struct Ran {
 #[must_use]
 pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparison {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    let plain = BillOptions { free_tier: sc.pricing.free_tier, reservation: None };
+    let plain = BillOptions { free_tier: sc.pricing.free_tier, reservation: None, extrapolate: sc.pricing.extrapolate };
     let ia = sc.table.table_class == TableClass::StandardIa;
     let run = |s: &Scenario| simulate(s, &RunOptions { progress: None, ..o.run.clone() });
     let mut ran: Vec<Ran> = Vec::new();
@@ -305,7 +310,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
         add(mode, desc, &s, run(&s), &mut rows);
     }
 
-    if !ia {
+    if !ia && sc.pricing.extrapolate {
         if let Some(aws) = ran.iter().find(|m| m.mode == CompareMode::AutoscalingAws) {
             // The reservation covers the table and its GSIs together: size it on their sum.
             let total = |f: fn(&crate::cost::ResourceUsage) -> &Vec<f64>| {
@@ -322,14 +327,14 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
                 "auto scaling (aws) with {} RCU / {} WCU reserved for {} year(s): P{} of the provisioned series of the table and its GSIs together, in blocks of 100",
                 res.rcu, res.wcu, o.reserved_years, o.reserved_percentile
             );
-            let b = bill(&aws.usage, &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: Some(res) });
+            let b = bill(&aws.usage, &catalog, &BillOptions { reservation: Some(res), ..plain });
             rows.push(row(CompareMode::Reserved(o.reserved_years), desc, &aws.run, b));
         }
     }
 
     // The cheapest non-reserved mode again with the other table class.
-    let monthly = |m: &CompareMode| rows.iter().find(|r| &r.mode == m).map_or(f64::INFINITY, |r| r.monthly_usd);
-    if let Some(cheapest) = ran.iter().min_by(|a, b| monthly(&a.mode).total_cmp(&monthly(&b.mode))) {
+    let window = |m: &CompareMode| rows.iter().find(|r| &r.mode == m).map_or(f64::INFINITY, |r| r.window_usd);
+    if let Some(cheapest) = ran.iter().min_by(|a, b| window(&a.mode).total_cmp(&window(&b.mode))) {
         let mut u = cheapest.usage.clone();
         u.standard_ia = !ia;
         let other = if ia { TableClass::Standard } else { TableClass::StandardIa };
@@ -340,7 +345,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
     let pick = rows
         .iter()
         .filter(|r| r.throttled_attempt_share <= o.max_throttle)
-        .min_by(|a, b| a.monthly_usd.total_cmp(&b.monthly_usd))
+        .min_by(|a, b| a.window_usd.total_cmp(&b.window_usd))
         .map(|r| r.mode.clone());
     let mut unverified: Vec<String> = rows.iter().flat_map(|r| r.bill.unverified_items.iter().map(|i| i.name().to_string())).collect();
     unverified.sort();
@@ -349,6 +354,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
         scenario: sc.name.clone(),
         seed: o.run.seed.unwrap_or(sc.seed),
         duration_s,
+        extrapolated: sc.pricing.extrapolate,
         max_throttle: o.max_throttle,
         bills: rows.iter().map(|r| (r.mode.clone(), r.bill.clone())).collect(),
         rows,
@@ -371,8 +377,10 @@ pub fn compare_replications(sc: &Scenario, catalog: &Catalog, o: &CompareOptions
 pub struct ModeStats {
     /// Mode.
     pub mode: CompareMode,
-    /// Monthly cost, USD.
-    pub monthly_usd: Stat,
+    /// Cost of the window, USD.
+    pub window_usd: Stat,
+    /// Monthly cost, USD, extrapolated, when the window repeats.
+    pub monthly_usd: Option<Stat>,
     /// Throttled share of attempts.
     pub throttled_attempt_share: Stat,
     /// Failed requests.
@@ -407,7 +415,8 @@ impl ReplicatedComparison {
                 };
                 ModeStats {
                     mode: r0.mode.clone(),
-                    monthly_usd: col(|r| r.monthly_usd),
+                    window_usd: col(|r| r.window_usd),
+                    monthly_usd: first.extrapolated.then(|| col(|r| r.monthly_usd.unwrap_or(0.0))),
                     throttled_attempt_share: col(|r| r.throttled_attempt_share),
                     failed_requests: col(|r| r.failed_requests as f64),
                     p99_latency_ms: col(|r| r.p99_latency_ms),
@@ -417,7 +426,7 @@ impl ReplicatedComparison {
         let pick = modes
             .iter()
             .filter(|m| m.throttled_attempt_share.mean <= first.max_throttle)
-            .min_by(|a, b| a.monthly_usd.mean.total_cmp(&b.monthly_usd.mean))
+            .min_by(|a, b| a.window_usd.mean.total_cmp(&b.window_usd.mean))
             .map(|m| m.mode.clone());
         Self { replications: cs.len(), modes, pick }
     }

@@ -284,7 +284,7 @@ struct Eval {
 
 /// Monthly cost of read and of write capacity in `b`.
 fn by_dimension(b: &Bill) -> [f64; 2] {
-    let monthly = if b.total_usd > 0.0 { b.monthly_usd / b.total_usd } else { 0.0 };
+    let monthly = if b.total_usd > 0.0 { b.monthly_rate_usd() / b.total_usd } else { 0.0 };
     let of = |c: BillComponent| b.lines.iter().filter(|l| l.component == c).map(|l| l.cost_usd).sum::<f64>() * monthly;
     [of(BillComponent::Reads), of(BillComponent::Writes)]
 }
@@ -294,19 +294,30 @@ fn by_dimension(b: &Bill) -> [f64; 2] {
 fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<GiveUp>) -> (Eval, RunResult) {
     let r = simulate(sc, &RunOptions { progress: None, give_up, ..o.run.clone() });
     let usage = Usage::of(&r, sc.table.table_class);
-    let b = bill(&usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None });
+    let b = bill(&usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, ..BillOptions::default() });
     let t = r.totals();
     let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);
     let by_dimension = by_dimension(&b);
-    (Eval { monthly: b.monthly_usd, throttled, failed: t.failed, usage, complete: r.given_up.is_none(), by_dimension, screened: false }, r)
+    (
+        Eval {
+            monthly: b.monthly_rate_usd(),
+            throttled,
+            failed: t.failed,
+            usage,
+            complete: r.given_up.is_none(),
+            by_dimension,
+            screened: false,
+        },
+        r,
+    )
 }
 
 /// Screens a candidate with the per-minute model: no simulation.
 fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eval {
     let x = super::screen::screen(sc, demand);
-    let b = bill(&x.usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: None });
+    let b = bill(&x.usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, ..BillOptions::default() });
     Eval {
-        monthly: b.monthly_usd,
+        monthly: b.monthly_rate_usd(),
         throttled: x.throttled_share,
         failed: 0,
         by_dimension: by_dimension(&b),
@@ -755,7 +766,8 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             let (rmax, wmax) = (top(total(|r| &r.provisioned_rcu_by_minute)), top(total(|r| &r.provisioned_wcu_by_minute)));
             let cost = |rcu: u64, wcu: u64| {
                 let res = Reservation { rcu, wcu, years: o.reserved_years };
-                bill(&usage, &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: Some(res) }).monthly_usd
+                bill(&usage, &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: Some(res), extrapolate: false })
+                    .monthly_rate_usd()
             };
             // Reads and writes are billed apart: each dimension's best block count alone.
             let best_r = (0..=rmax).map(|k| k * RESERVED_BLOCK).min_by(|a, b| cost(*a, 0).total_cmp(&cost(*b, 0))).unwrap_or(0);

@@ -44,7 +44,7 @@ impl Headline {
             throttled_share: t.throttled_share(),
             failed_share: t.failed_share(),
             failed: t.failed,
-            monthly_usd: bill_of(sc, r, catalog).monthly_usd,
+            monthly_usd: bill_of(sc, r, catalog).monthly_rate_usd(),
             p99_latency_ms: r.latency.quantile(0.99) as f64 / 1_000.0,
             read_units_per_s: read_units as f64 / 1_000.0 / r.duration_s.max(1) as f64,
             read_attempts,

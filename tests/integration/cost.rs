@@ -21,13 +21,18 @@ fn steady_table_bills_as_worked_by_hand() {
     let sc = load(Path::new("scenarios/steady-provisioned.toml")).unwrap();
     let r = simulate(&sc, &RunOptions::default());
     let s = Summary::new(&sc, &r, &Catalog::builtin());
-    assert!((s.cost.monthly_usd - 974.00).abs() < 0.005, "{}", s.cost.monthly_usd);
+    let monthly = s.cost.monthly_usd.expect("the scenario says extrapolate = \"repeat\"");
+    assert!((monthly - 974.00).abs() < 0.005, "{monthly}");
+    // The window's own cost leads: an hour of it, 974 / 730.
+    assert!((s.cost.total_usd - 974.00 / 730.0).abs() < 1e-4, "{}", s.cost.total_usd);
     let c = pick("scenarios/steady-provisioned.toml");
     let od = c.rows.iter().find(|r| r.mode.to_string() == "on_demand").unwrap();
     // Poisson traffic over an hour: within 0.2 % of the expected request count.
-    assert!((od.monthly_usd / 2_324.50 - 1.0).abs() < 0.002, "{}", od.monthly_usd);
+    let od_monthly = od.monthly_usd.unwrap();
+    assert!((od_monthly / 2_324.50 - 1.0).abs() < 0.002, "{od_monthly}");
     let fixed = c.rows.iter().find(|r| r.mode.to_string() == "provisioned_fixed").unwrap();
-    assert!((974.0..1_000.0).contains(&fixed.monthly_usd), "{}", fixed.monthly_usd);
+    let fixed_monthly = fixed.monthly_usd.unwrap();
+    assert!((974.0..1_000.0).contains(&fixed_monthly), "{fixed_monthly}");
     assert_eq!(c.pick.as_ref().map(ToString::to_string).as_deref(), Some("reserved_1y"));
 }
 
@@ -247,5 +252,36 @@ fn compare_offers_every_mode_the_same_requests() {
         let offered: Vec<u64> = c.rows.iter().map(|r| r.offered_requests).collect();
         assert!(offered.windows(2).all(|w| w[0] == w[1]), "{file}: {offered:?}");
         assert!(c.rows.iter().any(|r| r.throttled_attempts > 0) || file.contains("steady"), "{file}: nothing throttled, a weak test");
+    }
+}
+
+/// The event window first: a two-hour launch (`launch-day-ramp`, 75 minutes, no `[pricing]`
+/// section, so below a day the default is "none") is priced as itself. No row states a month,
+/// reserved capacity (a year's commitment) is not compared, and the pick is the cheapest
+/// window. The same scenario with `extrapolate = "repeat"` states each row's month as its
+/// window x 730 h / 1.25 h, and compares reserved capacity again.
+#[test]
+fn an_event_window_is_priced_as_itself() {
+    let sc = load(Path::new("scenarios/launch-day-ramp.toml")).unwrap();
+    assert!(!sc.pricing.extrapolate);
+    let c = compare(&sc, &Catalog::builtin(), &CompareOptions::default());
+    assert!(!c.extrapolated);
+    assert!(c.rows.iter().all(|r| r.monthly_usd.is_none() && r.bill.monthly_usd.is_none()));
+    assert!(c.rows.iter().all(|r| !r.mode.to_string().starts_with("reserved")), "no reservation is priced from an event");
+    let text = ddbsim::report::Render::text(&c);
+    assert!(text.contains("window $") && !text.contains("$/month"), "{text}");
+    assert!(text.contains("extrapolate = \"none\""), "{text}");
+    let mut repeat = sc.clone();
+    repeat.pricing.extrapolate = true;
+    let r = compare(&repeat, &Catalog::builtin(), &CompareOptions::default());
+    assert!(r.rows.iter().any(|r| r.mode.to_string() == "reserved_1y"));
+    for row in &r.rows {
+        let m = row.monthly_usd.unwrap();
+        assert!((m - row.window_usd * 730.0 / 1.25).abs() < 1e-6 * m.max(1.0), "{}: {m} vs {}", row.mode, row.window_usd);
+    }
+    // The same traffic and bills: the event's windows are the repeating run's windows.
+    for a in &c.rows {
+        let b = r.rows.iter().find(|b| b.mode == a.mode).unwrap();
+        assert!((a.window_usd - b.window_usd).abs() < 1e-9, "{}: {} vs {}", a.mode, a.window_usd, b.window_usd);
     }
 }

@@ -368,11 +368,7 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     od.table.capacity =
         CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: 40_000 };
     let run = ddbsim::simulate(&od, &ddbsim::RunOptions::default());
-    let bill = ddbsim::bill(
-        &ddbsim::Usage::of(&run, od.table.table_class),
-        &ddbsim::Catalog::builtin(),
-        &ddbsim::BillOptions { free_tier: false, reservation: None },
-    );
+    let bill = ddbsim::bill(&ddbsim::Usage::of(&run, od.table.table_class), &ddbsim::Catalog::builtin(), &ddbsim::BillOptions::default());
     let rebuilt = |d: Dim| -> f64 {
         minutes
             .iter()
@@ -486,6 +482,9 @@ fn the_bundled_imported_example_is_what_import_writes() {
     )
     .unwrap();
     let dir = Path::new("scenarios/imported");
+    if std::env::var_os("DDBSIM_WRITE_FIXTURES").is_some() {
+        std::fs::write(dir.join("orders.toml"), &i.scenario).unwrap();
+    }
     assert_eq!(std::fs::read_to_string(dir.join("orders.toml")).unwrap(), i.scenario, "re-run the import of README's example");
     for (name, text) in &i.traces {
         assert_eq!(&std::fs::read_to_string(dir.join(name)).unwrap(), text, "{name}");

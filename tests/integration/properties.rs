@@ -109,7 +109,7 @@ proptest! {
             }],
         };
         let c = Catalog::builtin();
-        let o = BillOptions { free_tier: free, reservation: None };
+        let o = BillOptions { free_tier: free, ..BillOptions::default() };
         let lo = bill(&usage(a), &c, &o);
         let hi = bill(&usage(a + extra), &c, &o);
         prop_assert!(lo.total_usd >= 0.0 && lo.lines.iter().all(|l| l.cost_usd >= 0.0));

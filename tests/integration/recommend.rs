@@ -201,6 +201,6 @@ fn a_screened_search_simulates_its_pick() {
         &ddbsim::study::recommend::apply(&sc, &Settings::OnDemand).unwrap(),
         &ddbsim::study::screen::Demand::of(&sc, 6 * 3_600).unwrap(),
     );
-    let b = ddbsim::bill(&screened_od.usage, &catalog, &ddbsim::BillOptions { free_tier: false, reservation: None });
-    assert!((b.monthly_usd / od.monthly_usd - 1.0).abs() < 0.01, "{} vs {}", b.monthly_usd, od.monthly_usd);
+    let b = ddbsim::bill(&screened_od.usage, &catalog, &ddbsim::BillOptions::default());
+    assert!((b.monthly_rate_usd() / od.monthly_usd - 1.0).abs() < 0.01, "{} vs {}", b.monthly_rate_usd(), od.monthly_usd);
 }

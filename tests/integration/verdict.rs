@@ -40,8 +40,13 @@ fn a_hot_key_does_not_hold_on_its_partition_and_the_next_step_is_sharding() {
     );
     assert!(!why[0].contains("Provisioned"), "only the partition cap throttles: {why:?}");
     // Provisioned 1,000 RCU x $0.00013 + 5,000 WCU x $0.00065 = $3.38 an hour; a sixth of an
-    // hour is $0.5633 (plus a fraction of a cent of storage).
-    assert!(line(v, "cost")[0].starts_with("$0.56 for the 10 min simulated (estimate: $2,467."), "{:?}", line(v, "cost"));
+    // hour is $0.5633 (plus a fraction of a cent of storage). Ten minutes are an event, not a
+    // month: no extrapolation is stated.
+    let cost = &line(v, "cost")[0];
+    let (dollars, rest) = cost.split_once(' ').unwrap();
+    let dollars: f64 = dollars.trim_start_matches('$').parse().unwrap();
+    assert!((0.5633..0.5643).contains(&dollars), "{cost}");
+    assert_eq!(rest, "for the 10 min simulated (not extrapolated to a month: [pricing] extrapolate = \"none\", the default below a day)");
     assert_eq!(
         line(v, "next")[0],
         "write-shard the hot key device#1: `ddbsim shards scenarios/hot-key.toml --key device` finds the shard count that holds"
@@ -82,6 +87,11 @@ fn a_design_with_room_holds_and_points_at_recommend() {
     assert_eq!(v.headline, "HELD — 0.0 % of attempts throttled (limit 0.10 %), no request failed");
     assert!(line(v, "where").is_empty() && line(v, "when").is_empty());
     // 1,000 RCU x $0.00013 + 1,000 WCU x $0.00065 = $0.78 an hour, $569.40 for 730 hours.
-    assert!(line(v, "cost")[0].contains("for the 5 min simulated (estimate: $569.40 a month"), "{:?}", line(v, "cost"));
+    // 5 minutes are $0.065; with extrapolate = "repeat" the month is stated as an estimate.
+    assert!(line(v, "cost")[0].starts_with("$0.0650 for the 5 min simulated (not extrapolated"), "{:?}", line(v, "cost"));
+    let mut repeat = sc.clone();
+    repeat.pricing.extrapolate = true;
+    let s = run_summary(&repeat);
+    assert_eq!(line(&s.verdict, "cost")[0], "$0.0650 for the 5 min simulated (estimate: $569.40 a month if the window repeated for 730 h)");
     assert!(line(v, "next")[0].starts_with("`ddbsim recommend test.toml`"));
 }

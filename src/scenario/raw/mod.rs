@@ -142,6 +142,20 @@ pub struct RawPricing {
     /// Price overrides by catalog item name (USD), e.g. `on_demand_write_per_million = 0.5`.
     #[serde(default)]
     pub overrides: BTreeMap<String, f64>,
+    /// Whether the window's traffic is representative: "repeat" shows the window's cost
+    /// extrapolated to a 730-hour month and a year, labelled as such; "none" shows the window's
+    /// cost only; default "repeat" for a window of 24 h or more, "none" below.
+    pub extrapolate: Option<RawExtrapolate>,
+}
+
+/// `[pricing] extrapolate`.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawExtrapolate {
+    /// The window repeats: monthly and yearly figures are shown as extrapolations.
+    Repeat,
+    /// The window is an event: only its own cost is shown.
+    None,
 }
 
 /// `[table]`.

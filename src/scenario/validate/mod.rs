@@ -317,7 +317,7 @@ impl Validator<'_, '_> {
         let root = KeyPath::root();
         let mut names = Names::default();
         let (name, duration, start_unix_s) = self.meta(&raw.scenario);
-        let pricing = self.pricing(&root.key("pricing"), raw.pricing);
+        let pricing = self.pricing(&root.key("pricing"), raw.pricing, duration);
         let mut key_spaces = Vec::new();
         for (key_name, k) in raw.keys {
             let at = root.key("keys").key(&key_name);
@@ -458,7 +458,7 @@ impl Validator<'_, '_> {
     }
 
     /// `[pricing]`.
-    fn pricing(&mut self, pp: &KeyPath, raw: RawPricing) -> PricingSpec {
+    fn pricing(&mut self, pp: &KeyPath, raw: RawPricing, duration: SimDuration) -> PricingSpec {
         let region = raw.region.unwrap_or_else(|| defaults::REGION.to_string());
         if !KNOWN_REGIONS.contains(&region.as_str()) {
             self.err(&pp.key("region"), format!("no price catalog for region \"{region}\"; known: {}", KNOWN_REGIONS.join(", ")));
@@ -475,6 +475,10 @@ impl Validator<'_, '_> {
                 Some(item) => overrides.push((item, v)),
             }
         }
-        PricingSpec { region, free_tier: raw.free_tier, overrides }
+        let extrapolate = match raw.extrapolate {
+            Some(e) => e == crate::scenario::raw::RawExtrapolate::Repeat,
+            None => duration >= defaults::EXTRAPOLATE_FROM,
+        };
+        PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate }
     }
 }

@@ -441,7 +441,7 @@ impl Runs<'_> {
     /// The monthly bill of run `r` of `sc`, USD (extrapolated from the window).
     #[must_use]
     pub fn monthly(&self, sc: &Scenario, r: &RunResult) -> f64 {
-        bill_of(sc, r, self.catalog).monthly_usd
+        bill_of(sc, r, self.catalog).monthly_rate_usd()
     }
 }
 
