@@ -5,7 +5,7 @@
 
 use super::catalog::Catalog;
 use super::item::PriceItem;
-use super::usage::{ResourceUsage, Usage};
+use super::usage::{BackupUsage, ResourceUsage, Usage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -55,6 +55,14 @@ pub enum BillComponent {
     ReservedUpfront,
     /// Reserved capacity's hourly fee.
     ReservedHourly,
+    /// Point-in-time recovery, GB-months of the table's size.
+    Pitr,
+    /// On-demand backups stored, GB-months.
+    Backups,
+    /// Restores, per GB.
+    Restores,
+    /// Exports to S3, per GB.
+    Exports,
 }
 
 /// One line of a bill.
@@ -221,6 +229,33 @@ impl Biller<'_> {
         }
     }
 
+    /// Backups, restores and exports of the table (no free tier; the same price for either
+    /// table class: AWS prices them per GB, not per class).
+    fn backups(&mut self, table: &str, b: &BackupUsage) {
+        if b.pitr_gb_months > 0.0 {
+            let price = self.catalog.price(PriceItem::PitrGbMonth).usd;
+            let arithmetic = format!("{:.3} GB-months of the table's size x ${price}", b.pitr_gb_months);
+            self.line(table, BillComponent::Pitr, b.pitr_gb_months, "GB-months", PriceItem::PitrGbMonth, arithmetic);
+        }
+        if b.backup_gb_months > 0.0 {
+            let price = self.catalog.price(PriceItem::BackupGbMonth).usd;
+            let arithmetic = format!("{:.3} GB-months in {:.1} backups stored on average x ${price}", b.backup_gb_months, b.backups_stored);
+            self.line(table, BillComponent::Backups, b.backup_gb_months, "GB-months", PriceItem::BackupGbMonth, arithmetic);
+        }
+        for (list, component, item, what) in [
+            (&b.restores, BillComponent::Restores, PriceItem::RestoreGb, "restored"),
+            (&b.exports, BillComponent::Exports, PriceItem::ExportGb, "exported"),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            let gb: f64 = list.iter().map(|x| x.1).sum();
+            let price = self.catalog.price(item).usd;
+            let arithmetic = format!("{} x {:.3} GB {what} x ${price}", list.len(), gb / list.len() as f64);
+            self.line(table, component, gb, "GB", item, arithmetic);
+        }
+    }
+
     /// Storage: GB-months of items plus their overhead, less the free tier.
     fn storage(&mut self, r: &ResourceUsage, ia: bool) {
         let gb_months = r.storage_gb_by_minute.iter().sum::<f64>() / 60.0 / HOURS_PER_MONTH;
@@ -274,6 +309,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         }
         b.storage(r, ia);
     }
+    if let Some(table) = usage.resources.first() {
+        b.backups(&table.name.clone(), &usage.backups);
+    }
     let total: f64 = b.lines.iter().map(|l| l.cost_usd).sum();
     let scale = if usage.hours > 0.0 { HOURS_PER_MONTH / usage.hours } else { 0.0 };
     Bill {
@@ -307,6 +345,7 @@ mod tests {
                 storage_gb_by_minute: vec![0.0; minutes],
                 ..ResourceUsage::default()
             }],
+            backups: BackupUsage::default(),
         }
     }
 
@@ -322,6 +361,7 @@ mod tests {
                 storage_gb_by_minute: vec![0.0; 10],
                 ..ResourceUsage::default()
             }],
+            backups: BackupUsage::default(),
         }
     }
 

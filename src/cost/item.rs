@@ -49,11 +49,19 @@ pub enum PriceItem {
     ReplicatedWritePerMillion,
     /// Global tables replicated WCU-hour.
     ReplicatedWcuHour,
+    /// Point-in-time recovery (continuous backups), per GB-month of the table's size.
+    PitrGbMonth,
+    /// On-demand backup storage, per GB-month of each backup.
+    BackupGbMonth,
+    /// Restoring a table from a backup or a point in time, per GB restored.
+    RestoreGb,
+    /// Full export to Amazon S3, per GB of the table's size.
+    ExportGb,
 }
 
 impl PriceItem {
     /// Every item, in catalog order.
-    pub const ALL: [PriceItem; 21] = [
+    pub const ALL: [PriceItem; 25] = [
         PriceItem::OnDemandWritePerMillion,
         PriceItem::OnDemandReadPerMillion,
         PriceItem::ProvisionedWcuHour,
@@ -75,6 +83,10 @@ impl PriceItem {
         PriceItem::StreamsReadPer100k,
         PriceItem::ReplicatedWritePerMillion,
         PriceItem::ReplicatedWcuHour,
+        PriceItem::PitrGbMonth,
+        PriceItem::BackupGbMonth,
+        PriceItem::RestoreGb,
+        PriceItem::ExportGb,
     ];
 
     /// The item's name in catalogs and `[pricing.overrides]`.
@@ -102,6 +114,10 @@ impl PriceItem {
             PriceItem::StreamsReadPer100k => "streams_read_per_100k",
             PriceItem::ReplicatedWritePerMillion => "replicated_write_per_million",
             PriceItem::ReplicatedWcuHour => "replicated_wcu_hour",
+            PriceItem::PitrGbMonth => "pitr_gb_month",
+            PriceItem::BackupGbMonth => "backup_gb_month",
+            PriceItem::RestoreGb => "restore_gb",
+            PriceItem::ExportGb => "export_gb",
         }
     }
 
@@ -111,7 +127,7 @@ impl PriceItem {
         Self::ALL.into_iter().find(|i| i.name() == name)
     }
 
-    /// May a scenario's `[pricing.overrides]` set it (the throughput and storage prices)?
+    /// May a scenario's `[pricing.overrides]` set it (the throughput, storage and backup prices)?
     #[must_use]
     pub const fn overridable(self) -> bool {
         matches!(
@@ -126,6 +142,10 @@ impl PriceItem {
                 | PriceItem::IaProvisionedWcuHour
                 | PriceItem::IaProvisionedRcuHour
                 | PriceItem::IaStorageGbMonth
+                | PriceItem::PitrGbMonth
+                | PriceItem::BackupGbMonth
+                | PriceItem::RestoreGb
+                | PriceItem::ExportGb
         )
     }
 
@@ -201,6 +221,6 @@ mod tests {
         for i in PriceItem::ALL {
             assert_eq!(PriceItem::from_name(i.name()), Some(i));
         }
-        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 10);
+        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 14);
     }
 }

@@ -19,4 +19,4 @@ mod usage;
 pub use bill::{bill, Bill, BillComponent, BillLine, BillOptions, Reservation, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK};
 pub use catalog::{Catalog, CatalogError, Price, BUILTIN_US_EAST_1};
 pub use item::PriceItem;
-pub use usage::{bill_of, ResourceUsage, Usage};
+pub use usage::{bill_of, BackupUsage, ResourceUsage, Usage};

@@ -4,7 +4,7 @@
 use super::bill::{bill, Bill, BillOptions};
 use super::catalog::Catalog;
 use crate::engine::RunResult;
-use crate::scenario::{Scenario, TableClass};
+use crate::scenario::{BackupSpec, Scenario, TableClass, TableSpec};
 use crate::units::MILLI;
 use serde::Serialize;
 
@@ -31,6 +31,68 @@ pub struct ResourceUsage {
     pub storage_gb_by_minute: Vec<f64>,
 }
 
+/// Backups, restores and exports of the table over the window (`[table.backups]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BackupUsage {
+    /// GB-months of point-in-time recovery: the table's size (items and LSI entries) while on.
+    pub pitr_gb_months: f64,
+    /// GB-months of on-demand backups stored: each backup's size, for the part of the window
+    /// it was kept.
+    pub backup_gb_months: f64,
+    /// Mean number of on-demand backups stored.
+    pub backups_stored: f64,
+    /// (seconds from the start, GB) of each restore.
+    pub restores: Vec<(u64, f64)>,
+    /// (seconds from the start, GB) of each full export to S3.
+    pub exports: Vec<(u64, f64)>,
+}
+
+impl BackupUsage {
+    /// What `spec` bills, given the table's stored GB (10^9 bytes) in each minute and the seconds
+    /// each minute lasted. A scheduled backup is taken every `every` seconds from the start, and
+    /// the schedule is taken to have run before the window (steady state: `retain` backups are
+    /// stored from the first minute; those taken before the start are the size the table had
+    /// then, its size at the start). A one-off backup is kept from its minute to the end.
+    #[must_use]
+    pub fn of(spec: &BackupSpec, gb: &[f64], secs: &[u64]) -> Self {
+        let at = |t: u64| gb.get((t / 60) as usize).or_else(|| gb.last()).copied().unwrap_or(0.0);
+        let minutes_in_months = |gb_minutes: f64| gb_minutes / 60.0 / super::HOURS_PER_MONTH;
+        let mut u = BackupUsage::default();
+        let weight = |m: usize| secs[m] as f64 / 60.0;
+        if spec.pitr {
+            u.pitr_gb_months = minutes_in_months(gb.iter().enumerate().map(|(m, g)| g * weight(m)).sum());
+        }
+        let mut stored_minutes = 0.0;
+        let mut stored_count = 0.0;
+        let mut count_weight = 0.0;
+        for (m, w) in (0..gb.len()).map(|m| (m, weight(m))) {
+            let t = m as u64 * 60;
+            let mut stored = 0.0;
+            let mut n = 0.0;
+            if let Some((every, retain)) = spec.schedule {
+                // The newest `retain` backups at t: k = t / every down to k - retain + 1.
+                let newest = (t / every) as i64;
+                for k in (newest - i64::from(retain) + 1)..=newest {
+                    stored += if k <= 0 { at(0) } else { at(k as u64 * every) };
+                    n += 1.0;
+                }
+            }
+            for &b in spec.backup_at.iter().filter(|&&b| b <= t) {
+                stored += at(b);
+                n += 1.0;
+            }
+            stored_minutes += stored * w;
+            stored_count += n * w;
+            count_weight += w;
+        }
+        u.backup_gb_months = minutes_in_months(stored_minutes);
+        u.backups_stored = if count_weight > 0.0 { stored_count / count_weight } else { 0.0 };
+        u.restores = spec.restore_at.iter().map(|&t| (t, at(t))).collect();
+        u.exports = spec.export_at.iter().map(|&t| (t, at(t))).collect();
+        u
+    }
+}
+
 /// Recorded usage of a table and its GSIs over a window.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Usage {
@@ -40,14 +102,17 @@ pub struct Usage {
     pub standard_ia: bool,
     /// Table first, then GSIs.
     pub resources: Vec<ResourceUsage>,
+    /// The table's backups, restores and exports.
+    pub backups: BackupUsage,
 }
 
 impl Usage {
-    /// The usage a run recorded, for a table of class `class`. Each minute counts in the mode
-    /// it had: its provisioned seconds as provisioned unit-seconds, the rest as request units
-    /// consumed while on-demand.
+    /// The usage a run recorded of `table` (its class and backups). Each minute counts in the
+    /// mode it had: its provisioned seconds as provisioned unit-seconds, the rest as request
+    /// units consumed while on-demand.
     #[must_use]
-    pub fn of(r: &RunResult, class: TableClass) -> Self {
+    pub fn of(r: &RunResult, table: &TableSpec) -> Self {
+        let class = table.table_class;
         let secs = |m: usize| r.minute_seconds(m);
         let resources = r
             .resources
@@ -74,7 +139,15 @@ impl Usage {
                 }
             })
             .collect();
-        Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: class == TableClass::StandardIa, resources }
+        let backups = match r.resources.first() {
+            Some(t) if !table.backups.is_empty() => {
+                let gb: Vec<f64> = t.minutes.iter().map(|x| x.stored_bytes as f64 / crate::limits::GB as f64).collect();
+                let secs: Vec<u64> = (0..gb.len()).map(secs).collect();
+                BackupUsage::of(&table.backups, &gb, &secs)
+            }
+            _ => BackupUsage::default(),
+        };
+        Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: class == TableClass::StandardIa, resources, backups }
     }
 }
 
@@ -84,8 +157,70 @@ impl Usage {
 pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
     bill(
-        &Usage::of(r, sc.table.table_class),
+        &Usage::of(r, &sc.table),
         &catalog,
         &BillOptions { free_tier: sc.pricing.free_tier, reservation: None, extrapolate: sc.pricing.extrapolate },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    //! Backups, restores and exports, worked by hand from the us-east-1 catalog ($0.20 per
+    //! GB-month of PITR, $0.10 per GB-month of backup, $0.15 per GB restored, $0.10 per GB
+    //! exported).
+    use super::*;
+    use crate::cost::{bill, BillComponent, BillOptions, Catalog};
+
+    fn hour(gb: impl Fn(usize) -> f64) -> (Vec<f64>, Vec<u64>) {
+        ((0..60).map(gb).collect(), vec![60; 60])
+    }
+
+    fn billed(spec: &BackupSpec, gb: &[f64], secs: &[u64]) -> Vec<(BillComponent, f64)> {
+        let usage = Usage {
+            hours: secs.iter().sum::<u64>() as f64 / 3_600.0,
+            standard_ia: false,
+            resources: vec![ResourceUsage { name: "t".into(), storage_gb_by_minute: vec![0.0; gb.len()], ..ResourceUsage::default() }],
+            backups: BackupUsage::of(spec, gb, secs),
+        };
+        let b = bill(&usage, &Catalog::builtin(), &BillOptions::default());
+        b.lines.iter().filter(|l| l.component != BillComponent::Storage).map(|l| (l.component, l.cost_usd)).collect()
+    }
+
+    /// 100 GB for an hour: PITR is 100 GB x 1 h / 730 h x $0.20 = $0.027397; 30 daily backups
+    /// kept (steady state, each of the table's 100 GB) are 3,000 GB x 1 / 730 x $0.10 =
+    /// $0.410959.
+    #[test]
+    fn pitr_and_thirty_daily_backups_of_a_steady_table() {
+        let (gb, secs) = hour(|_| 100.0);
+        let spec = BackupSpec { pitr: true, schedule: Some((86_400, 30)), ..BackupSpec::default() };
+        let lines = billed(&spec, &gb, &secs);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].0, BillComponent::Pitr);
+        assert!((lines[0].1 - 100.0 / 730.0 * 0.20).abs() < 1e-9, "{lines:?}");
+        assert_eq!(lines[1].0, BillComponent::Backups);
+        assert!((lines[1].1 - 3_000.0 / 730.0 * 0.10).abs() < 1e-9, "{lines:?}");
+        assert!((BackupUsage::of(&spec, &gb, &secs).backups_stored - 30.0).abs() < 1e-12);
+    }
+
+    /// A table of 100 GB that grows to 200 GB at minute 30, backed up every 30 minutes with 2
+    /// kept: minutes 0-29 store the backups of t = -30 min and 0 (100 + 100 GB), minutes 30-59
+    /// those of 0 and 30 min (100 + 200 GB): 30 x 200 + 30 x 300 = 15,000 GB-minutes = 0.342466
+    /// GB-months, $0.0342466. A one-off backup at 45 min adds 15 minutes of 200 GB: 3,000
+    /// GB-minutes, $0.0068493. An export at 10 min is of 100 GB ($10.00); a restore at the end
+    /// of 200 GB ($30.00).
+    #[test]
+    fn a_growing_table_backed_up_exported_and_restored() {
+        let (gb, secs) = hour(|m| if m < 30 { 100.0 } else { 200.0 });
+        let spec =
+            BackupSpec { pitr: false, schedule: Some((1_800, 2)), backup_at: vec![45 * 60], export_at: vec![600], restore_at: vec![3_600] };
+        let u = BackupUsage::of(&spec, &gb, &secs);
+        assert!((u.backup_gb_months - 18_000.0 / 60.0 / 730.0).abs() < 1e-12, "{u:?}");
+        assert!((u.backups_stored - (2.0 + 15.0 / 60.0)).abs() < 1e-12, "{u:?}");
+        let lines = billed(&spec, &gb, &secs);
+        let cost = |c| lines.iter().find(|l| l.0 == c).map(|l| l.1).unwrap();
+        assert!((cost(BillComponent::Backups) - (0.0342466 + 0.0068493)).abs() < 1e-6, "{lines:?}");
+        assert!((cost(BillComponent::Exports) - 10.0).abs() < 1e-9);
+        assert!((cost(BillComponent::Restores) - 30.0).abs() < 1e-9);
+        assert!(lines.iter().all(|l| l.0 != BillComponent::Pitr), "PITR is off");
+    }
 }

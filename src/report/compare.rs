@@ -56,6 +56,7 @@ impl Comparison {
                     } else {
                         match l.component {
                             BillComponent::ReservedUpfront | BillComponent::ReservedHourly => "reserved",
+                            BillComponent::Pitr | BillComponent::Backups | BillComponent::Restores | BillComponent::Exports => "backups",
                             other => component_name(other),
                         }
                     };
@@ -64,7 +65,7 @@ impl Comparison {
                         None => parts.push((key.to_string(), l.cost_usd * scale)),
                     }
                 }
-                let order = ["reads", "writes", "storage", "reserved", "indexes"];
+                let order = ["reads", "writes", "storage", "reserved", "indexes", "backups"];
                 parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
                 CostBar { mode: r.mode.to_string(), parts, throttled_share: r.throttled_attempt_share, picked: self.picked(&r.mode) }
             })

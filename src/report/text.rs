@@ -15,6 +15,10 @@ pub fn component_name(c: BillComponent) -> &'static str {
         BillComponent::Storage => "storage",
         BillComponent::ReservedUpfront => "reserved_upfront",
         BillComponent::ReservedHourly => "reserved_hourly",
+        BillComponent::Pitr => "pitr",
+        BillComponent::Backups => "backups",
+        BillComponent::Restores => "restores",
+        BillComponent::Exports => "exports",
     }
 }
 

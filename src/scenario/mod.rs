@@ -172,6 +172,32 @@ pub struct TableSpec {
     pub on_demand_doubling_minutes: f64,
     /// Split for heat, if on.
     pub split_for_heat: Option<HeatSpec>,
+    /// Backups, restores and exports (billed; they use no capacity).
+    pub backups: BackupSpec,
+}
+
+/// `[table.backups]`: what is billed for backups, restores and exports. They run with no
+/// impact on the table's performance (AWS developer guide, on-demand backup and restore).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BackupSpec {
+    /// Point-in-time recovery on for the whole window.
+    pub pitr: bool,
+    /// Scheduled on-demand backups: (seconds between backups, backups kept).
+    pub schedule: Option<(u64, u32)>,
+    /// One-off on-demand backups, seconds from the start.
+    pub backup_at: Vec<u64>,
+    /// Full exports to S3, seconds from the start.
+    pub export_at: Vec<u64>,
+    /// Restores, seconds from the start.
+    pub restore_at: Vec<u64>,
+}
+
+impl BackupSpec {
+    /// Nothing to bill.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// Split-for-heat settings (spec §2; thresholds are [UNKNOWN] in the docs, so configurable).

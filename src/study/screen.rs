@@ -327,7 +327,18 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
         .collect();
     Screened {
         throttled_share: if demanded > 0.0 { throttled / demanded } else { 0.0 },
-        usage: Usage { hours: demand.duration_s as f64 / 3_600.0, standard_ia: sc.table.table_class == TableClass::StandardIa, resources },
+        usage: Usage {
+            hours: demand.duration_s as f64 / 3_600.0,
+            standard_ia: sc.table.table_class == TableClass::StandardIa,
+            backups: if sc.table.backups.is_empty() {
+                crate::cost::BackupUsage::default()
+            } else {
+                let gb: Vec<f64> = demand.bytes[0].iter().map(|b| b / GB as f64).collect();
+                let secs: Vec<u64> = (0..gb.len()).map(|m| demand.secs(m) as u64).collect();
+                crate::cost::BackupUsage::of(&sc.table.backups, &gb, &secs)
+            },
+            resources,
+        },
     }
 }
 

@@ -285,3 +285,53 @@ fn an_event_window_is_priced_as_itself() {
         assert!((a.window_usd - b.window_usd).abs() < 1e-9, "{}: {} vs {}", a.mode, a.window_usd, b.window_usd);
     }
 }
+
+/// `[table.backups]` end to end: a table of 100 GB read for an hour (reads store nothing, so it
+/// stays 100 GB) with PITR, 7 daily backups kept and an export at 30 minutes. By hand: PITR
+/// 100 GB x 1 h / 730 h x $0.20 = $0.027397; backups 7 x 100 GB x 1 / 730 x $0.10 = $0.095890;
+/// export 100 GB x $0.10 = $10.00; and storage, the reads, and nothing else changes: the same
+/// run without backups bills exactly those three lines less.
+#[test]
+fn backups_and_exports_bill_per_gb_of_the_table() {
+    let text = |backups: &str| {
+        format!(
+            "[scenario]\nduration = \"1h\"\n[table]\npartition_key = \"k\"\nstorage_gb = 100\ncapacity = {{ mode = \"on_demand\" }}\n{backups}\
+             [keys.k]\ncardinality = 1000\n[[pattern]]\nname = \"read\"\nop = \"get_item\"\nrate = {{ constant = 10 }}\n"
+        )
+    };
+    let with = super::scenario(&text("[table.backups]\npitr = true\non_demand = { every = \"24h\", retain = 7 }\nexport_at = [\"30m\"]\n"));
+    let without = super::scenario(&text(""));
+    let s = super::run_summary(&with);
+    let plain = super::run_summary(&without);
+    let line = |c: ddbsim::cost::BillComponent| s.cost.lines.iter().find(|l| l.component == c).map(|l| l.cost_usd).unwrap();
+    use ddbsim::cost::BillComponent::{Backups, Exports, Pitr};
+    assert!((line(Pitr) - 100.0 / 730.0 * 0.20).abs() < 1e-6, "{:?}", s.cost.lines);
+    assert!((line(Backups) - 700.0 / 730.0 * 0.10).abs() < 1e-6, "{:?}", s.cost.lines);
+    assert!((line(Exports) - 10.0).abs() < 1e-6, "{:?}", s.cost.lines);
+    let extra = line(Pitr) + line(Backups) + line(Exports);
+    assert!((s.cost.total_usd - plain.cost.total_usd - extra).abs() < 1e-9, "{} vs {}", s.cost.total_usd, plain.cost.total_usd);
+    let text = s.to_table();
+    assert!(text.contains("pitr:") && text.contains("exports: 1 x 100.000 GB exported x $0.1"), "{text}");
+}
+
+/// Bad `[table.backups]` settings name the key.
+#[test]
+fn bad_backup_settings_are_refused_with_their_key() {
+    let bad = |backups: &str| {
+        let text = format!(
+            "[scenario]\nduration = \"1h\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n[table.backups]\n{backups}\n\
+             [keys.k]\ncardinality = 10\n[[pattern]]\nname = \"p\"\nop = \"get_item\"\nrate = {{ constant = 1 }}\n"
+        );
+        ddbsim::scenario::parse_str(&text, Path::new("b.toml")).unwrap_err().to_string()
+    };
+    let e = bad("restore_at = [\"2h\"]");
+    assert!(e.contains("b.toml:7") && e.contains("table.backups.restore_at[0]") && e.contains("after the end"), "{e}");
+    let e = bad("on_demand = { every = \"24h\", retain = 0 }");
+    assert!(e.contains("table.backups.on_demand.retain") && e.contains("at least 1"), "{e}");
+    let e = bad("on_demand = { every = \"10s\", retain = 3 }");
+    assert!(e.contains("table.backups.on_demand.every") && e.contains("1m"), "{e}");
+    let e = bad("pitr = \"yes\"");
+    assert!(e.contains("b.toml:7") && e.contains("pitr"), "{e}");
+    let e = bad("snapshots = 3");
+    assert!(e.contains("snapshots"), "{e}");
+}

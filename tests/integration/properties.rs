@@ -107,6 +107,7 @@ proptest! {
                 storage_gb_by_minute: vec![1.0; hours * 60],
                 ..ResourceUsage::default()
             }],
+            backups: ddbsim::cost::BackupUsage::default(),
         };
         let c = Catalog::builtin();
         let o = BillOptions { free_tier: free, ..BillOptions::default() };

@@ -202,6 +202,42 @@ pub struct RawTable {
     /// With buffered back-pressure: each index partition's buffer holds this many seconds of
     /// its write capacity (the index's, at most 1,000 WCU); default "5m".
     pub gsi_buffer: Option<String>,
+    /// Backups and exports, billed per GB (they do not use the table's capacity).
+    pub backups: Option<RawBackups>,
+}
+
+/// `[table.backups]`: point-in-time recovery, on-demand backups, restores and exports to S3.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBackups {
+    /// Point-in-time recovery (continuous backups) on: billed per GB-month of the table's size,
+    /// items and LSI entries; default false.
+    #[serde(default)]
+    pub pitr: bool,
+    /// Scheduled on-demand backups, `{ every = "24h", retain = 30 }`: one every `every` from the
+    /// start (and, in steady state, before it), the newest `retain` kept; each billed per
+    /// GB-month of the table's size when it was taken.
+    pub on_demand: Option<RawBackupSchedule>,
+    /// One-off on-demand backups at these times from the start (`["30m"]`), kept past the window.
+    #[serde(default)]
+    pub backup_at: Vec<String>,
+    /// Full exports to S3 at these times from the start: billed per GB of the table's size then.
+    #[serde(default)]
+    pub export_at: Vec<String>,
+    /// Restores of the table (from a backup or a point in time, into a new table) at these
+    /// times from the start: billed per GB of the table's size then.
+    #[serde(default)]
+    pub restore_at: Vec<String>,
+}
+
+/// A backup schedule.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBackupSchedule {
+    /// Time between backups, e.g. "24h" (at least 1m).
+    pub every: String,
+    /// Backups kept (the newest), at least 1.
+    pub retain: u32,
 }
 
 /// Split-for-heat settings.

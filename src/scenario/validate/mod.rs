@@ -324,7 +324,7 @@ impl Validator<'_, '_> {
             names.keys.insert(key_name.clone(), key_spaces.len());
             key_spaces.push(self.key_space(&at, key_name, &k, duration));
         }
-        let table = self.table(&root.key("table"), raw.table, &names, &name);
+        let table = self.table(&root.key("table"), raw.table, &names, &name, duration);
         let (mut gsis, lsis) = self.indexes(&raw.gsi, &raw.lsi, &table.capacity, &mut names);
         if raw.pattern.is_empty() {
             self.err(&root, "no [[pattern]]: a scenario needs at least one access pattern");

@@ -14,7 +14,7 @@ use crate::time::SimDuration;
 
 impl Validator<'_, '_> {
     /// `[table]`.
-    pub(super) fn table(&mut self, tp: &KeyPath, raw: RawTable, names: &Names, scenario_name: &str) -> TableSpec {
+    pub(super) fn table(&mut self, tp: &KeyPath, raw: RawTable, names: &Names, scenario_name: &str, duration: SimDuration) -> TableSpec {
         let partition_key = self.key_ref(names, &tp.key("partition_key"), &raw.partition_key).unwrap_or(0);
         let storage_gb = raw.storage_gb.unwrap_or(0.0);
         if !storage_gb.is_finite() || storage_gb < 0.0 {
@@ -85,7 +85,41 @@ impl Validator<'_, '_> {
             prewarm_delay: self.opt_duration(&tp.key("prewarm_delay"), raw.prewarm_delay.as_ref(), defaults::PREWARM_DELAY),
             on_demand_doubling_minutes: (doubling.as_secs() as f64 / 60.0).max(1.0),
             split_for_heat: self.heat(&tp.key("split_for_heat"), raw.split_for_heat.as_ref()),
+            backups: raw.backups.map(|b| self.backups(&tp.key("backups"), b, duration)).unwrap_or_default(),
         }
+    }
+
+    /// `[table.backups]`.
+    fn backups(&mut self, bp: &KeyPath, raw: RawBackups, duration: SimDuration) -> BackupSpec {
+        let schedule = raw.on_demand.map(|s| {
+            let every = self.duration(&bp.key("on_demand").key("every"), &s.every).unwrap_or(SimDuration::from_secs(86_400));
+            if every < SimDuration::from_secs(60) {
+                self.err(&bp.key("on_demand").key("every"), "backups are at least 1m apart");
+            }
+            if s.retain == 0 {
+                self.err(&bp.key("on_demand").key("retain"), "keep at least 1 backup (retain = 1)");
+            }
+            (every.as_secs().max(60), s.retain.max(1))
+        });
+        let mut times = |key: &str, texts: &[String]| -> Vec<u64> {
+            let mut out = Vec::new();
+            for (i, t) in texts.iter().enumerate() {
+                let at = bp.key(key).index(i);
+                if let Some(d) = self.duration(&at, t) {
+                    if d > duration {
+                        self.err(&at, format!("{t} is after the end of the run ({duration})"));
+                    } else {
+                        out.push(d.as_secs());
+                    }
+                }
+            }
+            out.sort_unstable();
+            out
+        };
+        let backup_at = times("backup_at", &raw.backup_at);
+        let export_at = times("export_at", &raw.export_at);
+        let restore_at = times("restore_at", &raw.restore_at);
+        BackupSpec { pitr: raw.pitr, schedule, backup_at, export_at, restore_at }
     }
 
     /// `[[gsi]]` and `[[lsi]]`; records their names.
