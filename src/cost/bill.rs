@@ -5,7 +5,7 @@
 
 use super::catalog::Catalog;
 use super::item::PriceItem;
-use super::usage::{BackupUsage, ResourceUsage, Usage};
+use super::usage::{BackupUsage, ResourceUsage, StreamsUsage, Usage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -13,6 +13,8 @@ use std::collections::BTreeSet;
 pub const HOURS_PER_MONTH: f64 = 730.0;
 /// Hours in a year.
 pub const HOURS_PER_YEAR: f64 = 8_760.0;
+/// DynamoDB Streams read request units free each month with the free tier (spec §10.2).
+pub const STREAMS_FREE_PER_MONTH: f64 = 2_500_000.0;
 /// Units in a reserved-capacity block (spec §10.1).
 pub const RESERVED_BLOCK: u64 = 100;
 
@@ -27,6 +29,19 @@ pub struct Reservation {
     pub years: u32,
 }
 
+/// A Savings Plan (`[pricing] savings_plan`): an hourly commitment, in dollars after the
+/// discount, that pays for eligible usage (on-demand and provisioned units not covered by
+/// reserved capacity) at `discount` off list; eligible usage above it is billed at list, and
+/// an hour that uses less still pays the whole commitment. AWS publishes the rate per
+/// offering, not a DynamoDB discount: `discount` is the user's assumption.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavingsPlan {
+    /// USD an hour.
+    pub commitment_per_hour: f64,
+    /// Share off list price, 0-1.
+    pub discount: f64,
+}
+
 /// Billing options.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BillOptions {
@@ -38,6 +53,16 @@ pub struct BillOptions {
     /// The window is representative: the bill states monthly and yearly extrapolations
     /// (`[pricing] extrapolate = "repeat"`). Otherwise it states the window's cost only.
     pub extrapolate: bool,
+    /// A Savings Plan applied to eligible usage.
+    pub savings_plan: Option<SavingsPlan>,
+}
+
+impl BillOptions {
+    /// The options a scenario's `[pricing]` states (no reservation).
+    #[must_use]
+    pub fn of(p: &crate::scenario::PricingSpec) -> Self {
+        Self { free_tier: p.free_tier, reservation: None, extrapolate: p.extrapolate, savings_plan: p.savings_plan }
+    }
 }
 
 /// What a bill line charges for.
@@ -63,6 +88,13 @@ pub enum BillComponent {
     Restores,
     /// Exports to S3, per GB.
     Exports,
+    /// DynamoDB Streams read request units (pollers' GetRecords calls).
+    Streams,
+    /// A Savings Plan's commitment, every hour of the window.
+    SavingsPlanCommitment,
+    /// The list price of the eligible usage the commitment paid for, credited (negative), as
+    /// AWS's "Savings Plan negation" lines are.
+    SavingsPlanCovered,
 }
 
 /// One line of a bill.
@@ -144,6 +176,8 @@ struct Biller<'a> {
     free_wcu_hours: f64,
     free_gb_months: f64,
     upfront: f64,
+    /// List price of usage a Savings Plan may cover, per minute of the window, USD.
+    eligible: Vec<f64>,
 }
 
 impl Biller<'_> {
@@ -170,28 +204,39 @@ impl Biller<'_> {
     fn provisioned(&mut self, r: &ResourceUsage, write: bool, ia: bool, cover: Option<&mut Vec<f64>>) {
         let series = if write { &r.provisioned_wcu_by_minute } else { &r.provisioned_rcu_by_minute };
         let label = if write { "WCU" } else { "RCU" };
-        let unit_hours = match cover {
+        let excess_by_minute: Vec<f64> = match cover {
             Some(cover) => {
                 if cover.len() < series.len() {
                     let fill = cover.first().copied().unwrap_or(0.0);
                     cover.resize(series.len(), fill);
                 }
-                let mut excess = 0.0;
-                for (x, c) in series.iter().zip(cover.iter_mut()) {
-                    let used = x.min(*c);
-                    *c -= used;
-                    excess += x - used;
-                }
-                excess / 60.0
+                series
+                    .iter()
+                    .zip(cover.iter_mut())
+                    .map(|(x, c)| {
+                        let used = x.min(*c);
+                        *c -= used;
+                        x - used
+                    })
+                    .collect()
             }
-            None => series.iter().sum::<f64>() / 60.0,
+            None => series.clone(),
         };
+        let unit_hours = excess_by_minute.iter().sum::<f64>() / 60.0;
         let free = if write { &mut self.free_wcu_hours } else { &mut self.free_rcu_hours };
         let deducted = unit_hours.min(*free);
         *free -= deducted;
         let billed = unit_hours - deducted;
         let item = PriceItem::provisioned(write, ia);
         let price = self.catalog.price(item).usd;
+        // What each minute bills at list, for a Savings Plan: its units above the reservation,
+        // less its share of the free tier.
+        let paid_share = if unit_hours > 0.0 { billed / unit_hours } else { 0.0 };
+        for (m, units) in excess_by_minute.iter().enumerate() {
+            if let Some(e) = self.eligible.get_mut(m) {
+                *e += units / 60.0 * price * paid_share;
+            }
+        }
         let hours = r.provisioned_hours;
         let avg = billed / hours.max(1e-12);
         let free_note = if deducted > 0.0 { format!(" (after {} free {label}-h)", fmt_num(deducted)) } else { String::new() };
@@ -222,6 +267,17 @@ impl Biller<'_> {
     fn on_demand(&mut self, r: &ResourceUsage, ia: bool) {
         for (write, units, label) in [(false, r.on_demand_read_units, "RRU"), (true, r.on_demand_write_units, "WRU")] {
             let item = PriceItem::on_demand(write, ia);
+            let per_unit = self.catalog.price(item).usd / 1e6;
+            let n = self.eligible.len();
+            if r.on_demand_units_by_minute.is_empty() {
+                for e in &mut self.eligible {
+                    *e += units * per_unit / n as f64;
+                }
+            } else {
+                for (e, u) in self.eligible.iter_mut().zip(&r.on_demand_units_by_minute) {
+                    *e += u[usize::from(write)] * per_unit;
+                }
+            }
             let millions = units / 1e6;
             let arithmetic = format!("{} M {label} x ${}", fmt_num(millions), self.catalog.price(item).usd);
             let component = if write { BillComponent::Writes } else { BillComponent::Reads };
@@ -256,6 +312,62 @@ impl Biller<'_> {
         }
     }
 
+    /// DynamoDB Streams: the pollers' GetRecords calls, less the free tier's 2.5 M a month
+    /// (pro rata over the window).
+    fn streams(&mut self, table: &str, s: &StreamsUsage, free_tier: bool) {
+        let free = if free_tier { STREAMS_FREE_PER_MONTH * self.hours / HOURS_PER_MONTH } else { 0.0 };
+        let deducted = s.read_units.min(free);
+        let billed = s.read_units - deducted;
+        let price = self.catalog.price(PriceItem::StreamsReadPer100k).usd;
+        let free_note = if deducted > 0.0 { format!(" (after {} free)", fmt_num(deducted.round())) } else { String::new() };
+        let lambda = if s.free_consumers > 0 { format!("; {} free consumer(s) not billed", s.free_consumers) } else { String::new() };
+        let arithmetic = format!(
+            "{} GetRecords calls over {:.1} shard-hours / 100,000 x ${price}{free_note}{lambda}",
+            fmt_num(s.read_units.round()),
+            s.shard_minutes / 60.0
+        );
+        self.line(table, BillComponent::Streams, billed / 1e5, "100,000 stream reads", PriceItem::StreamsReadPer100k, arithmetic);
+    }
+
+    /// A Savings Plan over the eligible usage, hour by hour: the commitment for each hour (its
+    /// part, for a partial last hour), and a credit of the list price it covered — at most the
+    /// hour's eligible usage, and at most the commitment grossed up by the discount.
+    fn savings_plan(&mut self, table: &str, sp: SavingsPlan) {
+        let minutes = self.eligible.len();
+        let (mut committed, mut covered, mut eligible) = (0.0, 0.0, 0.0);
+        for hour in self.eligible.chunks(60) {
+            let commit = sp.commitment_per_hour * hour.len() as f64 / 60.0;
+            let list: f64 = hour.iter().sum();
+            committed += commit;
+            covered += list.min(commit / (1.0 - sp.discount));
+            eligible += list;
+        }
+        let hours = minutes as f64 / 60.0;
+        self.lines.push(BillLine {
+            resource: table.to_string(),
+            component: BillComponent::SavingsPlanCommitment,
+            quantity: hours,
+            unit: "hours".into(),
+            unit_price_usd: sp.commitment_per_hour,
+            cost_usd: committed,
+            unverified: true,
+            arithmetic: format!("${} an hour x {hours:.3} h (discount {:.1} % assumed)", sp.commitment_per_hour, sp.discount * 100.0),
+        });
+        self.lines.push(BillLine {
+            resource: table.to_string(),
+            component: BillComponent::SavingsPlanCovered,
+            quantity: covered,
+            unit: "USD at list".into(),
+            unit_price_usd: -1.0,
+            cost_usd: -covered,
+            unverified: true,
+            arithmetic: format!(
+                "-${covered:.4} of ${eligible:.4} eligible at list: each hour at most the commitment / (1 - {})",
+                sp.discount
+            ),
+        });
+    }
+
     /// Storage: GB-months of items plus their overhead, less the free tier.
     fn storage(&mut self, r: &ResourceUsage, ia: bool) {
         let gb_months = r.storage_gb_by_minute.iter().sum::<f64>() / 60.0 / HOURS_PER_MONTH;
@@ -282,6 +394,7 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         free_wcu_hours: if opts.free_tier { catalog.free_wcu as f64 * usage.hours } else { 0.0 },
         free_gb_months: if opts.free_tier && !ia { catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH } else { 0.0 },
         upfront: 0.0,
+        eligible: vec![0.0; (usage.hours * 60.0).ceil() as usize],
     };
     // Reserved capacity covers the provisioned capacity of the Standard-class table and its
     // GSIs alike (spec §10.1: a regional commitment): each minute it is used by the table
@@ -310,7 +423,14 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         b.storage(r, ia);
     }
     if let Some(table) = usage.resources.first() {
-        b.backups(&table.name.clone(), &usage.backups);
+        let name = table.name.clone();
+        b.backups(&name, &usage.backups);
+        if let Some(s) = &usage.streams {
+            b.streams(&name, s, opts.free_tier);
+        }
+        if let Some(sp) = opts.savings_plan {
+            b.savings_plan(&name, sp);
+        }
     }
     let total: f64 = b.lines.iter().map(|l| l.cost_usd).sum();
     let scale = if usage.hours > 0.0 { HOURS_PER_MONTH / usage.hours } else { 0.0 };
@@ -346,6 +466,7 @@ mod tests {
                 ..ResourceUsage::default()
             }],
             backups: BackupUsage::default(),
+            streams: None,
         }
     }
 
@@ -362,6 +483,7 @@ mod tests {
                 ..ResourceUsage::default()
             }],
             backups: BackupUsage::default(),
+            streams: None,
         }
     }
 
@@ -526,5 +648,55 @@ mod tests {
         close(writes[0].1, 0.325);
         close(writes[1].1, 0.5625);
         assert!(b.lines[1].arithmetic.starts_with("1000 WCU x 0.500 h"), "{}", b.lines[1].arithmetic);
+    }
+
+    fn sp(commitment_per_hour: f64, discount: f64) -> BillOptions {
+        BillOptions { savings_plan: Some(SavingsPlan { commitment_per_hour, discount }), ..BillOptions::default() }
+    }
+
+    /// 1,000 WCU for an hour list at $0.65. A $0.40/h plan at 12 % off pays for $0.40 / 0.88 =
+    /// $0.454545 of list: the bill is 0.65 + 0.40 - 0.454545 = $0.595455. A $1.00/h plan
+    /// covers all $0.65 and still costs its $1.00: the bill is $1.00.
+    #[test]
+    fn a_savings_plan_pays_for_usage_at_its_discount_up_to_its_commitment() {
+        let u = prov(0.0, 1_000.0, 1.0);
+        let b = bill(&u, &Catalog::builtin(), &sp(0.40, 0.12));
+        assert!((b.total_usd - (0.65 + 0.40 - 0.40 / 0.88)).abs() < 1e-9, "{}", b.total_usd);
+        let covered = b.lines.iter().find(|l| l.component == BillComponent::SavingsPlanCovered).unwrap();
+        assert!((covered.cost_usd + 0.40 / 0.88).abs() < 1e-9);
+        let over = bill(&u, &Catalog::builtin(), &sp(1.00, 0.12));
+        assert!((over.total_usd - 1.00).abs() < 1e-9, "{}", over.total_usd);
+    }
+
+    /// The commitment is hourly and does not carry over: 1,000 WCU in the first hour and none
+    /// in the second, a $0.40/h plan at 12 %: 0.65 + 2 x 0.40 - 0.454545 = $0.995455.
+    #[test]
+    fn an_idle_hour_still_pays_its_commitment() {
+        let mut u = prov(0.0, 1_000.0, 2.0);
+        for m in 60..120 {
+            u.resources[0].provisioned_wcu_by_minute[m] = 0.0;
+        }
+        let b = bill(&u, &Catalog::builtin(), &sp(0.40, 0.12));
+        assert!((b.total_usd - (0.65 + 0.80 - 0.40 / 0.88)).abs() < 1e-9, "{}", b.total_usd);
+    }
+
+    /// Capacity a reservation covers is not eligible: 150 WCU with 100 reserved leaves 50 WCU
+    /// x $0.00065 = $0.0325 an hour at list; a $0.01/h plan at 20 % covers $0.0125 of it, a
+    /// saving of $0.0025 an hour, $1.825 over 730 h.
+    #[test]
+    fn reserved_capacity_is_not_eligible() {
+        let u = prov(0.0, 150.0, 730.0);
+        let res = Some(Reservation { rcu: 0, wcu: 100, years: 1 });
+        let without = bill(&u, &Catalog::builtin(), &BillOptions { reservation: res, ..BillOptions::default() });
+        let with = bill(&u, &Catalog::builtin(), &BillOptions { reservation: res, ..sp(0.01, 0.20) });
+        assert!((with.total_usd - without.total_usd + 1.825).abs() < 1e-6, "{} vs {}", with.total_usd, without.total_usd);
+    }
+
+    /// On-demand units are eligible: 10 M WRU over 730 h ($6.25, $0.0085616 an hour) with a
+    /// $0.005/h plan at 20 % ($0.00625 of list an hour): 6.25 + 3.65 - 4.5625 = $5.3375.
+    #[test]
+    fn on_demand_units_are_eligible() {
+        let b = bill(&od(0.0, 10e6, false), &Catalog::builtin(), &sp(0.005, 0.20));
+        assert!((b.total_usd - 5.3375).abs() < 1e-6, "{}", b.total_usd);
     }
 }

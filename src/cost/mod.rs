@@ -16,7 +16,10 @@ mod catalog;
 pub mod item;
 mod usage;
 
-pub use bill::{bill, Bill, BillComponent, BillLine, BillOptions, Reservation, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK};
+pub use bill::{
+    bill, Bill, BillComponent, BillLine, BillOptions, Reservation, SavingsPlan, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK,
+    STREAMS_FREE_PER_MONTH,
+};
 pub use catalog::{Catalog, CatalogError, Price, BUILTIN_US_EAST_1};
 pub use item::PriceItem;
-pub use usage::{bill_of, BackupUsage, ResourceUsage, Usage};
+pub use usage::{bill_of, BackupUsage, ResourceUsage, StreamsUsage, Usage};

@@ -4,7 +4,7 @@
 use super::bill::{bill, Bill, BillOptions};
 use super::catalog::Catalog;
 use crate::engine::RunResult;
-use crate::scenario::{BackupSpec, Scenario, TableClass, TableSpec};
+use crate::scenario::{BackupSpec, Scenario, StreamsSpec, TableClass, TableSpec};
 use crate::units::MILLI;
 use serde::Serialize;
 
@@ -23,6 +23,9 @@ pub struct ResourceUsage {
     pub on_demand_read_units: f64,
     /// Write request units consumed while on-demand.
     pub on_demand_write_units: f64,
+    /// Read and write request units consumed while on-demand, per minute (empty: spread
+    /// evenly over the window, as the screen of `recommend` records only totals).
+    pub on_demand_units_by_minute: Vec<[f64; 2]>,
     /// Provisioned RCU per minute (time-weighted average of the minute, 0 while on-demand).
     pub provisioned_rcu_by_minute: Vec<f64>,
     /// Provisioned WCU per minute.
@@ -93,6 +96,40 @@ impl BackupUsage {
     }
 }
 
+/// DynamoDB Streams reads over the window (`[table.streams]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StreamsUsage {
+    /// Shard-minutes: one shard per partition of the table, minute by minute.
+    pub shard_minutes: f64,
+    /// GetRecords calls of the pollers: the streams read request units billed.
+    pub read_units: f64,
+    /// Consumers whose reads are free (Lambda triggers, global tables replication).
+    pub free_consumers: u32,
+}
+
+impl StreamsUsage {
+    /// What the pollers of `spec` call, given the table's partitions and the write units it
+    /// consumed in each minute and the seconds each minute lasted. Each poller calls every
+    /// shard once per interval, or as often as a call's 1,000 records or 1 MB needs to carry
+    /// what the shard wrote: one record per write unit (an item of up to 1 KB; larger items
+    /// make fewer records, so this errs towards more calls), of 1 KB times the view's images.
+    #[must_use]
+    pub fn of(spec: &StreamsSpec, partitions: &[u64], write_units: &[f64], secs: &[u64]) -> Self {
+        let mut u = StreamsUsage { free_consumers: spec.free_consumers, ..StreamsUsage::default() };
+        for (m, &shards) in partitions.iter().enumerate() {
+            let shards = shards.max(1) as f64;
+            u.shard_minutes += shards * secs[m] as f64 / 60.0;
+            let per_shard = write_units[m] / shards;
+            let needed = (per_shard / 1_000.0).ceil().max((per_shard * spec.image_factor / 1_024.0).ceil());
+            for &ms in &spec.pollers_ms {
+                let polls = secs[m] as f64 * 1_000.0 / ms as f64;
+                u.read_units += shards * polls.max(needed);
+            }
+        }
+        u
+    }
+}
+
 /// Recorded usage of a table and its GSIs over a window.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Usage {
@@ -104,6 +141,8 @@ pub struct Usage {
     pub resources: Vec<ResourceUsage>,
     /// The table's backups, restores and exports.
     pub backups: BackupUsage,
+    /// The table's stream, if on.
+    pub streams: Option<StreamsUsage>,
 }
 
 impl Usage {
@@ -127,6 +166,10 @@ impl Usage {
                     provisioned_hours: provisioned_s as f64 / 3_600.0,
                     on_demand_read_units: series.iter().map(|m| m.on_demand_consumed[0]).sum::<u64>() as f64 / MILLI as f64,
                     on_demand_write_units: series.iter().map(|m| m.on_demand_consumed[1]).sum::<u64>() as f64 / MILLI as f64,
+                    on_demand_units_by_minute: series
+                        .iter()
+                        .map(|m| [m.on_demand_consumed[0] as f64 / MILLI as f64, m.on_demand_consumed[1] as f64 / MILLI as f64])
+                        .collect(),
                     // Unit-seconds / 60: a full minute's average units; a partial last minute
                     // weighs only the seconds it lasted.
                     provisioned_rcu_by_minute: series.iter().map(|x| x.provisioned_unit_seconds[0] as f64 / 60.0).collect(),
@@ -147,7 +190,16 @@ impl Usage {
             }
             _ => BackupUsage::default(),
         };
-        Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: class == TableClass::StandardIa, resources, backups }
+        let streams = match (r.resources.first(), &table.streams) {
+            (Some(t), Some(spec)) => {
+                let parts: Vec<u64> = t.minutes.iter().map(|x| x.partitions).collect();
+                let writes: Vec<f64> = t.minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64).collect();
+                let secs: Vec<u64> = (0..parts.len()).map(secs).collect();
+                Some(StreamsUsage::of(spec, &parts, &writes, &secs))
+            }
+            _ => None,
+        };
+        Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: class == TableClass::StandardIa, resources, backups, streams }
     }
 }
 
@@ -156,11 +208,7 @@ impl Usage {
 #[must_use]
 pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    bill(
-        &Usage::of(r, &sc.table),
-        &catalog,
-        &BillOptions { free_tier: sc.pricing.free_tier, reservation: None, extrapolate: sc.pricing.extrapolate },
-    )
+    bill(&Usage::of(r, &sc.table), &catalog, &BillOptions::of(&sc.pricing))
 }
 
 #[cfg(test)]
@@ -181,6 +229,7 @@ mod tests {
             standard_ia: false,
             resources: vec![ResourceUsage { name: "t".into(), storage_gb_by_minute: vec![0.0; gb.len()], ..ResourceUsage::default() }],
             backups: BackupUsage::of(spec, gb, secs),
+            streams: None,
         };
         let b = bill(&usage, &Catalog::builtin(), &BillOptions::default());
         b.lines.iter().filter(|l| l.component != BillComponent::Storage).map(|l| (l.component, l.cost_usd)).collect()
@@ -222,5 +271,50 @@ mod tests {
         assert!((cost(BillComponent::Exports) - 10.0).abs() < 1e-9);
         assert!((cost(BillComponent::Restores) - 30.0).abs() < 1e-9);
         assert!(lines.iter().all(|l| l.0 != BillComponent::Pitr), "PITR is off");
+    }
+
+    fn streams(view: f64, pollers_ms: Vec<u64>) -> StreamsSpec {
+        StreamsSpec { image_factor: view, pollers_ms, free_consumers: 1 }
+    }
+
+    /// 4 partitions for an hour, 100 writes a second, one poller every second: each shard gets
+    /// 60 calls a minute, 4 x 60 x 60 = 14,400 calls, $0.00288 at $0.02 per 100,000; a second
+    /// poller every 250 ms adds 4 x 240 x 60 = 57,600. With the free tier, 2.5 M x 1 / 730 =
+    /// 3,424.66 calls are free: (14,400 - 3,424.66) / 10^5 x 0.02 = $0.0021951.
+    #[test]
+    fn pollers_call_every_shard_every_interval() {
+        let (secs, parts, writes) = (vec![60u64; 60], vec![4u64; 60], vec![6_000.0; 60]);
+        let one = StreamsUsage::of(&streams(2.0, vec![1_000]), &parts, &writes, &secs);
+        assert!((one.read_units - 14_400.0).abs() < 1e-9 && (one.shard_minutes - 240.0).abs() < 1e-9, "{one:?}");
+        let two = StreamsUsage::of(&streams(2.0, vec![1_000, 250]), &parts, &writes, &secs);
+        assert!((two.read_units - 72_000.0).abs() < 1e-9, "{two:?}");
+        let lambda_only = StreamsUsage::of(&streams(2.0, vec![]), &parts, &writes, &secs);
+        assert!(lambda_only.read_units == 0.0);
+        let usage = |s: StreamsUsage| Usage {
+            hours: 1.0,
+            standard_ia: false,
+            resources: vec![ResourceUsage { name: "t".into(), storage_gb_by_minute: vec![0.0; 60], ..ResourceUsage::default() }],
+            backups: BackupUsage::default(),
+            streams: Some(s),
+        };
+        let cost = |s: StreamsUsage, free_tier: bool| {
+            let b = bill(&usage(s), &Catalog::builtin(), &BillOptions { free_tier, ..BillOptions::default() });
+            b.lines.iter().find(|l| l.component == BillComponent::Streams).unwrap().cost_usd
+        };
+        assert!((cost(one.clone(), false) - 0.00288).abs() < 1e-12);
+        assert!((cost(one, true) - (14_400.0 - 2.5e6 / 730.0) / 1e5 * 0.02).abs() < 1e-12);
+    }
+
+    /// A shard that writes more than a call carries needs more calls: 2 partitions taking
+    /// 300,000 write units in a minute (2,500 a second) are 150,000 records a shard a minute;
+    /// with both images, 150,000 x 2 KB / 1,024 KB = 293 calls (more than the 150 the 1,000
+    /// records allow, and the 60 polls), so one poller makes 2 x 293 = 586 calls that minute.
+    /// Keys only: 150 calls a shard, 300.
+    #[test]
+    fn a_busy_shard_needs_more_calls_than_polls() {
+        let u = StreamsUsage::of(&streams(2.0, vec![1_000]), &[2], &[300_000.0], &[60]);
+        assert!((u.read_units - 586.0).abs() < 1e-9, "{u:?}");
+        let keys = StreamsUsage::of(&streams(0.0, vec![1_000]), &[2], &[300_000.0], &[60]);
+        assert!((keys.read_units - 300.0).abs() < 1e-9, "{keys:?}");
     }
 }

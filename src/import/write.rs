@@ -421,7 +421,18 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         let _ = writeln!(s, "storage_gb = {}", b as f64 / 1e9);
     }
     if let Some(v) = &t.stream {
-        let _ = writeln!(s, "# Streams ({}) are on; ddbsim does not model or bill them yet.", clean(v));
+        match v.as_str() {
+            "KEYS_ONLY" | "NEW_IMAGE" | "OLD_IMAGE" | "NEW_AND_OLD_IMAGES" => {
+                let _ = writeln!(s, "\n[table.streams]\nview = \"{}\"", v.to_ascii_lowercase());
+                s.push_str(
+                    "consumers = []  # ASSUMPTION: the definition does not name the stream's readers; add { kind = \"lambda\" } (free) \
+                     or { kind = \"poller\", poll_interval = \"1s\" } (each GetRecords call billed)\n",
+                );
+            }
+            other => {
+                let _ = writeln!(s, "# Streams ({}) are on, with a view type ddbsim does not know: not modelled.", clean(other));
+            }
+        }
     }
 
     // ------------------------------------------------------------------ [keys]

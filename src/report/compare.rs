@@ -57,6 +57,8 @@ impl Comparison {
                         match l.component {
                             BillComponent::ReservedUpfront | BillComponent::ReservedHourly => "reserved",
                             BillComponent::Pitr | BillComponent::Backups | BillComponent::Restores | BillComponent::Exports => "backups",
+                            BillComponent::Streams => "streams",
+                            BillComponent::SavingsPlanCommitment | BillComponent::SavingsPlanCovered => "savings plan",
                             other => component_name(other),
                         }
                     };
@@ -65,7 +67,17 @@ impl Comparison {
                         None => parts.push((key.to_string(), l.cost_usd * scale)),
                     }
                 }
-                let order = ["reads", "writes", "storage", "reserved", "indexes", "backups"];
+                // A Savings Plan that saves money (commitment below the list price it covered)
+                // is drawn as smaller parts, scaled to the bill's total, not as a negative bar.
+                if let Some(i) = parts.iter().position(|p| p.0 == "savings plan" && p.1 < 0.0) {
+                    let saving = parts.remove(i).1;
+                    let gross: f64 = parts.iter().map(|p| p.1).sum();
+                    let keep = if gross > 0.0 { ((gross + saving) / gross).max(0.0) } else { 0.0 };
+                    for p in &mut parts {
+                        p.1 *= keep;
+                    }
+                }
+                let order = ["reads", "writes", "storage", "reserved", "indexes", "streams", "backups", "savings plan"];
                 parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
                 CostBar { mode: r.mode.to_string(), parts, throttled_share: r.throttled_attempt_share, picked: self.picked(&r.mode) }
             })
@@ -137,7 +149,7 @@ impl Render for Comparison {
                 let _ = writeln!(o, "pick: {p} — the cheapest mode that throttles at most {:.3}% of attempts", self.max_throttle * 100.0);
                 if let Some(r) = self.rows.iter().find(|r| &r.mode == p) {
                     let _ = writeln!(o, "  {}", r.description);
-                    for l in r.bill.lines.iter().filter(|l| l.cost_usd > 0.0) {
+                    for l in r.bill.lines.iter().filter(|l| l.cost_usd != 0.0) {
                         let _ = writeln!(
                             o,
                             "  {} {}: {} = ${:.4}{}",

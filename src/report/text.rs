@@ -19,6 +19,9 @@ pub fn component_name(c: BillComponent) -> &'static str {
         BillComponent::Backups => "backups",
         BillComponent::Restores => "restores",
         BillComponent::Exports => "exports",
+        BillComponent::Streams => "streams",
+        BillComponent::SavingsPlanCommitment => "savings_plan_commitment",
+        BillComponent::SavingsPlanCovered => "savings_plan_covered",
     }
 }
 
@@ -128,7 +131,7 @@ impl Summary {
             super::verdict::usd_window(c.total_usd),
             c.window_hours
         );
-        for l in c.lines.iter().filter(|l| l.cost_usd > 0.0) {
+        for l in c.lines.iter().filter(|l| l.cost_usd != 0.0) {
             let _ = writeln!(
                 o,
                 "  {} {}: {} = ${:.4}{}",

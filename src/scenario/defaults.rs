@@ -99,6 +99,9 @@ pub const CHECK_MAX_P99: SimDuration = SimDuration::from_millis(100);
 /// `check.max_partition_skew`.
 pub const CHECK_MAX_SKEW: f64 = 0.2;
 
+/// `table.streams.consumers[].poll_interval`: the KCL's idle time between reads.
+pub const STREAMS_POLL_INTERVAL: SimDuration = SimDuration::from_secs(1);
+
 /// `pricing.extrapolate` defaults to "repeat" for a window at least this long, "none" below.
 pub const EXTRAPOLATE_FROM: SimDuration = SimDuration::from_secs(86_400);
 
@@ -110,6 +113,8 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("scenario.fidelity", "\"fast\""),
     ("pricing.region", "\"us-east-1\""),
     ("pricing.free_tier", "false"),
+    ("table.streams.view", "\"new_and_old_images\""),
+    ("table.streams.consumers.poll_interval", "\"1s\""),
     ("pricing.extrapolate", "\"repeat\" for a window of 24 h or more, \"none\" below"),
     ("table.table_class", "\"standard\""),
     ("table.storage_gb", "0"),

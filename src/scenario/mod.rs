@@ -125,6 +125,8 @@ pub struct PricingSpec {
     /// The window's traffic is taken as representative: bills show it extrapolated to a month
     /// and a year (`[pricing] extrapolate = "repeat"`); otherwise only the window's cost.
     pub extrapolate: bool,
+    /// A Savings Plan on eligible usage.
+    pub savings_plan: Option<crate::cost::SavingsPlan>,
 }
 
 /// Table class.
@@ -174,6 +176,21 @@ pub struct TableSpec {
     pub split_for_heat: Option<HeatSpec>,
     /// Backups, restores and exports (billed; they use no capacity).
     pub backups: BackupSpec,
+    /// DynamoDB Streams, if on.
+    pub streams: Option<StreamsSpec>,
+}
+
+/// `[table.streams]`: one shard per partition of the table (shards follow splits); each
+/// poller calls GetRecords on every shard once per `poll_interval`, or more often when a call's
+/// 1,000 records or 1 MB cannot carry what the shard wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamsSpec {
+    /// KB a record carries per KB of item written: 0 keys only, 1 one image, 2 both.
+    pub image_factor: f64,
+    /// Each poller's interval between calls on a shard, ms.
+    pub pollers_ms: Vec<u64>,
+    /// Free consumers (Lambda triggers, global tables replication).
+    pub free_consumers: u32,
 }
 
 /// `[table.backups]`: what is billed for backups, restores and exports. They run with no

@@ -280,7 +280,7 @@ struct Ran {
 #[must_use]
 pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparison {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    let plain = BillOptions { free_tier: sc.pricing.free_tier, reservation: None, extrapolate: sc.pricing.extrapolate };
+    let plain = BillOptions::of(&sc.pricing);
     let ia = sc.table.table_class == TableClass::StandardIa;
     let run = |s: &Scenario| simulate(s, &RunOptions { progress: None, ..o.run.clone() });
     let mut ran: Vec<Ran> = Vec::new();

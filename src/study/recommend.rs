@@ -294,7 +294,7 @@ fn by_dimension(b: &Bill) -> [f64; 2] {
 fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<GiveUp>) -> (Eval, RunResult) {
     let r = simulate(sc, &RunOptions { progress: None, give_up, ..o.run.clone() });
     let usage = Usage::of(&r, &sc.table);
-    let b = bill(&usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, ..BillOptions::default() });
+    let b = bill(&usage, catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
     let t = r.totals();
     let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);
     let by_dimension = by_dimension(&b);
@@ -315,7 +315,7 @@ fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<
 /// Screens a candidate with the per-minute model: no simulation.
 fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eval {
     let x = super::screen::screen(sc, demand);
-    let b = bill(&x.usage, catalog, &BillOptions { free_tier: sc.pricing.free_tier, ..BillOptions::default() });
+    let b = bill(&x.usage, catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
     Eval {
         monthly: b.monthly_rate_usd(),
         throttled: x.throttled_share,
@@ -766,7 +766,7 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
             let (rmax, wmax) = (top(total(|r| &r.provisioned_rcu_by_minute)), top(total(|r| &r.provisioned_wcu_by_minute)));
             let cost = |rcu: u64, wcu: u64| {
                 let res = Reservation { rcu, wcu, years: o.reserved_years };
-                bill(&usage, &catalog, &BillOptions { free_tier: sc.pricing.free_tier, reservation: Some(res), extrapolate: false })
+                bill(&usage, &catalog, &BillOptions { reservation: Some(res), extrapolate: false, ..BillOptions::of(&sc.pricing) })
                     .monthly_rate_usd()
             };
             // Reads and writes are billed apart: each dimension's best block count alone.

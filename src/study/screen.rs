@@ -319,6 +319,7 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                 provisioned_hours: if od { 0.0 } else { demand.duration_s as f64 / 3_600.0 },
                 on_demand_read_units: od_units[r][0],
                 on_demand_write_units: od_units[r][1],
+                on_demand_units_by_minute: Vec::new(),
                 provisioned_rcu_by_minute: pr,
                 provisioned_wcu_by_minute: pw,
                 storage_gb_by_minute: demand.bytes[r].iter().enumerate().map(|(m, b)| b / GB as f64 * demand.secs(m) / 60.0).collect(),
@@ -337,6 +338,13 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                 let secs: Vec<u64> = (0..gb.len()).map(|m| demand.secs(m) as u64).collect();
                 crate::cost::BackupUsage::of(&sc.table.backups, &gb, &secs)
             },
+            // The stream's shards at the screen's final partition count (it never lowers it).
+            streams: sc.table.streams.as_ref().map(|spec| {
+                let n = demand.units[0].len();
+                let writes: Vec<f64> = (0..n).map(|m| demand.units[0][m][1] * demand.secs(m)).collect();
+                let secs: Vec<u64> = (0..n).map(|m| demand.secs(m) as u64).collect();
+                crate::cost::StreamsUsage::of(spec, &vec![partitions[0]; n], &writes, &secs)
+            }),
             resources,
         },
     }

@@ -335,3 +335,73 @@ fn bad_backup_settings_are_refused_with_their_key() {
     let e = bad("snapshots = 3");
     assert!(e.contains("snapshots"), "{e}");
 }
+
+/// `[pricing] savings_plan` end to end: a table provisioned at 1 RCU / 1,000 WCU for an hour
+/// has $0.65013 of eligible list usage; a $0.40/h plan at 12 % covers $0.40 / 0.88 = $0.454545
+/// of it, so the bill is $0.054545 less than without the plan, and both plan lines print.
+/// A commitment or discount out of range names its key.
+#[test]
+fn a_savings_plan_in_the_scenario_changes_the_bill_by_its_arithmetic() {
+    let text = |sp: &str| {
+        format!(
+            "[scenario]\nduration = \"1h\"\n[pricing]\n{sp}\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"provisioned\", read = 1, write = 1000 }}\n\
+             [keys.k]\ncardinality = 1000\n[[pattern]]\nname = \"w\"\nop = \"put_item\"\nrate = {{ constant = 100 }}\n"
+        )
+    };
+    let with = super::run_summary(&super::scenario(&text("savings_plan = { commitment_per_hour = 0.40, discount = 0.12 }")));
+    let plain = super::run_summary(&super::scenario(&text("")));
+    assert!(
+        (plain.cost.total_usd - with.cost.total_usd - (0.40 / 0.88 - 0.40)).abs() < 1e-9,
+        "{} vs {}",
+        with.cost.total_usd,
+        plain.cost.total_usd
+    );
+    let table = with.to_table();
+    assert!(table.contains("savings_plan_commitment: $0.4 an hour x 1.000 h (discount 12.0 % assumed)"), "{table}");
+    assert!(table.contains("savings_plan_covered: -$0.4545 of $0.6501 eligible at list"), "{table}");
+    let bad = |sp: &str| ddbsim::scenario::parse_str(&text(sp), Path::new("s.toml")).unwrap_err().to_string();
+    let e = bad("savings_plan = { commitment_per_hour = 0.40, discount = 12 }");
+    assert!(e.contains("s.toml:4") && e.contains("pricing.savings_plan.discount") && e.contains("between 0 and 1"), "{e}");
+    let e = bad("savings_plan = { commitment_per_hour = -1, discount = 0.1 }");
+    assert!(e.contains("pricing.savings_plan.commitment_per_hour"), "{e}");
+    let e = bad("savings_plan = { discount = 0.1 }");
+    assert!(e.contains("commitment_per_hour"), "{e}");
+}
+
+/// Streams shards follow partitions: a table at 1 RCU / 999 WCU has ceil(1/3,000 + 999/1,000)
+/// = 1 partition; raised to 1,999 WCU at 10 minutes it needs ceil(1/3,000 + 1,999/1,000) = 2,
+/// which the partitions make by splitting in two. A KCL poller calling each shard every second
+/// makes 60 calls a shard a minute, so its calls are 60 x the shard-minutes: between 3,600 (one
+/// shard all hour) and 7,200 (two). A Lambda trigger adds
+/// nothing; the bill's line is calls / 100,000 x $0.02.
+#[test]
+fn stream_shards_follow_partitions_and_pollers_pay_per_call() {
+    let text = |consumers: &str| {
+        format!(
+            "[scenario]\nduration = \"1h\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"provisioned\", read = 1, write = 999 }}\n\
+             [table.streams]\nconsumers = [{consumers}]\n[keys.k]\ncardinality = 1000\n[[pattern]]\nname = \"w\"\nop = \"put_item\"\nrate = {{ constant = 10 }}\n\
+             [[at]]\ntime = \"10m\"\nset_capacity = {{ write = 1999 }}\n"
+        )
+    };
+    let sc = super::scenario(&text("{ kind = \"poller\" }, { kind = \"lambda\" }"));
+    let r = super::run(&sc);
+    let parts: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.partitions).collect();
+    assert_eq!((parts[0], *parts.last().unwrap()), (1, 2), "{parts:?}");
+    let u = ddbsim::Usage::of(&r, &sc.table);
+    let s = u.streams.as_ref().unwrap();
+    let shard_minutes: u64 = parts.iter().sum();
+    assert!((s.shard_minutes - shard_minutes as f64).abs() < 1e-9);
+    assert!((s.read_units - 60.0 * shard_minutes as f64).abs() < 1e-9, "{s:?}");
+    assert!(s.read_units > 3_600.0 && s.read_units < 7_200.0, "{s:?}");
+    let b = ddbsim::bill(&u, &Catalog::builtin(), &ddbsim::BillOptions::default());
+    let line = b.lines.iter().find(|l| l.component == ddbsim::cost::BillComponent::Streams).unwrap();
+    assert!((line.cost_usd - s.read_units / 1e5 * 0.02).abs() < 1e-12);
+    assert!(line.arithmetic.contains("1 free consumer(s) not billed"), "{}", line.arithmetic);
+    let lambda = super::scenario(&text("{ kind = \"lambda\" }"));
+    let u = ddbsim::Usage::of(&super::run(&lambda), &lambda.table);
+    assert_eq!(u.streams.unwrap().read_units, 0.0, "a Lambda trigger's reads are free");
+    let bad = ddbsim::scenario::parse_str(&text("{ kind = \"poller\", poll_interval = \"100ms\" }"), Path::new("s.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(bad.contains("table.streams.consumers[0].poll_interval") && bad.contains("200ms"), "{bad}");
+}

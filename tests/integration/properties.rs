@@ -108,6 +108,7 @@ proptest! {
                 ..ResourceUsage::default()
             }],
             backups: ddbsim::cost::BackupUsage::default(),
+            streams: None,
         };
         let c = Catalog::builtin();
         let o = BillOptions { free_tier: free, ..BillOptions::default() };

@@ -146,6 +146,20 @@ pub struct RawPricing {
     /// extrapolated to a 730-hour month and a year, labelled as such; "none" shows the window's
     /// cost only; default "repeat" for a window of 24 h or more, "none" below.
     pub extrapolate: Option<RawExtrapolate>,
+    /// A Savings Plan, `{ commitment_per_hour = 1.5, discount = 0.12 }`: USD an hour committed
+    /// (after the discount) and the share off list it buys for on-demand and provisioned units;
+    /// the discount is your assumption (AWS publishes rates per offering); default none.
+    pub savings_plan: Option<RawSavingsPlan>,
+}
+
+/// `[pricing] savings_plan`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSavingsPlan {
+    /// USD an hour, after the discount.
+    pub commitment_per_hour: f64,
+    /// Share off list price, between 0 and 1 (0.12 is 12 %).
+    pub discount: f64,
 }
 
 /// `[pricing] extrapolate`.
@@ -204,6 +218,58 @@ pub struct RawTable {
     pub gsi_buffer: Option<String>,
     /// Backups and exports, billed per GB (they do not use the table's capacity).
     pub backups: Option<RawBackups>,
+    /// DynamoDB Streams on the table and the consumers that read it.
+    pub streams: Option<RawStreams>,
+}
+
+/// `[table.streams]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStreams {
+    /// "keys_only", "new_image", "old_image" or "new_and_old_images" (what a record carries,
+    /// hence how many fit in a GetRecords call's 1 MB); default "new_and_old_images".
+    pub view: Option<RawStreamView>,
+    /// The consumers: `{ kind = "lambda" }`, `{ kind = "poller", poll_interval = "1s" }` (KCL or
+    /// an SDK loop) or `{ kind = "global_tables" }`.
+    #[serde(default)]
+    pub consumers: Vec<RawStreamConsumer>,
+}
+
+/// What a stream record carries.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawStreamView {
+    /// Key attributes only.
+    KeysOnly,
+    /// The item after the change.
+    NewImage,
+    /// The item before the change.
+    OldImage,
+    /// Both.
+    NewAndOldImages,
+}
+
+/// One stream consumer.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStreamConsumer {
+    /// "lambda" (free), "poller" (every GetRecords call billed) or "global_tables" (free).
+    pub kind: RawConsumerKind,
+    /// A poller's wait between GetRecords calls on each shard, at least "200ms" (5 calls a
+    /// second per shard); default "1s", the KCL's idle time between reads.
+    pub poll_interval: Option<String>,
+}
+
+/// Kind of stream consumer.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawConsumerKind {
+    /// A Lambda trigger: its reads are free.
+    Lambda,
+    /// A KCL application or SDK loop: each GetRecords call is a streams read request unit.
+    Poller,
+    /// Global tables replication: free.
+    GlobalTables,
 }
 
 /// `[table.backups]`: point-in-time recovery, on-demand backups, restores and exports to S3.

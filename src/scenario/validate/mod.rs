@@ -479,6 +479,22 @@ impl Validator<'_, '_> {
             Some(e) => e == crate::scenario::raw::RawExtrapolate::Repeat,
             None => duration >= defaults::EXTRAPOLATE_FROM,
         };
-        PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate }
+        let savings_plan = raw.savings_plan.map(|sp| {
+            let at = pp.key("savings_plan");
+            if !sp.commitment_per_hour.is_finite() || sp.commitment_per_hour <= 0.0 {
+                self.err(
+                    &at.key("commitment_per_hour"),
+                    format!("a commitment is a positive number of USD an hour, not {}", sp.commitment_per_hour),
+                );
+            }
+            if !(sp.discount.is_finite() && sp.discount > 0.0 && sp.discount < 1.0) {
+                self.err(
+                    &at.key("discount"),
+                    format!("a discount is a share of list price between 0 and 1 (0.12 is 12 %), not {}", sp.discount),
+                );
+            }
+            crate::cost::SavingsPlan { commitment_per_hour: sp.commitment_per_hour.max(0.0), discount: sp.discount.clamp(0.0, 0.99) }
+        });
+        PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate, savings_plan }
     }
 }

@@ -86,7 +86,47 @@ impl Validator<'_, '_> {
             on_demand_doubling_minutes: (doubling.as_secs() as f64 / 60.0).max(1.0),
             split_for_heat: self.heat(&tp.key("split_for_heat"), raw.split_for_heat.as_ref()),
             backups: raw.backups.map(|b| self.backups(&tp.key("backups"), b, duration)).unwrap_or_default(),
+            streams: raw.streams.as_ref().map(|s| self.streams(&tp.key("streams"), s)),
         }
+    }
+
+    /// `[table.streams]`.
+    fn streams(&mut self, sp: &KeyPath, raw: &RawStreams) -> StreamsSpec {
+        let image_factor = match raw.view.unwrap_or(RawStreamView::NewAndOldImages) {
+            RawStreamView::KeysOnly => 0.0,
+            RawStreamView::NewImage | RawStreamView::OldImage => 1.0,
+            RawStreamView::NewAndOldImages => 2.0,
+        };
+        let mut pollers_ms = Vec::new();
+        let mut free_consumers = 0;
+        for (i, c) in raw.consumers.iter().enumerate() {
+            let at = sp.key("consumers").index(i);
+            match c.kind {
+                RawConsumerKind::Poller => {
+                    let d = self.opt_duration(&at.key("poll_interval"), c.poll_interval.as_ref(), defaults::STREAMS_POLL_INTERVAL);
+                    if d < SimDuration::from_millis(200) {
+                        self.err(
+                            &at.key("poll_interval"),
+                            "a shard serves at most 5 GetRecords calls a second: poll_interval is at least 200ms",
+                        );
+                    }
+                    pollers_ms.push((d.as_micros() / 1_000).max(200));
+                }
+                kind => {
+                    if c.poll_interval.is_some() {
+                        self.err(
+                            &at.key("poll_interval"),
+                            format!(
+                                "poll_interval sets a poller's calls; a {} consumer's reads are free",
+                                if kind == RawConsumerKind::Lambda { "lambda" } else { "global_tables" }
+                            ),
+                        );
+                    }
+                    free_consumers += 1;
+                }
+            }
+        }
+        StreamsSpec { image_factor, pollers_ms, free_consumers }
     }
 
     /// `[table.backups]`.
