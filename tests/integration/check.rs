@@ -377,3 +377,32 @@ fn an_on_demand_table_not_warm_at_the_peak_is_told_to_pre_warm_ahead() {
     assert!((44_000.0..=45_000.0).contains(&n(f, "prewarm_write")), "{:?}", f.numbers);
     assert!(n(f, "phase_throttled_share") > 0.001 && n(f, "prewarmed_throttled_share") <= 0.001, "{:?}", f.numbers);
 }
+
+/// A stream polled every second on a quiet on-demand table: a new on-demand table has 4
+/// partitions, so 4 shards x 3,600 calls = 14,400 GetRecords calls in the steady hour, $0.00288
+/// (at $0.02 per 100,000), $2.1024 a month; its 1 write a second of 900 bytes (1 WRU each) is 3,600 WRU x $0.625
+/// / 10^6 = $0.00225 an hour, $1.6425 a month (Poisson: within 5 %). The pollers cost more than
+/// the writes: a warning, and polling 10 times less often costs $0.21024 a month.
+#[test]
+fn stream_pollers_that_cost_more_than_the_writes_are_flagged() {
+    let text = "[scenario]\nduration = \"1h\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+                [table.streams]\nconsumers = [{ kind = \"poller\", poll_interval = \"1s\" }]\n[keys.k]\ncardinality = 100000\n\
+                [[pattern]]\nname = \"w\"\nop = \"put_item\"\nrate = { constant = 1 }\nitem_bytes = 900\n";
+    let sc = ddbsim::scenario::parse_str(text, Path::new("s.toml")).unwrap();
+    let o = CheckOptions { phases: vec![Phase::Steady], base: RunOptions::default() };
+    let c = check(&sc, &o, &Catalog::builtin()).0;
+    let f = finding(&c, "stream-pollers-cost-more-than-writes");
+    assert_eq!(f.severity, Severity::Warn);
+    assert!(within(n(f, "calls"), 14_400.0, 1e-9), "{:?}", f.numbers);
+    assert!(within(n(f, "streams_monthly_usd"), 2.1024, 1e-6), "{:?}", f.numbers);
+    assert!(within(n(f, "writes_monthly_usd"), 1.6425, 0.05), "{:?}", f.numbers);
+    assert!(f.effect.as_deref().unwrap().contains("$0.21 a month"), "{:?}", f.effect);
+    // A Lambda trigger reads free: no finding.
+    let lambda = ddbsim::scenario::parse_str(
+        &text.replace("{ kind = \"poller\", poll_interval = \"1s\" }", "{ kind = \"lambda\" }"),
+        Path::new("s.toml"),
+    )
+    .unwrap();
+    let c = check(&lambda, &o, &Catalog::builtin()).0;
+    assert!(c.findings.iter().all(|f| f.id != "stream-pollers-cost-more-than-writes"), "{:#?}", c.findings);
+}

@@ -8,13 +8,14 @@
 //! units of one request at the mean item size (spec §1), divided over write shards.
 
 use super::{steady_scenario, window, Phase, Runs};
+use crate::cost::{bill, BillComponent, BillOptions, StreamsUsage, Usage, HOURS_PER_MONTH};
 use crate::engine::{RunOptions, RunResult};
 use crate::limits::{COLLECTION_LIMIT_BYTES, GB, ITEM_OVERHEAD_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
 use crate::model::request::{index_entry_bytes, mean_bytes, CompiledPattern};
 use crate::model::{Dim, Reason};
 use crate::report::verdict::{grouped, percent, usd};
 use crate::scenario::{
-    AutoscalingSpec, CapacitySpec, IndexRef, KeySpaceSpec, Op, Popularity, Projection, ScalingTargetSpec, Scenario, Shards,
+    AutoscalingSpec, CapacitySpec, IndexRef, KeySpaceSpec, Op, Popularity, Projection, ScalingTargetSpec, Scenario, Shards, StreamsSpec,
 };
 use crate::time::SimDuration;
 use crate::traffic::rate::rate_at;
@@ -253,6 +254,7 @@ pub fn review(runs: &Runs<'_>) -> Vec<Finding> {
     out.extend(on_demand_burst(runs));
     out.extend(retry_storm(runs));
     out.extend(scans(runs));
+    out.extend(stream_pollers(runs));
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
 }
@@ -1266,6 +1268,73 @@ fn scans(runs: &Runs<'_>) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// Stream pollers whose GetRecords calls cost more than the writes whose records they read:
+/// the steady hour's streams bill against the table's write bill, both at a month's rate.
+fn stream_pollers(runs: &Runs<'_>) -> Option<Finding> {
+    let sc = runs.sc;
+    let spec = sc.table.streams.as_ref().filter(|s| !s.pollers_ms.is_empty())?;
+    let r = &runs.steady;
+    let b = bill(&Usage::of(r, &sc.table), runs.catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
+    let month = |c: BillComponent| {
+        let window: f64 = b.lines.iter().filter(|l| l.component == c && l.resource == sc.table.name).map(|l| l.cost_usd).sum();
+        if b.window_hours > 0.0 {
+            window * HOURS_PER_MONTH / b.window_hours
+        } else {
+            0.0
+        }
+    };
+    let (streams, writes) = (month(BillComponent::Streams), month(BillComponent::Writes));
+    if streams <= writes || streams <= 0.0 {
+        return None;
+    }
+    let t = &r.resources[0];
+    let parts: Vec<u64> = t.minutes.iter().map(|m| m.partitions).collect();
+    let units: Vec<f64> = t.minutes.iter().map(|m| m.consumed[Dim::Write as usize] as f64 / MILLI as f64).collect();
+    let secs: Vec<u64> = (0..parts.len()).map(|m| r.minute_seconds(m)).collect();
+    let usage = StreamsUsage::of(spec, &parts, &units, &secs);
+    let records: f64 = units.iter().sum();
+    let shards = parts.last().copied().unwrap_or(1);
+    let slower = StreamsSpec { pollers_ms: spec.pollers_ms.iter().map(|ms| ms * 10).collect(), ..spec.clone() };
+    let slower_calls = StreamsUsage::of(&slower, &parts, &units, &secs).read_units;
+    let price = runs.catalog.price(crate::cost::PriceItem::StreamsReadPer100k).usd;
+    let slower_month = slower_calls / 1e5 * price * HOURS_PER_MONTH / b.window_hours.max(1e-9);
+    let intervals: Vec<String> = spec.pollers_ms.iter().map(|ms| format!("{ms} ms")).collect();
+    Some(Finding {
+        id: "stream-pollers-cost-more-than-writes".into(),
+        severity: Severity::Warn,
+        resource: Some(sc.table.name.clone()),
+        title: format!(
+            "the stream's pollers cost {} a month, more than the {} of the writes they read",
+            usd(streams),
+            usd(writes)
+        ),
+        evidence: vec![
+            format!(
+                "{} poller(s) every {} over {shards} shard(s): {} GetRecords calls in the steady hour for at most {} records ({:.2} a call)",
+                spec.pollers_ms.len(),
+                intervals.join(", "),
+                grouped(usage.read_units.round() as u64),
+                grouped(records.round() as u64),
+                records / usage.read_units.max(1.0)
+            ),
+            "a poller calls every shard every interval, empty or not, and each call is a billed streams read".into(),
+        ],
+        numbers: numbers(&[
+            ("streams_monthly_usd", streams),
+            ("writes_monthly_usd", writes),
+            ("calls", usage.read_units),
+            ("records", records),
+            ("shards", shards as f64),
+        ]),
+        source: "DynamoDB developer guide, streams cost optimisation (every GetRecords call is a read request unit; Lambda and global tables reads are free); docs/dynamodb-behaviour.md §10.2".into(),
+        fix: "read the stream with a Lambda trigger (free), or poll each shard less often".into(),
+        effect: Some(format!(
+            "with a Lambda trigger instead: $0.00 a month of stream reads; polling 10 times less often: {} a month",
+            usd(slower_month)
+        )),
+    })
 }
 
 #[cfg(test)]
