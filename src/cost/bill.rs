@@ -351,7 +351,7 @@ impl Biller<'_> {
             unit_price_usd: sp.commitment_per_hour,
             cost_usd: committed,
             unverified: true,
-            arithmetic: format!("${} an hour x {hours:.3} h (discount {:.1} % assumed)", sp.commitment_per_hour, sp.discount * 100.0),
+            arithmetic: format!("${} an hour x {hours:.3} h at {:.1} % off list", sp.commitment_per_hour, sp.discount * 100.0),
         });
         self.lines.push(BillLine {
             resource: table.to_string(),

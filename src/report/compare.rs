@@ -150,15 +150,7 @@ impl Render for Comparison {
                 if let Some(r) = self.rows.iter().find(|r| &r.mode == p) {
                     let _ = writeln!(o, "  {}", r.description);
                     for l in r.bill.lines.iter().filter(|l| l.cost_usd != 0.0) {
-                        let _ = writeln!(
-                            o,
-                            "  {} {}: {} = ${:.4}{}",
-                            l.resource,
-                            component_name(l.component),
-                            l.arithmetic,
-                            l.cost_usd,
-                            if l.unverified { " (unverified price)" } else { "" }
-                        );
+                        let _ = writeln!(o, "  {}", super::text::bill_line(l));
                     }
                     match r.monthly_usd {
                         Some(m) => {

@@ -25,6 +25,20 @@ pub fn component_name(c: BillComponent) -> &'static str {
     }
 }
 
+/// One line of a bill as the terminal prints it: `Orders writes: 500 WCU x 1.000 h x $0.00065
+/// = $0.3250 (price unverified)`; a credit reads `-$0.5682`, and a Savings Plan's lines say
+/// their discount is an assumption.
+#[must_use]
+pub fn bill_line(l: &crate::cost::BillLine) -> String {
+    let sign = if l.cost_usd < 0.0 { "-" } else { "" };
+    let flag = match l.component {
+        BillComponent::SavingsPlanCommitment | BillComponent::SavingsPlanCovered => " (discount assumed)",
+        _ if l.unverified => " (price unverified)",
+        _ => "",
+    };
+    format!("{} {}: {} = {sign}${:.4}{flag}", l.resource, component_name(l.component), l.arithmetic, l.cost_usd.abs())
+}
+
 impl Summary {
     /// The aligned table printed after a run.
     #[must_use]
@@ -132,15 +146,7 @@ impl Summary {
             c.window_hours
         );
         for l in c.lines.iter().filter(|l| l.cost_usd != 0.0) {
-            let _ = writeln!(
-                o,
-                "  {} {}: {} = ${:.4}{}",
-                l.resource,
-                component_name(l.component),
-                l.arithmetic,
-                l.cost_usd,
-                if l.unverified { " (price unverified)" } else { "" }
-            );
+            let _ = writeln!(o, "  {}", bill_line(l));
         }
         let shown: Vec<&CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != CapacityAction::PartitionsAdded).collect();
         if !shown.is_empty() {

@@ -357,7 +357,7 @@ fn a_savings_plan_in_the_scenario_changes_the_bill_by_its_arithmetic() {
         plain.cost.total_usd
     );
     let table = with.to_table();
-    assert!(table.contains("savings_plan_commitment: $0.4 an hour x 1.000 h (discount 12.0 % assumed)"), "{table}");
+    assert!(table.contains("savings_plan_commitment: $0.4 an hour x 1.000 h at 12.0 % off list = $0.4000 (discount assumed)"), "{table}");
     assert!(table.contains("savings_plan_covered: -$0.4545 of $0.6501 eligible at list"), "{table}");
     let bad = |sp: &str| ddbsim::scenario::parse_str(&text(sp), Path::new("s.toml")).unwrap_err().to_string();
     let e = bad("savings_plan = { commitment_per_hour = 0.40, discount = 12 }");
@@ -404,4 +404,19 @@ fn stream_shards_follow_partitions_and_pollers_pay_per_call() {
         .unwrap_err()
         .to_string();
     assert!(bad.contains("table.streams.consumers[0].poll_interval") && bad.contains("200ms"), "{bad}");
+}
+
+/// scenarios/production-bill.toml: the whole bill of an hour, worked by hand in its comments:
+/// $0.26 + $0.325 + $0.068493 (storage) + $0.054795 (PITR) + $0.191781 (7 backups) + $0.018
+/// (90,000 GetRecords calls) + $0.50 - $0.568182 (the Savings Plan) = $0.849887, $620.42 a
+/// month. Nothing throttles and no line depends on the draws, so it is exact.
+#[test]
+fn the_whole_bill_of_a_production_table_as_worked_by_hand() {
+    let sc = load(Path::new("scenarios/production-bill.toml")).unwrap();
+    let s = Summary::new(&sc, &simulate(&sc, &RunOptions::default()), &Catalog::builtin());
+    let want = 0.26 + 0.325 + 200.0 / 730.0 * (0.25 + 0.20 + 0.7) + 0.018 + 0.50 - 0.50 / 0.88;
+    assert!((s.cost.total_usd - want).abs() < 1e-9, "{} vs {want}", s.cost.total_usd);
+    assert!((want - 0.849_887).abs() < 1e-6);
+    assert!((s.cost.monthly_usd.unwrap() - 620.42).abs() < 0.005);
+    assert_eq!(s.cost.lines.len(), 8, "{:?}", s.cost.lines);
 }
