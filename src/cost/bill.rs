@@ -204,7 +204,7 @@ impl Biller<'_> {
     fn provisioned(&mut self, r: &ResourceUsage, write: bool, ia: bool, cover: Option<&mut Vec<f64>>) {
         let series = if write { &r.provisioned_wcu_by_minute } else { &r.provisioned_rcu_by_minute };
         let label = if write { "WCU" } else { "RCU" };
-        let excess_by_minute: Vec<f64> = match cover {
+        let excess_by_minute: std::borrow::Cow<'_, [f64]> = match cover {
             Some(cover) => {
                 if cover.len() < series.len() {
                     let fill = cover.first().copied().unwrap_or(0.0);
@@ -220,7 +220,7 @@ impl Biller<'_> {
                     })
                     .collect()
             }
-            None => series.clone(),
+            None => std::borrow::Cow::Borrowed(series),
         };
         let unit_hours = excess_by_minute.iter().sum::<f64>() / 60.0;
         let free = if write { &mut self.free_wcu_hours } else { &mut self.free_rcu_hours };
@@ -394,7 +394,8 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         free_wcu_hours: if opts.free_tier { catalog.free_wcu as f64 * usage.hours } else { 0.0 },
         free_gb_months: if opts.free_tier && !ia { catalog.free_storage_gb * usage.hours / HOURS_PER_MONTH } else { 0.0 },
         upfront: 0.0,
-        eligible: vec![0.0; (usage.hours * 60.0).ceil() as usize],
+        // Only a Savings Plan reads it: without one it stays empty and costs nothing.
+        eligible: if opts.savings_plan.is_some() { vec![0.0; (usage.hours * 60.0).ceil() as usize] } else { Vec::new() },
     };
     // Reserved capacity covers the provisioned capacity of the Standard-class table and its
     // GSIs alike (spec §10.1: a regional commitment): each minute it is used by the table

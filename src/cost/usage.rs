@@ -182,23 +182,20 @@ impl Usage {
                 }
             })
             .collect();
-        let backups = match r.resources.first() {
-            Some(t) if !table.backups.is_empty() => {
-                let gb: Vec<f64> = t.minutes.iter().map(|x| x.stored_bytes as f64 / crate::limits::GB as f64).collect();
-                let secs: Vec<u64> = (0..gb.len()).map(secs).collect();
-                BackupUsage::of(&table.backups, &gb, &secs)
-            }
-            _ => BackupUsage::default(),
+        // The table's backups and stream, from its minutes (each minute's length once).
+        let table_minutes = r.resources.first().map_or(&[][..], |t| &t.minutes[..]);
+        let minute_secs: Vec<u64> = (0..table_minutes.len()).map(secs).collect();
+        let backups = if table.backups.is_empty() {
+            BackupUsage::default()
+        } else {
+            let gb: Vec<f64> = table_minutes.iter().map(|x| x.stored_bytes as f64 / crate::limits::GB as f64).collect();
+            BackupUsage::of(&table.backups, &gb, &minute_secs)
         };
-        let streams = match (r.resources.first(), &table.streams) {
-            (Some(t), Some(spec)) => {
-                let parts: Vec<u64> = t.minutes.iter().map(|x| x.partitions).collect();
-                let writes: Vec<f64> = t.minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64).collect();
-                let secs: Vec<u64> = (0..parts.len()).map(secs).collect();
-                Some(StreamsUsage::of(spec, &parts, &writes, &secs))
-            }
-            _ => None,
-        };
+        let streams = table.streams.as_ref().map(|spec| {
+            let parts: Vec<u64> = table_minutes.iter().map(|x| x.partitions).collect();
+            let writes: Vec<f64> = table_minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64).collect();
+            StreamsUsage::of(spec, &parts, &writes, &minute_secs)
+        });
         Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: class == TableClass::StandardIa, resources, backups, streams }
     }
 }

@@ -43,8 +43,9 @@ impl Comparison {
         self.rows
             .iter()
             .map(|r| {
+                // The window's own dollars for an event, else a month's.
                 let scale = match r.bill.window_hours {
-                    h if !self.extrapolated => f64::from(u8::from(h > 0.0)),
+                    _ if !self.extrapolated => 1.0,
                     h if h > 0.0 => HOURS_PER_MONTH / h,
                     _ => 0.0,
                 };

@@ -8,7 +8,7 @@
 //! units of one request at the mean item size (spec §1), divided over write shards.
 
 use super::{steady_scenario, window, Phase, Runs};
-use crate::cost::{bill, BillComponent, BillOptions, StreamsUsage, Usage, HOURS_PER_MONTH};
+use crate::cost::{bill, BillComponent, BillOptions, Usage, HOURS_PER_MONTH};
 use crate::engine::{RunOptions, RunResult};
 use crate::limits::{COLLECTION_LIMIT_BYTES, GB, ITEM_OVERHEAD_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
 use crate::model::request::{index_entry_bytes, mean_bytes, CompiledPattern};
@@ -1276,30 +1276,25 @@ fn stream_pollers(runs: &Runs<'_>) -> Option<Finding> {
     let sc = runs.sc;
     let spec = sc.table.streams.as_ref().filter(|s| !s.pollers_ms.is_empty())?;
     let r = &runs.steady;
-    let b = bill(&Usage::of(r, &sc.table), runs.catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
-    let month = |c: BillComponent| {
-        let window: f64 = b.lines.iter().filter(|l| l.component == c && l.resource == sc.table.name).map(|l| l.cost_usd).sum();
-        if b.window_hours > 0.0 {
-            window * HOURS_PER_MONTH / b.window_hours
-        } else {
-            0.0
-        }
+    // The steady hour's bill of `table`'s stream or writes, at a month's rate.
+    let month = |table: &crate::scenario::TableSpec, c: BillComponent| -> (f64, Usage) {
+        let usage = Usage::of(r, table);
+        let b = bill(&usage, runs.catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
+        let window: f64 = b.lines.iter().filter(|l| l.component == c && l.resource == table.name).map(|l| l.cost_usd).sum();
+        (window * HOURS_PER_MONTH / b.window_hours.max(1e-9), usage)
     };
-    let (streams, writes) = (month(BillComponent::Streams), month(BillComponent::Writes));
+    let (streams, usage) = month(&sc.table, BillComponent::Streams);
+    let (writes, _) = month(&sc.table, BillComponent::Writes);
     if streams <= writes || streams <= 0.0 {
         return None;
     }
+    let calls = usage.streams.as_ref().map_or(0.0, |s| s.read_units);
     let t = &r.resources[0];
-    let parts: Vec<u64> = t.minutes.iter().map(|m| m.partitions).collect();
-    let units: Vec<f64> = t.minutes.iter().map(|m| m.consumed[Dim::Write as usize] as f64 / MILLI as f64).collect();
-    let secs: Vec<u64> = (0..parts.len()).map(|m| r.minute_seconds(m)).collect();
-    let usage = StreamsUsage::of(spec, &parts, &units, &secs);
-    let records: f64 = units.iter().sum();
-    let shards = parts.last().copied().unwrap_or(1);
-    let slower = StreamsSpec { pollers_ms: spec.pollers_ms.iter().map(|ms| ms * 10).collect(), ..spec.clone() };
-    let slower_calls = StreamsUsage::of(&slower, &parts, &units, &secs).read_units;
-    let price = runs.catalog.price(crate::cost::PriceItem::StreamsReadPer100k).usd;
-    let slower_month = slower_calls / 1e5 * price * HOURS_PER_MONTH / b.window_hours.max(1e-9);
+    let records = t.minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>() as f64 / MILLI as f64;
+    let shards = t.minutes.last().map_or(1, |m| m.partitions);
+    let mut slower = sc.table.clone();
+    slower.streams = Some(StreamsSpec { pollers_ms: spec.pollers_ms.iter().map(|ms| ms * 10).collect(), ..spec.clone() });
+    let (slower_month, _) = month(&slower, BillComponent::Streams);
     let intervals: Vec<String> = spec.pollers_ms.iter().map(|ms| format!("{ms} ms")).collect();
     Some(Finding {
         id: "stream-pollers-cost-more-than-writes".into(),
@@ -1315,16 +1310,16 @@ fn stream_pollers(runs: &Runs<'_>) -> Option<Finding> {
                 "{} poller(s) every {} over {shards} shard(s): {} GetRecords calls in the steady hour for at most {} records ({:.2} a call)",
                 spec.pollers_ms.len(),
                 intervals.join(", "),
-                grouped(usage.read_units.round() as u64),
+                grouped(calls.round() as u64),
                 grouped(records.round() as u64),
-                records / usage.read_units.max(1.0)
+                records / calls.max(1.0)
             ),
             "a poller calls every shard every interval, empty or not, and each call is a billed streams read".into(),
         ],
         numbers: numbers(&[
             ("streams_monthly_usd", streams),
             ("writes_monthly_usd", writes),
-            ("calls", usage.read_units),
+            ("calls", calls),
             ("records", records),
             ("shards", shards as f64),
         ]),
