@@ -727,11 +727,11 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar],
     let pick = bars.iter().find(|b| b.picked);
     let caption = match pick {
         Some(p) => format!(
-            "pick: {} — the cheapest mode that throttles at most {} of attempts ({unit})",
+            "pick: {} — the cheapest mode that throttles at most {} of attempts; {unit}",
             p.mode,
             super::verdict::percent(max_throttle)
         ),
-        None => format!("no mode throttles at most {} of attempts ({unit})", super::verdict::percent(max_throttle)),
+        None => format!("no mode throttles at most {} of attempts; {unit}", super::verdict::percent(max_throttle)),
     };
     let mut chart = ChartBuilder::on(root)
         .caption(caption, (FONT, 17))
