@@ -78,6 +78,18 @@ pub(crate) struct Scratch {
     tickets: Vec<(u32, u64, bool)>,
     /// A replayed batch's order: (time, request number, place in the batch).
     order: Vec<(u64, u64, u32)>,
+    /// The same order packed: (time and request number in one word, place in the batch).
+    packed: Vec<(u64, u32)>,
+    /// Bucket starts and fill positions of the packed sort.
+    starts: Vec<u32>,
+    fill: Vec<u32>,
+    /// The packed keys in batch order.
+    keys: Vec<u64>,
+    /// Per resource and dimension: the milli-units each partition's attempts ask for this
+    /// second, before the eventually consistent reads' replica spread (what burst credit pays).
+    asked: Vec<[Vec<u64>; 2]>,
+    /// Per resource: the milli-units of each dimension asked for this second.
+    totals: Vec<[u64; 2]>,
     /// A replayed batch's attempts while they are put in order.
     slots: Vec<Option<Attempt>>,
 }
@@ -85,8 +97,15 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// Buffers for resources of these partition counts.
     pub(crate) fn new(partitions: impl Iterator<Item = usize>) -> Self {
+        let demand: Vec<[Vec<u64>; 2]> = partitions.map(|n| [vec![0; n], vec![0; n]]).collect();
         Self {
-            demand: partitions.map(|n| [vec![0; n], vec![0; n]]).collect(),
+            asked: demand.clone(),
+            totals: vec![[0; 2]; demand.len()],
+            packed: Vec::new(),
+            starts: Vec::new(),
+            fill: Vec::new(),
+            keys: Vec::new(),
+            demand,
             touched: Vec::new(),
             per_pattern: Vec::new(),
             taken: Vec::new(),
@@ -99,19 +118,96 @@ impl Scratch {
     /// Puts `batch` latest first by (time, request number), sorting keys and moving each
     /// attempt once. Request numbers are unique, so the order is the only one.
     fn latest_first(&mut self, batch: &mut Vec<Attempt>) {
-        let order = &mut self.order;
-        order.clear();
-        order.extend(batch.iter().enumerate().map(|(i, a)| (a.time.as_micros(), a.seq, i as u32)));
-        order.sort_unstable_by(|a, b| b.cmp(a));
+        self.sort_keys(batch);
         let slots = &mut self.slots;
         slots.clear();
         slots.extend(batch.drain(..).map(Some));
-        batch.extend(order.iter().map(|&(_, _, i)| slots[i as usize].take().expect("each place is taken once")));
+        batch.extend(self.packed.iter().rev().map(|&(_, i)| slots[i as usize].take().expect("each place is taken once")));
+    }
+
+    /// `packed`: the places of `batch`'s attempts in `(time, request number)` order, earliest
+    /// first.
+    ///
+    /// Most batches span under 2^21 µs and 2^43 request numbers: one word then holds the key
+    /// (the time's offset above the request number's), and since a replayed second's arrival
+    /// times are spread over it, the keys are counted into about one bucket per attempt by
+    /// time and each bucket's few are put in order by insertion: linear time, where a
+    /// comparison sort of a second's thousands of attempts was most of a replayed second's
+    /// cost. Other batches take a comparison sort of the same keys.
+    fn sort_keys(&mut self, batch: &[Attempt]) {
+        let packed = &mut self.packed;
+        packed.clear();
+        let (mut t0, mut t1, mut s0, mut s1) = (u64::MAX, 0, u64::MAX, 0);
+        for a in batch {
+            let t = a.time.as_micros();
+            (t0, t1, s0, s1) = (t0.min(t), t1.max(t), s0.min(a.seq), s1.max(a.seq));
+        }
+        if batch.is_empty() {
+            return;
+        }
+        if t1 - t0 >= 1 << 21 || s1 - s0 >= 1 << 43 {
+            let order = &mut self.order;
+            order.clear();
+            order.extend(batch.iter().enumerate().map(|(i, a)| (a.time.as_micros(), a.seq, i as u32)));
+            order.sort_unstable();
+            packed.extend(order.iter().map(|&(_, _, i)| (0, i)));
+            return;
+        }
+        const SEQ_BITS: u32 = 43;
+        let key = |a: &Attempt| ((a.time.as_micros() - t0) << SEQ_BITS) | (a.seq - s0);
+        if batch.len() < 64 {
+            packed.extend(batch.iter().enumerate().map(|(i, a)| (key(a), i as u32)));
+            packed.sort_unstable_by_key(|k| k.0);
+            return;
+        }
+        let buckets = batch.len().next_power_of_two().min(1 << 16) as u64;
+        // A bucket by time: multiplying by a fixed point reciprocal (no division per key) is
+        // monotonic in the time and stays below `buckets`, which is all the order needs.
+        let span = t1 - t0 + 1;
+        let scale = (buckets << 32) / span;
+        let bucket = |k: u64| (((k >> SEQ_BITS) * scale) >> 32) as usize;
+        let keys = &mut self.keys;
+        keys.clear();
+        keys.extend(batch.iter().map(key));
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize(buckets as usize + 1, 0);
+        for &k in keys.iter() {
+            starts[bucket(k) + 1] += 1;
+        }
+        for b in 0..buckets as usize {
+            starts[b + 1] += starts[b];
+        }
+        packed.resize(batch.len(), (0, 0));
+        let fill = &mut self.fill;
+        fill.clear();
+        fill.extend_from_slice(&starts[..buckets as usize]);
+        for (i, &k) in keys.iter().enumerate() {
+            let b = bucket(k);
+            packed[fill[b] as usize] = (k, i as u32);
+            fill[b] += 1;
+        }
+        for b in 0..buckets as usize {
+            let run = &mut packed[starts[b] as usize..starts[b + 1] as usize];
+            if run.len() > 16 {
+                // Arrivals bunched in time (retries due together): a comparison sort.
+                run.sort_unstable_by_key(|k| k.0);
+                continue;
+            }
+            for x in 1..run.len() {
+                let mut y = x;
+                while y > 0 && run[y - 1].0 > run[y].0 {
+                    run.swap(y - 1, y);
+                    y -= 1;
+                }
+            }
+        }
     }
 
     /// Resource `r` now has `n` partitions.
     pub(crate) fn resize(&mut self, r: usize, n: usize) {
         self.demand[r] = [vec![0; n], vec![0; n]];
+        self.asked[r] = [vec![0; n], vec![0; n]];
     }
 }
 
@@ -143,7 +239,7 @@ impl Admission<'_> {
         }
         let indexes = &*self.indexes;
         let buffered = |r: usize| indexes[r].as_ref().is_some_and(|i| i.buffer.is_some());
-        let Scratch { demand, touched, .. } = &mut *self.scratch;
+        let Scratch { demand, touched, totals, .. } = &mut *self.scratch;
         touched.clear();
         let mut add = |res: u16, dim: Dim, part: u32, u: u64| {
             let slot = &mut demand[res as usize][dim as usize][part as usize];
@@ -152,7 +248,8 @@ impl Admission<'_> {
             }
             *slot += u;
         };
-        let mut totals = vec![[0u64; 2]; self.res.len()];
+        totals.clear();
+        totals.resize(self.res.len(), [0; 2]);
         for c in simple {
             let p = &self.pats[c.pat as usize];
             let u = c.count * c.units;
@@ -261,6 +358,86 @@ impl Admission<'_> {
             self.settle(a.pat as usize, 1, (a.time.since(a.first)).as_micros() + service);
         }
         self.client.on_bulk_success(first_successes);
+    }
+
+    /// Would every attempt of `batch` (a second that does not fit without burst credit, its
+    /// arrivals drawn) be admitted, whatever its order? Each partition's buckets hold its
+    /// whole demand at the second's start, and where a resource's demand is above its
+    /// table-level room, each partition's burst credit covers all that partition asks for (an
+    /// attempt draws from burst credit at most what it asks, so the credit never runs short).
+    /// Closed loops, paged requests, size-capped item collections and index buffers are
+    /// decided one by one, as in [`Self::fits`].
+    pub(crate) fn admits_all(&mut self, batch: &[Attempt]) -> bool {
+        if self.blocked().is_some()
+            || batch.iter().any(|a| {
+                let p = &self.pats[a.pat as usize];
+                p.collection_growth.is_some() || p.paged || p.closed_loop || a.charges.as_slice().iter().any(|c| self.is_buffered(c))
+            })
+        {
+            return false;
+        }
+        let Scratch { demand, asked, touched, totals, .. } = &mut *self.scratch;
+        touched.clear();
+        totals.clear();
+        totals.resize(self.res.len(), [0; 2]);
+        for a in batch {
+            let ec = self.pats[a.pat as usize].ec_read;
+            for c in a.charges.as_slice() {
+                let (r, d, p) = (c.res as usize, c.dim as usize, c.part as usize);
+                let part_units = if ec && c.dim == Dim::Read { self.res[r].ec_partition_units(c.units) } else { c.units };
+                if demand[r][d][p] == 0 && asked[r][d][p] == 0 {
+                    touched.push((c.res, d as u8, c.part));
+                }
+                demand[r][d][p] += part_units;
+                asked[r][d][p] += c.units;
+                totals[r][d] += c.units;
+            }
+        }
+        let mut ok = true;
+        for &(r, d, p) in touched.iter() {
+            let (r, d, p) = (r as usize, d as usize, p as usize);
+            let dim = if d == 0 { Dim::Read } else { Dim::Write };
+            let res = &self.res[r];
+            if !res.partition_fits_now(p, dim, demand[r][d][p], demand[r][1 - d][p])
+                || (totals[r][d] > res.table_room(dim) && !res.burst_covers(p, dim, asked[r][d][p]))
+            {
+                ok = false;
+                break;
+            }
+        }
+        for &(r, d, p) in touched.iter() {
+            demand[r as usize][d as usize][p as usize] = 0;
+            asked[r as usize][d as usize][p as usize] = 0;
+        }
+        ok
+    }
+
+    /// Admits a batch [`Self::admits_all`] accepted, in `(time, seq)` order as
+    /// [`Self::replay`] would: every attempt is served, and what it leaves (the buckets, the
+    /// burst credit each partition spent, the counts, the client's retry quota) is the
+    /// replay's, without its throttling branches.
+    pub(crate) fn admit_sure(&mut self, batch: &mut Vec<Attempt>) {
+        self.scratch.sort_keys(batch);
+        let order = std::mem::take(&mut self.scratch.packed);
+        for &(_, i) in &order {
+            let a = &batch[i as usize];
+            let j = a.pat as usize;
+            let charges = a.charges.as_slice();
+            let t = a.time.as_micros();
+            let ec = self.pats[j].ec_read;
+            self.on_attempt(j, charges, a.n, a.page, 1);
+            for c in charges {
+                let res = &mut self.res[c.res as usize];
+                res.set_time(t);
+                res.take_sure(c.part as usize, c.dim, c.units, ec && c.dim == Dim::Read);
+            }
+            let instance = self.client.instance_of(a.seq);
+            self.client.on_success(instance, a.n);
+            self.admitted(j, charges, 1);
+            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service_us);
+        }
+        self.scratch.packed = order;
+        batch.clear();
     }
 
     /// Admits the second's attempts one by one in `(time, seq)` order, with the retries that
@@ -610,4 +787,54 @@ impl Admission<'_> {
 /// by the index writes it causes.
 fn item_groups(charges: &[Charge], base: u16) -> impl Iterator<Item = &[Charge]> {
     charges.chunk_by(move |_, next| next.res != base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attempt(time_us: u64, seq: u64) -> Attempt {
+        let t = SimTime::from_micros(time_us);
+        let charge = Charge { res: 0, dim: Dim::Read, part: 0, units: 1_000 };
+        Attempt { time: t, seq, first: t, pat: 0, n: 1, key: 0, charges: Charges::One(charge), rest: 0, page: 0 }
+    }
+
+    /// The order a comparison sort of (time, request number) gives, earliest first.
+    fn by_comparison(batch: &[Attempt]) -> Vec<u32> {
+        let mut order: Vec<(u64, u64, u32)> = batch.iter().enumerate().map(|(i, a)| (a.time.as_micros(), a.seq, i as u32)).collect();
+        order.sort_unstable();
+        order.into_iter().map(|x| x.2).collect()
+    }
+
+    proptest::proptest! {
+        /// The bucket sort of a replayed second gives the comparison sort's order: times
+        /// spread over the second, bunched on a few instants (ties broken by request number),
+        /// request numbers far apart (old retries), and spans too wide to pack.
+        #[test]
+        fn packed_order_is_the_comparison_order(
+            times in proptest::collection::vec(0u64..1_000_000, 0..400),
+            bunched in 0usize..3,
+            wide in proptest::prelude::any::<bool>(),
+        ) {
+            let base = 7_000_000;
+            let batch: Vec<Attempt> = times
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| {
+                    let t = match bunched { 0 => t, 1 => t % 5, _ => t % 40 * 25_000 };
+                    let seq = if wide && i % 7 == 0 { i as u64 } else { 50_000_000 + (i as u64 * 7_919) % 1_000 * 1_000 + i as u64 };
+                    attempt(base + t + if wide && i == 3 { 5_000_000 } else { 0 }, seq)
+                })
+                .collect();
+            let mut s = Scratch::new(std::iter::once(1));
+            s.sort_keys(&batch);
+            let got: Vec<u32> = s.packed.iter().map(|k| k.1).collect();
+            proptest::prop_assert_eq!(got, by_comparison(&batch));
+            let mut latest = batch.clone();
+            s.latest_first(&mut latest);
+            let seqs: Vec<u64> = latest.iter().rev().map(|a| a.seq).collect();
+            let want: Vec<u64> = by_comparison(&batch).iter().map(|&i| batch[i as usize].seq).collect();
+            proptest::prop_assert_eq!(seqs, want);
+        }
+    }
 }

@@ -53,6 +53,26 @@ pub fn simulate(sc: &Scenario, opts: &RunOptions) -> RunResult {
     sim.finish()
 }
 
+/// Does fast fidelity admit a second that needs burst credit but surely fits in `(time, seq)`
+/// order without the replay's throttling branches ([`admission::Admission::admits_all`])?
+/// Always, but in the test that compares it with the replay.
+#[cfg(not(test))]
+#[inline]
+fn sure_path() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    /// (the sure path is on, seconds it admitted) on this thread.
+    static SURE_PATH: std::cell::Cell<(bool, u64)> = const { std::cell::Cell::new((true, 0)) };
+}
+
+#[cfg(test)]
+fn sure_path() -> bool {
+    SURE_PATH.with(|c| c.get().0)
+}
+
 /// The admission context of the current second, borrowed field by field.
 macro_rules! admission {
     ($s:expr) => {
@@ -267,7 +287,13 @@ impl<'a> Simulation<'a> {
                 } else {
                     self.replayed_seconds += 1;
                     self.traffic.spread(s, &simple, &mut batch);
-                    self.replay(&mut batch, t1);
+                    if sure_path() && admission!(self).admits_all(&batch) {
+                        #[cfg(test)]
+                        SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
+                        admission!(self).admit_sure(&mut batch);
+                    } else {
+                        self.replay(&mut batch, t1);
+                    }
                 }
                 self.simple = simple;
             }
@@ -621,5 +647,70 @@ impl MinuteRecord {
     #[must_use]
     pub fn was_provisioned(&self) -> bool {
         self.provisioned_seconds > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Fast fidelity's sure path leaves exactly what the replay leaves: a table under its
+    /// reads spends burst credit (the sure path), then throttles (the replay), with
+    /// eventually consistent reads, a GSI written by every put and retries; the two runs'
+    /// results are identical, field by field, and the sure path did admit seconds.
+    #[test]
+    fn the_sure_path_is_the_replay_without_throttling() {
+        let sc = crate::scenario::parse_str(
+            r#"
+[scenario]
+duration = "20m"
+seed = 9
+fidelity = "fast"
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "provisioned", read = 400, write = 300 }
+[keys.k]
+cardinality = 100000
+[keys.g]
+cardinality = 50
+[[gsi]]
+name = "G"
+partition_key = "g"
+projection = "keys_only"
+capacity = { read = 100, write = 400 }
+[[pattern]]
+name = "read"
+op = "get_item"
+item_bytes = 3000
+rate = { steps = [["0s", 300], ["4m", 1200], ["12m", 300]] }
+[[pattern]]
+name = "strong"
+op = "get_item"
+item_bytes = 1000
+consistency = "strong"
+rate = { constant = 100 }
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 900
+rate = { steps = [["0s", 150], ["6m", 450], ["9m", 150]] }
+index_writes = { G = "insert" }
+"#,
+            Path::new("sure.toml"),
+        )
+        .expect("valid");
+        let run = |on: bool| {
+            SURE_PATH.with(|c| c.set((on, 0)));
+            let r = simulate(&sc, &RunOptions { record_partitions: true, ..RunOptions::default() });
+            (format!("{r:?}"), SURE_PATH.with(std::cell::Cell::get).1, r)
+        };
+        let (with, used, r) = run(true);
+        let (without, _, _) = run(false);
+        assert!(used > 60, "the sure path admitted {used} seconds");
+        let throttled: u64 = r.patterns.iter().map(|p| p.throttled_attempts).sum();
+        assert!(throttled > 0, "the replay throttled too");
+        assert!(with == without, "the sure path and the replay differ");
     }
 }

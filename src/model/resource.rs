@@ -573,6 +573,14 @@ impl Resource {
     #[inline]
     pub(crate) fn try_take_as(&mut self, p: usize, d: Dim, u: u64, ec: bool) -> Result<u64, Reason> {
         self.check_as(p, d, u, ec)?;
+        Ok(self.take_sure(p, d, u, ec))
+    }
+
+    /// [`Self::try_take_as`] of an admission known to pass [`Self::check_as`]: what came
+    /// from burst credit.
+    #[inline]
+    pub(crate) fn take_sure(&mut self, p: usize, d: Dim, u: u64, ec: bool) -> u64 {
+        debug_assert!(self.check_as(p, d, u, ec).is_ok(), "take_sure of an admission that throttles");
         self.settle_now(p);
         let i = d as usize;
         let from_table = if self.table_holds(i, u) { u } else { u.min(self.table_tokens(i)) };
@@ -585,7 +593,7 @@ impl Resource {
         part.debt[b] += cost * US;
         part.burst[i] -= from_burst;
         part.used[i] += u;
-        Ok(from_burst)
+        from_burst
     }
 
     /// Gives back an admission made by [`Self::try_take`] at the same instant.
@@ -622,6 +630,13 @@ impl Resource {
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
         part.used[i] += u;
+    }
+
+    /// Does partition `p`'s burst credit of `d` hold `u` milli-units (provisioned capacity
+    /// only: on-demand has none)?
+    #[must_use]
+    pub(crate) fn burst_covers(&self, p: usize, d: Dim, u: u64) -> bool {
+        matches!(self.mode, Mode::Provisioned { .. }) && self.parts[p].burst[d as usize] >= u
     }
 
     /// Does demand of `u` milli-units of `d` on partition `p`, with `other` milli-units of the
