@@ -61,8 +61,8 @@ pub mod units;
 pub use cli::main as cli_main;
 pub use cost::{bill, bill_of, Bill, BillOptions, Catalog, Usage};
 pub use engine::{
-    simulate, CapacityEvent, CollectionInfo, GiveUp, GivenUp, HotKey, Progress, ResourceKind, ResourceOutcome, RunOptions, RunResult,
-    StopToken,
+    simulate, CapacityEvent, CollectionInfo, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceKind, ResourceOutcome,
+    RunOptions, RunResult, StopToken,
 };
 pub use metrics::{MinuteRecord, PartitionMinute, PatternTotals, Totals};
 pub use model::{CapacityAction, CapacityMode, Dim, Reason};

@@ -5,7 +5,7 @@
 
 use super::catalog::Catalog;
 use super::item::PriceItem;
-use super::usage::{BackupUsage, ResourceUsage, StreamsUsage, Usage};
+use super::usage::{BackupUsage, DaxUsage, ResourceUsage, StreamsUsage, Usage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -90,6 +90,8 @@ pub enum BillComponent {
     Exports,
     /// DynamoDB Streams read request units (pollers' GetRecords calls).
     Streams,
+    /// DAX node-hours.
+    Dax,
     /// A Savings Plan's commitment, every hour of the window.
     SavingsPlanCommitment,
     /// The list price of the eligible usage the commitment paid for, credited (negative), as
@@ -329,6 +331,17 @@ impl Biller<'_> {
         self.line(table, BillComponent::Streams, billed / 1e5, "100,000 stream reads", PriceItem::StreamsReadPer100k, arithmetic);
     }
 
+    /// A DAX cluster: node-hours at its node type's price (DAX is not covered by DynamoDB's
+    /// Savings Plans or reserved capacity here).
+    fn dax(&mut self, table: &str, d: &DaxUsage) {
+        let Some(item) = crate::scenario::DaxNodeType::from_name(&d.node_type).map(crate::scenario::DaxNodeType::price_item) else {
+            return;
+        };
+        let price = self.catalog.price(item).usd;
+        let arithmetic = format!("{} x {} node-hours (a partial hour billed whole) x ${price}", d.node_type, fmt_num(d.node_hours));
+        self.line(table, BillComponent::Dax, d.node_hours, "node-hours", item, arithmetic);
+    }
+
     /// A Savings Plan over the eligible usage, hour by hour: the commitment for each hour (its
     /// part, for a partial last hour), and a credit of the list price it covered — at most the
     /// hour's eligible usage, and at most the commitment grossed up by the discount.
@@ -429,6 +442,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         if let Some(s) = &usage.streams {
             b.streams(&name, s, opts.free_tier);
         }
+        if let Some(d) = &usage.dax {
+            b.dax(&name, d);
+        }
         if let Some(sp) = opts.savings_plan {
             b.savings_plan(&name, sp);
         }
@@ -468,6 +484,7 @@ mod tests {
             }],
             backups: BackupUsage::default(),
             streams: None,
+            dax: None,
         }
     }
 
@@ -485,6 +502,7 @@ mod tests {
             }],
             backups: BackupUsage::default(),
             streams: None,
+            dax: None,
         }
     }
 

@@ -57,11 +57,27 @@ pub enum PriceItem {
     RestoreGb,
     /// Full export to Amazon S3, per GB of the table's size.
     ExportGb,
+    /// A dax.r5.large DAX node-hour.
+    DaxR5LargeHour,
+    /// A dax.r5.xlarge DAX node-hour.
+    DaxR5XlargeHour,
+    /// A dax.r5.2xlarge DAX node-hour.
+    DaxR5X2largeHour,
+    /// A dax.r5.4xlarge DAX node-hour.
+    DaxR5X4largeHour,
+    /// A dax.r5.8xlarge DAX node-hour.
+    DaxR5X8largeHour,
+    /// A dax.r5.12xlarge DAX node-hour.
+    DaxR5X12largeHour,
+    /// A dax.r5.16xlarge DAX node-hour.
+    DaxR5X16largeHour,
+    /// A dax.r5.24xlarge DAX node-hour.
+    DaxR5X24largeHour,
 }
 
 impl PriceItem {
     /// Every item, in catalog order.
-    pub const ALL: [PriceItem; 25] = [
+    pub const ALL: [PriceItem; 33] = [
         PriceItem::OnDemandWritePerMillion,
         PriceItem::OnDemandReadPerMillion,
         PriceItem::ProvisionedWcuHour,
@@ -87,6 +103,14 @@ impl PriceItem {
         PriceItem::BackupGbMonth,
         PriceItem::RestoreGb,
         PriceItem::ExportGb,
+        PriceItem::DaxR5LargeHour,
+        PriceItem::DaxR5XlargeHour,
+        PriceItem::DaxR5X2largeHour,
+        PriceItem::DaxR5X4largeHour,
+        PriceItem::DaxR5X8largeHour,
+        PriceItem::DaxR5X12largeHour,
+        PriceItem::DaxR5X16largeHour,
+        PriceItem::DaxR5X24largeHour,
     ];
 
     /// The item's name in catalogs and `[pricing.overrides]`.
@@ -118,6 +142,14 @@ impl PriceItem {
             PriceItem::BackupGbMonth => "backup_gb_month",
             PriceItem::RestoreGb => "restore_gb",
             PriceItem::ExportGb => "export_gb",
+            PriceItem::DaxR5LargeHour => "dax_r5_large_hour",
+            PriceItem::DaxR5XlargeHour => "dax_r5_xlarge_hour",
+            PriceItem::DaxR5X2largeHour => "dax_r5_2xlarge_hour",
+            PriceItem::DaxR5X4largeHour => "dax_r5_4xlarge_hour",
+            PriceItem::DaxR5X8largeHour => "dax_r5_8xlarge_hour",
+            PriceItem::DaxR5X12largeHour => "dax_r5_12xlarge_hour",
+            PriceItem::DaxR5X16largeHour => "dax_r5_16xlarge_hour",
+            PriceItem::DaxR5X24largeHour => "dax_r5_24xlarge_hour",
         }
     }
 
@@ -146,6 +178,14 @@ impl PriceItem {
                 | PriceItem::BackupGbMonth
                 | PriceItem::RestoreGb
                 | PriceItem::ExportGb
+                | PriceItem::DaxR5LargeHour
+                | PriceItem::DaxR5XlargeHour
+                | PriceItem::DaxR5X2largeHour
+                | PriceItem::DaxR5X4largeHour
+                | PriceItem::DaxR5X8largeHour
+                | PriceItem::DaxR5X12largeHour
+                | PriceItem::DaxR5X16largeHour
+                | PriceItem::DaxR5X24largeHour
         )
     }
 
@@ -221,6 +261,6 @@ mod tests {
         for i in PriceItem::ALL {
             assert_eq!(PriceItem::from_name(i.name()), Some(i));
         }
-        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 14);
+        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 22);
     }
 }

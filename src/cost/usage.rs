@@ -143,6 +143,29 @@ pub struct Usage {
     pub backups: BackupUsage,
     /// The table's stream, if on.
     pub streams: Option<StreamsUsage>,
+    /// The DAX cluster in front of the table, if any.
+    pub dax: Option<DaxUsage>,
+}
+
+/// A DAX cluster's node-hours over the window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DaxUsage {
+    /// Node type ("dax.r5.large").
+    pub node_type: String,
+    /// Nodes.
+    pub nodes: u32,
+    /// Node-hours billed: each node's hours, a partial hour billed as a whole one.
+    pub node_hours: f64,
+}
+
+impl DaxUsage {
+    /// `nodes` nodes of `node_type` running for `hours`.
+    #[must_use]
+    pub fn of(node_type: &str, nodes: u32, hours: f64) -> Self {
+        // A partial node-hour is billed as a full hour (DAX pricing, [3P]); the 1e-9 keeps a
+        // whole number of hours whole.
+        Self { node_type: node_type.to_string(), nodes, node_hours: f64::from(nodes) * (hours - 1e-9).ceil().max(0.0) }
+    }
 }
 
 impl Usage {
@@ -196,7 +219,9 @@ impl Usage {
             let writes: Vec<f64> = table_minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64).collect();
             StreamsUsage::of(spec, &parts, &writes, &minute_secs)
         });
-        Usage { hours: r.duration_s as f64 / 3_600.0, standard_ia: class == TableClass::StandardIa, resources, backups, streams }
+        let hours = r.duration_s as f64 / 3_600.0;
+        let dax = r.dax.as_ref().map(|d| DaxUsage::of(&d.node_type, d.nodes, hours));
+        Usage { hours, standard_ia: class == TableClass::StandardIa, resources, backups, streams, dax }
     }
 }
 
@@ -227,6 +252,7 @@ mod tests {
             resources: vec![ResourceUsage { name: "t".into(), storage_gb_by_minute: vec![0.0; gb.len()], ..ResourceUsage::default() }],
             backups: BackupUsage::of(spec, gb, secs),
             streams: None,
+            dax: None,
         };
         let b = bill(&usage, &Catalog::builtin(), &BillOptions::default());
         b.lines.iter().filter(|l| l.component != BillComponent::Storage).map(|l| (l.component, l.cost_usd)).collect()
@@ -293,6 +319,7 @@ mod tests {
             resources: vec![ResourceUsage { name: "t".into(), storage_gb_by_minute: vec![0.0; 60], ..ResourceUsage::default() }],
             backups: BackupUsage::default(),
             streams: Some(s),
+            dax: None,
         };
         let cost = |s: StreamsUsage, free_tier: bool| {
             let b = bill(&usage(s), &Catalog::builtin(), &BillOptions { free_tier, ..BillOptions::default() });

@@ -9,6 +9,7 @@
 //!   must be replayed, [`Traffic::spread`] gives the counts uniform arrival times.
 
 use super::admission::{Attempt, SimpleCount};
+use crate::model::dax::Dax;
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::Resource;
 use crate::model::{control, Dim};
@@ -128,6 +129,8 @@ pub(crate) struct Traffic {
     pub(crate) pats: Vec<CompiledPattern>,
     state: Vec<PatternState>,
     dists: Vec<KeyDist>,
+    /// The DAX cluster in front of the table, if any.
+    pub(crate) dax: Option<Dax>,
     shards: Vec<Option<Shards>>,
     /// Per key space: its sort keys (item collections a split may divide).
     sort_keys: Vec<Option<SortKeys>>,
@@ -170,7 +173,9 @@ impl Traffic {
     /// The traffic of `sc`, drawn from `streams`.
     pub(crate) fn new(sc: &Scenario, streams: &RngStreams) -> Self {
         let n = sc.patterns.len() as u64;
+        let dists: Vec<KeyDist> = sc.key_spaces.iter().map(|k| KeyDist::new(k, sc.start_unix_s)).collect();
         Self {
+            dax: Dax::of(sc, &dists),
             pats: sc.patterns.iter().map(|p| CompiledPattern::new(sc, p)).collect(),
             state: vec![
                 PatternState {
@@ -182,7 +187,7 @@ impl Traffic {
                 };
                 sc.patterns.len()
             ],
-            dists: sc.key_spaces.iter().map(|k| KeyDist::new(k, sc.start_unix_s)).collect(),
+            dists,
             shards: sc.key_spaces.iter().map(|k| k.shards).collect(),
             sort_keys: sc.key_spaces.iter().map(|k| k.sort_keys).collect(),
             table_lsi: !sc.lsis.is_empty(),
@@ -243,7 +248,26 @@ impl Traffic {
 
     /// Pattern `j`'s rate in second `s`, requests per second.
     pub(crate) fn lambda(&self, j: usize, s: u64) -> f64 {
+        let l = self.base_lambda(j, s);
+        match &self.dax {
+            // A DAX cache hit never reaches the table: the table sees the misses, a Poisson
+            // process thinned by the hit ratio.
+            Some(d) => l * d.miss_share(j, l),
+            None => l,
+        }
+    }
+
+    /// Pattern `j`'s requests a second at second `s`, before any DAX cache.
+    pub(crate) fn base_lambda(&self, j: usize, s: u64) -> f64 {
         rate_at(&self.pats[j].rate, s, self.start_s_of_day) * self.state[j].factor
+    }
+
+    /// Records second `s` at the DAX cluster, if any.
+    pub(crate) fn dax_second(&mut self, s: u64) {
+        if let Some(mut d) = self.dax.take() {
+            d.second(|j| self.base_lambda(j, s));
+            self.dax = Some(d);
+        }
     }
 
     fn next_seq(&mut self) -> u64 {

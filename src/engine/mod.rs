@@ -25,7 +25,8 @@ mod result;
 mod schedule;
 
 pub use result::{
-    CapacityEvent, CollectionInfo, GiveUp, GivenUp, HotKey, Progress, ResourceKind, ResourceOutcome, RunOptions, RunResult, StopToken,
+    CapacityEvent, CollectionInfo, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceKind, ResourceOutcome, RunOptions,
+    RunResult, StopToken,
 };
 
 use crate::metrics::{MinuteRecord, PartitionMinute, Recorder};
@@ -211,6 +212,7 @@ impl<'a> Simulation<'a> {
             self.scheduled(s);
             self.backfills(s);
             self.second(s);
+            self.traffic.dax_second(s);
             self.drain_buffers(s);
             self.close_second();
             if (s + 1) % 60 == 0 {
@@ -508,6 +510,9 @@ impl<'a> Simulation<'a> {
     /// partition saw, and the latency of the minute.
     fn end_minute(&mut self, minute: u64) {
         let secs = (self.duration_s - minute * 60).min(60);
+        if let Some(d) = &mut self.traffic.dax {
+            d.end_minute();
+        }
         for r in 0..self.res.len() {
             let mut m = std::mem::take(&mut self.rec.cur[r]);
             let res = &mut self.res[r];
@@ -638,6 +643,11 @@ impl<'a> Simulation<'a> {
             hot_keys,
             stale_read_share,
             item_collections,
+            dax: self.traffic.dax.map(|d| DaxOutcome {
+                node_type: d.spec.node_type.name().to_string(),
+                nodes: d.spec.nodes,
+                minutes: d.minutes.iter().map(|m| DaxMinute { hits: m[0], misses: m[1], peak_load_share: m[2] }).collect(),
+            }),
         }
     }
 }

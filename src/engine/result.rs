@@ -207,6 +207,54 @@ pub struct HotKey {
     pub requests_per_s: f64,
 }
 
+/// A DAX cluster's minute (estimates: the hit ratio and the ceiling are models, see
+/// `model::dax`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DaxMinute {
+    /// Expected cache hits (requests DAX answered without the table).
+    pub hits: f64,
+    /// Expected misses (cached reads that went on to the table).
+    pub misses: f64,
+    /// The busiest second's load over the cluster's ceiling (1: at the ceiling).
+    pub peak_load_share: f64,
+}
+
+/// What a DAX cluster in front of the table did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DaxOutcome {
+    /// Node type.
+    pub node_type: String,
+    /// Nodes.
+    pub nodes: u32,
+    /// Per minute.
+    pub minutes: Vec<DaxMinute>,
+}
+
+impl DaxOutcome {
+    /// Hits over all cached reads.
+    #[must_use]
+    pub fn hit_ratio(&self) -> f64 {
+        let (h, m) = self.minutes.iter().fold((0.0, 0.0), |a, x| (a.0 + x.hits, a.1 + x.misses));
+        if h + m > 0.0 {
+            h / (h + m)
+        } else {
+            0.0
+        }
+    }
+
+    /// The busiest second's load over the ceiling.
+    #[must_use]
+    pub fn peak_load_share(&self) -> f64 {
+        self.minutes.iter().map(|m| m.peak_load_share).fold(0.0, f64::max)
+    }
+
+    /// Minutes with a second above the ceiling.
+    #[must_use]
+    pub fn minutes_over(&self) -> usize {
+        self.minutes.iter().filter(|m| m.peak_load_share > 1.0).count()
+    }
+}
+
 /// What a run produced.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -246,6 +294,8 @@ pub struct RunResult {
     pub stale_read_share: Vec<Option<f64>>,
     /// Item collections above 1 GB or with refused writes (LSI tables).
     pub item_collections: Vec<CollectionInfo>,
+    /// The DAX cluster in front of the table, if any.
+    pub dax: Option<DaxOutcome>,
 }
 
 impl RunResult {

@@ -10,9 +10,11 @@
 //! * [`scaling`]: the auto scaling alarms, the decrease quota and on-demand growth (spec §5, §6).
 //! * [`indexes`]: GSI propagation, backfill and LSI item collections (spec §7, §8).
 //! * [`client`]: the SDK's retry behaviour (spec §9.3).
+//! * [`dax`]: a DAX cluster's hit ratio, ceiling and load (issue 15).
 
 pub(crate) mod client;
 pub(crate) mod control;
+pub(crate) mod dax;
 pub(crate) mod indexes;
 pub(crate) mod request;
 pub(crate) mod resource;

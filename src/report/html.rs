@@ -259,6 +259,9 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         }
     }
     let _ = writeln!(o, "<p class=\"note\">clients: {}</p>", escape(&s.client.describe()));
+    if let Some(d) = &s.dax {
+        let _ = writeln!(o, "<p class=\"note\">{}</p>", escape(&super::summary::describe_dax(d)));
+    }
     o.push_str("<h2>Table and indexes</h2>");
     table(
         &mut o,

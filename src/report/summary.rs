@@ -51,6 +51,10 @@ pub struct Summary {
     pub hot_keys: Vec<HotKey>,
     /// Item collections above 1 GB or with refused writes (LSI tables).
     pub item_collections: Vec<CollectionInfo>,
+    /// The DAX cluster in front of the table, if any (its hits never reach the table: the
+    /// patterns' offered requests are the misses).
+    #[serde(default)]
+    pub dax: Option<crate::engine::DaxOutcome>,
     /// The scenario file's text.
     pub scenario_text: String,
     /// The scenario file, as given on the command line (for the commands the verdict suggests).
@@ -408,6 +412,23 @@ fn share(a: u64, b: u64) -> f64 {
     }
 }
 
+/// One line on a DAX cluster: its hits, its hit ratio and its busiest second, each an
+/// estimate.
+#[must_use]
+pub fn describe_dax(d: &crate::engine::DaxOutcome) -> String {
+    let hits: f64 = d.minutes.iter().map(|m| m.hits).sum();
+    let over = d.minutes_over();
+    format!(
+        "DAX: {} x {}, {} cache hits never reached the table ({:.1} % of cached reads; estimate), busiest second at {:.0} % of the cluster's ceiling (estimate){}",
+        d.nodes,
+        d.node_type,
+        hits.round() as u64,
+        d.hit_ratio() * 100.0,
+        d.peak_load_share() * 100.0,
+        if over > 0 { format!("; above it in {over} minute(s): DAX would throttle, add nodes or a larger node type") } else { String::new() }
+    )
+}
+
 impl Summary {
     /// Summarises a run of `sc`.
     #[must_use]
@@ -557,6 +578,7 @@ impl Summary {
                 .collect(),
             hot_keys: r.hot_keys.clone(),
             item_collections: r.item_collections.clone(),
+            dax: r.dax.clone(),
             scenario_text: sc.source_text.clone(),
             scenario_path: sc.source_path.display().to_string(),
             start_unix_s: sc.start_unix_s,

@@ -20,6 +20,7 @@ pub fn component_name(c: BillComponent) -> &'static str {
         BillComponent::Restores => "restores",
         BillComponent::Exports => "exports",
         BillComponent::Streams => "streams",
+        BillComponent::Dax => "dax",
         BillComponent::SavingsPlanCommitment => "savings_plan_commitment",
         BillComponent::SavingsPlanCovered => "savings_plan_covered",
     }
@@ -133,6 +134,9 @@ impl Summary {
             pct(t.throttled_attempt_share)
         );
         let _ = writeln!(o, "clients: {}", self.client.describe());
+        if let Some(d) = &self.dax {
+            let _ = writeln!(o, "{}", super::summary::describe_dax(d));
+        }
         let c = &self.cost;
         let extrapolation = match (c.monthly_usd, c.yearly_usd) {
             (Some(m), Some(y)) => format!("extrapolated, if the window repeats: ${m:.2} a month (730 h), ${y:.2} a year"),

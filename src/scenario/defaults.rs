@@ -102,6 +102,9 @@ pub const CHECK_MAX_SKEW: f64 = 0.2;
 /// `table.streams.consumers[].poll_interval`: the KCL's idle time between reads.
 pub const STREAMS_POLL_INTERVAL: SimDuration = SimDuration::from_secs(1);
 
+/// `dax.item_ttl` and `dax.query_ttl`: DAX's default TTL of both caches.
+pub const DAX_TTL: SimDuration = SimDuration::from_secs(300);
+
 /// `pricing.extrapolate` defaults to "repeat" for a window at least this long, "none" below.
 pub const EXTRAPOLATE_FROM: SimDuration = SimDuration::from_secs(86_400);
 
@@ -115,6 +118,9 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("pricing.free_tier", "false"),
     ("table.streams.view", "\"new_and_old_images\""),
     ("table.streams.consumers.poll_interval", "\"1s\""),
+    ("dax.item_ttl", "\"5m\""),
+    ("dax.query_ttl", "\"5m\""),
+    ("dax.hit_ratio", "computed from the key popularity and the TTL"),
     ("pricing.extrapolate", "\"repeat\" for a window of 24 h or more, \"none\" below"),
     ("table.table_class", "\"standard\""),
     ("table.storage_gb", "0"),

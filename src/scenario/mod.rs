@@ -53,6 +53,8 @@ pub struct Scenario {
     pub actions: Vec<ActionSpec>,
     /// The plan and thresholds of `ddbsim check`.
     pub check: CheckSpec,
+    /// A DAX cluster in front of the table, if any.
+    pub dax: Option<DaxSpec>,
 }
 
 /// `[check]`: the load-test plan and its thresholds.
@@ -178,6 +180,124 @@ pub struct TableSpec {
     pub backups: BackupSpec,
     /// DynamoDB Streams, if on.
     pub streams: Option<StreamsSpec>,
+}
+
+/// `[dax]`: a DAX cluster in front of the table (see [`crate::model::dax`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DaxSpec {
+    /// Node type.
+    pub node_type: DaxNodeType,
+    /// Nodes, 1-11.
+    pub nodes: u32,
+    /// Item cache TTL.
+    pub item_ttl: SimDuration,
+    /// Query cache TTL.
+    pub query_ttl: SimDuration,
+    /// A fixed hit ratio, or none to compute it from the key popularity and the TTL.
+    pub hit_ratio: Option<f64>,
+}
+
+/// A DAX node type: its memory, its ceiling and its price item. The ceilings are the
+/// per-node capacities of AWS's DAX sizing calculator (awslabs/amazon-dynamodb-tools,
+/// `tools/dax_calculator`), in "normalized" requests a second (a 1 KB cache hit is 1, a miss
+/// 10, a write 25 per node), an estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DaxNodeType {
+    /// dax.r5.large.
+    R5Large,
+    /// dax.r5.xlarge.
+    R5Xlarge,
+    /// dax.r5.2xlarge.
+    R5X2large,
+    /// dax.r5.4xlarge.
+    R5X4large,
+    /// dax.r5.8xlarge.
+    R5X8large,
+    /// dax.r5.12xlarge.
+    R5X12large,
+    /// dax.r5.16xlarge.
+    R5X16large,
+    /// dax.r5.24xlarge.
+    R5X24large,
+}
+
+impl DaxNodeType {
+    /// Every node type, smallest first.
+    pub const ALL: [DaxNodeType; 8] = [
+        DaxNodeType::R5Large,
+        DaxNodeType::R5Xlarge,
+        DaxNodeType::R5X2large,
+        DaxNodeType::R5X4large,
+        DaxNodeType::R5X8large,
+        DaxNodeType::R5X12large,
+        DaxNodeType::R5X16large,
+        DaxNodeType::R5X24large,
+    ];
+
+    /// The API name, "dax.r5.large".
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            DaxNodeType::R5Large => "dax.r5.large",
+            DaxNodeType::R5Xlarge => "dax.r5.xlarge",
+            DaxNodeType::R5X2large => "dax.r5.2xlarge",
+            DaxNodeType::R5X4large => "dax.r5.4xlarge",
+            DaxNodeType::R5X8large => "dax.r5.8xlarge",
+            DaxNodeType::R5X12large => "dax.r5.12xlarge",
+            DaxNodeType::R5X16large => "dax.r5.16xlarge",
+            DaxNodeType::R5X24large => "dax.r5.24xlarge",
+        }
+    }
+
+    /// The node type called `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Memory, GiB.
+    #[must_use]
+    pub const fn memory_gib(self) -> u64 {
+        match self {
+            DaxNodeType::R5Large => 16,
+            DaxNodeType::R5Xlarge => 32,
+            DaxNodeType::R5X2large => 64,
+            DaxNodeType::R5X4large => 128,
+            DaxNodeType::R5X8large => 256,
+            DaxNodeType::R5X12large => 384,
+            DaxNodeType::R5X16large => 512,
+            DaxNodeType::R5X24large => 768,
+        }
+    }
+
+    /// Normalized requests a second one node serves (the calculator's capacity for one node;
+    /// its figures for 3, 5 and 11 nodes are these times the node count).
+    #[must_use]
+    pub const fn ceiling_per_node(self) -> u64 {
+        match self {
+            DaxNodeType::R5Large => 75_000,
+            DaxNodeType::R5Xlarge => 150_000,
+            DaxNodeType::R5X2large => 300_000,
+            DaxNodeType::R5X4large => 600_000,
+            _ => 1_000_000,
+        }
+    }
+
+    /// The price item of a node-hour.
+    #[must_use]
+    pub const fn price_item(self) -> crate::cost::PriceItem {
+        use crate::cost::PriceItem as P;
+        match self {
+            DaxNodeType::R5Large => P::DaxR5LargeHour,
+            DaxNodeType::R5Xlarge => P::DaxR5XlargeHour,
+            DaxNodeType::R5X2large => P::DaxR5X2largeHour,
+            DaxNodeType::R5X4large => P::DaxR5X4largeHour,
+            DaxNodeType::R5X8large => P::DaxR5X8largeHour,
+            DaxNodeType::R5X12large => P::DaxR5X12largeHour,
+            DaxNodeType::R5X16large => P::DaxR5X16largeHour,
+            DaxNodeType::R5X24large => P::DaxR5X24largeHour,
+        }
+    }
 }
 
 /// `[table.streams]`: one shard per partition of the table (shards follow splits); each

@@ -49,6 +49,12 @@ impl Demand {
         let mut units = vec![vec![[0.0f64; 2]; minutes]; nres];
         let mut growth = vec![vec![0.0f64; minutes]; nres];
         let sod = sc.start_unix_s.rem_euclid(86_400) as u64;
+        // A DAX cluster's hits never reach the table.
+        let dax = sc.dax.as_ref().and_then(|_| {
+            let dists: Vec<crate::traffic::keys::KeyDist> =
+                sc.key_spaces.iter().map(|k| crate::traffic::keys::KeyDist::new(k, sc.start_unix_s)).collect();
+            crate::model::dax::Dax::of(sc, &dists)
+        });
         for (j, p) in sc.patterns.iter().enumerate() {
             let cp = CompiledPattern::new(sc, p);
             let attempts = if matches!(p.op, Op::BatchGet | Op::BatchWrite) { p.items as f64 } else { cp.fanout as f64 };
@@ -84,7 +90,8 @@ impl Demand {
                         f *= factors[k].1;
                         k += 1;
                     }
-                    sum += rate_at(&p.rate, s, sod) * f;
+                    let l = rate_at(&p.rate, s, sod) * f;
+                    sum += dax.as_ref().map_or(l, |d| l * d.miss_share(j, l));
                 }
                 let per_s = sum / (to - from) as f64;
                 units[cp.res][m][cp.dim as usize] += per_s * own;
@@ -339,6 +346,7 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                 crate::cost::BackupUsage::of(&sc.table.backups, &gb, &secs)
             },
             // The stream's shards at the screen's final partition count (it never lowers it).
+            dax: sc.dax.as_ref().map(|d| crate::cost::DaxUsage::of(d.node_type.name(), d.nodes, demand.duration_s as f64 / 3_600.0)),
             streams: sc.table.streams.as_ref().map(|spec| {
                 let n = demand.units[0].len();
                 let writes: Vec<f64> = (0..n).map(|m| demand.units[0][m][1] * demand.secs(m)).collect();

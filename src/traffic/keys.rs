@@ -81,6 +81,26 @@ impl KeyDist {
         Self { head, tail_prob, tail_lo, tail_hi: card, alias, sequential_period_s: seq, sequential_offset_s }
     }
 
+    /// All requests on one key.
+    #[must_use]
+    pub(crate) fn single() -> Self {
+        Self::from_parts(vec![1.0], 0.0, 1, 1)
+    }
+
+    /// `n` equally likely keys, above the head as a tail.
+    #[cfg(test)]
+    #[must_use]
+    pub(crate) fn uniform(n: u64) -> Self {
+        Self::from_parts(Vec::new(), 1.0, 0, n)
+    }
+
+    fn from_parts(head: Vec<f64>, tail_prob: f64, tail_lo: u64, tail_hi: u64) -> Self {
+        let mut slots = head.clone();
+        slots.push(tail_prob);
+        let alias = AliasTable::new(&slots);
+        Self { head, tail_prob, tail_lo, tail_hi, alias, sequential_period_s: None, sequential_offset_s: 0 }
+    }
+
     /// Sequential keys: the rank of the key of second `s` of the run, 0 for the UTC period that
     /// holds the start, 1 for the next, …
     #[inline]

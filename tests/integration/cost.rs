@@ -420,3 +420,107 @@ fn the_whole_bill_of_a_production_table_as_worked_by_hand() {
     assert!((s.cost.monthly_usd.unwrap() - 620.42).abs() < 0.005);
     assert_eq!(s.cost.lines.len(), 8, "{:?}", s.cost.lines);
 }
+
+/// A table behind DAX: eventually consistent 4 KB reads at 1,000/s (0.5 RRU each) and
+/// strongly consistent ones at 100/s (1 RRU), on-demand, for `duration`.
+fn dax_table(dax: &str, duration: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "{duration}"
+seed = 17
+[table]
+name = "Catalog"
+partition_key = "sku"
+capacity = {{ mode = "on_demand" }}
+[keys.sku]
+cardinality = 1000000
+[[pattern]]
+name = "browse"
+op = "get_item"
+item_bytes = 4000
+rate = {{ constant = 1000 }}
+[[pattern]]
+name = "checkout"
+op = "get_item"
+item_bytes = 4000
+consistency = "strong"
+rate = {{ constant = 100 }}
+{dax}
+"#
+    )
+}
+
+/// DAX with a 0.9 hit ratio: the eventually consistent reads that reach the table fall by
+/// 90 % (3,600,000 an hour to 360,000, a Poisson count: within 1 %), the strongly
+/// consistent ones pass through (360,000 either way). Three dax.r5.large nodes bill 3
+/// node-hours x $0.171 = $0.513 for the hour, and 6 for 90 minutes (a partial hour is billed
+/// whole): $1.026.
+#[test]
+fn dax_hits_never_reach_the_table_and_nodes_bill_by_the_hour() {
+    let with = super::scenario(&dax_table("[dax]\nnode_type = \"dax.r5.large\"\nnodes = 3\nhit_ratio = 0.9", "1h"));
+    let r = super::run(&with);
+    let browse = r.patterns[0].offered as f64;
+    assert!((browse / 360_000.0 - 1.0).abs() < 0.01, "browse reached the table {browse} times");
+    let checkout = r.patterns[1].offered as f64;
+    assert!((checkout / 360_000.0 - 1.0).abs() < 0.01, "checkout {checkout}");
+    let d = r.dax.as_ref().unwrap();
+    let hits: f64 = d.minutes.iter().map(|m| m.hits).sum();
+    assert!((hits - 3_240_000.0).abs() < 1e-3, "expected hits {hits}");
+    assert!((d.hit_ratio() - 0.9).abs() < 1e-12);
+    // Ceiling: 900 hits x 4 KB + 100 misses x 4 KB x 10 = 7,600 of 3 x 75,000.
+    assert!((d.peak_load_share() - 7_600.0 / 225_000.0).abs() < 1e-9, "{}", d.peak_load_share());
+    let bill = Summary::new(&with, &r, &Catalog::builtin()).cost;
+    let line = bill.lines.iter().find(|l| l.component == ddbsim::cost::BillComponent::Dax).unwrap();
+    assert!((line.cost_usd - 0.513).abs() < 1e-9, "{}", line.arithmetic);
+    let longer = super::scenario(&dax_table("[dax]\nnode_type = \"dax.r5.large\"\nnodes = 3\nhit_ratio = 0.9", "90m"));
+    let b = Summary::new(&longer, &super::run(&longer), &Catalog::builtin()).cost;
+    let line = b.lines.iter().find(|l| l.component == ddbsim::cost::BillComponent::Dax).unwrap();
+    assert!((line.cost_usd - 1.026).abs() < 1e-9, "{}", line.arithmetic);
+}
+
+/// Without a fixed ratio, a TTL cache over 1,000,000 equally likely keys: each key is asked
+/// 0.001 times a second, 0.3 times per 300 s TTL, so 0.3 / 1.3 = 23.08 % of the eventually
+/// consistent reads hit and 2,769,231 of 3,600,000 reach the table.
+#[test]
+fn the_hit_ratio_of_a_ttl_cache_follows_the_key_popularity() {
+    let sc = super::scenario(&dax_table("[dax]\nnode_type = \"dax.r5.large\"\nnodes = 3", "1h"));
+    let r = super::run(&sc);
+    let d = r.dax.as_ref().unwrap();
+    assert!((d.hit_ratio() - 0.3 / 1.3).abs() < 1e-9, "{}", d.hit_ratio());
+    let browse = r.patterns[0].offered as f64;
+    assert!((browse / (3_600_000.0 / 1.3) - 1.0).abs() < 0.01, "{browse}");
+}
+
+/// A bad `[dax]` names its key and the choices.
+#[test]
+fn a_bad_dax_cluster_is_refused_with_its_key() {
+    let bad = ddbsim::scenario::parse_str(&dax_table("[dax]\nnode_type = \"dax.t2.small\"\nnodes = 12", "1h"), Path::new("d.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(bad.contains("dax.node_type") && bad.contains("dax.r5.large"), "{bad}");
+    assert!(bad.contains("dax.nodes") && bad.contains("1 to 11"), "{bad}");
+}
+
+/// scenarios/dax-catalog.toml: whatever the computed hit ratio h, the table sees (1 - h) of
+/// the 20,000 reads a second (72 M an hour, a Poisson count: within 1 %), each 0.5 RRU; the
+/// cluster's busiest second is (20,000 h x 4 KB + 20,000 (1 - h) x 4 KB x 10 + 200 writes x
+/// 25 x 4 KB x 3 nodes) / (3 x 75,000) of its ceiling; and the three nodes bill $0.513 for the
+/// hour. Zipf keys over a 5-minute TTL hit most reads.
+#[test]
+fn the_dax_catalog_scenario_reads_through_its_cache() {
+    let sc = load(Path::new("scenarios/dax-catalog.toml")).unwrap();
+    let r = super::run(&sc);
+    let d = r.dax.as_ref().unwrap();
+    let h = d.hit_ratio();
+    assert!(h > 0.8 && h < 0.99, "hit ratio {h}");
+    let reached = r.patterns[0].offered as f64;
+    assert!((reached / (72_000_000.0 * (1.0 - h)) - 1.0).abs() < 0.01, "{reached} with h = {h}");
+    let load = (20_000.0 * h * 4.0 + 20_000.0 * (1.0 - h) * 40.0 + 200.0 * 25.0 * 4.0 * 3.0) / 225_000.0;
+    assert!((d.peak_load_share() - load).abs() < 1e-6, "{} vs {load}", d.peak_load_share());
+    let bill = Summary::new(&sc, &r, &Catalog::builtin()).cost;
+    let line = bill.lines.iter().find(|l| l.component == ddbsim::cost::BillComponent::Dax).unwrap();
+    assert!((line.cost_usd - 0.513).abs() < 1e-9);
+    let reads = bill.lines.iter().find(|l| l.component == ddbsim::cost::BillComponent::Reads).unwrap();
+    assert!(reads.cost_usd < 4.50 * (1.0 - h) * 1.01, "{}", reads.arithmetic);
+}

@@ -109,6 +109,7 @@ proptest! {
             }],
             backups: ddbsim::cost::BackupUsage::default(),
             streams: None,
+            dax: None,
         };
         let c = Catalog::builtin();
         let o = BillOptions { free_tier: free, ..BillOptions::default() };

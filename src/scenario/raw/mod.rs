@@ -44,6 +44,27 @@ pub struct RawScenario {
     /// The plan and thresholds of `ddbsim check`.
     #[serde(default)]
     pub check: RawCheck,
+    /// A DynamoDB Accelerator (DAX) cluster in front of the table.
+    pub dax: Option<RawDax>,
+}
+
+/// `[dax]`: a DAX cluster in front of the table. Eventually consistent GetItem, BatchGetItem,
+/// Query and Scan patterns on the table go through it; a cache hit never reaches the table.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDax {
+    /// "dax.r5.large", "dax.r5.xlarge", "dax.r5.2xlarge", "dax.r5.4xlarge", "dax.r5.8xlarge",
+    /// "dax.r5.12xlarge", "dax.r5.16xlarge" or "dax.r5.24xlarge".
+    pub node_type: String,
+    /// Nodes in the cluster, 1 to 11 (3 or more for production: one per Availability Zone).
+    pub nodes: u32,
+    /// How long an item stays in the item cache (GetItem, BatchGetItem); default "5m".
+    pub item_ttl: Option<String>,
+    /// How long a result stays in the query cache (Query, Scan); default "5m".
+    pub query_ttl: Option<String>,
+    /// A fixed share of cached reads that hit, 0-1;
+    /// default computed from the key popularity and the TTL (a TTL cache's hit ratio, an estimate).
+    pub hit_ratio: Option<f64>,
 }
 
 /// `[check]`: the load-test plan and thresholds of `ddbsim check`.

@@ -349,6 +349,7 @@ impl Validator<'_, '_> {
         let client = self.client(&root.key("client"), &raw.client);
         let actions = self.actions(&raw.at, duration, &table, &names, &mut gsis, &patterns);
         let check = self.check_plan(&root.key("check"), &raw.check);
+        let dax = raw.dax.as_ref().map(|d| self.dax(&root.key("dax"), d));
         Scenario {
             name,
             description: raw.scenario.description.unwrap_or_default(),
@@ -367,6 +368,41 @@ impl Validator<'_, '_> {
             client,
             actions,
             check,
+            dax,
+        }
+    }
+
+    /// `[dax]`.
+    fn dax(&mut self, at: &KeyPath, raw: &crate::scenario::raw::RawDax) -> crate::scenario::DaxSpec {
+        use crate::scenario::DaxNodeType;
+        let node_type = DaxNodeType::from_name(&raw.node_type).unwrap_or_else(|| {
+            let known: Vec<&str> = DaxNodeType::ALL.iter().map(|t| t.name()).collect();
+            self.err(&at.key("node_type"), format!("unknown DAX node type \"{}\"; known: {}", raw.node_type, known.join(", ")));
+            DaxNodeType::R5Large
+        });
+        if !(1..=11).contains(&raw.nodes) {
+            self.err(&at.key("nodes"), format!("a DAX cluster has 1 to 11 nodes (a primary and up to 10 replicas), not {}", raw.nodes));
+        }
+        let ttl = |v: &mut Self, key: &str, text: Option<&String>| {
+            let d = v.opt_duration(&at.key(key), text, defaults::DAX_TTL);
+            if d.as_micros() < 1_000_000 {
+                v.err(&at.key(key), format!("a cache TTL of at least \"1s\", not {d}"));
+            }
+            d
+        };
+        let item_ttl = ttl(self, "item_ttl", raw.item_ttl.as_ref());
+        let query_ttl = ttl(self, "query_ttl", raw.query_ttl.as_ref());
+        if let Some(h) = raw.hit_ratio {
+            if !(h.is_finite() && (0.0..=1.0).contains(&h)) {
+                self.err(&at.key("hit_ratio"), format!("a hit ratio is a share between 0 and 1 (0.9 is 90 %), not {h}"));
+            }
+        }
+        crate::scenario::DaxSpec {
+            node_type,
+            nodes: raw.nodes.clamp(1, 11),
+            item_ttl,
+            query_ttl,
+            hit_ratio: raw.hit_ratio.map(|h| h.clamp(0.0, 1.0)),
         }
     }
 
