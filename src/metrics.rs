@@ -33,6 +33,8 @@ pub struct MinuteRecord {
     pub provisioned_unit_seconds: [u64; 2],
     /// Bytes stored at the end of the minute.
     pub stored_bytes: u64,
+    /// Bytes time to live deleted in the minute (no capacity used).
+    pub ttl_deleted_bytes: u64,
     /// Milli write units the index backfill consumed (CloudWatch `OnlineIndexConsumedWriteCapacity`,
     /// not included in `consumed`).
     pub online_consumed: u64,

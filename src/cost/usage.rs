@@ -216,7 +216,9 @@ impl Usage {
         };
         let streams = table.streams.as_ref().map(|spec| {
             let parts: Vec<u64> = table_minutes.iter().map(|x| x.partitions).collect();
-            let writes: Vec<f64> = table_minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64).collect();
+            // TTL's deletes are stream records too (a record per KB deleted, as a write's).
+            let writes: Vec<f64> =
+                table_minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64 + x.ttl_deleted_bytes as f64 / 1_024.0).collect();
             StreamsUsage::of(spec, &parts, &writes, &minute_secs)
         });
         let hours = r.duration_s as f64 / 3_600.0;

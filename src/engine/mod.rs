@@ -54,6 +54,51 @@ pub fn simulate(sc: &Scenario, opts: &RunOptions) -> RunResult {
     sim.finish()
 }
 
+/// Time to live (`[table.ttl]`): each minute, `share` of the bytes written to the table and
+/// its GSIs expire `after` later and are deleted evenly over the `within` minutes that follow
+/// (docs: deleted "typically within two days", by a background process that uses no write
+/// capacity and is not billed, the index entries going "in the same eventually consistent way
+/// as a standard delete"). A resource's deletes leave its partitions in proportion to their
+/// bytes. Items stored before the run do not expire in it.
+struct Ttl {
+    spec: crate::scenario::TtlSpec,
+    /// Per resource, per minute: the change of the delete rate (bytes a minute) from then on.
+    delta: Vec<Vec<f64>>,
+    /// Per resource: bytes deleted a minute now, and the fraction of a byte carried over.
+    rate: Vec<(f64, f64)>,
+}
+
+impl Ttl {
+    fn new(spec: crate::scenario::TtlSpec, resources: usize, minutes: usize) -> Self {
+        Self { spec, delta: vec![vec![0.0; minutes + 1]; resources], rate: vec![(0.0, 0.0); resources] }
+    }
+
+    /// Closes minute `m`: schedules the deletes of what it wrote and makes its own.
+    fn minute(&mut self, m: usize, res: &mut [Resource], cur: &mut [MinuteRecord]) {
+        let after = (self.spec.after.as_secs() / 60) as usize;
+        let within = (self.spec.within.as_secs() / 60).max(1) as usize;
+        for (r, resource) in res.iter_mut().enumerate() {
+            let written = resource.take_added() as f64 * self.spec.share;
+            let delta = &mut self.delta[r];
+            // Deleted in minutes m + after + 1 ..= m + after + within.
+            let (from, to) = (m + after + 1, m + after + within + 1);
+            if written > 0.0 && from < delta.len() {
+                delta[from] += written / within as f64;
+                if to < delta.len() {
+                    delta[to] -= written / within as f64;
+                }
+            }
+            let (rate, carry) = &mut self.rate[r];
+            *rate = (*rate + delta[m]).max(0.0);
+            let due = *rate + *carry;
+            let whole = due.floor();
+            *carry = due - whole;
+            let removed = resource.expire_bytes(whole as u64);
+            cur[r].ttl_deleted_bytes += removed;
+        }
+    }
+}
+
 /// Does fast fidelity admit a second that needs burst credit but surely fits in `(time, seq)`
 /// order without the replay's throttling branches ([`admission::Admission::admits_all`])?
 /// Always, but in the test that compares it with the replay.
@@ -103,6 +148,8 @@ struct Simulation<'a> {
     given_up: Option<GivenUp>,
     /// The table, then its GSIs.
     res: Vec<Resource>,
+    /// Time to live's background deletes, if on.
+    ttl: Option<Ttl>,
     /// Per resource: its capacity controller.
     ctl: Vec<CapacityController>,
     /// Per resource: GSI state (none for the table).
@@ -193,6 +240,10 @@ impl<'a> Simulation<'a> {
             events: Vec::new(),
             bulk_seconds: 0,
             replayed_seconds: 0,
+            ttl: sc
+                .table
+                .ttl
+                .map(|spec| Ttl::new(spec, 1 + sc.gsis.len(), opts.duration.unwrap_or(sc.duration).as_secs().max(1).div_ceil(60) as usize)),
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
             res,
             batch: Vec::new(),
@@ -510,6 +561,9 @@ impl<'a> Simulation<'a> {
     /// partition saw, and the latency of the minute.
     fn end_minute(&mut self, minute: u64) {
         let secs = (self.duration_s - minute * 60).min(60);
+        if let Some(ttl) = &mut self.ttl {
+            ttl.minute(minute as usize, &mut self.res, &mut self.rec.cur);
+        }
         if let Some(d) = &mut self.traffic.dax {
             d.end_minute();
         }

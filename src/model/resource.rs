@@ -187,6 +187,8 @@ pub(crate) struct Resource {
     ec_fanout_milli: u64,
     /// The hash ranges are `n` equal ranges (partition lookup is a multiplication).
     equal_ranges: bool,
+    /// Bytes writes added this minute (what TTL later expires a share of).
+    added_minute: u64,
 }
 
 impl Resource {
@@ -217,6 +219,7 @@ impl Resource {
             linear,
             ec_fanout_milli: MILLI,
             equal_ranges: true,
+            added_minute: 0,
         };
         r.refresh_limits();
         if burst_full {
@@ -276,6 +279,32 @@ impl Resource {
     pub(crate) fn add_bytes(&mut self, p: usize, delta: i64) {
         let b = &mut self.parts[p].bytes;
         *b = b.saturating_add_signed(delta);
+        self.added_minute += delta.max(0).unsigned_abs();
+    }
+
+    /// The bytes writes added since the last call.
+    pub(crate) fn take_added(&mut self) -> u64 {
+        std::mem::take(&mut self.added_minute)
+    }
+
+    /// Removes `bytes` (at most what is stored) from the partitions in proportion to what each
+    /// stores (TTL's background deletes: expired items leave where they are, and they were
+    /// written where the bytes are, a model choice); returns the bytes removed.
+    pub(crate) fn expire_bytes(&mut self, bytes: u64) -> u64 {
+        let total = self.bytes();
+        let bytes = bytes.min(total);
+        if bytes == 0 {
+            return 0;
+        }
+        let mut left = bytes;
+        let n = self.parts.len();
+        for (i, p) in self.parts.iter_mut().enumerate() {
+            let take = if i + 1 == n { left.min(p.bytes) } else { ((u128::from(bytes) * u128::from(p.bytes)) / u128::from(total)) as u64 };
+            let take = take.min(p.bytes).min(left);
+            p.bytes -= take;
+            left -= take;
+        }
+        bytes - left
     }
 
     /// Write milli-units partition `p`'s bucket holds now.

@@ -102,6 +102,9 @@ pub const CHECK_MAX_SKEW: f64 = 0.2;
 /// `table.streams.consumers[].poll_interval`: the KCL's idle time between reads.
 pub const STREAMS_POLL_INTERVAL: SimDuration = SimDuration::from_secs(1);
 
+/// `table.ttl.within`: DynamoDB "typically deletes expired items within two days".
+pub const TTL_WITHIN: SimDuration = SimDuration::from_secs(48 * 3_600);
+
 /// `dax.item_ttl` and `dax.query_ttl`: DAX's default TTL of both caches.
 pub const DAX_TTL: SimDuration = SimDuration::from_secs(300);
 
@@ -118,6 +121,8 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("pricing.free_tier", "false"),
     ("table.streams.view", "\"new_and_old_images\""),
     ("table.streams.consumers.poll_interval", "\"1s\""),
+    ("table.ttl.within", "\"48h\""),
+    ("table.ttl.share", "1"),
     ("dax.item_ttl", "\"5m\""),
     ("dax.query_ttl", "\"5m\""),
     ("dax.hit_ratio", "computed from the key popularity and the TTL"),

@@ -180,6 +180,21 @@ pub struct TableSpec {
     pub backups: BackupSpec,
     /// DynamoDB Streams, if on.
     pub streams: Option<StreamsSpec>,
+    /// Time to live, if on.
+    pub ttl: Option<TtlSpec>,
+}
+
+/// `[table.ttl]`: a share of the bytes written expire `after` their write and are deleted,
+/// evenly spread, within `within` of expiring, using no capacity and billed nothing; their
+/// index entries go with them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TtlSpec {
+    /// Share of the bytes written that expire, 0-1.
+    pub share: f64,
+    /// Time from a write to its expiry.
+    pub after: SimDuration,
+    /// Deletes are spread evenly over this time after the expiry.
+    pub within: SimDuration,
 }
 
 /// `[dax]`: a DAX cluster in front of the table (see [`crate::model::dax`]).

@@ -502,3 +502,57 @@ fn closed_loops_refuse_what_they_cannot_mean() {
     let scaled = format!("{}[[at]]\ntime = \"10s\"\nscale_rate = {{ pattern = \"p\", factor = 2 }}\n", base.replace("OP", "put_item"));
     assert!(err(&scaled).contains("at[0].scale_rate.pattern"), "{}", err(&scaled));
 }
+
+/// 700 puts a second of 1 KB items (1,124 bytes stored each) into a one-partition table (800
+/// WCU, 100 RCU; 70 % of the partition's cap, below the heat that splits it) for 5 hours:
+/// W = 700 x 60 x 1,124 = 47,208,000 bytes a minute.
+fn ttl_table(ttl: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "5h"
+seed = 8
+[table]
+name = "Sessions"
+partition_key = "id"
+capacity = {{ mode = "provisioned", read = 100, write = 800 }}
+{ttl}
+[keys.id]
+cardinality = 1000000000
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 1024
+rate = {{ constant = 700 }}
+"#
+    )
+}
+
+/// Time to live shrinks storage and splits stop. Without it the table stores 300 W = 14.2 GB
+/// by the end and its partition splits for size at 10 GiB. With every item expiring 30
+/// minutes after its write and deleted evenly over the next 30 minutes, a minute's bytes are
+/// all there for 31 minute-ends and then 1 - j/30 of them for j = 1..29: 31 + 14.5 = 45.5 W =
+/// 2.148 GB stored at the end (Poisson arrivals: within 1 %), the rest deleted without a
+/// write unit, and no split.
+#[test]
+fn ttl_shrinks_storage_and_splits_stop() {
+    let w = 700.0 * 60.0 * 1_124.0;
+    let without = super::run(&super::scenario(&ttl_table("")));
+    assert!(without.events.iter().any(|e| e.action == ddbsim::CapacityAction::SplitForSize), "no split without TTL");
+    let with = super::run(&super::scenario(&ttl_table("ttl = { after = \"30m\", within = \"30m\" }")));
+    let t = &with.resources[0];
+    let stored = t.minutes.last().unwrap().stored_bytes as f64;
+    assert!((stored / (45.5 * w) - 1.0).abs() < 0.01, "stored {stored}, by hand {}", 45.5 * w);
+    assert!(!with.events.iter().any(|e| e.action == ddbsim::CapacityAction::SplitForSize), "TTL keeps it under 10 GiB");
+    assert_eq!(t.minutes.last().unwrap().partitions, 1);
+    let deleted: u64 = t.minutes.iter().map(|m| m.ttl_deleted_bytes).sum();
+    assert!((deleted as f64 / ((300.0 - 45.5) * w) - 1.0).abs() < 0.01, "deleted {deleted}");
+    // The deletes use no write capacity: consumed is the puts' alone.
+    let consumed: u64 = t.minutes.iter().map(|m| m.consumed[1]).sum();
+    let offered: u64 = t.minutes.iter().map(|m| m.offered[1]).sum();
+    assert_eq!(consumed, offered);
+    let bad = ddbsim::scenario::parse_str(&ttl_table("ttl = { after = \"90s\", share = 2 }"), std::path::Path::new("t.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(bad.contains("table.ttl.after") && bad.contains("table.ttl.share"), "{bad}");
+}

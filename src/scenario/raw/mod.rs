@@ -241,6 +241,21 @@ pub struct RawTable {
     pub backups: Option<RawBackups>,
     /// DynamoDB Streams on the table and the consumers that read it.
     pub streams: Option<RawStreams>,
+    /// Time to live: a share of the items written expire and are deleted in the background.
+    pub ttl: Option<RawTtl>,
+}
+
+/// `[table.ttl]`: items written with an expiry attribute.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTtl {
+    /// Share of the bytes written whose items carry an expiry, 0-1; default 1.
+    pub share: Option<f64>,
+    /// Time from a write to its item's expiry ("30d").
+    pub after: String,
+    /// Expired items are deleted within this time of their expiry, evenly spread (DynamoDB:
+    /// "typically within two days"); default "48h".
+    pub within: Option<String>,
 }
 
 /// `[table.streams]`.

@@ -87,7 +87,27 @@ impl Validator<'_, '_> {
             split_for_heat: self.heat(&tp.key("split_for_heat"), raw.split_for_heat.as_ref()),
             backups: raw.backups.map(|b| self.backups(&tp.key("backups"), b, duration)).unwrap_or_default(),
             streams: raw.streams.as_ref().map(|s| self.streams(&tp.key("streams"), s)),
+            ttl: raw.ttl.as_ref().map(|t| self.ttl(&tp.key("ttl"), t)),
         }
+    }
+
+    /// `[table.ttl]`: whole minutes (the deletes are spread minute by minute).
+    fn ttl(&mut self, at: &KeyPath, raw: &crate::scenario::raw::RawTtl) -> crate::scenario::TtlSpec {
+        let share = raw.share.unwrap_or(1.0);
+        if !(share.is_finite() && (0.0..=1.0).contains(&share)) {
+            self.err(&at.key("share"), format!("a share of the bytes written between 0 and 1, not {share}"));
+        }
+        let after = self.opt_duration(&at.key("after"), Some(&raw.after), defaults::TTL_WITHIN);
+        let within = self.opt_duration(&at.key("within"), raw.within.as_ref(), defaults::TTL_WITHIN);
+        for (key, d) in [("after", after), ("within", within)] {
+            if d.as_secs() < 60 || !d.as_secs().is_multiple_of(60) {
+                self.err(
+                    &at.key(key),
+                    format!("TTL deletes are spread minute by minute: a whole number of minutes, at least \"1m\", not {d}"),
+                );
+            }
+        }
+        crate::scenario::TtlSpec { share: share.clamp(0.0, 1.0), after, within }
     }
 
     /// `[table.streams]`.
