@@ -572,3 +572,45 @@ fn the_bundled_launch_floor_works_as_its_comments_say() {
     assert!(r.resources[0].minutes.iter().all(|m| m.events(Dim::Write) == 0));
     assert_eq!(r.resources[0].minutes.last().unwrap().partitions, 16);
 }
+
+/// A table that starts on-demand with auto scaling configured and switches to provisioned
+/// (50 WCU given) at 10 minutes: the switch takes `switch_duration` (5 minutes), then the
+/// scalable target registers and moves capacity up to its minimum of 100 at once; 300 writes a
+/// second of 1 KB keep consumption above 70 % of 100, so the scale-out alarm raises it to
+/// 300 / 0.7 = 429 WCU (within the arrivals' noise). Without a switch to provisioned, auto
+/// scaling on an on-demand table is refused at its key.
+#[test]
+fn an_on_demand_table_that_switches_to_provisioned_resumes_its_auto_scaling() {
+    let text = |at: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "40m"
+seed = 12
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+autoscaling = {{ write = {{ min = 100, max = 2000, target = 70 }} }}
+[keys.k]
+cardinality = 100000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = {{ constant = 300 }}
+{at}
+"#
+        )
+    };
+    let sc = scenario(&text("[[at]]\ntime = \"10m\"\nswitch_mode = { to = \"provisioned\", read = 50, write = 50 }"));
+    let r = run(&sc);
+    let outs: Vec<(u64, f64, f64)> =
+        r.events.iter().filter(|e| e.action == CapacityAction::ScaleOut).map(|e| (e.time_s, e.old, e.new)).collect();
+    assert_eq!(outs.first().map(|o| (o.1, o.2)), Some((50.0, 100.0)), "{:?}", r.events);
+    assert!(outs[0].0 >= 900, "after the switch: {outs:?}");
+    let last = outs.last().unwrap();
+    assert!((last.2 - 429.0).abs() <= 10.0, "scaled to {} ({outs:?})", last.2);
+    assert!(r.resources[0].minutes.last().unwrap().provisioned[1] as f64 >= 419.0);
+    let refused = ddbsim::scenario::parse_str(&text(""), std::path::Path::new("a.toml")).unwrap_err().to_string();
+    assert!(refused.contains("table.autoscaling") && refused.contains("never switches to provisioned"), "{refused}");
+}

@@ -348,6 +348,25 @@ impl Validator<'_, '_> {
         }
         let client = self.client(&root.key("client"), &raw.client);
         let actions = self.actions(&raw.at, duration, &table, &names, &mut gsis, &patterns);
+        // Auto scaling on an on-demand table applies once it switches to provisioned (the
+        // scalable targets register then); without such a switch it never applies.
+        let to_provisioned = actions.iter().any(|a| matches!(a.action, Action::SwitchMode { on_demand: false, .. }));
+        if matches!(table.capacity, CapacitySpec::OnDemand { .. }) && !to_provisioned {
+            if table.autoscaling.is_some() {
+                self.err(
+                    &root.key("table").key("autoscaling"),
+                    "auto scaling applies to provisioned capacity; this table is on-demand and never switches to provisioned",
+                );
+            }
+            for (i, g) in gsis.iter().enumerate() {
+                if g.autoscaling.is_some() {
+                    self.err(
+                        &root.key("gsi").index(i).key("autoscaling"),
+                        "auto scaling applies to provisioned capacity; this table is on-demand and never switches to provisioned",
+                    );
+                }
+            }
+        }
         let check = self.check_plan(&root.key("check"), &raw.check);
         let dax = raw.dax.as_ref().map(|d| self.dax(&root.key("dax"), d));
         Scenario {

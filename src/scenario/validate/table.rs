@@ -26,13 +26,9 @@ impl Validator<'_, '_> {
             );
         }
         let capacity = self.table_capacity(&tp.key("capacity"), &raw.capacity);
-        let on_demand = matches!(capacity, CapacitySpec::OnDemand { .. });
-        let autoscaling = raw.autoscaling.as_ref().map(|a| {
-            if on_demand {
-                self.err(&tp.key("autoscaling"), "auto scaling applies to provisioned capacity; this table is on-demand");
-            }
-            self.autoscaling(&tp.key("autoscaling"), a)
-        });
+        // On an on-demand table, auto scaling applies from a switch to provisioned: checked
+        // with the actions.
+        let autoscaling = raw.autoscaling.as_ref().map(|a| self.autoscaling(&tp.key("autoscaling"), a));
         let doubling = self.opt_duration(&tp.key("on_demand_doubling"), raw.on_demand_doubling.as_ref(), defaults::ON_DEMAND_DOUBLING);
         if doubling < SimDuration::from_secs(60) {
             self.err(&tp.key("on_demand_doubling"), "the on-demand doubling time must be at least 1m");
@@ -197,7 +193,6 @@ impl Validator<'_, '_> {
         if raw_lsi.len() > MAX_LSIS {
             self.err(&root.key("lsi"), format!("{} LSIs: a table may have at most {MAX_LSIS}", raw_lsi.len()));
         }
-        let on_demand = matches!(table, CapacitySpec::OnDemand { .. });
         let mut gsis = Vec::new();
         for (i, g) in raw_gsi.iter().enumerate() {
             let at = root.key("gsi").index(i);
@@ -213,12 +208,7 @@ impl Validator<'_, '_> {
                 );
             }
             let capacity = self.gsi_capacity(&at.key("capacity"), g.capacity.as_ref(), table);
-            let autoscaling = g.autoscaling.as_ref().map(|a| {
-                if on_demand {
-                    self.err(&at.key("autoscaling"), "auto scaling applies to provisioned capacity; this table is on-demand");
-                }
-                self.autoscaling(&at.key("autoscaling"), a)
-            });
+            let autoscaling = g.autoscaling.as_ref().map(|a| self.autoscaling(&at.key("autoscaling"), a));
             let projection = self.projection(&at.key("projection"), g.projection.as_ref());
             let pp = at.key("propagation");
             let prop = g.propagation.as_ref();
