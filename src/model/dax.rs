@@ -11,8 +11,9 @@
 //!   requests (a renewal cycle is one miss and `r·ttl` hits on average). The pattern's hit
 //!   ratio is that weighted by the key space's popularity (head keys one by one, the tail's
 //!   equally likely keys together) at the second's request rate. It ignores eviction for
-//!   memory (the cache is taken to hold every live entry: README's check of DAX compares
-//!   the entries with the node's memory) and the refresh a write-through gives an item.
+//!   memory (the cache is taken to hold every live entry, so a node smaller than the live
+//!   entries hits less than this) and the refresh a write-through gives an item. Closed-loop
+//!   patterns are not thinned (their requests follow the answers).
 //! * **Ceiling** [estimate]: the normalized requests a second of AWS's DAX sizing calculator
 //!   (awslabs/amazon-dynamodb-tools `tools/dax_calculator`): a hit costs its size in KB, a
 //!   miss ten times that, a write 25 times that on every node; the cluster serves the node
