@@ -556,3 +556,24 @@ fn ttl_shrinks_storage_and_splits_stop() {
         .to_string();
     assert!(bad.contains("table.ttl.after") && bad.contains("table.ttl.share"), "{bad}");
 }
+
+/// TTL deletes are stream records: the same table with a stream (both images) read by one
+/// poller every second. Each minute's records are the write units plus a record per KB TTL
+/// deleted, and its GetRecords calls max(60 polls, records / 1,000, records x 2 KB / 1 MB) on
+/// the one shard. At the end, 42,000 write units and 46,102 KB deleted a minute (W / 1,024)
+/// make 88,102 records, 173 calls by size, where the writes alone would make 83.
+#[test]
+fn ttl_deletes_are_stream_records() {
+    let text = ttl_table("ttl = { after = \"30m\", within = \"30m\" }\nstreams = { consumers = [{ kind = \"poller\" }] }");
+    let sc = super::scenario(&text);
+    let r = super::run(&sc);
+    let u = ddbsim::Usage::of(&r, &sc.table);
+    let calls = |records: f64| 60f64.max((records / 1_000.0).ceil()).max((records * 2.0 / 1_024.0).ceil());
+    let minutes = &r.resources[0].minutes;
+    let records = |m: &ddbsim::MinuteRecord| m.consumed[1] as f64 / 1_000.0 + m.ttl_deleted_bytes as f64 / 1_024.0;
+    let want: f64 = minutes.iter().map(|m| calls(records(m))).sum();
+    assert!((u.streams.as_ref().unwrap().read_units - want).abs() < 1e-6, "{:?} vs {want}", u.streams);
+    let last = minutes.last().unwrap();
+    assert!((calls(records(last)) - 173.0).abs() <= 2.0, "last minute {}", calls(records(last)));
+    assert!((calls(last.consumed[1] as f64 / 1_000.0) - 83.0).abs() <= 1.0);
+}
