@@ -259,10 +259,7 @@ impl Admission<'_> {
         }
         // Writes into size-capped item collections are decided one by one, and so are the pages
         // of a paged Query or Scan (each page is sent when the one before it is served).
-        let mut ok = !batch.iter().any(|a| {
-            let p = &self.pats[a.pat as usize];
-            p.collection_growth.is_some() || p.paged || p.closed_loop
-        });
+        let mut ok = !batch.iter().any(|a| one_by_one(self.pats, a));
         for a in batch {
             let ec = self.pats[a.pat as usize].ec_read;
             for c in a.charges.as_slice() {
@@ -369,10 +366,7 @@ impl Admission<'_> {
     /// decided one by one, as in [`Self::fits`].
     pub(crate) fn admits_all(&mut self, batch: &[Attempt]) -> bool {
         if self.blocked().is_some()
-            || batch.iter().any(|a| {
-                let p = &self.pats[a.pat as usize];
-                p.collection_growth.is_some() || p.paged || p.closed_loop || a.charges.as_slice().iter().any(|c| self.is_buffered(c))
-            })
+            || batch.iter().any(|a| one_by_one(self.pats, a) || a.charges.as_slice().iter().any(|c| self.is_buffered(c)))
         {
             return false;
         }
@@ -781,6 +775,14 @@ impl Admission<'_> {
             _ => true,
         }
     }
+}
+
+/// Is attempt `a` decided only in order: a write into a size-capped item collection, a page
+/// of a paged Query or Scan (sent when the one before it is served) or a closed loop's
+/// request (the next follows its answer)?
+fn one_by_one(pats: &[CompiledPattern], a: &Attempt) -> bool {
+    let p = &pats[a.pat as usize];
+    p.collection_growth.is_some() || p.paged || p.closed_loop
 }
 
 /// The items of a batch: each starts with its charge on the pattern's resource `base`, followed

@@ -147,6 +147,15 @@ impl Dax {
         Some(Self { spec, roles, ceiling, cur: [0.0; 3], minutes: Vec::new() })
     }
 
+    /// The cluster of `sc`, if it has one, with its key spaces' popularity built here (the
+    /// engine passes the distributions it already holds to [`Self::of`]).
+    #[must_use]
+    pub(crate) fn of_scenario(sc: &Scenario) -> Option<Self> {
+        sc.dax.as_ref()?;
+        let dists: Vec<KeyDist> = sc.key_spaces.iter().map(|k| KeyDist::new(k, sc.start_unix_s)).collect();
+        Self::of(sc, &dists)
+    }
+
     /// The share of pattern `j`'s requests at `lambda` a second that reach the table.
     #[must_use]
     pub(crate) fn miss_share(&self, j: usize, lambda: f64) -> f64 {

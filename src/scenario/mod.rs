@@ -212,7 +212,7 @@ pub struct DaxSpec {
     pub hit_ratio: Option<f64>,
 }
 
-/// A DAX node type: its memory, its ceiling and its price item. The ceilings are the
+/// A DAX node type: its ceiling and its price item. The ceilings are the
 /// per-node capacities of AWS's DAX sizing calculator (awslabs/amazon-dynamodb-tools,
 /// `tools/dax_calculator`), in "normalized" requests a second (a 1 KB cache hit is 1, a miss
 /// 10, a write 25 per node), an estimate.
@@ -268,21 +268,6 @@ impl DaxNodeType {
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// Memory, GiB.
-    #[must_use]
-    pub const fn memory_gib(self) -> u64 {
-        match self {
-            DaxNodeType::R5Large => 16,
-            DaxNodeType::R5Xlarge => 32,
-            DaxNodeType::R5X2large => 64,
-            DaxNodeType::R5X4large => 128,
-            DaxNodeType::R5X8large => 256,
-            DaxNodeType::R5X12large => 384,
-            DaxNodeType::R5X16large => 512,
-            DaxNodeType::R5X24large => 768,
-        }
     }
 
     /// Normalized requests a second one node serves (the calculator's capacity for one node;

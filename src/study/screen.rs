@@ -50,11 +50,7 @@ impl Demand {
         let mut growth = vec![vec![0.0f64; minutes]; nres];
         let sod = sc.start_unix_s.rem_euclid(86_400) as u64;
         // A DAX cluster's hits never reach the table.
-        let dax = sc.dax.as_ref().and_then(|_| {
-            let dists: Vec<crate::traffic::keys::KeyDist> =
-                sc.key_spaces.iter().map(|k| crate::traffic::keys::KeyDist::new(k, sc.start_unix_s)).collect();
-            crate::model::dax::Dax::of(sc, &dists)
-        });
+        let dax = crate::model::dax::Dax::of_scenario(sc);
         for (j, p) in sc.patterns.iter().enumerate() {
             let cp = CompiledPattern::new(sc, p);
             let attempts = if matches!(p.op, Op::BatchGet | Op::BatchWrite) { p.items as f64 } else { cp.fanout as f64 };
