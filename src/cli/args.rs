@@ -438,7 +438,7 @@ pub(crate) fn duration_arg(d: Option<&String>) -> Result<Option<SimDuration>, Cl
 pub(crate) fn catalog_arg(p: Option<&PathBuf>, sc: &Scenario) -> Result<Catalog, CliError> {
     let c = match p {
         Some(p) => Catalog::load(p)?,
-        None => Catalog::builtin(),
+        None => Catalog::for_region(&sc.pricing.region).unwrap_or_else(Catalog::builtin),
     };
     if c.region != sc.pricing.region {
         return Err(CliError::Argument(format!(

@@ -202,7 +202,7 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
         }
     }
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-sweep"))?;
-    let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
+    let catalog = Catalog::for_region(&sc.pricing.region).unwrap_or_else(Catalog::builtin).with_overrides(&sc.pricing.overrides);
     let result = study::sweep::run(&prepared, &sc.name, a.common.seed.unwrap_or(sc.seed), reps, shard, &base, &catalog);
     bar.finish();
     stopped(stop)?;
@@ -292,7 +292,7 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
     let work = guard::Work::sweep(counts, counts * o.replications);
     let estimate = if a.force { guard::estimate_work(&sc, &base, work) } else { guard::check_work(&sc, &base, work)? };
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-shards"))?;
-    let catalog = Catalog::builtin().with_overrides(&sc.pricing.overrides);
+    let catalog = Catalog::for_region(&sc.pricing.region).unwrap_or_else(Catalog::builtin).with_overrides(&sc.pricing.overrides);
     let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog, &a.common.load_options())?;
     bar.finish();
     stopped(stop)?;

@@ -1,4 +1,4 @@
-//! Price catalogs: the built-in us-east-1 prices (`prices/us-east-1.toml`) or a file of the
+//! Price catalogs: the built-in ones of seven regions (`prices/<region>.toml`) or a file of the
 //! user's, each price with its source and whether it was read off AWS's own pages.
 
 use super::item::PriceItem;
@@ -8,6 +8,24 @@ use std::path::{Path, PathBuf};
 
 /// The built-in catalog of us-east-1.
 pub const BUILTIN_US_EAST_1: &str = include_str!("../../prices/us-east-1.toml");
+
+/// The built-in catalogs by region: us-east-1's from the behavioural specification, the others
+/// generated from it and AWS's reserved-capacity tool by `tools/regional_prices.py`.
+pub const BUILTIN: [(&str, &str); 7] = [
+    ("us-east-1", BUILTIN_US_EAST_1),
+    ("us-east-2", include_str!("../../prices/us-east-2.toml")),
+    ("us-west-2", include_str!("../../prices/us-west-2.toml")),
+    ("eu-west-1", include_str!("../../prices/eu-west-1.toml")),
+    ("eu-central-1", include_str!("../../prices/eu-central-1.toml")),
+    ("ap-southeast-1", include_str!("../../prices/ap-southeast-1.toml")),
+    ("ap-northeast-1", include_str!("../../prices/ap-northeast-1.toml")),
+];
+
+/// The regions with a built-in catalog.
+#[must_use]
+pub fn known_regions() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(r, _)| *r).collect()
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +110,16 @@ impl Catalog {
     #[must_use]
     pub fn builtin() -> Self {
         Self::parse(BUILTIN_US_EAST_1, Path::new("prices/us-east-1.toml")).expect("the built-in catalog is valid")
+    }
+
+    /// The built-in catalog of `region`, if there is one.
+    ///
+    /// # Panics
+    /// Never: every built-in catalog is checked by a test.
+    #[must_use]
+    pub fn for_region(region: &str) -> Option<Self> {
+        let (r, text) = BUILTIN.iter().find(|(r, _)| *r == region)?;
+        Some(Self::parse(text, Path::new(&format!("prices/{r}.toml"))).expect("the built-in catalogs are valid"))
     }
 
     /// Reads a catalog file.
@@ -204,10 +232,42 @@ mod tests {
     }
 
     #[test]
-    fn builtin_catalog_is_complete() {
+    fn builtin_catalogs_are_complete_and_named_for_their_region() {
         let c = Catalog::builtin();
         assert_eq!(c.region, "us-east-1");
         assert_eq!(c.items.len(), PriceItem::ALL.len());
+        for r in known_regions() {
+            let c = Catalog::for_region(r).unwrap();
+            assert_eq!(c.region, r);
+            assert_eq!(c.items.len(), PriceItem::ALL.len());
+        }
+        assert!(Catalog::for_region("mars-north-1").is_none());
+        assert_eq!(known_regions(), crate::scenario::validate::KNOWN_REGIONS);
+    }
+
+    /// One hand-worked price per region, from AWS's reserved-capacity tool (provisioned) and
+    /// the ratio rule of `tools/regional_prices.py` (on-demand and storage).
+    #[test]
+    fn regional_catalogs_price_as_worked_by_hand() {
+        let p = |r: &str, i: PriceItem| Catalog::for_region(r).unwrap().price(i).usd;
+        // eu-west-1: $0.000735 a WCU-hour; on-demand $0.625 x 0.000735 / 0.00065 = $0.706731 per
+        // million writes (half the $1.4135 before November 2024); storage $0.25 x 1.130769 = $0.282692.
+        assert_eq!(p("eu-west-1", PriceItem::ProvisionedWcuHour), 0.000735);
+        assert!((p("eu-west-1", PriceItem::OnDemandWritePerMillion) - 0.706731).abs() < 1e-6);
+        assert!((p("eu-west-1", PriceItem::StorageGbMonth) - 0.282692).abs() < 1e-6);
+        // eu-central-1: $0.0001586 an RCU-hour; 1-year 100 WCU $183 + $0.0157 an hour.
+        assert_eq!(p("eu-central-1", PriceItem::ProvisionedRcuHour), 0.0001586);
+        assert_eq!(p("eu-central-1", PriceItem::Reserved1yWcu100Upfront), 183.0);
+        // ap-northeast-1: on-demand reads $0.125 x 0.000742 / 0.00065 = $0.142692; transfer $0.09/GB.
+        assert!((p("ap-northeast-1", PriceItem::OnDemandReadPerMillion) - 0.142692).abs() < 1e-6);
+        assert_eq!(p("ap-northeast-1", PriceItem::CrossRegionTransferGb), 0.09);
+        // ap-southeast-1: rWCU-hour $0.00074.
+        assert_eq!(p("ap-southeast-1", PriceItem::ReplicatedWcuHour), 0.00074);
+        // us-east-2 and us-west-2 price as us-east-1 (3-year reservation: us-east-1's).
+        for r in ["us-east-2", "us-west-2"] {
+            assert_eq!(p(r, PriceItem::OnDemandWritePerMillion), 0.625);
+            assert_eq!(p(r, PriceItem::Reserved3yWcu100Upfront), 180.0);
+        }
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub enum PriceItem {
     ReplicatedWritePerMillion,
     /// Global tables replicated WCU-hour.
     ReplicatedWcuHour,
+    /// Data transfer out of the region to another AWS region (global tables replication), per GB.
+    CrossRegionTransferGb,
     /// Point-in-time recovery (continuous backups), per GB-month of the table's size.
     PitrGbMonth,
     /// On-demand backup storage, per GB-month of each backup.
@@ -77,7 +79,7 @@ pub enum PriceItem {
 
 impl PriceItem {
     /// Every item, in catalog order.
-    pub const ALL: [PriceItem; 33] = [
+    pub const ALL: [PriceItem; 34] = [
         PriceItem::OnDemandWritePerMillion,
         PriceItem::OnDemandReadPerMillion,
         PriceItem::ProvisionedWcuHour,
@@ -99,6 +101,7 @@ impl PriceItem {
         PriceItem::StreamsReadPer100k,
         PriceItem::ReplicatedWritePerMillion,
         PriceItem::ReplicatedWcuHour,
+        PriceItem::CrossRegionTransferGb,
         PriceItem::PitrGbMonth,
         PriceItem::BackupGbMonth,
         PriceItem::RestoreGb,
@@ -138,6 +141,7 @@ impl PriceItem {
             PriceItem::StreamsReadPer100k => "streams_read_per_100k",
             PriceItem::ReplicatedWritePerMillion => "replicated_write_per_million",
             PriceItem::ReplicatedWcuHour => "replicated_wcu_hour",
+            PriceItem::CrossRegionTransferGb => "cross_region_transfer_gb",
             PriceItem::PitrGbMonth => "pitr_gb_month",
             PriceItem::BackupGbMonth => "backup_gb_month",
             PriceItem::RestoreGb => "restore_gb",
@@ -178,6 +182,7 @@ impl PriceItem {
                 | PriceItem::BackupGbMonth
                 | PriceItem::RestoreGb
                 | PriceItem::ExportGb
+                | PriceItem::CrossRegionTransferGb
                 | PriceItem::DaxR5LargeHour
                 | PriceItem::DaxR5XlargeHour
                 | PriceItem::DaxR5X2largeHour
@@ -261,6 +266,6 @@ mod tests {
         for i in PriceItem::ALL {
             assert_eq!(PriceItem::from_name(i.name()), Some(i));
         }
-        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 22);
+        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 23);
     }
 }

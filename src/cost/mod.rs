@@ -20,6 +20,6 @@ pub use bill::{
     bill, Bill, BillComponent, BillLine, BillOptions, Reservation, SavingsPlan, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK,
     STREAMS_FREE_PER_MONTH,
 };
-pub use catalog::{Catalog, CatalogError, Price, BUILTIN_US_EAST_1};
+pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
 pub use item::PriceItem;
 pub use usage::{bill_of, BackupUsage, DaxUsage, ResourceUsage, StreamsUsage, Usage};

@@ -15,8 +15,9 @@ use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQU
 use crate::time::{parse_duration, parse_rfc3339};
 use std::collections::BTreeMap;
 
-/// Regions the built-in price catalog covers.
-pub const KNOWN_REGIONS: &[&str] = &["us-east-1"];
+/// Regions the built-in price catalogs cover (`crate::cost::BUILTIN`, checked by a test).
+pub const KNOWN_REGIONS: &[&str] =
+    &["us-east-1", "us-east-2", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-northeast-1"];
 
 /// Reads and validates a scenario file.
 ///
