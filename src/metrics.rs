@@ -42,6 +42,13 @@ pub struct MinuteRecord {
     pub online_progress_bp: u32,
     /// GSI propagation delay of the minute's index writes, 99th percentile, µs (0 if none).
     pub lag_p99_us: u64,
+    /// Global tables: milli write units replicated from other regions applied in the minute
+    /// (included in `consumed`).
+    pub replicated_writes: u64,
+    /// A replica's replication backlog at the end of the minute, milli write units.
+    pub replication_backlog: u64,
+    /// A replica's longest replication wait in the minute, µs (beyond the normal latency).
+    pub replication_lag_us: u64,
     /// Partitions at the end of the minute.
     pub partitions: u64,
     /// Capacity mode at the end of the minute.

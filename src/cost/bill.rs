@@ -92,6 +92,8 @@ pub enum BillComponent {
     Streams,
     /// DAX node-hours.
     Dax,
+    /// Global tables: data transferred to a replica's region, per GB.
+    ReplicationTransfer,
     /// A Savings Plan's commitment, every hour of the window.
     SavingsPlanCommitment,
     /// The list price of the eligible usage the commitment paid for, credited (negative), as
@@ -170,7 +172,10 @@ fn fmt_num(x: f64) -> String {
 
 /// A bill being written.
 struct Biller<'a> {
+    /// The catalog of the resource being billed (a replica's region's, else the table's).
     catalog: &'a Catalog,
+    /// The table's region's catalog.
+    home: &'a Catalog,
     hours: f64,
     lines: Vec<BillLine>,
     unverified: BTreeSet<&'static str>,
@@ -225,11 +230,21 @@ impl Biller<'_> {
             None => std::borrow::Cow::Borrowed(series),
         };
         let unit_hours = excess_by_minute.iter().sum::<f64>() / 60.0;
-        let free = if write { &mut self.free_wcu_hours } else { &mut self.free_rcu_hours };
+        // The free tier is the table's region's (a replica's region has its own, left out).
+        let mut no_free = 0.0;
+        let free = match (r.region.is_some(), write) {
+            (true, _) => &mut no_free,
+            (false, true) => &mut self.free_wcu_hours,
+            (false, false) => &mut self.free_rcu_hours,
+        };
         let deducted = unit_hours.min(*free);
         *free -= deducted;
         let billed = unit_hours - deducted;
-        let item = PriceItem::provisioned(write, ia);
+        // A replica's writes are replicated writes (rWCU-hours; Standard-IA at its WCU price,
+        // spec §10.1's assumption).
+        let replicated = write && r.region.is_some() && !ia;
+        let item = if replicated { PriceItem::ReplicatedWcuHour } else { PriceItem::provisioned(write, ia) };
+        let label = if write && r.region.is_some() { "rWCU" } else { label };
         let price = self.catalog.price(item).usd;
         // What each minute bills at list, for a Savings Plan: its units above the reservation,
         // less its share of the free tier.
@@ -267,8 +282,11 @@ impl Biller<'_> {
 
     /// On-demand request units consumed while on-demand.
     fn on_demand(&mut self, r: &ResourceUsage, ia: bool) {
-        for (write, units, label) in [(false, r.on_demand_read_units, "RRU"), (true, r.on_demand_write_units, "WRU")] {
-            let item = PriceItem::on_demand(write, ia);
+        let replica = r.region.is_some();
+        for (write, units, label) in
+            [(false, r.on_demand_read_units, "RRU"), (true, r.on_demand_write_units, if replica { "rWRU" } else { "WRU" })]
+        {
+            let item = if write && replica && !ia { PriceItem::ReplicatedWritePerMillion } else { PriceItem::on_demand(write, ia) };
             let per_unit = self.catalog.price(item).usd / 1e6;
             let n = self.eligible.len();
             if r.on_demand_units_by_minute.is_empty() {
@@ -381,10 +399,26 @@ impl Biller<'_> {
         });
     }
 
+    /// Global tables: the data replicated into a region, priced as transfer out of the table's
+    /// region (data a replica's own writes send out of its region is priced alike, an
+    /// approximation).
+    fn transfer(&mut self, r: &ResourceUsage) {
+        if r.transfer_gb <= 0.0 {
+            return;
+        }
+        let region = r.region.as_deref().unwrap_or("the table's region");
+        let cat = self.catalog;
+        self.catalog = self.home;
+        let price = self.catalog.price(PriceItem::CrossRegionTransferGb).usd;
+        let arithmetic = format!("{:.3} GB to {region} (at most 1 KB per replicated write unit, an estimate) x ${price}", r.transfer_gb);
+        self.line(&r.name, BillComponent::ReplicationTransfer, r.transfer_gb, "GB", PriceItem::CrossRegionTransferGb, arithmetic);
+        self.catalog = cat;
+    }
+
     /// Storage: GB-months of items plus their overhead, less the free tier.
     fn storage(&mut self, r: &ResourceUsage, ia: bool) {
         let gb_months = r.storage_gb_by_minute.iter().sum::<f64>() / 60.0 / HOURS_PER_MONTH;
-        let deducted = gb_months.min(self.free_gb_months);
+        let deducted = if r.region.is_some() { 0.0 } else { gb_months.min(self.free_gb_months) };
         self.free_gb_months -= deducted;
         let item = PriceItem::storage(ia);
         let price = self.catalog.price(item).usd;
@@ -398,8 +432,16 @@ impl Biller<'_> {
 #[must_use]
 pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
     let ia = usage.standard_ia;
+    // A replica is billed at its region's prices (the scenario's overrides are the table's).
+    let regional: Vec<(String, Catalog)> = usage
+        .resources
+        .iter()
+        .filter_map(|r| r.region.clone())
+        .filter_map(|region| Catalog::for_region(&region).map(|c| (region, c)))
+        .collect();
     let mut b = Biller {
         catalog,
+        home: catalog,
         hours: usage.hours,
         lines: Vec::new(),
         unverified: BTreeSet::new(),
@@ -426,16 +468,21 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         }
     }
     for r in &usage.resources {
+        b.catalog = r.region.as_ref().and_then(|x| regional.iter().find(|c| &c.0 == x)).map_or(catalog, |c| &c.1);
         if r.provisioned {
+            // Reserved capacity is regional: the table's region's covers no replica.
             let [read_cover, write_cover] = &mut cover;
-            b.provisioned(r, false, ia, read_cover.as_mut());
-            b.provisioned(r, true, ia, write_cover.as_mut());
+            let (rc, wc) = if r.region.is_some() { (None, None) } else { (read_cover.as_mut(), write_cover.as_mut()) };
+            b.provisioned(r, false, ia, rc);
+            b.provisioned(r, true, ia, wc);
         }
         if r.on_demand {
             b.on_demand(r, ia);
         }
         b.storage(r, ia);
+        b.transfer(r);
     }
+    b.catalog = catalog;
     if let Some(table) = usage.resources.first() {
         let name = table.name.clone();
         b.backups(&name, &usage.backups);
@@ -519,6 +566,32 @@ mod tests {
         close(b.total_usd, 56.94);
         assert_eq!(b.monthly_usd, None, "not stated unless the window repeats");
         close(b.monthly_rate_usd(), 56.94);
+    }
+
+    /// The same month in each built-in region, worked by hand from its catalog: provisioned
+    /// 100 RCU + 100 WCU for 730 h, and 50 M on-demand writes + 10 M reads.
+    #[test]
+    fn each_region_bills_at_its_own_prices() {
+        // (region, RCU-hour, WCU-hour, on-demand write and read per million)
+        let rows = [
+            ("us-east-1", 0.00013, 0.00065, 0.625, 0.125),
+            ("us-east-2", 0.00013, 0.00065, 0.625, 0.125),
+            ("us-west-2", 0.00013, 0.00065, 0.625, 0.125),
+            ("eu-west-1", 0.000147, 0.000735, 0.706731, 0.141346),
+            ("eu-central-1", 0.0001586, 0.000793, 0.7625, 0.1525),
+            ("ap-southeast-1", 0.000148, 0.00074, 0.711538, 0.142308),
+            ("ap-northeast-1", 0.0001484, 0.000742, 0.713462, 0.142692),
+        ];
+        for (r, rcu_h, wcu_h, w_m, r_m) in rows {
+            let c = Catalog::for_region(r).unwrap();
+            let b = bill(&prov(100.0, 100.0, 730.0), &c, &BillOptions::default());
+            // eu-west-1: 100 x 0.000147 x 730 = $10.731 and 100 x 0.000735 x 730 = $53.655.
+            close(b.lines[0].cost_usd, 100.0 * rcu_h * 730.0);
+            close(b.lines[1].cost_usd, 100.0 * wcu_h * 730.0);
+            // eu-west-1: 50 x $0.706731 = $35.34 and 10 x $0.141346 = $1.41.
+            let b = bill(&od(10e6, 50e6, false), &c, &BillOptions::default());
+            close(b.total_usd, 50.0 * w_m + 10.0 * r_m);
+        }
     }
 
     /// A two-hour launch of 1,000 WCU: $1.30 for the window (1,000 x 2 h x $0.00065). Taken as

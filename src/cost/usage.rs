@@ -32,6 +32,12 @@ pub struct ResourceUsage {
     pub provisioned_wcu_by_minute: Vec<f64>,
     /// Stored GB (10^9 bytes, as billed) per minute, weighted by the share of a minute simulated.
     pub storage_gb_by_minute: Vec<f64>,
+    /// A replica (global tables): its region, whose prices bill it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// A replica: GB replicated to it from the table's region (at most 1 KB per replicated
+    /// write unit, an estimate).
+    pub transfer_gb: f64,
 }
 
 /// Backups, restores and exports of the table over the window (`[table.backups]`).
@@ -202,6 +208,9 @@ impl Usage {
                         .enumerate()
                         .map(|(m, x)| x.stored_bytes as f64 / crate::limits::GB as f64 * secs(m) as f64 / 60.0)
                         .collect(),
+                    region: res.region.clone(),
+                    transfer_gb: series.iter().map(|m| m.replicated_writes).sum::<u64>() as f64 / MILLI as f64 * 1_024.0
+                        / crate::limits::GB as f64,
                 }
             })
             .collect();

@@ -137,6 +137,9 @@ pub(crate) struct Traffic {
     /// The table has an LSI: its item collections are never split (spec §2).
     table_lsi: bool,
     salt: u64,
+    /// Resource number of the first replica (global tables): the table and its replicas hold
+    /// the same keys, and each one's splits follow the traffic of all of them.
+    first_replica: usize,
     start_s_of_day: u64,
     rng_arr: Vec<ChaCha8Rng>,
     rng_keys: Vec<ChaCha8Rng>,
@@ -192,6 +195,7 @@ impl Traffic {
             sort_keys: sc.key_spaces.iter().map(|k| k.sort_keys).collect(),
             table_lsi: !sc.lsis.is_empty(),
             salt: streams.placement_salt(),
+            first_replica: 1 + sc.gsis.len(),
             start_s_of_day: sc.start_unix_s.rem_euclid(86_400) as u64,
             rng_arr: (0..n).map(|i| streams.rng(Stream::Arrivals, i)).collect(),
             rng_keys: (0..n).map(|i| streams.rng(Stream::Keys, i)).collect(),
@@ -629,7 +633,8 @@ impl Traffic {
         for (j, p) in self.pats.iter().enumerate() {
             let lambda = self.lambda(j, s.saturating_sub(1));
             let mut touched: Vec<(usize, f64)> = Vec::new();
-            if p.res == r {
+            let same_items = |a: usize, b: usize| a == b || (a == 0 || a >= self.first_replica) && (b == 0 || b >= self.first_replica);
+            if same_items(p.res, r) {
                 if let Some(ks) = p.key_space {
                     touched.push((ks, lambda * p.fanout as f64));
                 }

@@ -33,6 +33,7 @@ use crate::metrics::{MinuteRecord, PartitionMinute, Recorder};
 use crate::model::client::Client;
 use crate::model::control::{CapacityCommand, CapacityController, Completion, ControlSettings};
 use crate::model::indexes::{IndexState, ItemCollections, Propagation, WriteBuffer};
+use crate::model::replica::Replication;
 use crate::model::request::{initial_index_bytes, mean_written_item};
 use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
@@ -77,7 +78,8 @@ impl Ttl {
     fn minute(&mut self, m: usize, res: &mut [Resource], cur: &mut [MinuteRecord]) {
         let after = (self.spec.after.as_secs() / 60) as usize;
         let within = (self.spec.within.as_secs() / 60).max(1) as usize;
-        for (r, resource) in res.iter_mut().enumerate() {
+        // The table and its GSIs (a replica's bytes mirror the table's).
+        for (r, resource) in res.iter_mut().enumerate().take(self.delta.len()) {
             let written = resource.take_added() as f64 * self.spec.share;
             let delta = &mut self.delta[r];
             // Deleted in minutes m + after + 1 ..= m + after + within.
@@ -146,8 +148,10 @@ struct Simulation<'a> {
     stopped: bool,
     /// Where the run gave up ([`RunOptions::give_up`]).
     given_up: Option<GivenUp>,
-    /// The table, then its GSIs.
+    /// The table, then its GSIs, then its replicas in other regions.
     res: Vec<Resource>,
+    /// Global tables: each replica's replication queue.
+    replication: Vec<Replication>,
     /// Time to live's background deletes, if on.
     ttl: Option<Ttl>,
     /// Per resource: its capacity controller.
@@ -182,9 +186,27 @@ impl<'a> Simulation<'a> {
             let bytes = initial_index_bytes(sc, g);
             res.push(Resource::new(spec.name.clone(), true, &spec.capacity, bytes, t.initial_burst_full, t.linear_partition_limit));
         }
+        for rep in &sc.replicas {
+            // Write capacity and auto scaling are the table's (AWS keeps them the same in
+            // every replica); read capacity may differ.
+            let capacity = match (&t.capacity, rep.read_capacity) {
+                (crate::scenario::CapacitySpec::Provisioned { write, .. }, Some(read)) => {
+                    crate::scenario::CapacitySpec::Provisioned { read, write: *write }
+                }
+                (c, _) => *c,
+            };
+            res.push(Resource::new(rep.name(&t.name), false, &capacity, t.storage_bytes, t.initial_burst_full, t.linear_partition_limit));
+        }
         for r in &mut res {
             r.set_ec_fanout_milli((t.ec_read_fanout * 1_000.0).round() as u64);
         }
+        let first_replica = 1 + sc.gsis.len();
+        // Global tables: a replication queue for the table and each replica.
+        let replication = if sc.replicas.is_empty() {
+            Vec::new()
+        } else {
+            std::iter::once(0).chain(first_replica..res.len()).map(|r| Replication::new(r, res[r].partition_count())).collect()
+        };
         let settings = ControlSettings {
             start_unix_s: sc.start_unix_s,
             doubling_minutes: t.on_demand_doubling_minutes,
@@ -197,7 +219,12 @@ impl<'a> Simulation<'a> {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                CapacityController::new(r, if i == 0 { t.autoscaling.as_ref() } else { sc.gsis[i - 1].autoscaling.as_ref() }, settings)
+                let autoscaling = match i {
+                    0 => t.autoscaling.as_ref(),
+                    i if i <= sc.gsis.len() => sc.gsis[i - 1].autoscaling.as_ref(),
+                    _ => t.autoscaling.as_ref(),
+                };
+                CapacityController::new(r, autoscaling, settings)
             })
             .collect();
         let indexes: Vec<Option<IndexState>> = std::iter::once(None)
@@ -205,6 +232,7 @@ impl<'a> Simulation<'a> {
                 let prop = Propagation::new(g.propagation_median_us, g.propagation_p99_us, streams.rng(Stream::Propagation, i as u64));
                 Some(IndexState::new(!g.added_during_run, prop))
             }))
+            .chain(sc.replicas.iter().map(|_| None))
             .collect();
         let mut indexes = indexes;
         if let Some(d) = t.gsi_buffer {
@@ -229,7 +257,10 @@ impl<'a> Simulation<'a> {
             given_up: None,
             ctl,
             indexes,
-            active: std::iter::once(true).chain(sc.gsis.iter().map(|g| !g.added_during_run)).collect(),
+            active: std::iter::once(true)
+                .chain(sc.gsis.iter().map(|g| !g.added_during_run))
+                .chain(sc.replicas.iter().map(|_| true))
+                .collect(),
             collections: ItemCollections::new(t.storage_bytes / cardinality),
             traffic: Traffic::new(sc, &streams),
             client: Client::new(sc.client),
@@ -246,6 +277,7 @@ impl<'a> Simulation<'a> {
                 .map(|spec| Ttl::new(spec, 1 + sc.gsis.len(), opts.duration.unwrap_or(sc.duration).as_secs().max(1).div_ceil(60) as usize)),
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
             res,
+            replication,
             batch: Vec::new(),
             simple: Vec::new(),
         }
@@ -265,6 +297,7 @@ impl<'a> Simulation<'a> {
             self.second(s);
             self.traffic.dax_second(s);
             self.drain_buffers(s);
+            self.replicate(s);
             self.close_second();
             if (s + 1) % 60 == 0 {
                 self.end_minute(s / 60);
@@ -419,6 +452,53 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    /// At the end of second `s`: the writes each region's table admitted replicate to the
+    /// others (global tables).
+    fn replicate(&mut self, s: u64) {
+        if self.replication.is_empty() {
+            return;
+        }
+        // What each region admitted of its own traffic, before any replicated write applies.
+        let local: Vec<Vec<u64>> = self
+            .replication
+            .iter()
+            .map(|q| {
+                let r = &self.res[q.res];
+                (0..r.partition_count()).map(|p| r.part_second_used(p, Dim::Write)).collect()
+            })
+            .collect();
+        let regions: Vec<usize> = self.replication.iter().map(|q| q.res).collect();
+        for q in &mut self.replication {
+            for (j, &from) in regions.iter().enumerate() {
+                if from != q.res && local[j].iter().any(|&u| u > 0) {
+                    q.push(s, &self.res[from], &self.res[q.res], &local[j]);
+                }
+            }
+        }
+        for q in &mut self.replication {
+            self.rec.cur[q.res].replicated_writes += q.drain(s, &mut self.res[q.res]);
+        }
+    }
+
+    /// The resources that are replicas.
+    fn replica_range(&self) -> std::ops::Range<usize> {
+        1 + self.sc.gsis.len()..self.res.len()
+    }
+
+    /// The replication queue of resource `r`, if it is a replica.
+    fn replication_mut(&mut self, r: usize) -> Option<&mut Replication> {
+        self.replication.iter_mut().find(|q| q.res == r)
+    }
+
+    /// The resource whose traffic shapes resource `r`'s keys: a replica's is the table's.
+    fn keyed(&self, r: usize) -> usize {
+        if r > self.sc.gsis.len() {
+            0
+        } else {
+            r
+        }
+    }
+
     /// The write buffer of resource `r`, if it has one.
     fn buffer_mut(&mut self, r: usize) -> Option<&mut WriteBuffer> {
         self.indexes[r].as_mut().and_then(|i| i.buffer.as_mut())
@@ -467,6 +547,13 @@ impl<'a> Simulation<'a> {
                 let r = index.map_or(0, |g| g + 1);
                 let cmds = self.ctl[r].set_capacity(s, &self.res[r], [read, write]);
                 self.apply(s, r, cmds);
+                if index.is_none() {
+                    // A global table's write capacity is the same in every replica.
+                    for r in self.replica_range() {
+                        let cmds = self.ctl[r].set_capacity(s, &self.res[r], [None, write]);
+                        self.apply(s, r, cmds);
+                    }
+                }
             }
             Action::Prewarm { index, read, write } => {
                 let r = index.map_or(0, |g| g + 1);
@@ -476,8 +563,9 @@ impl<'a> Simulation<'a> {
             Action::SwitchMode { on_demand, units } => {
                 let d = self.sc.table.switch_duration.as_secs();
                 for r in 0..self.res.len() {
-                    // Explicit capacity is the table's; GSIs take the console's estimate.
-                    let units = if r == 0 { units } else { None };
+                    // Explicit capacity is the table's and its replicas'; GSIs take the
+                    // console's estimate.
+                    let units = if r == 0 || r > self.sc.gsis.len() { units } else { None };
                     if d == 0 {
                         let cmds = self.ctl[r].switch_mode(&self.res[r], on_demand, units);
                         self.apply(s, r, cmds);
@@ -489,8 +577,11 @@ impl<'a> Simulation<'a> {
             }
             Action::SetAutoscaling { index, changes } => {
                 let r = index.map_or(0, |g| g + 1);
-                let cmds = self.ctl[r].set_autoscaling(s, &self.res[r], changes);
-                self.apply(s, r, cmds);
+                let rs: Vec<usize> = if index.is_none() { std::iter::once(0).chain(self.replica_range()).collect() } else { vec![r] };
+                for r in rs {
+                    let cmds = self.ctl[r].set_autoscaling(s, &self.res[r], changes);
+                    self.apply(s, r, cmds);
+                }
             }
             Action::AddGsi(g) => self.add_gsi(s, g),
         }
@@ -522,6 +613,9 @@ impl<'a> Simulation<'a> {
                         if let Some(b) = self.buffer_mut(r) {
                             b.grow_to(partitions);
                         }
+                        if let Some(q) = self.replication_mut(r) {
+                            q.grow_to(partitions);
+                        }
                         self.partitions_changed(r);
                         let new = self.res[r].partition_count();
                         self.event(s, r, CapacityAction::PartitionsAdded, None, old as f64, new as f64, why.to_string());
@@ -531,6 +625,9 @@ impl<'a> Simulation<'a> {
                     self.res[r].split(index, at, frac);
                     if let Some(b) = self.buffer_mut(r) {
                         b.split(index, frac);
+                    }
+                    if let Some(q) = self.replication_mut(r) {
+                        q.split(index, frac);
                     }
                     self.partitions_changed(r);
                 }
@@ -567,6 +664,30 @@ impl<'a> Simulation<'a> {
         if let Some(d) = &mut self.traffic.dax {
             d.end_minute();
         }
+        // Replicas hold the table's items, and replicate its TTL deletes as writes (free in
+        // the table's region, a replicated write in each replica's: spec §10.3), a write unit
+        // per KB deleted.
+        // Items written in a replica's region are stored in every region: they join the
+        // table's partitions, and each replica mirrors the table.
+        if !self.replication.is_empty() {
+            let ttl_milli = self.rec.cur[0].ttl_deleted_bytes * MILLI / 1_024;
+            let local: u64 = self.replica_range().map(|r| self.res[r].take_added()).sum();
+            if local > 0 {
+                Replication::spread_bytes(&mut self.res[0], local);
+            }
+            let (table, rest) = self.res.split_at_mut(1);
+            for q in &mut self.replication {
+                if q.res > 0 {
+                    let replica = &mut rest[q.res - 1];
+                    Replication::mirror_bytes(&table[0], replica);
+                    q.push_by_bytes(minute * 60 + secs, replica, ttl_milli);
+                }
+                let m = q.close_minute(minute * 60 + secs);
+                let cur = &mut self.rec.cur[q.res];
+                cur.replication_backlog = m.backlog_milli;
+                cur.replication_lag_us = m.lag_us;
+            }
+        }
         for r in 0..self.res.len() {
             let mut m = std::mem::take(&mut self.rec.cur[r]);
             let res = &mut self.res[r];
@@ -601,7 +722,8 @@ impl<'a> Simulation<'a> {
             if secs == 60 {
                 let s = (minute + 1) * 60;
                 let traffic = &self.traffic;
-                let cmds = self.ctl[r].on_heat(s, &self.res[r], &util, |i| traffic.heat_split_point(r, &self.res[r], i, s));
+                let kr = self.keyed(r);
+                let cmds = self.ctl[r].on_heat(s, &self.res[r], &util, |i| traffic.heat_split_point(kr, &self.res[r], i, s));
                 self.apply(s, r, cmds);
             }
         }
@@ -619,9 +741,13 @@ impl<'a> Simulation<'a> {
             self.apply(s, r, cmds);
             let traffic = &self.traffic;
             let is_index = self.res[r].is_index();
-            for (i, old) in self.res[r].split_for_size(|lo, hi| traffic.size_split_point(r, is_index, lo, hi, s)) {
+            let kr = self.keyed(r);
+            for (i, old) in self.res[r].split_for_size(|lo, hi| traffic.size_split_point(kr, is_index, lo, hi, s)) {
                 if let Some(b) = self.buffer_mut(r) {
                     b.split(i, 0.5);
+                }
+                if let Some(q) = self.replication_mut(r) {
+                    q.split(i, 0.5);
                 }
                 self.partitions_changed(r);
                 self.event(s, r, CapacityAction::SplitForSize, None, old as f64, (old + 1) as f64, format!("partition {i} reached 10 GB"));
@@ -666,9 +792,17 @@ impl<'a> Simulation<'a> {
             .iter()
             .zip(resources)
             .zip(&self.indexes)
-            .map(|((r, minutes), idx)| ResourceOutcome {
+            .enumerate()
+            .map(|(i, ((r, minutes), idx))| ResourceOutcome {
                 name: r.name().to_string(),
-                kind: if r.is_index() { ResourceKind::Gsi } else { ResourceKind::Table },
+                kind: if r.is_index() {
+                    ResourceKind::Gsi
+                } else if i > self.sc.gsis.len() {
+                    ResourceKind::Replica
+                } else {
+                    ResourceKind::Table
+                },
+                region: (i > self.sc.gsis.len()).then(|| self.sc.replicas[i - 1 - self.sc.gsis.len()].region.clone()),
                 minutes,
                 final_mode: r.mode().kind(),
                 stored_bytes: r.bytes(),

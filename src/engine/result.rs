@@ -130,6 +130,20 @@ pub enum ResourceKind {
     Table,
     /// A global secondary index.
     Gsi,
+    /// A replica of the table in another region (global tables).
+    Replica,
+}
+
+impl ResourceKind {
+    /// `table`, `gsi` or `replica`.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            ResourceKind::Table => "table",
+            ResourceKind::Gsi => "gsi",
+            ResourceKind::Replica => "replica",
+        }
+    }
 }
 
 /// What a run recorded of one table or GSI.
@@ -138,8 +152,10 @@ pub enum ResourceKind {
 pub struct ResourceOutcome {
     /// Table or index name.
     pub name: String,
-    /// Table or GSI.
+    /// Table, GSI or replica.
     pub kind: ResourceKind,
+    /// A replica's region.
+    pub region: Option<String>,
     /// One record per simulated minute (the last may be partial).
     pub minutes: Vec<MinuteRecord>,
     /// Capacity mode at the end of the run.

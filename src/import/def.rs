@@ -41,6 +41,18 @@ pub struct TableDef {
     pub lsis: Vec<IndexDef>,
     /// Auto scaling by (index name or `None` for the table, dimension).
     pub scaling: BTreeMap<(Option<String>, Dim), ScalingDef>,
+    /// The table's region, when the definition says (a table ARN; a global table template's
+    /// first replica).
+    pub region: Option<String>,
+    /// Global tables: the other replicas' regions, with a provisioned read capacity of their
+    /// own when set.
+    pub replicas: Vec<(String, Option<u64>)>,
+}
+
+/// The region of a table ARN (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME`).
+fn arn_region(arn: Option<&Value>) -> Option<String> {
+    let parts: Vec<&str> = arn?.as_str()?.split(':').collect();
+    (parts.len() >= 6 && parts[2] == "dynamodb" && !parts[3].is_empty()).then(|| parts[3].to_string())
 }
 
 /// A secondary index.
@@ -312,10 +324,21 @@ fn describe_table(doc: &Doc, t: &Value) -> Result<TableDef, ImportError> {
         size_bytes: opt_num(doc, t.get("TableSizeBytes"), &format!("{at}/TableSizeBytes"))?,
         item_count: opt_num(doc, t.get("ItemCount"), &format!("{at}/ItemCount"))?,
         stream: stream(t.get("StreamSpecification")),
+        region: arn_region(t.get("TableArn")),
         ..TableDef::default()
     };
     if !on_demand && def.provisioned.is_none() {
         return Err(doc.error(&format!("{at}/ProvisionedThroughput"), "a provisioned table needs ReadCapacityUnits and WriteCapacityUnits"));
+    }
+    // Global tables (version 2019.11.21): `Replicas` lists the other regions' replicas.
+    for (i, r) in t.get("Replicas").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let rat = format!("{at}/Replicas/{i}");
+        let region = text(doc, r.get("RegionName"), &format!("{rat}/RegionName"))?;
+        let read =
+            opt_num(doc, r.pointer("/ProvisionedThroughputOverride/ReadCapacityUnits"), &format!("{rat}/ProvisionedThroughputOverride"))?;
+        if def.region.as_deref() != Some(region.as_str()) {
+            def.replicas.push((region, read));
+        }
     }
     for (i, g) in t.get("GlobalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let gat = format!("{at}/GlobalSecondaryIndexes/{i}");
@@ -590,12 +613,23 @@ fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, notes: &mut
         ..TableDef::default()
     };
     if global {
+        // The template does not say which region its stack deploys to: the first replica's
+        // is taken as the table's, the others become `[[replica]]`s.
+        for (i, r) in p.get("Replicas").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let Some(region) = r.get("Region").and_then(Value::as_str) else { continue };
+            if i == 0 {
+                def.region = Some(region.to_string());
+            } else {
+                let read = r.pointer("/ReadProvisionedThroughputSettings/ReadCapacityUnits").and_then(Value::as_u64);
+                def.replicas.push((region.to_string(), read));
+            }
+        }
         // AWS::DynamoDB::GlobalTable: write capacity is auto-scaled (or on-demand), read
         // capacity is set per replica; the first replica is the one modelled.
         let replica = p.get("Replicas").and_then(Value::as_array).and_then(|r| r.first());
         if p.get("Replicas").and_then(Value::as_array).is_some_and(|r| r.len() > 1) {
             notes.push(format!(
-                "{at}/Replicas: {} replicas; the first one is modelled (replication is not)",
+                "{at}/Replicas: {} replicas; the first one's region is taken as the table's (the template does not say where its stack deploys), its settings model the table, the others are [[replica]]s",
                 p["Replicas"].as_array().map_or(0, Vec::len)
             ));
         }
@@ -819,6 +853,15 @@ fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, ImportError> {
         } else {
             None
         },
+        region: arn_region(v.get("arn")),
+        replicas: v
+            .get("replica")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.get("region_name").and_then(Value::as_str))
+            .map(|r| (r.to_string(), None))
+            .collect(),
         ..TableDef::default()
     };
     if !on_demand && def.provisioned.is_none() {

@@ -375,6 +375,22 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
     // labelled, for a month (the default below a day would state the window only).
     s.push_str("\n[pricing]\n");
     s.push_str("extrapolate = \"repeat\"  # ASSUMPTION: this history is the table's usual traffic; \"none\" prices the window alone\n");
+    let known = crate::scenario::validate::KNOWN_REGIONS;
+    let home = match &t.region {
+        Some(r) if known.contains(&r.as_str()) => {
+            let _ = writeln!(s, "region = {}", q(r));
+            r.clone()
+        }
+        Some(r) => {
+            let _ = writeln!(
+                s,
+                "# The table is in {}, which has no built-in price catalog: priced at us-east-1's; give `--prices FILE` for its own.",
+                clean(r)
+            );
+            "us-east-1".to_string()
+        }
+        None => "us-east-1".to_string(),
+    };
 
     // ------------------------------------------------------------------ [table]
     s.push_str("\n[table]\n");
@@ -432,6 +448,21 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
             other => {
                 let _ = writeln!(s, "# Streams ({}) are on, with a view type ddbsim does not know: not modelled.", clean(other));
             }
+        }
+    }
+
+    // ------------------------------------------------------------------ [[replica]]
+    for (region, read) in &t.replicas {
+        if *region == home {
+            continue;
+        }
+        if !known.contains(&region.as_str()) {
+            let _ = writeln!(s, "\n# A replica in {} is not modelled: ddbsim has no price catalog for that region.", clean(region));
+            continue;
+        }
+        let _ = writeln!(s, "\n[[replica]]\nregion = {}", q(region));
+        if let (Some(r), Some(_)) = (read, t.provisioned) {
+            let _ = writeln!(s, "read_capacity = {r}");
         }
     }
 

@@ -108,7 +108,7 @@ pub(crate) struct Dax {
 /// GetItem and BatchGetItem, the query cache for Query and Scan; on the table only.)
 fn cached(sc: &Scenario, j: usize) -> Option<bool> {
     let p = &sc.patterns[j];
-    if p.index.is_some() || p.consistency != crate::units::Consistency::Eventual {
+    if p.index.is_some() || p.replica.is_some() || p.consistency != crate::units::Consistency::Eventual {
         return None;
     }
     match p.op {

@@ -16,6 +16,7 @@ pub(crate) mod client;
 pub(crate) mod control;
 pub(crate) mod dax;
 pub(crate) mod indexes;
+pub(crate) mod replica;
 pub(crate) mod request;
 pub(crate) mod resource;
 pub(crate) mod scaling;

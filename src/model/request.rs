@@ -168,8 +168,9 @@ pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
 impl CompiledPattern {
     /// Resolves pattern `p` of `sc`.
     pub(crate) fn new(sc: &Scenario, p: &PatternSpec) -> Self {
-        let res = match p.index {
-            Some(IndexRef::Gsi(g)) => g + 1,
+        let res = match (p.replica, p.index) {
+            (Some(k), _) => 1 + sc.gsis.len() + k,
+            (None, Some(IndexRef::Gsi(g))) => g + 1,
             _ => 0,
         };
         let dim = if p.op.is_write() { Dim::Write } else { Dim::Read };

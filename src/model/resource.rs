@@ -269,6 +269,23 @@ impl Resource {
         self.second_consumed[d as usize]
     }
 
+    /// Milli-units of `d` partition `p` consumed this second so far.
+    #[inline]
+    pub(crate) fn part_second_used(&self, p: usize, d: Dim) -> u64 {
+        self.parts[p].used[d as usize]
+    }
+
+    /// Bytes stored on partition `p`.
+    #[inline]
+    pub(crate) fn part_bytes(&self, p: usize) -> u64 {
+        self.parts[p].bytes
+    }
+
+    /// Sets partition `p`'s bytes (a replica mirroring the table: not a write).
+    pub(crate) fn set_part_bytes(&mut self, p: usize, bytes: u64) {
+        self.parts[p].bytes = bytes;
+    }
+
     /// Bytes stored.
     pub(crate) fn bytes(&self) -> u64 {
         self.parts.iter().map(|p| p.bytes).sum()

@@ -36,7 +36,7 @@ impl Comparison {
     }
 
     /// The bars of the cost chart: USD by component (table reads, writes, storage, reserved
-    /// fees, and everything billed to GSIs as "indexes"), a month's extrapolation when the
+    /// fees, everything billed to GSIs as "indexes" and to replicas as "replicas"), a month's extrapolation when the
     /// window repeats, else the window's own.
     #[must_use]
     pub fn cost_bars(&self) -> Vec<CostBar> {
@@ -52,13 +52,17 @@ impl Comparison {
                 let table = r.bill.lines.first().map(|l| l.resource.clone()).unwrap_or_default();
                 let mut parts: Vec<(String, f64)> = Vec::new();
                 for l in &r.bill.lines {
-                    let key = if l.resource != table {
+                    // A replica is `table@region` ('@' is not allowed in a table name).
+                    let key = if l.resource.contains('@') {
+                        "replicas"
+                    } else if l.resource != table {
                         "indexes"
                     } else {
                         match l.component {
                             BillComponent::ReservedUpfront | BillComponent::ReservedHourly => "reserved",
                             BillComponent::Pitr | BillComponent::Backups | BillComponent::Restores | BillComponent::Exports => "backups",
                             BillComponent::Streams => "streams",
+                            BillComponent::ReplicationTransfer => "replicas",
                             BillComponent::SavingsPlanCommitment | BillComponent::SavingsPlanCovered => "savings plan",
                             other => component_name(other),
                         }
@@ -78,7 +82,7 @@ impl Comparison {
                         p.1 *= keep;
                     }
                 }
-                let order = ["reads", "writes", "storage", "reserved", "indexes", "streams", "backups", "savings plan"];
+                let order = ["reads", "writes", "storage", "reserved", "indexes", "replicas", "streams", "dax", "backups", "savings plan"];
                 parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
                 CostBar { mode: r.mode.to_string(), parts, throttled_share: r.throttled_attempt_share, picked: self.picked(&r.mode) }
             })

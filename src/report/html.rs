@@ -7,7 +7,6 @@ use super::plot::{CapacityPanel, Marker, TimeAxis};
 use super::summary::Summary;
 use super::text::component_name;
 use super::verdict::{grouped, percent, usd};
-use crate::engine::ResourceKind;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -262,6 +261,11 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
     if let Some(d) = &s.dax {
         let _ = writeln!(o, "<p class=\"note\">{}</p>", escape(&super::summary::describe_dax(d)));
     }
+    for r in &s.resources {
+        if let Some(rep) = &r.replica {
+            let _ = writeln!(o, "<p class=\"note\">{}</p>", escape(&rep.describe(&r.name)));
+        }
+    }
     o.push_str("<h2>Table and indexes</h2>");
     table(
         &mut o,
@@ -281,7 +285,7 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         s.resources.iter().map(|r| {
             vec![
                 escape(&r.name),
-                (if r.kind == ResourceKind::Gsi { "gsi" } else { "table" }).to_string(),
+                r.kind.word().to_string(),
                 r.mode.name().to_string(),
                 r.partitions.to_string(),
                 r.provisioned_rcu.to_string(),

@@ -32,6 +32,11 @@ pub enum Metric {
     OnlineIndexConsumedWriteCapacity,
     /// `OnlineIndexPercentageProgress`.
     OnlineIndexPercentageProgress,
+    /// A replica's longest replication wait of the minute beyond the normal latency, ms
+    /// (CloudWatch's `ReplicationLatency` adds the normal latency; an estimate).
+    ReplicationLagMaxMs,
+    /// A replica's replicated write units queued at the end of the minute.
+    PendingReplicationUnits,
     /// `LatencyP50Ms` of the client.
     LatencyP50Ms,
     /// `LatencyP99Ms` of the client.
@@ -69,6 +74,8 @@ impl Metric {
             Metric::ReplicationLatencyP99Ms,
             Metric::OnlineIndexConsumedWriteCapacity,
             Metric::OnlineIndexPercentageProgress,
+            Metric::ReplicationLagMaxMs,
+            Metric::PendingReplicationUnits,
             Metric::LatencyP50Ms,
             Metric::LatencyP99Ms,
             Metric::LatencyMaxMs,
@@ -99,6 +106,8 @@ impl fmt::Display for Metric {
             Metric::ReplicationLatencyP99Ms => f.write_str("ReplicationLatencyP99Ms"),
             Metric::OnlineIndexConsumedWriteCapacity => f.write_str("OnlineIndexConsumedWriteCapacity"),
             Metric::OnlineIndexPercentageProgress => f.write_str("OnlineIndexPercentageProgress"),
+            Metric::ReplicationLagMaxMs => f.write_str("ReplicationLagMaxMs"),
+            Metric::PendingReplicationUnits => f.write_str("PendingReplicationUnits"),
             Metric::LatencyP50Ms => f.write_str("LatencyP50Ms"),
             Metric::LatencyP99Ms => f.write_str("LatencyP99Ms"),
             Metric::LatencyMaxMs => f.write_str("LatencyMaxMs"),

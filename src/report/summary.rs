@@ -240,12 +240,53 @@ pub struct ResourceSummary {
     pub storage_gb: f64,
     /// GSI propagation delay of the index writes applied, ms.
     pub replication_lag_ms: Option<LagSummary>,
+    /// A replica: its replication (global tables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica: Option<ReplicaSummary>,
     /// Auto scaling configured (at the start).
     #[serde(default)]
     pub autoscaling: bool,
     /// Where and when each dimension throttled (dimensions that never did are absent).
     #[serde(default)]
     pub throttling: Vec<ThrottleSpan>,
+}
+
+/// A replica's replication over the run (global tables).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[non_exhaustive]
+pub struct ReplicaSummary {
+    /// Region.
+    pub region: String,
+    /// Write units replicated from the other regions applied.
+    pub replicated_write_units: f64,
+    /// Longest replication wait beyond DynamoDB's normal latency, seconds (an estimate).
+    pub max_lag_s: f64,
+    /// Start of the minute it happened, seconds since the start.
+    pub max_lag_at_s: u64,
+    /// Replicated write units still queued at the end.
+    pub backlog_at_end_units: f64,
+    /// Minutes with a replication backlog at their end.
+    pub minutes_behind: u64,
+}
+
+impl ReplicaSummary {
+    fn of(region: &str, series: &[MinuteRecord]) -> Self {
+        let (mut max_lag, mut at) = (0u64, 0u64);
+        for (m, x) in series.iter().enumerate() {
+            if x.replication_lag_us > max_lag {
+                max_lag = x.replication_lag_us;
+                at = m as u64 * 60;
+            }
+        }
+        ReplicaSummary {
+            region: region.to_string(),
+            replicated_write_units: units(series.iter().map(|x| x.replicated_writes).sum()),
+            max_lag_s: (max_lag as f64 / 1e3).round() / 1e3,
+            max_lag_at_s: at,
+            backlog_at_end_units: units(series.last().map_or(0, |x| x.replication_backlog)),
+            minutes_behind: series.iter().filter(|x| x.replication_backlog > 0).count() as u64,
+        }
+    }
 }
 
 /// When one resource and dimension throttled, and on which partitions.
@@ -412,6 +453,33 @@ fn share(a: u64, b: u64) -> f64 {
     }
 }
 
+impl ReplicaSummary {
+    /// One line on a region of a global table: `Global table, eu-west-1: 1,234 replicated
+    /// write units applied; at most 73 s behind (at +9 min, estimate), caught up`.
+    #[must_use]
+    pub fn describe(&self, name: &str) -> String {
+        let behind = if self.max_lag_s > 0.0 {
+            format!(
+                "; at most {:.0} s behind (at +{} min, beyond the normal latency; estimate), {}",
+                self.max_lag_s,
+                self.max_lag_at_s / 60,
+                if self.backlog_at_end_units > 0.0 {
+                    format!("{:.0} units still to replicate at the end", self.backlog_at_end_units)
+                } else {
+                    format!("caught up ({} minute(s) with a backlog)", self.minutes_behind)
+                }
+            )
+        } else {
+            "; never behind".to_string()
+        };
+        format!(
+            "Global table, {} ({name}): {} write units replicated in from the other regions{behind}",
+            self.region,
+            self.replicated_write_units.round() as u64
+        )
+    }
+}
+
 /// One line on a DAX cluster: its hits, its hit ratio and its busiest second, each an
 /// estimate.
 #[must_use]
@@ -510,7 +578,7 @@ impl Summary {
                     }
                 }
                 let spans = throttle_spans(r, ri, series);
-                let autoscaling = if ri == 0 {
+                let autoscaling = if ri == 0 || res.kind == ResourceKind::Replica {
                     sc.table.autoscaling.is_some()
                 } else {
                     sc.gsis.iter().any(|g| g.name == res.name && g.autoscaling.is_some())
@@ -538,6 +606,11 @@ impl Summary {
                     warm_write: last.warm[1],
                     storage_gb: (res.stored_bytes as f64 / 1e6).round() / 1e3,
                     replication_lag_ms: res.lag_ms.map(|l| LagSummary { p50: l[0], p99: l[1], max: l[2] }),
+                    replica: match (&res.region, res.kind) {
+                        (Some(region), _) => Some(ReplicaSummary::of(region, series)),
+                        (None, ResourceKind::Table) if !sc.replicas.is_empty() => Some(ReplicaSummary::of(&sc.pricing.region, series)),
+                        _ => None,
+                    },
                 }
             })
             .collect();

@@ -89,6 +89,12 @@ pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
             if index {
                 push(Metric::ReplicationLatencyP99Ms, x.lag_p99_us as f64 / 1_000.0);
             }
+            if res.kind == ResourceKind::Replica
+                || (res.kind == ResourceKind::Table && r.resources.iter().any(|o| o.kind == ResourceKind::Replica))
+            {
+                push(Metric::ReplicationLagMaxMs, x.replication_lag_us as f64 / 1_000.0);
+                push(Metric::PendingReplicationUnits, units(x.replication_backlog));
+            }
             if index && res.minutes.iter().any(|m| m.online_progress_bp > 0) {
                 push(Metric::OnlineIndexConsumedWriteCapacity, units(x.online_consumed));
                 push(Metric::OnlineIndexPercentageProgress, f64::from(x.online_progress_bp) / 100.0);

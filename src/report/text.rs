@@ -2,7 +2,7 @@
 
 use super::summary::Summary;
 use crate::cost::BillComponent;
-use crate::engine::{CapacityEvent, ResourceKind};
+use crate::engine::CapacityEvent;
 use crate::model::{CapacityAction, CapacityMode};
 use std::fmt::Write as _;
 
@@ -21,6 +21,7 @@ pub fn component_name(c: BillComponent) -> &'static str {
         BillComponent::Exports => "exports",
         BillComponent::Streams => "streams",
         BillComponent::Dax => "dax",
+        BillComponent::ReplicationTransfer => "replication_transfer",
         BillComponent::SavingsPlanCommitment => "savings_plan_commitment",
         BillComponent::SavingsPlanCovered => "savings_plan_covered",
     }
@@ -98,7 +99,7 @@ impl Summary {
                 "on-demand".to_string()
             };
             [
-                format!("{} ({})", r.name, if r.kind == ResourceKind::Gsi { "gsi" } else { "table" }),
+                format!("{} ({})", r.name, r.kind.word()),
                 mode,
                 r.partitions.to_string(),
                 format!("{:.1}", r.consumed_rcu),
@@ -136,6 +137,11 @@ impl Summary {
         let _ = writeln!(o, "clients: {}", self.client.describe());
         if let Some(d) = &self.dax {
             let _ = writeln!(o, "{}", super::summary::describe_dax(d));
+        }
+        for r in &self.resources {
+            if let Some(rep) = &r.replica {
+                let _ = writeln!(o, "{}", rep.describe(&r.name));
+            }
         }
         let c = &self.cost;
         let extrapolation = match (c.monthly_usd, c.yearly_usd) {

@@ -150,15 +150,15 @@ fn reason_words(reason: &str, r: &ResourceSummary) -> String {
 }
 
 fn kind_word(r: &ResourceSummary) -> &'static str {
-    if r.kind == ResourceKind::Gsi {
-        "index"
-    } else {
-        "table"
+    match r.kind {
+        ResourceKind::Gsi => "index",
+        ResourceKind::Replica => "replica",
+        ResourceKind::Table => "table",
     }
 }
 
 fn describe(r: &ResourceSummary) -> String {
-    format!("{} ({})", r.name, if r.kind == ResourceKind::Gsi { "GSI" } else { "table" })
+    format!("{} ({})", r.name, if r.kind == ResourceKind::Gsi { "GSI" } else { kind_word(r) })
 }
 
 impl Verdict {

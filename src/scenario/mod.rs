@@ -55,6 +55,25 @@ pub struct Scenario {
     pub check: CheckSpec,
     /// A DAX cluster in front of the table, if any.
     pub dax: Option<DaxSpec>,
+    /// Global tables: the table's replicas in other regions.
+    pub replicas: Vec<ReplicaSpec>,
+}
+
+/// `[[replica]]`: a replica of the table in another region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicaSpec {
+    /// Region.
+    pub region: String,
+    /// Provisioned read capacity of the replica, if it differs from the table's.
+    pub read_capacity: Option<u64>,
+}
+
+impl ReplicaSpec {
+    /// The replica's name in results and reports: `table@region`.
+    #[must_use]
+    pub fn name(&self, table: &str) -> String {
+        format!("{table}@{}", self.region)
+    }
 }
 
 /// `[check]`: the load-test plan and its thresholds.
@@ -692,6 +711,9 @@ pub struct PatternSpec {
     pub key_space: Option<usize>,
     /// Index read instead of the table.
     pub index: Option<IndexRef>,
+    /// Global tables: the replica (number in `Scenario::replicas`) the requests are sent to;
+    /// `None`: the table in its own region.
+    pub replica: Option<usize>,
     /// Item sizes.
     pub size: SizeSpec,
     /// Items per request.

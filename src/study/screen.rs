@@ -207,6 +207,8 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
         .collect();
     actions.sort_by_key(|a| a.0);
     let mut next_action = 0;
+    // Write units the table served (what replicates to each replica).
+    let mut table_writes = 0.0;
     let (mut throttled, mut demanded) = (0.0f64, 0.0f64);
     let mut prov = vec![[Vec::with_capacity(minutes), Vec::with_capacity(minutes)]; nres];
     let mut od_units = vec![[0.0f64; 2]; nres];
@@ -259,6 +261,9 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                     cap + draw
                 };
                 consumed[r][d] = served / secs;
+                if r == 0 && d == 1 {
+                    table_writes += served;
+                }
                 if want > 0.0 {
                     failed_share[r][d] = (want - served) / want;
                 }
@@ -326,9 +331,27 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                 provisioned_rcu_by_minute: pr,
                 provisioned_wcu_by_minute: pw,
                 storage_gb_by_minute: demand.bytes[r].iter().enumerate().map(|(m, b)| b / GB as f64 * demand.secs(m) / 60.0).collect(),
+                region: None,
+                transfer_gb: 0.0,
             }
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // Global tables: each replica takes the table's writes and its write capacity (the same in
+    // every replica), its own read capacity if set (else the table's), no reads, and the
+    // table's items; the screen does not simulate replication lag.
+    let mut resources = resources;
+    for rep in &sc.replicas {
+        let t = &resources[0];
+        let mut u = t.clone();
+        u.name = rep.name(&sc.table.name);
+        u.on_demand_read_units = 0.0;
+        if let Some(rcu) = rep.read_capacity {
+            u.provisioned_rcu_by_minute = vec![rcu as f64; t.provisioned_rcu_by_minute.len()];
+        }
+        u.transfer_gb = table_writes * 1_024.0 / GB as f64;
+        u.region = Some(rep.region.clone());
+        resources.push(u);
+    }
     Screened {
         throttled_share: if demanded > 0.0 { throttled / demanded } else { 0.0 },
         usage: Usage {

@@ -112,7 +112,38 @@ fn cdk_global_table() {
     assert_eq!(t.gsis[0].provisioned, Some([40, 20]));
     assert_eq!(t.scaling.get(&(Some("ByUser".into()), Dim::Write)), Some(&scaling(20, 300, 70.0)));
     assert!(i.notes.iter().any(|n| n.contains("2 replicas")), "{:?}", i.notes);
-    load(&i);
+    // The first replica's region is the table's; Dublin is a replica with its own 100 RCU.
+    assert_eq!(t.region.as_deref(), Some("us-east-1"));
+    assert_eq!(t.replicas, [("eu-west-1".to_string(), Some(100))]);
+    let (_d, sc) = load(&i);
+    assert_eq!(sc.replicas.len(), 1);
+    assert_eq!((sc.replicas[0].region.as_str(), sc.replicas[0].read_capacity), ("eu-west-1", Some(100)));
+}
+
+/// describe-table of a global table in eu-west-1 (its ARN says so) with replicas in us-east-1
+/// (a read override of 50 RCU) and sa-east-1 (no built-in catalog: left out, with a comment).
+#[test]
+fn describe_table_of_a_global_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gt.json");
+    std::fs::write(
+        &path,
+        r#"{"Table": {"TableName": "Carts", "TableArn": "arn:aws:dynamodb:eu-west-1:123456789012:table/Carts",
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+        "ProvisionedThroughput": {"ReadCapacityUnits": 300, "WriteCapacityUnits": 100},
+        "Replicas": [{"RegionName": "eu-west-1"},
+                     {"RegionName": "us-east-1", "ProvisionedThroughputOverride": {"ReadCapacityUnits": 50}},
+                     {"RegionName": "sa-east-1"}]}}"#,
+    )
+    .unwrap();
+    let i = import(&[path], &[], None, "t").unwrap();
+    assert_eq!(i.table.region.as_deref(), Some("eu-west-1"));
+    assert!(i.scenario.contains("region = \"eu-west-1\""), "{}", i.scenario);
+    assert!(i.scenario.contains("sa-east-1 is not modelled"), "{}", i.scenario);
+    let (_d, sc) = load(&i);
+    assert_eq!(sc.pricing.region, "eu-west-1");
+    assert_eq!(sc.replicas.len(), 1);
+    assert_eq!((sc.replicas[0].region.as_str(), sc.replicas[0].read_capacity), ("us-east-1", Some(50)));
 }
 
 /// `terraform show -json`: GameScores 20/20, an INCLUDE index of 10/10, and read auto scaling

@@ -8,6 +8,7 @@ mod cost; // bills and compare picks against hand-worked dollars
 mod determinism; // same seed, same bytes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod fuzz_corpus; // the fuzz targets' committed corpora and findings, replayed
+mod global_tables; // replicas: every write in every region, lag, regional bills
 mod hardening; // the adversarial review's findings, each reproduced
 mod import; // table definitions and CloudWatch history in the formats AWS tools write
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill

@@ -46,6 +46,22 @@ pub struct RawScenario {
     pub check: RawCheck,
     /// A DynamoDB Accelerator (DAX) cluster in front of the table.
     pub dax: Option<RawDax>,
+    /// Global tables: a replica of the table in another region.
+    #[serde(default)]
+    pub replica: Vec<RawReplica>,
+}
+
+/// `[[replica]]`: a replica of the table in another region (global tables, version 2019.11.21).
+/// Every write to the table is replicated to it as a replicated write, which its own
+/// partitions must admit; what they cannot admit waits, and replication lags.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawReplica {
+    /// The replica's region, one with a built-in price catalog (its prices bill the replica).
+    pub region: String,
+    /// Provisioned tables: the replica's read capacity, RCU (AWS lets it differ per replica;
+    /// write capacity and auto scaling are the table's); default the table's.
+    pub read_capacity: Option<u64>,
 }
 
 /// `[dax]`: a DAX cluster in front of the table. Eventually consistent GetItem, BatchGetItem,

@@ -31,6 +31,9 @@ pub struct RawPattern {
     /// For a query on a GSI: how long after the item's write the read comes ("50ms"); the
     /// report gives the share of such reads that miss the item because it has not propagated.
     pub after_write: Option<String>,
+    /// Global tables: the region the requests are sent to, a `[[replica]]`'s; default the
+    /// table's own. Writes there replicate to the table and every other replica.
+    pub region: Option<String>,
 }
 
 /// Operations.

@@ -370,6 +370,26 @@ impl Validator<'_, '_> {
         }
         let check = self.check_plan(&root.key("check"), &raw.check);
         let dax = raw.dax.as_ref().map(|d| self.dax(&root.key("dax"), d));
+        let replicas = self.replicas(&root, &raw.replica, &table, &pricing.region);
+        for (i, (p, raw_p)) in patterns.iter_mut().zip(&raw.pattern).enumerate() {
+            let Some(region) = &raw_p.region else { continue };
+            let at = root.key("pattern").index(i).key("region");
+            if *region == pricing.region {
+                continue;
+            }
+            let Some(k) = replicas.iter().position(|r| &r.region == region) else {
+                let known: Vec<&str> = std::iter::once(pricing.region.as_str()).chain(replicas.iter().map(|r| r.region.as_str())).collect();
+                self.err(&at, format!("no replica in \"{region}\"; the table is in {}", known.join(", ")));
+                continue;
+            };
+            // A replica's own indexes are not simulated.
+            if p.index.is_some() || !p.index_writes.is_empty() || p.after_write.is_some() {
+                self.err(&at, "a pattern in a replica's region reads and writes the replica's table only (its indexes are not simulated)");
+            } else if !lsis.is_empty() && p.op.is_write() {
+                self.err(&at, "writes in a replica's region with LSIs: item collections are tracked in the table's region only");
+            }
+            p.replica = Some(k);
+        }
         Scenario {
             name,
             description: raw.scenario.description.unwrap_or_default(),
@@ -389,7 +409,35 @@ impl Validator<'_, '_> {
             actions,
             check,
             dax,
+            replicas,
         }
+    }
+
+    /// `[[replica]]`: known regions other than the table's, each once.
+    fn replicas(&mut self, root: &KeyPath, raw: &[crate::scenario::raw::RawReplica], table: &TableSpec, home: &str) -> Vec<ReplicaSpec> {
+        let mut out: Vec<ReplicaSpec> = Vec::new();
+        for (i, r) in raw.iter().enumerate() {
+            let at = root.key("replica").index(i);
+            if !KNOWN_REGIONS.contains(&r.region.as_str()) {
+                self.err(&at.key("region"), format!("no price catalog for region \"{}\"; known: {}", r.region, KNOWN_REGIONS.join(", ")));
+            } else if r.region == home {
+                self.err(
+                    &at.key("region"),
+                    format!("\"{home}\" is the table's own region ([pricing] region); a replica is in another region"),
+                );
+            } else if out.iter().any(|o| o.region == r.region) {
+                self.err(&at.key("region"), format!("a second replica in \"{}\": a global table has one replica per region", r.region));
+            }
+            if let Some(rcu) = r.read_capacity {
+                if !matches!(table.capacity, CapacitySpec::Provisioned { .. }) {
+                    self.err(&at.key("read_capacity"), "read capacity is provisioned capacity; this table is on-demand");
+                } else if rcu == 0 || rcu > MAX_CAPACITY_UNITS {
+                    self.err(&at.key("read_capacity"), format!("1 to {MAX_CAPACITY_UNITS} RCU, not {rcu}"));
+                }
+            }
+            out.push(ReplicaSpec { region: r.region.clone(), read_capacity: r.read_capacity });
+        }
+        out
     }
 
     /// `[dax]`.

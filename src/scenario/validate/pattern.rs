@@ -150,7 +150,7 @@ impl Validator<'_, '_> {
             }
             self.duration(&ap, d)
         });
-        PatternSpec { name: p.name.clone(), op, key_space, index, size, items, consistency, rate, index_writes, after_write }
+        PatternSpec { name: p.name.clone(), op, key_space, index, replica: None, size, items, consistency, rate, index_writes, after_write }
     }
 
     pub(super) fn rate_shape(&mut self, at: &KeyPath, r: &RawRate, duration: SimDuration) -> RateShape {
