@@ -248,9 +248,12 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
         .enumerate()
         .map(|(r, c)| end_partitions(c, start[r], max_units[r], demand[r], if r == 0 { data } else { 0.0 }))
         .collect();
-    let partitions: f64 = end.iter().sum();
+    // Each replica (global tables) has the table's partitions, about.
+    let replicas = sc.replicas.len() as f64;
+    let partitions: f64 = end.iter().sum::<f64>() + end[0] * replicas;
     // Rows count partitions on average over the run: between the start and the end.
-    let average: f64 = start.iter().zip(&end).map(|(&s, e)| (s as f64 + e) / 2.0).sum();
+    let average: f64 =
+        start.iter().zip(&end).map(|(&s, e)| (s as f64 + e) / 2.0).sum::<f64>() + (start[0] as f64 + end[0]) / 2.0 * replicas;
     let partition_rows = if opts.record_partitions { average * minutes } else { 0.0 };
     let key_spaces: f64 = sc.key_spaces.iter().map(|k| k.cardinality.min(65_536) as f64 * 24.0).sum();
     let histograms = (2 + 2 * sc.gsis.len()) as f64 * HISTOGRAM_BYTES;
@@ -295,7 +298,7 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
         + histograms
         + collections
         + peak.min(MAX_REQUESTS_PER_SECOND) * ATTEMPT_BYTES;
-    let records = minutes * (resources as f64 * MINUTE_BYTES + LATENCY_MINUTE_BYTES);
+    let records = minutes * ((resources as f64 + replicas) * MINUTE_BYTES + LATENCY_MINUTE_BYTES);
     let rows = partition_rows * PARTITION_ROW_BYTES;
     // Charts: one run's, at most 1,000 x 1,000 cells a heatmap.
     let heat_cells: f64 = if opts.record_partitions { end.iter().map(|p| minutes.min(1_000.0) * p.min(1_000.0)).sum() } else { 0.0 };

@@ -174,8 +174,6 @@ fn fmt_num(x: f64) -> String {
 struct Biller<'a> {
     /// The catalog of the resource being billed (a replica's region's, else the table's).
     catalog: &'a Catalog,
-    /// The table's region's catalog.
-    home: &'a Catalog,
     hours: f64,
     lines: Vec<BillLine>,
     unverified: BTreeSet<&'static str>,
@@ -399,20 +397,16 @@ impl Biller<'_> {
         });
     }
 
-    /// Global tables: the data replicated into a region, priced as transfer out of the table's
-    /// region (data a replica's own writes send out of its region is priced alike, an
-    /// approximation).
+    /// Global tables: the data a region's own writes send to the other regions, priced as
+    /// transfer out of that region.
     fn transfer(&mut self, r: &ResourceUsage) {
         if r.transfer_gb <= 0.0 {
             return;
         }
-        let region = r.region.as_deref().unwrap_or("the table's region");
-        let cat = self.catalog;
-        self.catalog = self.home;
         let price = self.catalog.price(PriceItem::CrossRegionTransferGb).usd;
-        let arithmetic = format!("{:.3} GB to {region} (at most 1 KB per replicated write unit, an estimate) x ${price}", r.transfer_gb);
+        let arithmetic =
+            format!("{:.3} GB sent to the other regions (at most 1 KB per write unit replicated, an estimate) x ${price}", r.transfer_gb);
         self.line(&r.name, BillComponent::ReplicationTransfer, r.transfer_gb, "GB", PriceItem::CrossRegionTransferGb, arithmetic);
-        self.catalog = cat;
     }
 
     /// Storage: GB-months of items plus their overhead, less the free tier.
@@ -441,7 +435,6 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         .collect();
     let mut b = Biller {
         catalog,
-        home: catalog,
         hours: usage.hours,
         lines: Vec::new(),
         unverified: BTreeSet::new(),

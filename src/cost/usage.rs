@@ -35,7 +35,7 @@ pub struct ResourceUsage {
     /// A replica (global tables): its region, whose prices bill it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    /// A replica: GB replicated to it from the table's region (at most 1 KB per replicated
+    /// Global tables: GB this region's own writes sent to the other regions (at most 1 KB per
     /// write unit, an estimate).
     pub transfer_gb: f64,
 }
@@ -182,6 +182,8 @@ impl Usage {
     pub fn of(r: &RunResult, table: &TableSpec) -> Self {
         let class = table.table_class;
         let secs = |m: usize| r.minute_seconds(m);
+        // Global tables: the regions a region's own writes replicate to.
+        let regions = r.resources.iter().filter(|x| x.kind == crate::engine::ResourceKind::Replica).count();
         let resources = r
             .resources
             .iter()
@@ -209,8 +211,15 @@ impl Usage {
                         .map(|(m, x)| x.stored_bytes as f64 / crate::limits::GB as f64 * secs(m) as f64 / 60.0)
                         .collect(),
                     region: res.region.clone(),
-                    transfer_gb: series.iter().map(|m| m.replicated_writes).sum::<u64>() as f64 / MILLI as f64 * 1_024.0
-                        / crate::limits::GB as f64,
+                    // Own writes (all writes less those replicated in) go to each other region.
+                    transfer_gb: if res.kind == crate::engine::ResourceKind::Gsi {
+                        0.0
+                    } else {
+                        (series.iter().map(|m| m.consumed[1] - m.replicated_writes).sum::<u64>() as f64 / MILLI as f64)
+                            * regions as f64
+                            * 1_024.0
+                            / crate::limits::GB as f64
+                    },
                 }
             })
             .collect();

@@ -90,7 +90,13 @@ impl Demand {
                     sum += dax.as_ref().map_or(l, |d| l * d.miss_share(j, l));
                 }
                 let per_s = sum / (to - from) as f64;
-                units[cp.res][m][cp.dim as usize] += per_s * own;
+                // Global tables: every region's writes replicate to the table (its capacity
+                // is the one screened); reads in a replica's region load that replica only.
+                match (cp.res < nres, cp.dim) {
+                    (true, _) => units[cp.res][m][cp.dim as usize] += per_s * own,
+                    (false, Dim::Write) => units[0][m][Dim::Write as usize] += per_s * own,
+                    (false, Dim::Read) => {}
+                }
                 for &(res, u) in &index {
                     units[res][m][Dim::Write as usize] += per_s * u;
                 }
@@ -340,6 +346,8 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
     // every replica), its own read capacity if set (else the table's), no reads, and the
     // table's items; the screen does not simulate replication lag.
     let mut resources = resources;
+    // The screen puts every region's writes on the table: they are sent to each other region.
+    resources[0].transfer_gb = table_writes * sc.replicas.len() as f64 * 1_024.0 / GB as f64;
     for rep in &sc.replicas {
         let t = &resources[0];
         let mut u = t.clone();
@@ -348,7 +356,7 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
         if let Some(rcu) = rep.read_capacity {
             u.provisioned_rcu_by_minute = vec![rcu as f64; t.provisioned_rcu_by_minute.len()];
         }
-        u.transfer_gb = table_writes * 1_024.0 / GB as f64;
+        u.transfer_gb = 0.0;
         u.region = Some(rep.region.clone());
         resources.push(u);
     }

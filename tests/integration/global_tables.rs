@@ -76,9 +76,10 @@ region = "us-west-2"
     let ohio = b.lines.iter().find(|l| l.resource == "Game@us-east-2" && l.component == BillComponent::Writes).unwrap();
     assert!(ohio.unit.contains("rWRU"), "{}", ohio.unit);
     assert!((ohio.cost_usd - all as f64 * 0.625 / 1e6).abs() < 1e-9);
-    // Transfer into each region: 1 KB at most per replicated unit, $0.02 per GB.
+    // Transfer out of each region: its own writes to the 2 others, at most 1 KB a unit, $0.02
+    // per GB.
     let t = b.lines.iter().find(|l| l.resource == "Game@us-west-2" && l.component == BillComponent::ReplicationTransfer).unwrap();
-    let gb = (all - served[2]) as f64 * 1_024.0 / 1e9;
+    let gb = served[2] as f64 * 2.0 * 1_024.0 / 1e9;
     assert!((t.cost_usd - gb * 0.02).abs() < 1e-12, "{} vs {}", t.cost_usd, gb * 0.02);
 }
 

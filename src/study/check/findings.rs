@@ -545,7 +545,8 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
     let factor = sc.check.burst_factor;
     // (resource, dimension, capacity, peak) of every fixed capacity below the burst.
     let mut short = Vec::new();
-    for (res, want) in demand.iter().enumerate() {
+    // The table and its GSIs (a replica's capacity is the table's).
+    for (res, want) in demand.iter().enumerate().take(1 + sc.gsis.len()) {
         let (CapacitySpec::Provisioned { read, write }, None) = capacity_of(sc, res) else { continue };
         for d in [Dim::Read, Dim::Write] {
             let (cap, peak) = ([read, write][d as usize] as f64, want[d as usize]);
@@ -1120,7 +1121,7 @@ fn on_demand_phase(runs: &Runs<'_>, phase: Phase, run: &RunResult, from: usize) 
         ("on-demand-steady", "the steady peak from the first second".to_string())
     };
     let mut out = Vec::new();
-    for (res, r) in run.resources.iter().enumerate() {
+    for (res, r) in run.resources.iter().enumerate().take(1 + sc.gsis.len()) {
         let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
         let CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } = cap else { continue };
         let events: u64 = r.minutes[from.min(r.minutes.len())..].iter().map(|m| m.events(Dim::Read) + m.events(Dim::Write)).sum();
@@ -1209,12 +1210,12 @@ fn retry_storm(runs: &Runs<'_>) -> Option<Finding> {
     }
     // The throttling the retries answer: the reason with the most events.
     let mut cause: Option<(u64, String)> = None;
-    for (ri, res) in r.resources.iter().enumerate() {
+    for res in &r.resources {
         for reason in Reason::ALL {
             for d in [Dim::Read, Dim::Write] {
                 let e: u64 = res.minutes.iter().map(|m| m.throttle_events[reason as usize][d as usize]).sum();
                 if e > 0 && cause.as_ref().is_none_or(|c| e > c.0) {
-                    cause = Some((e, format!("{} on {}", reason.api_reason(ri > 0, d), res.name)));
+                    cause = Some((e, format!("{} on {}", reason.api_reason(res.kind == crate::ResourceKind::Gsi, d), res.name)));
                 }
             }
         }
