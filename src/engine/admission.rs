@@ -332,7 +332,7 @@ impl Admission<'_> {
             t.attempts += count;
             t.offered += count;
             t.pages_sent += count;
-            self.settle(j, count, service);
+            self.settle(j, count, service + self.pats[j].mrsc_us);
             first_successes += count;
         }
         self.scratch.per_pattern = per_pattern;
@@ -352,7 +352,7 @@ impl Admission<'_> {
                 self.client.on_success(inst, a.n);
             }
             self.admitted(a.pat as usize, charges, 1);
-            self.settle(a.pat as usize, 1, (a.time.since(a.first)).as_micros() + service);
+            self.settle(a.pat as usize, 1, (a.time.since(a.first)).as_micros() + service + self.pats[a.pat as usize].mrsc_us);
         }
         self.client.on_bulk_success(first_successes);
     }
@@ -428,7 +428,7 @@ impl Admission<'_> {
             let instance = self.client.instance_of(a.seq);
             self.client.on_success(instance, a.n);
             self.admitted(j, charges, 1);
-            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service_us);
+            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service(j));
         }
         self.scratch.packed = order;
         batch.clear();
@@ -605,7 +605,7 @@ impl Admission<'_> {
             Kind::AllOrNothing => match self.all_or_nothing(j, &a) {
                 Some(t) => t,
                 None => {
-                    self.answered(j, a.time.as_micros() + self.service_us, true);
+                    self.answered(j, a.time.as_micros() + self.service(j), true);
                     return;
                 }
             },
@@ -622,8 +622,8 @@ impl Admission<'_> {
                 self.next_page(&a);
                 return;
             }
-            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service_us);
-            self.answered(j, a.time.as_micros() + self.service_us, false);
+            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service(j));
+            self.answered(j, a.time.as_micros() + self.service(j), false);
             return;
         }
         self.rec.minute_attempts[1] += 1;
@@ -648,12 +648,12 @@ impl Admission<'_> {
             AfterThrottle::Exhausted => {
                 self.rec.minute_attempts[2] += 1;
                 self.rec.patterns[j].failed_exhausted += 1;
-                self.answered(j, a.time.as_micros() + self.service_us, true);
+                self.answered(j, a.time.as_micros() + self.service(j), true);
             }
             AfterThrottle::QuotaEmpty => {
                 self.rec.minute_attempts[2] += 1;
                 self.rec.patterns[j].failed_quota += 1;
-                self.answered(j, a.time.as_micros() + self.service_us, true);
+                self.answered(j, a.time.as_micros() + self.service(j), true);
             }
         }
     }
@@ -748,6 +748,13 @@ impl Admission<'_> {
             taken.clear();
         }
         !failed
+    }
+
+    /// The service time of pattern `j`'s requests, µs: the client's, and what multi-region
+    /// strong consistency adds to a write.
+    #[inline]
+    fn service(&self, j: usize) -> u64 {
+        self.service_us + self.pats[j].mrsc_us
     }
 
     /// Does resource `r` buffer its index writes (buffered back-pressure)?

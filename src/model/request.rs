@@ -92,10 +92,12 @@ pub(crate) struct CompiledPattern {
     pub(crate) op: Op,
     /// How its charges are admitted.
     pub(crate) kind: Kind,
-    /// Resource read or written: 0 the table, `g + 1` GSI `g`.
+    /// Resource read or written: 0 the table, `g + 1` GSI `g`, then the replicas.
     pub(crate) res: usize,
     /// Read or write.
     pub(crate) dim: Dim,
+    /// What multi-region strong consistency adds to each request's latency, µs (writes).
+    pub(crate) mrsc_us: u64,
     /// Key space of the partition-key values touched (none for a scan).
     pub(crate) key_space: Option<usize>,
     /// Write sharding of that key space (more than one shard).
@@ -229,6 +231,7 @@ impl CompiledPattern {
             kind,
             res,
             dim,
+            mrsc_us: if dim == Dim::Write { sc.table.mrsc_write_latency.map_or(0, |d| d.as_micros()) } else { 0 },
             key_space: p.key_space,
             shards,
             fanout,

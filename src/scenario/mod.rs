@@ -201,6 +201,8 @@ pub struct TableSpec {
     pub streams: Option<StreamsSpec>,
     /// Time to live, if on.
     pub ttl: Option<TtlSpec>,
+    /// Multi-region strong consistency: the latency it adds to each write.
+    pub mrsc_write_latency: Option<SimDuration>,
 }
 
 /// `[table.ttl]`: a share of the bytes written expire `after` their write and are deleted,

@@ -191,3 +191,56 @@ region = "ap-southeast-1"
         assert!(e.contains(want), "missing {want:?} in:\n{e}");
     }
 }
+
+/// Multi-region strong consistency adds its cross-region acknowledgement to every write and
+/// changes nothing else: with a 5 ms service time and `write_latency = "40ms"`, each put is
+/// answered in 45 ms, each read in 5 ms, and the units consumed are the same as without it.
+#[test]
+fn multi_region_strong_consistency_adds_write_latency_only() {
+    let text = |mrsc: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "5m"
+seed = 8
+[table]
+name = "Ledger"
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+{mrsc}
+[keys.k]
+cardinality = 100000
+[[replica]]
+region = "us-east-2"
+[[replica]]
+region = "us-west-2"
+[[pattern]]
+name = "post"
+op = "put_item"
+item_bytes = 500
+rate = {{ constant = 50 }}
+[[pattern]]
+name = "read"
+op = "get_item"
+consistency = "strong"
+rate = {{ constant = 50 }}
+"#
+        )
+    };
+    let strong = run(&scenario(&text("[table.multi_region_strong]\nwrite_latency = \"40ms\"")));
+    let plain = run(&scenario(&text("")));
+    let ms = |r: &ddbsim::RunResult, q: f64| r.latency.quantile(q) as f64 / 1_000.0;
+    // Half the requests are reads (5 ms), half writes (45 ms with MRSC, 5 ms without).
+    assert!((ms(&strong, 0.25) - 5.0).abs() < 0.1, "{}", ms(&strong, 0.25));
+    assert!((ms(&strong, 0.75) - 45.0).abs() < 0.5, "{}", ms(&strong, 0.75));
+    assert!((ms(&plain, 0.75) - 5.0).abs() < 0.1, "{}", ms(&plain, 0.75));
+    for (a, b) in strong.resources.iter().zip(&plain.resources) {
+        let sum = |x: &ddbsim::ResourceOutcome| x.minutes.iter().map(|m| m.consumed).fold([0, 0], |s, c| [s[0] + c[0], s[1] + c[1]]);
+        assert_eq!(sum(a), sum(b), "{}", a.name);
+    }
+    // Three regions: one replica (and a witness) or two; not three.
+    let four = text("[table.multi_region_strong]\nwrite_latency = \"40ms\"")
+        .replace("[[pattern]]\nname = \"post\"", "[[replica]]\nregion = \"eu-west-1\"\n[[pattern]]\nname = \"post\"");
+    let e = parse_str(&four, Path::new("m.toml")).unwrap_err().to_string();
+    assert!(e.contains("table.multi_region_strong") && e.contains("three regions"), "{e}");
+}

@@ -259,6 +259,18 @@ pub struct RawTable {
     pub streams: Option<RawStreams>,
     /// Time to live: a share of the items written expire and are deleted in the background.
     pub ttl: Option<RawTtl>,
+    /// Global tables with multi-region strong consistency (MRSC): each write is acknowledged
+    /// by another region before it succeeds, which adds `write_latency` to it, as a duration
+    /// ("40ms"; yours to measure: AWS publishes none).
+    pub multi_region_strong: Option<RawMrsc>,
+}
+
+/// `[table.multi_region_strong]`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMrsc {
+    /// What a write's cross-region acknowledgement adds to its latency ("40ms").
+    pub write_latency: String,
 }
 
 /// `[table.ttl]`: items written with an expiry attribute.

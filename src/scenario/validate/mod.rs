@@ -437,6 +437,17 @@ impl Validator<'_, '_> {
             }
             out.push(ReplicaSpec { region: r.region.clone(), read_capacity: r.read_capacity });
         }
+        // MRSC global tables are deployed in exactly three regions: three replicas, or two and
+        // a witness (which holds no table and is not modelled).
+        if table.mrsc_write_latency.is_some() && !(1..=2).contains(&out.len()) {
+            self.err(
+                &root.key("table").key("multi_region_strong"),
+                format!(
+                    "multi-region strong consistency needs three regions: the table and two [[replica]]s, or one and a witness; this table has {} replica(s)",
+                    out.len()
+                ),
+            );
+        }
         out
     }
 

@@ -84,6 +84,14 @@ impl Validator<'_, '_> {
             backups: raw.backups.map(|b| self.backups(&tp.key("backups"), b, duration)).unwrap_or_default(),
             streams: raw.streams.as_ref().map(|s| self.streams(&tp.key("streams"), s)),
             ttl: raw.ttl.as_ref().map(|t| self.ttl(&tp.key("ttl"), t)),
+            mrsc_write_latency: raw.multi_region_strong.as_ref().map(|m| {
+                let at = tp.key("multi_region_strong").key("write_latency");
+                let d = self.opt_duration(&at, Some(&m.write_latency), SimDuration::from_micros(0));
+                if d.as_micros() > 10_000_000 {
+                    self.err(&at, format!("a write's cross-region acknowledgement of at most \"10s\", not {d}"));
+                }
+                d
+            }),
         }
     }
 
