@@ -46,6 +46,14 @@ def main():
             "reserved_1y_rcu_100_hour": (rc1[1], f"{TOOL}, {code} rc1 rcu hour"),
             "reserved_1y_wcu_100_upfront": (rc1[2], f"{TOOL}, {code} rc1 wcu base"),
             "reserved_1y_wcu_100_hour": (rc1[3], f"{TOOL}, {code} rc1 wcu hour"),
+            "contributor_insights_rule_month": (
+                base["items"]["contributor_insights_rule_month"]["usd"],
+                "us-east-1's: CloudWatch's regional prices were not read (not derived from DynamoDB's ratio)",
+            ),
+            "contributor_insights_events_per_million": (
+                base["items"]["contributor_insights_events_per_million"]["usd"],
+                "us-east-1's: CloudWatch's regional prices were not read (not derived from DynamoDB's ratio)",
+            ),
             "cross_region_transfer_gb": (
                 transfer,
                 f"recalled from AWS's data-transfer pricing: out of {region} to another AWS region, per GB (not read this session; verify)",

@@ -5,7 +5,7 @@
 
 use super::catalog::Catalog;
 use super::item::PriceItem;
-use super::usage::{BackupUsage, DaxUsage, ResourceUsage, StreamsUsage, Usage};
+use super::usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -94,6 +94,8 @@ pub enum BillComponent {
     Dax,
     /// Global tables: data transferred to a replica's region, per GB.
     ReplicationTransfer,
+    /// CloudWatch Contributor Insights: rules and events.
+    ContributorInsights,
     /// A Savings Plan's commitment, every hour of the window.
     SavingsPlanCommitment,
     /// The list price of the eligible usage the commitment paid for, credited (negative), as
@@ -397,6 +399,32 @@ impl Biller<'_> {
         });
     }
 
+    /// CloudWatch Contributor Insights on a table or index: its rules for the window (a month's
+    /// fee pro rata) and its events.
+    fn insights(&mut self, u: &InsightsUsage) {
+        let rule = self.catalog.price(PriceItem::ContributorInsightsRuleMonth).usd;
+        let months = self.hours / HOURS_PER_MONTH;
+        let arithmetic = format!("{} rules ({}) x {:.3} h / 730 h x ${rule}", u.rules, u.mode, self.hours);
+        self.line(
+            &u.resource,
+            BillComponent::ContributorInsights,
+            f64::from(u.rules) * months,
+            "rule-months",
+            PriceItem::ContributorInsightsRuleMonth,
+            arithmetic,
+        );
+        let per_m = self.catalog.price(PriceItem::ContributorInsightsEventsPerMillion).usd;
+        let arithmetic = format!("{} M events x ${per_m}", fmt_num((u.events / 1e3).round() / 1e3));
+        self.line(
+            &u.resource,
+            BillComponent::ContributorInsights,
+            u.events / 1e6,
+            "million events",
+            PriceItem::ContributorInsightsEventsPerMillion,
+            arithmetic,
+        );
+    }
+
     /// Global tables: the data a region's own writes send to the other regions, priced as
     /// transfer out of that region.
     fn transfer(&mut self, r: &ResourceUsage) {
@@ -476,6 +504,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         b.transfer(r);
     }
     b.catalog = catalog;
+    for u in &usage.insights {
+        b.insights(u);
+    }
     if let Some(table) = usage.resources.first() {
         let name = table.name.clone();
         b.backups(&name, &usage.backups);
@@ -525,6 +556,7 @@ mod tests {
             backups: BackupUsage::default(),
             streams: None,
             dax: None,
+            insights: Vec::new(),
         }
     }
 
@@ -543,6 +575,7 @@ mod tests {
             backups: BackupUsage::default(),
             streams: None,
             dax: None,
+            insights: Vec::new(),
         }
     }
 

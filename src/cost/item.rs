@@ -51,6 +51,10 @@ pub enum PriceItem {
     ReplicatedWcuHour,
     /// Data transfer out of the region to another AWS region (global tables replication), per GB.
     CrossRegionTransferGb,
+    /// A CloudWatch Contributor Insights rule, per month.
+    ContributorInsightsRuleMonth,
+    /// CloudWatch Contributor Insights events matched, per million.
+    ContributorInsightsEventsPerMillion,
     /// Point-in-time recovery (continuous backups), per GB-month of the table's size.
     PitrGbMonth,
     /// On-demand backup storage, per GB-month of each backup.
@@ -79,7 +83,7 @@ pub enum PriceItem {
 
 impl PriceItem {
     /// Every item, in catalog order.
-    pub const ALL: [PriceItem; 34] = [
+    pub const ALL: [PriceItem; 36] = [
         PriceItem::OnDemandWritePerMillion,
         PriceItem::OnDemandReadPerMillion,
         PriceItem::ProvisionedWcuHour,
@@ -102,6 +106,8 @@ impl PriceItem {
         PriceItem::ReplicatedWritePerMillion,
         PriceItem::ReplicatedWcuHour,
         PriceItem::CrossRegionTransferGb,
+        PriceItem::ContributorInsightsRuleMonth,
+        PriceItem::ContributorInsightsEventsPerMillion,
         PriceItem::PitrGbMonth,
         PriceItem::BackupGbMonth,
         PriceItem::RestoreGb,
@@ -142,6 +148,8 @@ impl PriceItem {
             PriceItem::ReplicatedWritePerMillion => "replicated_write_per_million",
             PriceItem::ReplicatedWcuHour => "replicated_wcu_hour",
             PriceItem::CrossRegionTransferGb => "cross_region_transfer_gb",
+            PriceItem::ContributorInsightsRuleMonth => "contributor_insights_rule_month",
+            PriceItem::ContributorInsightsEventsPerMillion => "contributor_insights_events_per_million",
             PriceItem::PitrGbMonth => "pitr_gb_month",
             PriceItem::BackupGbMonth => "backup_gb_month",
             PriceItem::RestoreGb => "restore_gb",
@@ -183,6 +191,8 @@ impl PriceItem {
                 | PriceItem::RestoreGb
                 | PriceItem::ExportGb
                 | PriceItem::CrossRegionTransferGb
+                | PriceItem::ContributorInsightsRuleMonth
+                | PriceItem::ContributorInsightsEventsPerMillion
                 | PriceItem::DaxR5LargeHour
                 | PriceItem::DaxR5XlargeHour
                 | PriceItem::DaxR5X2largeHour
@@ -266,6 +276,6 @@ mod tests {
         for i in PriceItem::ALL {
             assert_eq!(PriceItem::from_name(i.name()), Some(i));
         }
-        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 23);
+        assert_eq!(PriceItem::ALL.iter().filter(|i| i.overridable()).count(), 25);
     }
 }

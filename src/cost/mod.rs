@@ -22,4 +22,4 @@ pub use bill::{
 };
 pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
 pub use item::PriceItem;
-pub use usage::{bill_of, BackupUsage, DaxUsage, ResourceUsage, StreamsUsage, Usage};
+pub use usage::{bill_of, BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};

@@ -4,7 +4,8 @@
 use super::bill::{bill, Bill, BillOptions};
 use super::catalog::Catalog;
 use crate::engine::RunResult;
-use crate::scenario::{BackupSpec, Scenario, StreamsSpec, TableClass, TableSpec};
+use crate::model::Dim;
+use crate::scenario::{BackupSpec, Scenario, StreamsSpec, TableClass};
 use crate::units::MILLI;
 use serde::Serialize;
 
@@ -151,6 +152,68 @@ pub struct Usage {
     pub streams: Option<StreamsUsage>,
     /// The DAX cluster in front of the table, if any.
     pub dax: Option<DaxUsage>,
+    /// CloudWatch Contributor Insights on the table and its GSIs.
+    pub insights: Vec<InsightsUsage>,
+}
+
+/// CloudWatch Contributor Insights on one table or GSI over the window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InsightsUsage {
+    /// Table or index.
+    pub resource: String,
+    /// `accessed_and_throttled_keys` or `throttled_keys`.
+    pub mode: String,
+    /// Rules DynamoDB creates for it.
+    pub rules: u32,
+    /// Events: every item a request (throttled or not) touches there, or only the throttled
+    /// ones in the throttled-keys mode.
+    pub events: f64,
+}
+
+impl InsightsUsage {
+    /// The Contributor Insights of `sc`'s table and GSIs over run `r`. An accessed-keys event
+    /// is an item a request touches: each attempt's items on its table or index, and each
+    /// admitted write's index entries on a GSI; a throttled-keys event is a throttle event.
+    #[must_use]
+    pub fn of(sc: &Scenario, r: &RunResult) -> Vec<Self> {
+        use crate::scenario::InsightsMode;
+        let n = 1 + sc.gsis.len();
+        let mut accessed = vec![0.0f64; n];
+        for (p, t) in sc.patterns.iter().zip(&r.patterns) {
+            let cp = crate::model::request::CompiledPattern::new(sc, p);
+            let items = p.items.max(1) as f64;
+            if cp.res < n {
+                accessed[cp.res] += t.attempts as f64 * items;
+            }
+            for w in &cp.gsi {
+                accessed[w.res] += (t.attempts - t.throttled_attempts) as f64 * items * w.coverage * w.writes as f64;
+            }
+        }
+        let modes = std::iter::once((&sc.table.name, sc.table.partition_key, sc.table.contributor_insights))
+            .chain(sc.gsis.iter().map(|g| (&g.name, g.partition_key, g.contributor_insights)));
+        modes
+            .enumerate()
+            .filter_map(|(i, (name, ks, mode))| {
+                let mode = mode?;
+                let sort_key = sc.key_spaces.get(ks).is_some_and(|k| k.sort_keys.is_some());
+                let throttled: u64 =
+                    r.resources.get(i).map_or(0, |x| x.minutes.iter().map(|m| m.events(Dim::Read) + m.events(Dim::Write)).sum());
+                Some(InsightsUsage {
+                    resource: name.clone(),
+                    mode: match mode {
+                        InsightsMode::AccessedAndThrottledKeys => "accessed_and_throttled_keys",
+                        InsightsMode::ThrottledKeys => "throttled_keys",
+                    }
+                    .to_string(),
+                    rules: mode.rules(sort_key),
+                    events: match mode {
+                        InsightsMode::AccessedAndThrottledKeys => accessed[i],
+                        InsightsMode::ThrottledKeys => throttled as f64,
+                    },
+                })
+            })
+            .collect()
+    }
 }
 
 /// A DAX cluster's node-hours over the window.
@@ -179,7 +242,8 @@ impl Usage {
     /// mode it had: its provisioned seconds as provisioned unit-seconds, the rest as request
     /// units consumed while on-demand.
     #[must_use]
-    pub fn of(r: &RunResult, table: &TableSpec) -> Self {
+    pub fn of(r: &RunResult, sc: &Scenario) -> Self {
+        let table = &sc.table;
         let class = table.table_class;
         let secs = |m: usize| r.minute_seconds(m);
         // Global tables: the regions a region's own writes replicate to.
@@ -241,7 +305,7 @@ impl Usage {
         });
         let hours = r.duration_s as f64 / 3_600.0;
         let dax = r.dax.as_ref().map(|d| DaxUsage::of(&d.node_type, d.nodes, hours));
-        Usage { hours, standard_ia: class == TableClass::StandardIa, resources, backups, streams, dax }
+        Usage { hours, standard_ia: class == TableClass::StandardIa, resources, backups, streams, dax, insights: InsightsUsage::of(sc, r) }
     }
 }
 
@@ -250,7 +314,7 @@ impl Usage {
 #[must_use]
 pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    bill(&Usage::of(r, &sc.table), &catalog, &BillOptions::of(&sc.pricing))
+    bill(&Usage::of(r, sc), &catalog, &BillOptions::of(&sc.pricing))
 }
 
 #[cfg(test)]
@@ -273,6 +337,7 @@ mod tests {
             backups: BackupUsage::of(spec, gb, secs),
             streams: None,
             dax: None,
+            insights: Vec::new(),
         };
         let b = bill(&usage, &Catalog::builtin(), &BillOptions::default());
         b.lines.iter().filter(|l| l.component != BillComponent::Storage).map(|l| (l.component, l.cost_usd)).collect()
@@ -340,6 +405,7 @@ mod tests {
             backups: BackupUsage::default(),
             streams: Some(s),
             dax: None,
+            insights: Vec::new(),
         };
         let cost = |s: StreamsUsage, free_tier: bool| {
             let b = bill(&usage(s), &Catalog::builtin(), &BillOptions { free_tier, ..BillOptions::default() });

@@ -47,6 +47,21 @@ pub struct TableDef {
     /// Global tables: the other replicas' regions, with a provisioned read capacity of their
     /// own when set.
     pub replicas: Vec<(String, Option<u64>)>,
+    /// CloudWatch Contributor Insights mode, when enabled (`accessed_and_throttled_keys`,
+    /// `throttled_keys`).
+    pub insights: Option<String>,
+}
+
+/// A `ContributorInsightsSpecification` (CloudFormation): the mode when enabled.
+fn insights(v: Option<&Value>) -> Option<String> {
+    let v = v?;
+    if v.get("Enabled").and_then(Value::as_bool) != Some(true) {
+        return None;
+    }
+    Some(match v.get("Mode").and_then(Value::as_str) {
+        Some("THROTTLED_KEYS") => "throttled_keys".to_string(),
+        _ => "accessed_and_throttled_keys".to_string(),
+    })
 }
 
 /// The region of a table ARN (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME`).
@@ -76,6 +91,8 @@ pub struct IndexDef {
     pub size_bytes: Option<u64>,
     /// Items in the index.
     pub item_count: Option<u64>,
+    /// CloudWatch Contributor Insights mode, when enabled.
+    pub insights: Option<String>,
 }
 
 /// An index projection.
@@ -384,6 +401,7 @@ fn index_def(doc: &Doc, v: &Value, at: &str) -> Result<IndexDef, ImportError> {
         warm: warm(doc, v.get("WarmThroughput"), &format!("{at}/WarmThroughput"))?,
         size_bytes: opt_num(doc, v.get("IndexSizeBytes"), &format!("{at}/IndexSizeBytes"))?,
         item_count: opt_num(doc, v.get("ItemCount"), &format!("{at}/ItemCount"))?,
+        insights: insights(v.get("ContributorInsightsSpecification")),
         ..IndexDef::default()
     })
 }
@@ -610,9 +628,13 @@ fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, notes: &mut
         infrequent_access: p.get("TableClass").and_then(Value::as_str) == Some("STANDARD_INFREQUENT_ACCESS"),
         warm: warm(doc, p.get("WarmThroughput"), &format!("{at}/WarmThroughput"))?,
         stream: stream(p.get("StreamSpecification")),
+        insights: insights(p.get("ContributorInsightsSpecification")),
         ..TableDef::default()
     };
     if global {
+        // A global table sets Contributor Insights per replica: the first one's.
+        let first = p.get("Replicas").and_then(Value::as_array).and_then(|r| r.first());
+        def.insights = insights(first.and_then(|r| r.get("ContributorInsightsSpecification")));
         // The template does not say which region its stack deploys to: the first replica's
         // is taken as the table's, the others become `[[replica]]`s.
         for (i, r) in p.get("Replicas").and_then(Value::as_array).into_iter().flatten().enumerate() {

@@ -433,6 +433,9 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
     if t.infrequent_access {
         s.push_str("table_class = \"standard_ia\"\n");
     }
+    if let Some(m) = &t.insights {
+        let _ = writeln!(s, "contributor_insights = {}", q(m));
+    }
     if let Some(b) = t.size_bytes {
         let _ = writeln!(s, "storage_gb = {}", b as f64 / 1e9);
     }
@@ -524,6 +527,9 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
             writeln!(s, "\n[[gsi]]\nname = {}\npartition_key = {}\nprojection = {}", q(&g.name), q(&g.hash_key), projection(g.projection));
         if let ProjectionDef::Include(n) = g.projection {
             let _ = writeln!(s, "# ASSUMPTION: the {n} included attributes take {INCLUDE_ATTRIBUTE_BYTES} bytes each");
+        }
+        if let Some(m) = &g.insights {
+            let _ = writeln!(s, "contributor_insights = {}", q(m));
         }
         // A provisioned table's index is provisioned too; a definition that leaves its capacity
         // out gets the table's (stated as an assumption).

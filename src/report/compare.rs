@@ -63,6 +63,7 @@ impl Comparison {
                             BillComponent::Pitr | BillComponent::Backups | BillComponent::Restores | BillComponent::Exports => "backups",
                             BillComponent::Streams => "streams",
                             BillComponent::ReplicationTransfer => "replicas",
+                            BillComponent::ContributorInsights => "monitoring",
                             BillComponent::SavingsPlanCommitment | BillComponent::SavingsPlanCovered => "savings plan",
                             other => component_name(other),
                         }
@@ -82,7 +83,19 @@ impl Comparison {
                         p.1 *= keep;
                     }
                 }
-                let order = ["reads", "writes", "storage", "reserved", "indexes", "replicas", "streams", "dax", "backups", "savings plan"];
+                let order = [
+                    "reads",
+                    "writes",
+                    "storage",
+                    "reserved",
+                    "indexes",
+                    "replicas",
+                    "streams",
+                    "dax",
+                    "backups",
+                    "monitoring",
+                    "savings plan",
+                ];
                 parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
                 CostBar { mode: r.mode.to_string(), parts, throttled_share: r.throttled_attempt_share, picked: self.picked(&r.mode) }
             })

@@ -22,6 +22,7 @@ pub fn component_name(c: BillComponent) -> &'static str {
         BillComponent::Streams => "streams",
         BillComponent::Dax => "dax",
         BillComponent::ReplicationTransfer => "replication_transfer",
+        BillComponent::ContributorInsights => "contributor_insights",
         BillComponent::SavingsPlanCommitment => "savings_plan_commitment",
         BillComponent::SavingsPlanCovered => "savings_plan_covered",
     }

@@ -203,6 +203,38 @@ pub struct TableSpec {
     pub ttl: Option<TtlSpec>,
     /// Multi-region strong consistency: the latency it adds to each write.
     pub mrsc_write_latency: Option<SimDuration>,
+    /// CloudWatch Contributor Insights on the table, if on.
+    pub contributor_insights: Option<InsightsMode>,
+}
+
+/// A CloudWatch Contributor Insights mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InsightsMode {
+    /// Every request (successful or throttled) is an event; the most accessed and most throttled
+    /// keys are reported.
+    AccessedAndThrottledKeys,
+    /// Throttled requests only.
+    ThrottledKeys,
+}
+
+impl InsightsMode {
+    /// Of the raw mode.
+    #[must_use]
+    pub fn of(raw: raw::RawInsightsMode) -> Self {
+        match raw {
+            raw::RawInsightsMode::AccessedAndThrottledKeys => InsightsMode::AccessedAndThrottledKeys,
+            raw::RawInsightsMode::ThrottledKeys => InsightsMode::ThrottledKeys,
+        }
+    }
+
+    /// The rules it creates on a table or index: most accessed and most throttled partition
+    /// keys (`PKC`, `PKT`), and the same for partition and sort key (`SKC`, `SKT`) when there
+    /// is a sort key; the throttled-keys mode only the throttled ones.
+    #[must_use]
+    pub fn rules(self, sort_key: bool) -> u32 {
+        let per_key = if self == InsightsMode::AccessedAndThrottledKeys { 2 } else { 1 };
+        per_key * if sort_key { 2 } else { 1 }
+    }
 }
 
 /// `[table.ttl]`: a share of the bytes written expire `after` their write and are deleted,
@@ -541,6 +573,8 @@ pub struct GsiSpec {
     pub propagation_median_us: u64,
     /// 99th-percentile propagation delay, µs.
     pub propagation_p99_us: u64,
+    /// CloudWatch Contributor Insights on the index, if on.
+    pub contributor_insights: Option<InsightsMode>,
 }
 
 /// An LSI.

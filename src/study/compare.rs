@@ -286,7 +286,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
     let mut ran: Vec<Ran> = Vec::new();
     let mut rows = Vec::new();
     let mut add = |mode: CompareMode, description: String, s: &Scenario, r: RunResult, rows: &mut Vec<ModeRow>| {
-        let usage = Usage::of(&r, &s.table);
+        let usage = Usage::of(&r, s);
         rows.push(row(mode.clone(), description.clone(), &r, bill(&usage, &catalog, &plain)));
         ran.push(Ran { mode, description, usage, run: r });
     };

@@ -293,7 +293,7 @@ fn by_dimension(b: &Bill) -> [f64; 2] {
 /// than the limit need not be simulated to its end: most of a search's slow runs are such).
 fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_up: Option<GiveUp>) -> (Eval, RunResult) {
     let r = simulate(sc, &RunOptions { progress: None, give_up, ..o.run.clone() });
-    let usage = Usage::of(&r, &sc.table);
+    let usage = Usage::of(&r, sc);
     let b = bill(&usage, catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
     let t = r.totals();
     let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);

@@ -374,6 +374,9 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
             },
             // The stream's shards at the screen's final partition count (it never lowers it).
             dax: sc.dax.as_ref().map(|d| crate::cost::DaxUsage::of(d.node_type.name(), d.nodes, demand.duration_s as f64 / 3_600.0)),
+            // Contributor Insights costs every candidate about alike (its events are the requests,
+            // its rules fixed; the throttled-keys mode's few events left out); the final runs bill it.
+            insights: Vec::new(),
             streams: sc.table.streams.as_ref().map(|spec| {
                 let n = demand.units[0].len();
                 let writes: Vec<f64> = (0..n).map(|m| demand.units[0][m][1] * demand.secs(m)).collect();

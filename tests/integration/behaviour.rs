@@ -567,7 +567,7 @@ fn ttl_deletes_are_stream_records() {
     let text = ttl_table("ttl = { after = \"30m\", within = \"30m\" }\nstreams = { consumers = [{ kind = \"poller\" }] }");
     let sc = super::scenario(&text);
     let r = super::run(&sc);
-    let u = ddbsim::Usage::of(&r, &sc.table);
+    let u = ddbsim::Usage::of(&r, &sc);
     let calls = |records: f64| 60f64.max((records / 1_000.0).ceil()).max((records * 2.0 / 1_024.0).ceil());
     let minutes = &r.resources[0].minutes;
     let records = |m: &ddbsim::MinuteRecord| m.consumed[1] as f64 / 1_000.0 + m.ttl_deleted_bytes as f64 / 1_024.0;

@@ -1,7 +1,7 @@
 //! Cost by capacity mode (spec §10): the bill of a run and `compare`'s pick, against dollars
 //! worked out by hand in the scenario files' comments.
 
-use ddbsim::cost::Catalog;
+use ddbsim::cost::{BillComponent, Catalog};
 use ddbsim::report::Summary;
 use ddbsim::scenario::load;
 use ddbsim::study::{compare, CompareOptions};
@@ -387,7 +387,7 @@ fn stream_shards_follow_partitions_and_pollers_pay_per_call() {
     let r = super::run(&sc);
     let parts: Vec<u64> = r.resources[0].minutes.iter().map(|m| m.partitions).collect();
     assert_eq!((parts[0], *parts.last().unwrap()), (1, 2), "{parts:?}");
-    let u = ddbsim::Usage::of(&r, &sc.table);
+    let u = ddbsim::Usage::of(&r, &sc);
     let s = u.streams.as_ref().unwrap();
     let shard_minutes: u64 = parts.iter().sum();
     assert!((s.shard_minutes - shard_minutes as f64).abs() < 1e-9);
@@ -398,7 +398,7 @@ fn stream_shards_follow_partitions_and_pollers_pay_per_call() {
     assert!((line.cost_usd - s.read_units / 1e5 * 0.02).abs() < 1e-12);
     assert!(line.arithmetic.contains("1 free consumer(s) not billed"), "{}", line.arithmetic);
     let lambda = super::scenario(&text("{ kind = \"lambda\" }"));
-    let u = ddbsim::Usage::of(&super::run(&lambda), &lambda.table);
+    let u = ddbsim::Usage::of(&super::run(&lambda), &lambda);
     assert_eq!(u.streams.unwrap().read_units, 0.0, "a Lambda trigger's reads are free");
     let bad = ddbsim::scenario::parse_str(&text("{ kind = \"poller\", poll_interval = \"100ms\" }"), Path::new("s.toml"))
         .unwrap_err()
@@ -523,4 +523,97 @@ fn the_dax_catalog_scenario_reads_through_its_cache() {
     assert!((line.cost_usd - 0.513).abs() < 1e-9);
     let reads = bill.lines.iter().find(|l| l.component == ddbsim::cost::BillComponent::Reads).unwrap();
     assert!(reads.cost_usd < 4.50 * (1.0 - h) * 1.01, "{}", reads.arithmetic);
+}
+
+/// CloudWatch Contributor Insights: a table (no sort key) in the accessed-and-throttled-keys
+/// mode has 2 rules (most accessed and most throttled partition keys), its GSI too. For an hour,
+/// each rule bills $0.50 x 1 / 730 = $0.000685; each event $0.03 per million. The table's events
+/// are its attempts' items: about 360,000 GetItems, 36,000 BatchGetItems of 10 and 180,000 puts
+/// (900,000: $0.027); the index's, the puts' index entries (180,000: $0.0054).
+#[test]
+fn contributor_insights_bills_rules_and_events() {
+    let sc = super::scenario(
+        r#"
+[scenario]
+duration = "1h"
+seed = 12
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "on_demand" }
+contributor_insights = "accessed_and_throttled_keys"
+[keys.k]
+cardinality = 1000000
+[keys.s]
+cardinality = 1000
+[[gsi]]
+name = "ByS"
+partition_key = "s"
+contributor_insights = "accessed_and_throttled_keys"
+[[pattern]]
+name = "get"
+op = "get_item"
+rate = { constant = 100 }
+[[pattern]]
+name = "batch"
+op = "batch_get"
+items = 10
+rate = { constant = 10 }
+[[pattern]]
+name = "put"
+op = "put_item"
+rate = { constant = 50 }
+index_writes = { ByS = "insert" }
+"#,
+    );
+    let r = super::run(&sc);
+    let b = ddbsim::cost::bill_of(&sc, &r, &ddbsim::Catalog::builtin());
+    let lines: Vec<_> = b.lines.iter().filter(|l| l.component == BillComponent::ContributorInsights).collect();
+    assert_eq!(lines.len(), 4);
+    let a = |j: usize| r.patterns[j].attempts as f64;
+    let table_events = a(0) + 10.0 * a(1) + a(2);
+    let index_events = (a(2) - r.patterns[2].throttled_attempts as f64) * 1.0;
+    for (res, events) in [("T", table_events), ("ByS", index_events)] {
+        let rules = lines.iter().find(|l| l.resource == res && l.unit == "rule-months").unwrap();
+        assert!((rules.cost_usd - 2.0 * 0.5 / 730.0).abs() < 1e-12, "{}", rules.cost_usd);
+        let ev = lines.iter().find(|l| l.resource == res && l.unit == "million events").unwrap();
+        assert!((ev.cost_usd - events / 1e6 * 0.03).abs() < 1e-12, "{res}: {} vs {}", ev.cost_usd, events / 1e6 * 0.03);
+    }
+    assert!((table_events - 900_000.0).abs() < 5_000.0, "{table_events}");
+    assert!((index_events - 180_000.0).abs() < 2_000.0, "{index_events}");
+}
+
+/// The throttled-keys mode: one rule (no sort key), and its events are the throttle events
+/// only. A 10 WCU table with an empty burst bucket taking 50 writes a second throttles about
+/// 40 a second, plus the retries'.
+#[test]
+fn contributor_insights_throttled_keys_counts_throttles_only() {
+    let sc = super::scenario(
+        r#"
+[scenario]
+duration = "10m"
+seed = 12
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "provisioned", read = 10, write = 10 }
+initial_burst = "empty"
+contributor_insights = "throttled_keys"
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "put"
+op = "put_item"
+rate = { constant = 50 }
+"#,
+    );
+    let r = super::run(&sc);
+    let throttles: u64 = r.resources[0].minutes.iter().map(|m| m.events(ddbsim::Dim::Write)).sum();
+    assert!(throttles > 24_000, "{throttles}");
+    let b = ddbsim::cost::bill_of(&sc, &r, &ddbsim::Catalog::builtin());
+    let ev = b.lines.iter().find(|l| l.component == BillComponent::ContributorInsights && l.unit == "million events").unwrap();
+    assert!((ev.cost_usd - throttles as f64 / 1e6 * 0.03).abs() < 1e-12);
+    let rules = b.lines.iter().find(|l| l.component == BillComponent::ContributorInsights && l.unit == "rule-months").unwrap();
+    // 1 rule x (10 / 60) h / 730 h x $0.50.
+    assert!((rules.cost_usd - 0.5 * (10.0 / 60.0) / 730.0).abs() < 1e-12);
 }

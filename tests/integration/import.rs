@@ -399,7 +399,7 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     od.table.capacity =
         CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: 40_000 };
     let run = ddbsim::simulate(&od, &ddbsim::RunOptions::default());
-    let bill = ddbsim::bill(&ddbsim::Usage::of(&run, &od.table), &ddbsim::Catalog::builtin(), &ddbsim::BillOptions::default());
+    let bill = ddbsim::bill(&ddbsim::Usage::of(&run, &od), &ddbsim::Catalog::builtin(), &ddbsim::BillOptions::default());
     let rebuilt = |d: Dim| -> f64 {
         minutes
             .iter()
@@ -589,4 +589,28 @@ fn finding_metrics_without_consumed_units_are_an_error() {
     std::fs::write(&m, r#"{"MetricDataResults": [{"Id": "p", "Label": "ProvisionedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z"], "Values": [20]}]}"#).unwrap();
     let e = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap_err().to_string();
     assert!(e.contains("m.json") && e.contains("ConsumedReadCapacityUnits"), "{e}");
+}
+
+/// A CloudFormation table with Contributor Insights in the throttled-keys mode on the table and
+/// the default (accessed and throttled keys) on its index: both come out in the scenario.
+#[test]
+fn cloudformation_contributor_insights() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.json");
+    std::fs::write(
+        &path,
+        r#"{"Resources": {"T": {"Type": "AWS::DynamoDB::Table", "Properties": {
+  "TableName": "Events", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+  "ContributorInsightsSpecification": {"Enabled": true, "Mode": "THROTTLED_KEYS"},
+  "GlobalSecondaryIndexes": [{"IndexName": "ByDay", "KeySchema": [{"AttributeName": "day", "KeyType": "HASH"}],
+     "Projection": {"ProjectionType": "KEYS_ONLY"}, "ContributorInsightsSpecification": {"Enabled": true}}]}}}}"#,
+    )
+    .unwrap();
+    let i = import(&[path], &[], None, "t").unwrap();
+    assert_eq!(i.table.insights.as_deref(), Some("throttled_keys"));
+    assert_eq!(i.table.gsis[0].insights.as_deref(), Some("accessed_and_throttled_keys"));
+    let (_d, sc) = load(&i);
+    assert_eq!(sc.table.contributor_insights, Some(ddbsim::scenario::InsightsMode::ThrottledKeys));
+    assert_eq!(sc.gsis[0].contributor_insights, Some(ddbsim::scenario::InsightsMode::AccessedAndThrottledKeys));
 }

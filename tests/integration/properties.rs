@@ -110,6 +110,7 @@ proptest! {
             backups: ddbsim::cost::BackupUsage::default(),
             streams: None,
             dax: None,
+            insights: Vec::new(),
         };
         let c = Catalog::builtin();
         let o = BillOptions { free_tier: free, ..BillOptions::default() };

@@ -263,6 +263,9 @@ pub struct RawTable {
     /// by another region before it succeeds, which adds `write_latency` to it, as a duration
     /// ("40ms"; yours to measure: AWS publishes none).
     pub multi_region_strong: Option<RawMrsc>,
+    /// CloudWatch Contributor Insights on the table: "accessed_and_throttled_keys" or
+    /// "throttled_keys" (billed per rule and per event).
+    pub contributor_insights: Option<RawInsightsMode>,
 }
 
 /// `[table.multi_region_strong]`.
@@ -599,6 +602,19 @@ pub struct RawGsi {
     pub autoscaling: Option<RawAutoscaling>,
     /// Propagation delay from the table to the index: { median = "100ms", p99 = "1s" } (log-normal).
     pub propagation: Option<RawPropagation>,
+    /// CloudWatch Contributor Insights on the index: "accessed_and_throttled_keys" or
+    /// "throttled_keys".
+    pub contributor_insights: Option<RawInsightsMode>,
+}
+
+/// A CloudWatch Contributor Insights mode (AWS's `ContributorInsightsMode`).
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawInsightsMode {
+    /// Every request, successful or throttled: the most accessed and most throttled keys.
+    AccessedAndThrottledKeys,
+    /// Throttled requests only: the most throttled keys.
+    ThrottledKeys,
 }
 
 /// GSI propagation delay.

@@ -84,6 +84,7 @@ impl Validator<'_, '_> {
             backups: raw.backups.map(|b| self.backups(&tp.key("backups"), b, duration)).unwrap_or_default(),
             streams: raw.streams.as_ref().map(|s| self.streams(&tp.key("streams"), s)),
             ttl: raw.ttl.as_ref().map(|t| self.ttl(&tp.key("ttl"), t)),
+            contributor_insights: raw.contributor_insights.map(InsightsMode::of),
             mrsc_write_latency: raw.multi_region_strong.as_ref().map(|m| {
                 let at = tp.key("multi_region_strong").key("write_latency");
                 let d = self.opt_duration(&at, Some(&m.write_latency), SimDuration::from_micros(0));
@@ -235,6 +236,7 @@ impl Validator<'_, '_> {
                 added_during_run: false,
                 propagation_median_us: median.as_micros().max(1),
                 propagation_p99_us: p99.as_micros().max(median.as_micros().max(1)),
+                contributor_insights: g.contributor_insights.map(InsightsMode::of),
             });
         }
         let mut lsis = Vec::new();

@@ -1279,14 +1279,15 @@ fn stream_pollers(runs: &Runs<'_>) -> Option<Finding> {
     let spec = sc.table.streams.as_ref().filter(|s| !s.pollers_ms.is_empty())?;
     let r = &runs.steady;
     // The steady hour's bill of `table`'s stream or writes, at a month's rate.
-    let month = |table: &crate::scenario::TableSpec, c: BillComponent| -> (f64, Usage) {
-        let usage = Usage::of(r, table);
+    let month = |s: &Scenario, c: BillComponent| -> (f64, Usage) {
+        let table = &s.table;
+        let usage = Usage::of(r, s);
         let b = bill(&usage, runs.catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
         let window: f64 = b.lines.iter().filter(|l| l.component == c && l.resource == table.name).map(|l| l.cost_usd).sum();
         (window * HOURS_PER_MONTH / b.window_hours.max(1e-9), usage)
     };
-    let (streams, usage) = month(&sc.table, BillComponent::Streams);
-    let (writes, _) = month(&sc.table, BillComponent::Writes);
+    let (streams, usage) = month(sc, BillComponent::Streams);
+    let (writes, _) = month(sc, BillComponent::Writes);
     if streams <= writes || streams <= 0.0 {
         return None;
     }
@@ -1294,8 +1295,8 @@ fn stream_pollers(runs: &Runs<'_>) -> Option<Finding> {
     let t = &r.resources[0];
     let records = t.minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>() as f64 / MILLI as f64;
     let shards = t.minutes.last().map_or(1, |m| m.partitions);
-    let mut slower = sc.table.clone();
-    slower.streams = Some(StreamsSpec { pollers_ms: spec.pollers_ms.iter().map(|ms| ms * 10).collect(), ..spec.clone() });
+    let mut slower = sc.clone();
+    slower.table.streams = Some(StreamsSpec { pollers_ms: spec.pollers_ms.iter().map(|ms| ms * 10).collect(), ..spec.clone() });
     let (slower_month, _) = month(&slower, BillComponent::Streams);
     let intervals: Vec<String> = spec.pollers_ms.iter().map(|ms| format!("{ms} ms")).collect();
     Some(Finding {
