@@ -256,7 +256,8 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
         start.iter().zip(&end).map(|(&s, e)| (s as f64 + e) / 2.0).sum::<f64>() + (start[0] as f64 + end[0]) / 2.0 * replicas;
     let partition_rows = if opts.record_partitions { average * minutes } else { 0.0 };
     let key_spaces: f64 = sc.key_spaces.iter().map(|k| k.cardinality.min(65_536) as f64 * 24.0).sum();
-    let histograms = (2 + 2 * sc.gsis.len()) as f64 * HISTOGRAM_BYTES;
+    // The run's latency, each GSI's propagation, and each pattern's latency.
+    let histograms = (2 + 2 * sc.gsis.len() + sc.patterns.len()) as f64 * HISTOGRAM_BYTES;
     // A single-item pattern busy enough (a request a second for every four partitions) is drawn
     // as a count per partition: it keeps its share of every partition of its table or GSI.
     let weights: f64 = sc

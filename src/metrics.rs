@@ -122,6 +122,8 @@ pub struct PatternTotals {
     pub throttled_requests: u64,
     /// A closed loop: when its last request was answered, µs (none if it did not finish).
     pub finished_us: Option<u64>,
+    /// Latency of the pattern's successful requests, µs.
+    pub latency: crate::stats::Histogram,
 }
 
 impl PatternTotals {

@@ -84,7 +84,7 @@ impl Stat {
 }
 
 /// A log-linear histogram of microsecond values (about 0.2 % resolution).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histogram {
     counts: Vec<u64>,
     total: u64,

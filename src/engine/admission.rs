@@ -511,7 +511,9 @@ impl Admission<'_> {
     /// count and the latency histograms. Every served request passes here, in bulk or not.
     #[inline]
     fn settle(&mut self, j: usize, count: u64, latency_us: u64) {
-        self.rec.patterns[j].served += count;
+        let t = &mut self.rec.patterns[j];
+        t.served += count;
+        t.latency.record(latency_us, count);
         self.rec.latency(latency_us, count);
     }
 

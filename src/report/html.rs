@@ -236,7 +236,17 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
     o.push_str("<h2>Requests by pattern</h2>");
     table(
         &mut o,
-        &["pattern", "operation", "offered", "served", "throttled requests", "failed", "still retrying", "throttled share of attempts"],
+        &[
+            "pattern",
+            "operation",
+            "offered",
+            "served",
+            "throttled requests",
+            "failed",
+            "still retrying",
+            "throttled share of attempts",
+            "latency p50 / p99 / max, ms",
+        ],
         s.patterns.iter().map(|p| {
             let r = &p.requests;
             vec![
@@ -248,6 +258,7 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
                 grouped(r.failed),
                 grouped(r.pending_at_end),
                 percent(r.throttled_attempt_share),
+                p.latency_ms.as_ref().map_or_else(|| "–".to_string(), |l| format!("{:.1} / {:.1} / {:.1}", l.p50, l.p99, l.max)),
             ]
         }),
         "summary.json",

@@ -176,6 +176,10 @@ pub struct PatternSummary {
     pub failed_item_collection_limit: u64,
     /// For a GSI read with `after_write`: share of reads that miss the not yet propagated item.
     pub stale_read_share: Option<f64>,
+    /// Latency of the pattern's successful requests, ms (`SuccessfulRequestLatency` as the
+    /// client sees it, retries' waits included); `null` when none was served.
+    #[serde(default)]
+    pub latency_ms: Option<LatencySummary>,
     /// A closed loop's progress: how long it took, or how far it got.
     pub closed_loop: Option<ClosedLoopSummary>,
 }
@@ -359,6 +363,20 @@ pub struct LatencySummary {
     pub max: f64,
 }
 
+impl LatencySummary {
+    /// The percentiles of a histogram of µs, in ms.
+    fn of(h: &crate::stats::Histogram) -> Self {
+        let ms = |us: u64| us as f64 / 1_000.0;
+        LatencySummary {
+            p50: ms(h.quantile(0.5)),
+            p90: ms(h.quantile(0.9)),
+            p99: ms(h.quantile(0.99)),
+            p999: ms(h.quantile(0.999)),
+            max: ms(h.max()),
+        }
+    }
+}
+
 /// Engine statistics.
 #[derive(Debug, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -527,6 +545,7 @@ impl Summary {
                     failed_retry_quota: t.failed_quota,
                     failed_item_collection_limit: t.failed_collection,
                     stale_read_share: r.stale_read_share.get(i).copied().flatten(),
+                    latency_ms: (t.latency.count() > 0).then(|| LatencySummary::of(&t.latency)),
                     closed_loop: match sc.patterns[i].rate {
                         crate::scenario::RateShape::ClosedLoop(c) => Some(ClosedLoopSummary {
                             threads: c.threads,
@@ -615,7 +634,6 @@ impl Summary {
             })
             .collect();
         let h = &r.latency;
-        let ms = |us: u64| us as f64 / 1_000.0;
         let mut s = Self {
             ddbsim_version: env!("CARGO_PKG_VERSION").to_string(),
             scenario: sc.name.clone(),
@@ -632,13 +650,7 @@ impl Summary {
             requests: total,
             patterns,
             resources,
-            latency_ms: LatencySummary {
-                p50: ms(h.quantile(0.5)),
-                p90: ms(h.quantile(0.9)),
-                p99: ms(h.quantile(0.99)),
-                p999: ms(h.quantile(0.999)),
-                max: ms(h.max()),
-            },
+            latency_ms: LatencySummary::of(h),
             engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
             cost: bill_of(sc, r, catalog),
             prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),

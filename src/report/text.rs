@@ -56,7 +56,7 @@ impl Summary {
         let _ = writeln!(o);
         o.push_str(&self.verdict.to_text());
         let _ = writeln!(o);
-        let rows: Vec<[String; 7]> = std::iter::once([
+        let rows: Vec<[String; 8]> = std::iter::once([
             "pattern".into(),
             "op".into(),
             "offered".into(),
@@ -64,6 +64,7 @@ impl Summary {
             "throttled req".into(),
             "failed".into(),
             "throttled att %".into(),
+            "p99 ms".into(),
         ])
         .chain(self.patterns.iter().map(|p| {
             [
@@ -74,6 +75,7 @@ impl Summary {
                 p.requests.throttled_requests.to_string(),
                 p.requests.failed.to_string(),
                 pct(p.requests.throttled_attempt_share),
+                p.latency_ms.as_ref().map_or_else(|| "-".to_string(), |l| format!("{:.1}", l.p99)),
             ]
         }))
         .collect();

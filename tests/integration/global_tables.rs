@@ -234,6 +234,12 @@ rate = {{ constant = 50 }}
     assert!((ms(&strong, 0.25) - 5.0).abs() < 0.1, "{}", ms(&strong, 0.25));
     assert!((ms(&strong, 0.75) - 45.0).abs() < 0.5, "{}", ms(&strong, 0.75));
     assert!((ms(&plain, 0.75) - 5.0).abs() < 0.1, "{}", ms(&plain, 0.75));
+    // Per pattern (the summary's latency_ms): the puts 45 ms, every one; the reads 5 ms.
+    let sc = scenario(&text("[table.multi_region_strong]\nwrite_latency = \"40ms\""));
+    let s = ddbsim::report::Summary::new(&sc, &strong, &Catalog::builtin());
+    let (put, read) = (s.patterns[0].latency_ms.as_ref().unwrap(), s.patterns[1].latency_ms.as_ref().unwrap());
+    assert!((put.p50 - 45.0).abs() < 0.1 && (put.max - 45.0).abs() < 0.1, "{put:?}");
+    assert!((read.p99 - 5.0).abs() < 0.02, "{read:?}");
     for (a, b) in strong.resources.iter().zip(&plain.resources) {
         let sum = |x: &ddbsim::ResourceOutcome| x.minutes.iter().map(|m| m.consumed).fold([0, 0], |s, c| [s[0] + c[0], s[1] + c[1]]);
         assert_eq!(sum(a), sum(b), "{}", a.name);
