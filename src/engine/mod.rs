@@ -150,7 +150,8 @@ struct Simulation<'a> {
     given_up: Option<GivenUp>,
     /// The table, then its GSIs, then its replicas in other regions.
     res: Vec<Resource>,
-    /// Global tables: each replica's replication queue.
+    /// Global tables: the replication queue of each region's table (the table's, then each
+    /// replica's); empty without replicas.
     replication: Vec<Replication>,
     /// Time to live's background deletes, if on.
     ttl: Option<Ttl>,
