@@ -118,25 +118,10 @@ impl Replication {
     /// Queues `milli` write units in second `s`, spread over the partitions by the bytes each
     /// stores (TTL's deletes, which leave partitions in proportion to their bytes).
     pub(crate) fn push_by_bytes(&mut self, s: u64, to: &Resource, milli: u64) {
-        let total = to.bytes();
-        let n = self.queue.len();
-        if milli == 0 || n == 0 {
-            return;
-        }
-        let mut left = milli;
-        for p in 0..n {
-            let share = if p + 1 == n {
-                left
-            } else if total == 0 {
-                milli / n as u64
-            } else {
-                (u128::from(milli) * u128::from(to.part_bytes(p)) / u128::from(total)) as u64
-            };
-            let share = share.min(left);
+        for (p, share) in by_bytes(to, milli).into_iter().enumerate() {
             if share > 0 {
                 self.queue[p].push_back((s, share));
             }
-            left -= share;
         }
     }
 
@@ -215,22 +200,32 @@ impl Replication {
     /// Adds `bytes` to `res`'s partitions in proportion to what each stores (items written in
     /// a replica's region, stored in the table's too).
     pub(crate) fn spread_bytes(res: &mut Resource, bytes: u64) {
-        let total = res.bytes();
-        let n = res.partition_count();
-        let mut left = bytes;
-        for p in 0..n {
+        for (p, share) in by_bytes(res, bytes).into_iter().enumerate() {
+            res.add_bytes(p, share as i64);
+        }
+    }
+}
+
+/// `amount` split over `res`'s partitions in proportion to the bytes each stores (evenly when
+/// it stores none), the last taking the remainder so the parts sum to `amount`.
+fn by_bytes(res: &Resource, amount: u64) -> Vec<u64> {
+    let total = res.bytes();
+    let n = res.partition_count();
+    let mut left = amount;
+    (0..n)
+        .map(|p| {
             let share = if p + 1 == n {
                 left
             } else if total == 0 {
-                bytes / n as u64
+                amount / n as u64
             } else {
-                (u128::from(bytes) * u128::from(res.part_bytes(p)) / u128::from(total)) as u64
+                (u128::from(amount) * u128::from(res.part_bytes(p)) / u128::from(total)) as u64
             };
             let share = share.min(left);
-            res.add_bytes(p, share as i64);
             left -= share;
-        }
-    }
+            share
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -250,3 +250,45 @@ rate = {{ constant = 50 }}
     let e = parse_str(&four, Path::new("m.toml")).unwrap_err().to_string();
     assert!(e.contains("table.multi_region_strong") && e.contains("three regions"), "{e}");
 }
+
+/// TTL deletes are free where TTL deletes them and a replicated write in every replica (spec
+/// §10.3): the replica applies the table's writes plus a write unit per KB the table's TTL
+/// deleted (1,100 bytes an item: 1,000 and the 100 of overhead), exactly, counting what still
+/// waits at the end; and its storage follows the table's.
+#[test]
+fn ttl_deletes_replicate_as_writes() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "10m"
+seed = 4
+[table]
+name = "Sessions"
+partition_key = "k"
+capacity = { mode = "on_demand" }
+[table.ttl]
+after = "2m"
+within = "1m"
+[keys.k]
+cardinality = 1000000
+[[replica]]
+region = "us-west-2"
+[[pattern]]
+name = "login"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 20 }
+"#,
+    );
+    let r = run(&sc);
+    let (t, rep) = (&r.resources[0], &r.resources[1]);
+    let writes: u64 = t.minutes.iter().map(|m| m.consumed[1]).sum();
+    let ttl: u64 = t.minutes.iter().map(|m| m.ttl_deleted_bytes * 1_000 / 1_024).sum();
+    assert!(ttl > 0, "TTL deleted nothing");
+    let applied: u64 = rep.minutes.iter().map(|m| m.replicated_writes).sum();
+    let waiting = rep.minutes.last().unwrap().replication_backlog;
+    assert_eq!(applied + waiting, writes + ttl);
+    // The table's TTL deletes use no write units of its own.
+    assert_eq!(writes, r.patterns[0].served * 1_000);
+    assert_eq!(rep.stored_bytes, t.stored_bytes);
+}
