@@ -92,7 +92,7 @@ pub enum BillComponent {
     Streams,
     /// DAX node-hours.
     Dax,
-    /// Global tables: data transferred to a replica's region, per GB.
+    /// Global tables: data a region's own writes send to the other regions, per GB.
     ReplicationTransfer,
     /// CloudWatch Contributor Insights: rules and events.
     ContributorInsights,

@@ -244,7 +244,7 @@ pub struct ResourceSummary {
     pub storage_gb: f64,
     /// GSI propagation delay of the index writes applied, ms.
     pub replication_lag_ms: Option<LagSummary>,
-    /// A replica: its replication (global tables).
+    /// Global tables: this region's replication (the table's and each replica's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replica: Option<ReplicaSummary>,
     /// Auto scaling configured (at the start).
@@ -255,7 +255,7 @@ pub struct ResourceSummary {
     pub throttling: Vec<ThrottleSpan>,
 }
 
-/// A replica's replication over the run (global tables).
+/// One region's replication over the run (global tables): the table's or a replica's.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[non_exhaustive]
 pub struct ReplicaSummary {
