@@ -3,7 +3,6 @@
 use super::args::{catalog_arg, duration_arg, replications_arg, share_arg, CompareArgs, RunArgs, ShardsArgs, SweepArgs};
 use super::progress::{Bar, Mode};
 use super::CliError;
-use crate::cost::Catalog;
 use crate::engine::{simulate, RunOptions, StopToken};
 use crate::guard;
 use crate::report::replications::Replications;
@@ -202,7 +201,7 @@ pub(super) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliError> {
         }
     }
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-sweep"))?;
-    let catalog = Catalog::for_region(&sc.pricing.region).unwrap_or_else(Catalog::builtin).with_overrides(&sc.pricing.overrides);
+    let catalog = catalog_arg(None, &sc)?.with_overrides(&sc.pricing.overrides);
     let result = study::sweep::run(&prepared, &sc.name, a.common.seed.unwrap_or(sc.seed), reps, shard, &base, &catalog);
     bar.finish();
     stopped(stop)?;
@@ -292,7 +291,7 @@ pub(super) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), CliError> {
     let work = guard::Work::sweep(counts, counts * o.replications);
     let estimate = if a.force { guard::estimate_work(&sc, &base, work) } else { guard::check_work(&sc, &base, work)? };
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-shards"))?;
-    let catalog = Catalog::for_region(&sc.pricing.region).unwrap_or_else(Catalog::builtin).with_overrides(&sc.pricing.overrides);
+    let catalog = catalog_arg(None, &sc)?.with_overrides(&sc.pricing.overrides);
     let result = study::explore(&sc, &text, &a.common.scenario, &o, &base, &catalog, &a.common.load_options())?;
     bar.finish();
     stopped(stop)?;

@@ -454,13 +454,6 @@ impl Biller<'_> {
 #[must_use]
 pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
     let ia = usage.standard_ia;
-    // A replica is billed at its region's prices (the scenario's overrides are the table's).
-    let regional: Vec<(String, Catalog)> = usage
-        .resources
-        .iter()
-        .filter_map(|r| r.region.clone())
-        .filter_map(|region| Catalog::for_region(&region).map(|c| (region, c)))
-        .collect();
     let mut b = Biller {
         catalog,
         hours: usage.hours,
@@ -489,7 +482,8 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         }
     }
     for r in &usage.resources {
-        b.catalog = r.region.as_ref().and_then(|x| regional.iter().find(|c| &c.0 == x)).map_or(catalog, |c| &c.1);
+        // A replica is billed at its region's prices (the scenario's overrides are the table's).
+        b.catalog = r.region.as_deref().and_then(Catalog::builtin_ref).unwrap_or(catalog);
         if r.provisioned {
             // Reserved capacity is regional: the table's region's covers no replica.
             let [read_cover, write_cover] = &mut cover;

@@ -109,17 +109,31 @@ impl Catalog {
     /// Never: the built-in catalog is checked by a test.
     #[must_use]
     pub fn builtin() -> Self {
-        Self::parse(BUILTIN_US_EAST_1, Path::new("prices/us-east-1.toml")).expect("the built-in catalog is valid")
+        Self::builtin_ref("us-east-1").expect("us-east-1 is built in").clone()
     }
 
     /// The built-in catalog of `region`, if there is one.
+    #[must_use]
+    pub fn for_region(region: &str) -> Option<Self> {
+        Self::builtin_ref(region).cloned()
+    }
+
+    /// The built-in catalog of `region`, parsed once for the process.
     ///
     /// # Panics
     /// Never: every built-in catalog is checked by a test.
     #[must_use]
-    pub fn for_region(region: &str) -> Option<Self> {
-        let (r, text) = BUILTIN.iter().find(|(r, _)| *r == region)?;
-        Some(Self::parse(text, Path::new(&format!("prices/{r}.toml"))).expect("the built-in catalogs are valid"))
+    pub fn builtin_ref(region: &str) -> Option<&'static Self> {
+        static PARSED: std::sync::OnceLock<Vec<Catalog>> = std::sync::OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                BUILTIN
+                    .iter()
+                    .map(|(r, text)| Self::parse(text, Path::new(&format!("prices/{r}.toml"))).expect("the built-in catalogs are valid"))
+                    .collect()
+            })
+            .iter()
+            .find(|c| c.region == region)
     }
 
     /// Reads a catalog file.

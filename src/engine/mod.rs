@@ -153,6 +153,8 @@ struct Simulation<'a> {
     /// Global tables: the replication queue of each region's table (the table's, then each
     /// replica's); empty without replicas.
     replication: Vec<Replication>,
+    /// Scratch for [`Self::replicate`]: each region's own writes of the second, per partition.
+    replication_local: Vec<Vec<u64>>,
     /// Time to live's background deletes, if on.
     ttl: Option<Ttl>,
     /// Per resource: its capacity controller.
@@ -279,6 +281,7 @@ impl<'a> Simulation<'a> {
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
             res,
             replication,
+            replication_local: Vec::new(),
             batch: Vec::new(),
             simple: Vec::new(),
         }
@@ -459,23 +462,24 @@ impl<'a> Simulation<'a> {
         if self.replication.is_empty() {
             return;
         }
-        // What each region admitted of its own traffic, before any replicated write applies.
-        let local: Vec<Vec<u64>> = self
-            .replication
-            .iter()
-            .map(|q| {
-                let r = &self.res[q.res];
-                (0..r.partition_count()).map(|p| r.part_second_used(p, Dim::Write)).collect()
-            })
-            .collect();
-        let regions: Vec<usize> = self.replication.iter().map(|q| q.res).collect();
-        for q in &mut self.replication {
-            for (j, &from) in regions.iter().enumerate() {
-                if from != q.res && local[j].iter().any(|&u| u > 0) {
-                    q.push(s, &self.res[from], &self.res[q.res], &local[j]);
+        // What each region admitted of its own traffic, before any replicated write applies
+        // (buffers kept from second to second).
+        let mut local = std::mem::take(&mut self.replication_local);
+        local.resize_with(self.replication.len(), Vec::new);
+        for (q, l) in self.replication.iter().zip(&mut local) {
+            let r = &self.res[q.res];
+            l.clear();
+            l.extend((0..r.partition_count()).map(|p| r.part_second_used(p, Dim::Write)));
+        }
+        for qi in 0..self.replication.len() {
+            for (j, l) in local.iter().enumerate() {
+                let (to, from) = (self.replication[qi].res, self.replication[j].res);
+                if from != to && l.iter().any(|&u| u > 0) {
+                    self.replication[qi].push(s, &self.res[from], &self.res[to], l);
                 }
             }
         }
+        self.replication_local = local;
         for q in &mut self.replication {
             self.rec.cur[q.res].replicated_writes += q.drain(s, &mut self.res[q.res]);
         }
@@ -489,15 +493,6 @@ impl<'a> Simulation<'a> {
     /// The replication queue of resource `r`, if it is a replica.
     fn replication_mut(&mut self, r: usize) -> Option<&mut Replication> {
         self.replication.iter_mut().find(|q| q.res == r)
-    }
-
-    /// The resource whose traffic shapes resource `r`'s keys: a replica's is the table's.
-    fn keyed(&self, r: usize) -> usize {
-        if r > self.sc.gsis.len() {
-            0
-        } else {
-            r
-        }
     }
 
     /// The write buffer of resource `r`, if it has one.
@@ -723,8 +718,7 @@ impl<'a> Simulation<'a> {
             if secs == 60 {
                 let s = (minute + 1) * 60;
                 let traffic = &self.traffic;
-                let kr = self.keyed(r);
-                let cmds = self.ctl[r].on_heat(s, &self.res[r], &util, |i| traffic.heat_split_point(kr, &self.res[r], i, s));
+                let cmds = self.ctl[r].on_heat(s, &self.res[r], &util, |i| traffic.heat_split_point(r, &self.res[r], i, s));
                 self.apply(s, r, cmds);
             }
         }
@@ -742,8 +736,7 @@ impl<'a> Simulation<'a> {
             self.apply(s, r, cmds);
             let traffic = &self.traffic;
             let is_index = self.res[r].is_index();
-            let kr = self.keyed(r);
-            for (i, old) in self.res[r].split_for_size(|lo, hi| traffic.size_split_point(kr, is_index, lo, hi, s)) {
+            for (i, old) in self.res[r].split_for_size(|lo, hi| traffic.size_split_point(r, is_index, lo, hi, s)) {
                 if let Some(b) = self.buffer_mut(r) {
                     b.split(i, 0.5);
                 }

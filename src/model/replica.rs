@@ -146,12 +146,12 @@ impl Replication {
     /// partition takes what its burst credit and any capacity still left allow. Returns the
     /// milli-units applied.
     pub(crate) fn drain(&mut self, s: u64, to: &mut Resource) -> u64 {
+        if self.queue.iter().all(VecDeque::is_empty) {
+            return 0;
+        }
         to.set_time((s + 1) * MICROS_PER_SEC);
         let levels: Vec<u64> = self.queue.iter().map(|q| q.iter().map(|e| e.1).sum()).collect();
         let total: u64 = levels.iter().sum();
-        if total == 0 {
-            return 0;
-        }
         let room = to.table_room(Dim::Write);
         let mut took = vec![0u64; levels.len()];
         for pass in 0..2 {

@@ -322,7 +322,7 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
         }
     }
     let names: Vec<String> = std::iter::once(sc.table.name.clone()).chain(sc.gsis.iter().map(|g| g.name.clone())).collect();
-    let resources = (0..nres)
+    let mut resources: Vec<ResourceUsage> = (0..nres)
         .map(|r| {
             let od = tracks[r][0].growth.is_some();
             let [pr, pw] = std::mem::take(&mut prov[r]);
@@ -341,11 +341,10 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                 transfer_gb: 0.0,
             }
         })
-        .collect::<Vec<_>>();
+        .collect();
     // Global tables: each replica takes the table's writes and its write capacity (the same in
     // every replica), its own read capacity if set (else the table's), no reads, and the
     // table's items; the screen does not simulate replication lag.
-    let mut resources = resources;
     // The screen puts every region's writes on the table: they are sent to each other region.
     resources[0].transfer_gb = table_writes * sc.replicas.len() as f64 * 1_024.0 / GB as f64;
     for rep in &sc.replicas {
