@@ -94,6 +94,9 @@ pub struct PartitionMinute {
     pub throttles: [u32; 2],
     /// Resource index (0 = table, then GSIs).
     pub resource: u16,
+    /// The entity types' shares of what it served (an index into the run's
+    /// `entity_shares`; `u32::MAX`: none, or no entity types).
+    pub entities: u32,
 }
 
 /// Totals of one access pattern.
@@ -213,12 +216,95 @@ pub(crate) struct Recorder {
     pub(crate) minute_attempts: [u64; 4],
     /// Per minute: attempts sent, attempts throttled, requests failed, requests offered.
     pub(crate) attempts_by_minute: Vec<[u64; 4]>,
+    /// Units each entity type used on each partition in the current minute (entity types only).
+    pub(crate) entity_use: EntityUse,
+    /// The entity shares of partition rows (`PartitionMinute::entities` indexes it).
+    pub(crate) entity_shares: Vec<String>,
+}
+
+/// Milli-units admitted per resource, partition and entity type in the current minute: each
+/// entity type's share of an overloaded index's partitions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EntityUse {
+    /// Entity types (0: off).
+    n: usize,
+    /// Per resource: partition `p`'s entity `e` at `p * n + e`.
+    by_res: Vec<Vec<u64>>,
+}
+
+impl EntityUse {
+    /// Tallies for `n` entity types over `resources` resources.
+    pub(crate) fn new(n: usize, resources: usize) -> Self {
+        Self { n, by_res: vec![Vec::new(); if n > 0 { resources } else { 0 }] }
+    }
+
+    /// `milli` units of entity `e` admitted on partition `part` of resource `r`.
+    #[inline]
+    pub(crate) fn add(&mut self, r: usize, part: usize, e: usize, milli: u64) {
+        let v = &mut self.by_res[r];
+        let i = part * self.n + e;
+        if v.len() <= i {
+            v.resize((part + 1) * self.n, 0);
+        }
+        v[i] += milli;
+    }
+
+    /// Is anything tallied (the scenario has entity types)?
+    #[inline]
+    pub(crate) fn on(&self) -> bool {
+        self.n > 0
+    }
+
+    /// Partition `i` of resource `r` split in two, the lower keeping `frac` of what it holds.
+    pub(crate) fn split(&mut self, r: usize, i: usize, frac: f64) {
+        if self.n == 0 {
+            return;
+        }
+        let n = self.n;
+        let v = &mut self.by_res[r];
+        if v.len() < (i + 1) * n {
+            v.resize((i + 1) * n, 0);
+        }
+        let upper: Vec<u64> = v[i * n..(i + 1) * n].iter().map(|&x| x - (x as f64 * frac).round() as u64).collect();
+        for x in &mut v[i * n..(i + 1) * n] {
+            *x = (*x as f64 * frac).round() as u64;
+        }
+        let at = (i + 1) * n;
+        v.splice(at..at, upper);
+    }
+
+    /// Resource `r` grew from `old` to `new` partitions, each doubling (`Resource::grow_to`).
+    pub(crate) fn grow(&mut self, r: usize, old: usize, new: usize) {
+        let mut len = old;
+        while len < new {
+            for i in (0..len).rev() {
+                self.split(r, i, 0.5);
+            }
+            len *= 2;
+        }
+    }
+
+    /// Partition `part` of resource `r`'s shares by entity for the minute, named by `names`
+    /// (`Order=0.618;Review=0.382`, largest first), and clears them; empty when it served none.
+    pub(crate) fn take_shares(&mut self, r: usize, part: usize, names: &[String]) -> String {
+        let n = self.n;
+        let Some(v) = self.by_res.get_mut(r).and_then(|v| v.get_mut(part * n..(part + 1) * n)) else { return String::new() };
+        let total: u64 = v.iter().sum();
+        if total == 0 {
+            return String::new();
+        }
+        let mut shares: Vec<(usize, u64)> = v.iter().copied().enumerate().filter(|x| x.1 > 0).collect();
+        shares.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.iter_mut().for_each(|x| *x = 0);
+        shares.iter().map(|&(e, x)| format!("{}={:.3}", names[e], x as f64 / total as f64)).collect::<Vec<_>>().join(";")
+    }
 }
 
 impl Recorder {
     /// A recorder for `resources` tables and indexes and `patterns` patterns.
-    pub(crate) fn new(resources: usize, patterns: usize) -> Self {
+    pub(crate) fn new(resources: usize, patterns: usize, entities: usize) -> Self {
         Self {
+            entity_use: EntityUse::new(entities, resources),
             resources: vec![Vec::new(); resources],
             cur: vec![MinuteRecord::default(); resources],
             patterns: vec![PatternTotals::default(); patterns],

@@ -318,6 +318,9 @@ impl Admission<'_> {
                 let charge = Charge { res: p.res as u16, dim: p.dim, part: c.part, units: c.units };
                 self.store(j, &charge, c.count);
             }
+            if let (true, Some(e)) = (self.rec.entity_use.on(), p.entity) {
+                self.rec.entity_use.add(p.res, c.part as usize, e, c.count * c.units);
+            }
             per_pattern[j].0 += c.count;
             per_pattern[j].1 += c.count * c.units;
         }
@@ -522,6 +525,11 @@ impl Admission<'_> {
     fn admitted(&mut self, j: usize, charges: &[Charge], count: u64) {
         for c in charges {
             self.store(j, c, count);
+        }
+        if let (true, Some(e)) = (self.rec.entity_use.on(), self.pats[j].entity) {
+            for c in charges {
+                self.rec.entity_use.add(c.res as usize, c.part as usize, e, c.units * count);
+            }
         }
     }
 

@@ -345,13 +345,21 @@ impl Traffic {
     /// (drawn from the pattern's key stream) when the value has a sort key.
     #[inline]
     fn position(&mut self, j: usize, ks: usize, h: u64, res: &Resource) -> u64 {
-        match self.layout(ks, res.is_index()) {
+        match self.span(j, ks, res.is_index()) {
             None => h,
-            Some(sk) => {
-                let s = if sk.newest { sk.items - 1 } else { self.rng_keys[j].random_range(0..sk.items) };
-                item_position(collection_base(h), s, sk.items)
+            Some(sp) => {
+                let s = if sp.newest { sp.first + sp.len - 1 } else { sp.first + self.rng_keys[j].random_range(0..sp.len) };
+                item_position(collection_base(h), s, sp.items)
             }
         }
+    }
+
+    /// The items of each value's collection that pattern `j`'s requests on key space `ks` of
+    /// a table (or of an index, `is_index`) land on: the whole collection, or an entity's
+    /// items in it.
+    #[inline]
+    fn span(&self, j: usize, ks: usize, is_index: bool) -> Option<Span> {
+        self.layout(ks, is_index).map(|sk| Span::of(sk, self.pats[j].segment.filter(|_| !is_index && self.pats[j].key_space == Some(ks))))
     }
 
     /// Draws one request of pattern `j` arriving at `time` into `out` (several attempts when a
@@ -560,7 +568,7 @@ impl Traffic {
             Some(ks) => {
                 let dist = &self.dists[ks];
                 let count = p.shards.map_or(1, |s| s.count);
-                let layout = self.layout(ks, res.is_index());
+                let layout = self.span(j, ks, res.is_index());
                 // Mass each shard of a key receives per request touching that key.
                 let per_shard = if p.fanout > 1 { 1.0 } else { 1.0 / count as f64 };
                 let spread = |w: &mut [f64], rank: u64, mass: f64| {
@@ -649,7 +657,7 @@ impl Traffic {
                 if dist.sequential_period_s.is_some() {
                     return Err("sequential keys (DynamoDB does not split for heat on them)");
                 }
-                let layout = self.layout(ks, is_index);
+                let layout = self.span(j, ks, is_index);
                 let count = self.shards[ks].map_or(1, |sh| sh.count).min(MAX_TRACKED_SHARDS);
                 for (rank, &pr) in dist.head.iter().enumerate() {
                     for sh in 0..count {
@@ -677,10 +685,12 @@ impl Traffic {
     /// The busiest keys over the run: `(resource, key space, rank, requests/s)`, busiest first,
     /// from `offered` requests per pattern over `duration_s` seconds; on a GSI, the index
     /// writes per second its base-table writes put on each index key.
-    pub(crate) fn hot_keys(&self, offered: &[u64], duration_s: u64) -> Vec<(usize, usize, u64, f64)> {
-        let mut acc: std::collections::BTreeMap<(usize, usize, u64), f64> = std::collections::BTreeMap::new();
+    pub(crate) fn hot_keys(&self, offered: &[u64], duration_s: u64) -> Vec<HotKeyRate> {
+        let mut acc: std::collections::BTreeMap<(usize, usize, u64), (f64, u64)> = std::collections::BTreeMap::new();
         for (j, p) in self.pats.iter().enumerate() {
             let rate = offered[j] as f64 / duration_s as f64;
+            // The entity types whose traffic lands on the key (bit e for entity e).
+            let mask = p.entity.map_or(0, |e| 1u64 << e.min(63));
             // The pattern's own key space, and the index keys its writes put on each GSI (the
             // share of items that carry the index key).
             let own = p.key_space.map(|ks| (p.res, ks, rate));
@@ -688,19 +698,23 @@ impl Traffic {
             for (res, ks, rate) in own.into_iter().chain(index) {
                 let dist = &self.dists[ks];
                 if let Some(key) = dist.sequential_key(duration_s - 1) {
-                    *acc.entry((res, ks, key)).or_default() += rate;
+                    let e = acc.entry((res, ks, key)).or_default();
+                    e.0 += rate;
+                    e.1 |= mask;
                     continue;
                 }
                 let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
                 for (rank, pr) in ranked.into_iter().take(HOT_KEYS) {
-                    *acc.entry((res, ks, rank as u64)).or_default() += rate * pr;
+                    let e = acc.entry((res, ks, rank as u64)).or_default();
+                    e.0 += rate * pr;
+                    e.1 |= mask;
                 }
             }
         }
-        let mut v: Vec<((usize, usize, u64), f64)> = acc.into_iter().collect();
-        v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        v.into_iter().take(HOT_KEYS).map(|((r, ks, rank), rate)| (r, ks, rank, rate)).collect()
+        let mut v: Vec<_> = acc.into_iter().collect();
+        v.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        v.into_iter().take(HOT_KEYS).map(|((res, ks, rank), (rate, entities))| HotKeyRate { res, ks, rank, rate, entities }).collect()
     }
 
     /// The partition of resource `res` holding key `rank` of key space `ks` (its first shard).
@@ -709,55 +723,99 @@ impl Traffic {
     }
 }
 
+/// A busy key: resource, key space, rank, requests per second, and the entity types whose
+/// traffic lands on it (bit `e` for entity `e`).
+pub(crate) struct HotKeyRate {
+    pub(crate) res: usize,
+    pub(crate) ks: usize,
+    pub(crate) rank: u64,
+    pub(crate) rate: f64,
+    pub(crate) entities: u64,
+}
+
 /// Adds `mass` requests on the value hashing to `h` to the partitions of `res` that hold it: one
 /// partition, or, for a collection spread uniformly over its sort keys, each partition holding
 /// some of its items in proportion to how many.
-fn add_mass(w: &mut [f64], res: &Resource, layout: Option<SortKeys>, h: u64, mass: f64) {
-    let Some(sk) = layout else {
+fn add_mass(w: &mut [f64], res: &Resource, layout: Option<Span>, h: u64, mass: f64) {
+    let Some(sp) = layout else {
         w[res.partition_of(h)] += mass;
         return;
     };
     let base = collection_base(h);
-    if sk.newest {
-        w[res.partition_of(item_position(base, sk.items - 1, sk.items))] += mass;
+    if sp.newest {
+        w[res.partition_of(item_position(base, sp.first + sp.len - 1, sp.items))] += mass;
         return;
     }
-    let (first, last) = (res.partition_of(base), res.partition_of(base + (COLLECTION_WIDTH - 1)));
+    let (first, last) = if sp.whole() {
+        (res.partition_of(base), res.partition_of(base + (COLLECTION_WIDTH - 1)))
+    } else {
+        (res.partition_of(item_position(base, sp.first, sp.items)), res.partition_of(item_position(base, sp.first + sp.len - 1, sp.items)))
+    };
     if first == last {
         w[first] += mass;
         return;
     }
     for (p, x) in w.iter_mut().enumerate().take(last + 1).skip(first) {
         let (lo, hi) = res.range(p);
-        let n = items_before(base, sk.items, hi) - items_before(base, sk.items, u128::from(lo));
-        *x += mass * n as f64 / sk.items as f64;
+        let n = sp.before(base, hi) - sp.before(base, u128::from(lo));
+        *x += mass * n as f64 / sp.len as f64;
+    }
+}
+
+/// The items of a collection that a pattern's requests land on: `len` of its `items` from
+/// the `first`, uniformly or on the newest.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    items: u64,
+    first: u64,
+    len: u64,
+    newest: bool,
+}
+
+impl Span {
+    fn of(sk: SortKeys, segment: Option<(u64, u64, bool)>) -> Self {
+        match segment {
+            Some((first, len, newest)) => {
+                Span { items: sk.items, first: first.min(sk.items - 1), len: len.clamp(1, sk.items - first.min(sk.items - 1)), newest }
+            }
+            None => Span { items: sk.items, first: 0, len: sk.items, newest: sk.newest },
+        }
+    }
+
+    fn whole(&self) -> bool {
+        self.first == 0 && self.len == self.items
+    }
+
+    /// The span's items of the collection at `base` placed before position `x`.
+    fn before(&self, base: u64, x: u128) -> u64 {
+        items_before(base, self.items, x).saturating_sub(self.first).min(self.len)
     }
 }
 
 /// The points (position, requests/s) `mass` requests on the value hashing to `h` put inside
 /// `[lo, hi)`: the value itself, or its items there, grouped into at most 16 points.
-fn push_points(points: &mut Vec<(u64, f64)>, layout: Option<SortKeys>, h: u64, mass: f64, lo: u64, hi: u128) {
+fn push_points(points: &mut Vec<(u64, f64)>, layout: Option<Span>, h: u64, mass: f64, lo: u64, hi: u128) {
     let inside = |x: u64| x >= lo && u128::from(x) < hi;
-    let Some(sk) = layout else {
+    let Some(sp) = layout else {
         if inside(h) {
             points.push((h, mass));
         }
         return;
     };
     let base = collection_base(h);
-    if sk.newest {
-        let x = item_position(base, sk.items - 1, sk.items);
+    if sp.newest {
+        let x = item_position(base, sp.first + sp.len - 1, sp.items);
         if inside(x) {
             points.push((x, mass));
         }
         return;
     }
-    let a = items_before(base, sk.items, u128::from(lo));
-    let k = items_before(base, sk.items, hi) - a;
+    let a = sp.before(base, u128::from(lo));
+    let k = sp.before(base, hi) - a;
     let n = k.min(COLLECTION_POINTS);
     for c in 0..n {
         let (s0, s1) = (a + c * k / n, a + (c + 1) * k / n);
-        points.push((item_position(base, (s0 + s1 - 1) / 2, sk.items), mass * (s1 - s0) as f64 / sk.items as f64));
+        points.push((item_position(base, sp.first + (s0 + s1 - 1) / 2, sp.items), mass * (s1 - s0) as f64 / sp.len as f64));
     }
 }
 

@@ -34,7 +34,7 @@ use crate::model::client::Client;
 use crate::model::control::{CapacityCommand, CapacityController, Completion, ControlSettings};
 use crate::model::indexes::{IndexState, ItemCollections, Propagation, WriteBuffer};
 use crate::model::replica::Replication;
-use crate::model::request::{initial_index_bytes, mean_written_item};
+use crate::model::request::{initial_collection_bytes, initial_index_bytes, mean_written_item};
 use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
 use crate::rng::{RngStreams, Stream};
@@ -164,6 +164,8 @@ struct Simulation<'a> {
     /// Per resource: the GSI exists (the table always does).
     active: Vec<bool>,
     collections: ItemCollections,
+    /// The entity types' names (for partition shares).
+    entity_names: Vec<String>,
     traffic: Traffic,
     client: Client,
     retries: EventQueue<Attempt>,
@@ -249,7 +251,6 @@ impl<'a> Simulation<'a> {
         for (i, a) in sc.actions.iter().enumerate() {
             schedule.push(a.time.as_secs(), Scheduled::Action(i));
         }
-        let cardinality = sc.key_spaces.get(t.partition_key).map_or(1, |k| k.cardinality.max(1));
         Self {
             sc,
             opts,
@@ -264,13 +265,14 @@ impl<'a> Simulation<'a> {
                 .chain(sc.gsis.iter().map(|g| !g.added_during_run))
                 .chain(sc.replicas.iter().map(|_| true))
                 .collect(),
-            collections: ItemCollections::new(t.storage_bytes / cardinality),
+            collections: ItemCollections::new(initial_collection_bytes(sc)),
+            entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
             traffic: Traffic::new(sc, &streams),
             client: Client::new(sc.client),
             retries: EventQueue::default(),
             jitter: streams.rng(Stream::Jitter, 0),
             schedule,
-            rec: Recorder::new(res.len(), sc.patterns.len()),
+            rec: Recorder::new(res.len(), sc.patterns.len(), sc.entities.len()),
             events: Vec::new(),
             bulk_seconds: 0,
             replayed_seconds: 0,
@@ -606,6 +608,7 @@ impl<'a> Simulation<'a> {
                     let old = self.res[r].partition_count();
                     if partitions > old {
                         self.res[r].grow_to(partitions);
+                        self.rec.entity_use.grow(r, old, self.res[r].partition_count());
                         if let Some(b) = self.buffer_mut(r) {
                             b.grow_to(partitions);
                         }
@@ -619,6 +622,7 @@ impl<'a> Simulation<'a> {
                 }
                 CapacityCommand::Split { index, at, frac } => {
                     self.res[r].split(index, at, frac);
+                    self.rec.entity_use.split(r, index, frac);
                     if let Some(b) = self.buffer_mut(r) {
                         b.split(index, frac);
                     }
@@ -701,16 +705,26 @@ impl<'a> Simulation<'a> {
             self.rec.resources[r].push(m);
             let caps = [crate::limits::PARTITION_READ_CAP * MILLI * secs, crate::limits::PARTITION_WRITE_CAP * MILLI * secs];
             let mut util = Vec::with_capacity(res.partition_count());
-            let (record, rows) = (self.opts.record_partitions, &mut self.rec.partitions);
+            let record = self.opts.record_partitions;
+            let crate::metrics::Recorder { partitions: rows, entity_use, entity_shares, .. } = &mut self.rec;
+            let names = &self.entity_names;
             res.close_minute(|p, consumed, throttles| {
+                let shares = if entity_use.on() { entity_use.take_shares(r, p, names) } else { String::new() };
                 if record {
                     let narrow = |x: [u64; 2]| x.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+                    let entities = if shares.is_empty() {
+                        u32::MAX
+                    } else {
+                        entity_shares.push(shares);
+                        (entity_shares.len() - 1) as u32
+                    };
                     rows.push(PartitionMinute {
                         minute: minute as u32,
                         resource: r as u16,
                         partition: p as u32,
                         consumed: narrow(consumed),
                         throttles: narrow(throttles),
+                        entities,
                     });
                 }
                 util.push((consumed[0] as f64 / caps[0] as f64).max(consumed[1] as f64 / caps[1] as f64));
@@ -737,6 +751,7 @@ impl<'a> Simulation<'a> {
             let traffic = &self.traffic;
             let is_index = self.res[r].is_index();
             for (i, old) in self.res[r].split_for_size(|lo, hi| traffic.size_split_point(r, is_index, lo, hi, s)) {
+                self.rec.entity_use.split(r, i, 0.5);
                 if let Some(b) = self.buffer_mut(r) {
                     b.split(i, 0.5);
                 }
@@ -762,12 +777,20 @@ impl<'a> Simulation<'a> {
             .traffic
             .hot_keys(&offered, self.duration_s)
             .into_iter()
-            .map(|(r, ks, rank, rate)| HotKey {
-                resource: self.res[r].name().to_string(),
-                key: self.key_label(ks, rank),
-                key_space: self.sc.key_spaces[ks].name.clone(),
-                partition: self.traffic.partition_of_key(&self.res[r], ks, rank),
-                requests_per_s: (rate * 100.0).round() / 100.0,
+            .map(|h| HotKey {
+                resource: self.res[h.res].name().to_string(),
+                key: self.key_label(h.ks, h.rank),
+                key_space: self.sc.key_spaces[h.ks].name.clone(),
+                partition: self.traffic.partition_of_key(&self.res[h.res], h.ks, h.rank),
+                requests_per_s: (h.rate * 100.0).round() / 100.0,
+                entities: self
+                    .sc
+                    .entities
+                    .iter()
+                    .enumerate()
+                    .filter(|(e, _)| h.entities >> (*e).min(63) & 1 == 1)
+                    .map(|(_, e)| e.name.clone())
+                    .collect(),
             })
             .collect();
         let stale_read_share = self
@@ -780,7 +803,7 @@ impl<'a> Simulation<'a> {
             })
             .collect();
         let item_collections = self.collections.report(|ks, rank| self.key_label(ks, rank));
-        let Recorder { resources, partitions, patterns, latency, latency_by_minute, attempts_by_minute, .. } = self.rec;
+        let Recorder { resources, partitions, patterns, latency, latency_by_minute, attempts_by_minute, entity_shares, .. } = self.rec;
         let outcomes = self
             .res
             .iter()
@@ -816,6 +839,7 @@ impl<'a> Simulation<'a> {
             resources: outcomes,
             patterns,
             partitions,
+            entity_shares,
             latency,
             latency_by_minute,
             attempts_by_minute,

@@ -221,6 +221,22 @@ pub struct HotKey {
     pub partition: usize,
     /// Requests per second it received on average (all shards).
     pub requests_per_s: f64,
+    /// The entity types whose reads and writes land on it (single-table designs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<String>,
+}
+
+impl HotKey {
+    /// The key as reports show it: with the entity types that use it, when the scenario
+    /// declares them (`GSI1#3 [Order, Review]`).
+    #[must_use]
+    pub fn label(&self) -> String {
+        if self.entities.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{} [{}]", self.key, self.entities.join(", "))
+        }
+    }
 }
 
 /// A DAX cluster's minute (estimates: the hit ratio and the ceiling are models, see
@@ -291,6 +307,8 @@ pub struct RunResult {
     pub patterns: Vec<PatternTotals>,
     /// Per partition and minute (when recorded).
     pub partitions: Vec<PartitionMinute>,
+    /// The entity types' shares of a partition's minute (`PartitionMinute::entities`).
+    pub entity_shares: Vec<String>,
     /// Latency of successful requests, µs.
     pub latency: Histogram,
     /// Per minute: p50, p99 and max latency of requests served, µs.

@@ -281,20 +281,21 @@ pub struct CollectionInfo {
 pub(crate) struct ItemCollections {
     /// (key space, key rank) -> (bytes, refused writes).
     map: BTreeMap<(usize, u64), (u64, u64)>,
-    /// Bytes every collection holds at the start.
-    start: u64,
+    /// Bytes every collection of each key space holds at the start.
+    start: Vec<u64>,
 }
 
 impl ItemCollections {
-    /// Collections that start with `start_bytes` each.
-    pub(crate) fn new(start_bytes: u64) -> Self {
+    /// Collections that start with `start_bytes[key space]` each.
+    pub(crate) fn new(start_bytes: Vec<u64>) -> Self {
         Self { map: BTreeMap::new(), start: start_bytes }
     }
 
     /// Whether a write growing collection `(key_space, key)` by `growth` bytes fits the 10 GB
     /// limit (spec §8); records the growth when it does, the refusal when it does not.
     pub(crate) fn admits(&mut self, key_space: usize, key: u64, growth: u64) -> bool {
-        let e = self.map.entry((key_space, key)).or_insert((self.start, 0));
+        let start = self.start.get(key_space).copied().unwrap_or(0);
+        let e = self.map.entry((key_space, key)).or_insert((start, 0));
         if e.0 + growth > COLLECTION_LIMIT_BYTES {
             e.1 += 1;
             return false;
@@ -327,7 +328,7 @@ mod tests {
     /// every further write of that key and no other.
     #[test]
     fn collections_stop_at_the_limit() {
-        let mut c = ItemCollections::new(10_727_418_240);
+        let mut c = ItemCollections::new(vec![10_727_418_240]);
         let ok = (0..3_000).filter(|_| c.admits(0, 7, 4_300)).count();
         assert_eq!(ok, 2_325);
         assert!(c.admits(0, 8, 4_300));

@@ -8,7 +8,7 @@
 
 use super::Dim;
 use crate::limits::{ITEM_OVERHEAD_BYTES, PAGE_BYTES};
-use crate::scenario::{IndexRef, IndexWrite, Op, PatternSpec, Projection, RateShape, Scenario, Shards, SizeSpec};
+use crate::scenario::{IndexRef, IndexWrite, LsiSpec, Op, PatternSpec, Projection, RateShape, Scenario, Shards, SizeSpec};
 use crate::units::{self, Consistency};
 use rand_distr::LogNormal;
 
@@ -100,6 +100,11 @@ pub(crate) struct CompiledPattern {
     pub(crate) mrsc_us: u64,
     /// Key space of the partition-key values touched (none for a scan).
     pub(crate) key_space: Option<usize>,
+    /// The entity type it reads or writes.
+    pub(crate) entity: Option<usize>,
+    /// The entity's items in each value's item collection (on the table, its LSIs and
+    /// replicas): `(first, count, newest)`; `None`: the whole collection.
+    pub(crate) segment: Option<(u64, u64, bool)>,
     /// Write sharding of that key space (more than one shard).
     pub(crate) shards: Option<Shards>,
     /// Requests a logical read sends (every shard under random suffixes).
@@ -162,9 +167,45 @@ pub(crate) fn mean_written_item(sc: &Scenario) -> u64 {
 /// the projection plus 100 bytes, relative to the mean item written (spec §1.3).
 pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
     let spec = &sc.gsis[g];
+    // With entity types, the index holds the entries of those whose items carry its key.
+    if !sc.entities.is_empty() {
+        return sc
+            .entities
+            .iter()
+            .filter_map(|e| e.in_gsi(g).map(|w| (e, w.share)))
+            .map(|(e, share)| {
+                let entry = index_entry_bytes(spec.projection, e.size.mean() as u64) + ITEM_OVERHEAD_BYTES;
+                e.count(&sc.key_spaces) as f64 * share * entry as f64
+            })
+            .sum::<f64>() as u64;
+    }
     let mean_item = mean_written_item(sc) as f64;
     let entry = index_entry_bytes(spec.projection, mean_item as u64) as f64;
     (sc.table.storage_bytes as f64 * spec.coverage * (entry + ITEM_OVERHEAD_BYTES as f64) / (mean_item + ITEM_OVERHEAD_BYTES as f64)) as u64
+}
+
+/// Bytes each item collection of each key space holds at the start: with entity types, the
+/// items of those on it and their LSI entries; otherwise the table's bytes over its
+/// partition-key values.
+pub(crate) fn initial_collection_bytes(sc: &Scenario) -> Vec<u64> {
+    let cardinality = sc.key_spaces.get(sc.table.partition_key).map_or(1, |k| k.cardinality.max(1));
+    let even = sc.table.storage_bytes / cardinality;
+    if sc.entities.is_empty() {
+        return vec![even; sc.key_spaces.len()];
+    }
+    (0..sc.key_spaces.len())
+        .map(|ks| {
+            sc.entities
+                .iter()
+                .filter(|e| e.key_space == ks)
+                .map(|e| {
+                    let item = e.size.mean() as u64;
+                    let lsi: u64 = e.lsi.iter().map(|&l| index_entry_bytes(sc.lsis[l].projection, item) + ITEM_OVERHEAD_BYTES).sum();
+                    e.items.saturating_mul(item + ITEM_OVERHEAD_BYTES + lsi)
+                })
+                .fold(0u64, u64::saturating_add)
+        })
+        .collect()
 }
 
 impl CompiledPattern {
@@ -181,27 +222,38 @@ impl CompiledPattern {
             Some(s) if s.random && matches!(p.op, Op::GetItem | Op::Query) => s.count,
             _ => 1,
         };
+        let entity = p.entity.map(|e| &sc.entities[e]);
         let gsi: Vec<GsiWrite> = p
             .index_writes
             .iter()
-            .map(|&(g, k)| GsiWrite {
-                delta: if k == IndexWrite::Insert {
-                    (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64
-                } else {
-                    0
-                },
-                res: g + 1,
-                key_space: sc.gsis[g].partition_key,
-                writes: k.writes(),
-                coverage: sc.gsis[g].coverage,
-                projection: sc.gsis[g].projection,
+            .map(|&(g, k)| {
+                // An entity writes its own key space into the index, from the share of its
+                // items that carry the key; a deleted item's entry leaves the index.
+                let (key_space, coverage) =
+                    entity.and_then(|e| e.in_gsi(g)).map_or((sc.gsis[g].partition_key, sc.gsis[g].coverage), |w| (w.key_space, w.share));
+                let entry = (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64;
+                GsiWrite {
+                    delta: match (k, p.op) {
+                        (IndexWrite::Insert, _) => entry,
+                        (_, Op::DeleteItem) if entity.is_some() => -entry,
+                        _ => 0,
+                    },
+                    res: g + 1,
+                    key_space,
+                    writes: k.writes(),
+                    coverage,
+                    projection: sc.gsis[g].projection,
+                }
             })
             .collect();
+        // The LSIs a write maintains: all of them, or those whose sort key the entity carries.
+        let lsis: Vec<&LsiSpec> =
+            sc.lsis.iter().enumerate().filter(|(l, _)| entity.is_none_or(|e| e.lsi.contains(l))).map(|x| x.1).collect();
         // With LSIs, an item collection (the items and LSI entries of one partition-key value)
         // is capped (spec §8): inserts are drawn with their key to track it.
-        let collection_growth = (!sc.lsis.is_empty() && p.op == Op::PutItem && p.key_space.is_some()).then(|| {
+        let collection_growth = (!sc.lsis.is_empty() && p.op == Op::PutItem && p.key_space.is_some() && p.index.is_none()).then(|| {
             let item = mean_bytes(p.size);
-            item + ITEM_OVERHEAD_BYTES + sc.lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()
+            item + ITEM_OVERHEAD_BYTES + lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()
         });
         let kind = match p.op {
             Op::BatchGet | Op::BatchWrite => Kind::Batch,
@@ -233,6 +285,10 @@ impl CompiledPattern {
             dim,
             mrsc_us: if dim == Dim::Write { sc.table.mrsc_write_latency.map_or(0, |d| d.as_micros()) } else { 0 },
             key_space: p.key_space,
+            entity: p.entity,
+            segment: entity
+                .filter(|e| p.index.is_none_or(|i| matches!(i, IndexRef::Lsi(_))) && Some(e.key_space) == p.key_space)
+                .map(|e| (e.offset, e.items, e.newest)),
             shards,
             fanout,
             size: p.size,
@@ -243,7 +299,7 @@ impl CompiledPattern {
             fixed_units: None,
             closed_loop: matches!(p.rate, RateShape::ClosedLoop(_)),
             paged,
-            lsi_projections: if p.op.is_write() { sc.lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
+            lsi_projections: if p.op.is_write() { lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
             gsi,
             collection_growth,
             base_delta: match p.op {

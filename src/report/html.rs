@@ -322,7 +322,7 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             &["key", "resource", "partition", "requests/s"],
             s.hot_keys
                 .iter()
-                .map(|k| vec![escape(&k.key), escape(&k.resource), k.partition.to_string(), format!("{:.1}", k.requests_per_s)]),
+                .map(|k| vec![escape(&k.label()), escape(&k.resource), k.partition.to_string(), format!("{:.1}", k.requests_per_s)]),
             "summary.json",
         );
     }

@@ -336,7 +336,7 @@ impl<'a> RunReport<'a> {
             .summary
             .hot_keys
             .iter()
-            .map(|k| format!("{} on {}, partition {}: {:.1}/s", k.key, k.resource, k.partition, k.requests_per_s))
+            .map(|k| format!("{} on {}, partition {}: {:.1}/s", k.label(), k.resource, k.partition, k.requests_per_s))
             .collect();
         let h = (plot::PANEL_HEIGHT - 40) * maps.len().max(1) as u32 + 20;
         let (svg, heat_png) = draw_chart!(h, "hot-partitions", |root| plot::hot_partitions(root, &maps, &hot, time))?;

@@ -42,6 +42,10 @@ pub struct PartitionRow {
     pub read_utilization: f64,
     /// Consumed writes over the partition's 1,000 WU/s cap for the minute, 0-1.
     pub write_utilization: f64,
+    /// Single-table designs: each entity type's share of the units the partition served in
+    /// the minute, largest first (`Order=0.618;Review=0.382`); empty without entity types.
+    #[serde(default)]
+    pub entities: String,
 }
 
 /// Milli-units as units.
@@ -130,6 +134,7 @@ pub fn for_each_partition(r: &RunResult, mut f: impl FnMut(PartitionRow)) {
             write_throttle_events: p.throttles[1].into(),
             read_utilization: round6(units(p.consumed[0].into()) / (PARTITION_READ_CAP as f64 * secs)),
             write_utilization: round6(units(p.consumed[1].into()) / (PARTITION_WRITE_CAP as f64 * secs)),
+            entities: r.entity_shares.get(p.entities as usize).cloned().unwrap_or_default(),
         });
     }
 }
@@ -174,7 +179,7 @@ pub(crate) fn write_csv<T: Serialize>(
 pub(crate) const TIMESERIES_HEADER: &str = "time_s,resource,metric,value";
 /// The header of `partitions.csv`.
 pub(crate) const PARTITIONS_HEADER: &str =
-    "time_s,resource,partition,consumed_rcu,consumed_wcu,read_throttle_events,write_throttle_events,read_utilization,write_utilization";
+    "time_s,resource,partition,consumed_rcu,consumed_wcu,read_throttle_events,write_throttle_events,read_utilization,write_utilization,entities";
 
 /// `timeseries.csv` as bytes.
 #[must_use]

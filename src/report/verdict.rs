@@ -194,7 +194,7 @@ impl Verdict {
                 ));
             }
             if let Some(k) = s.hot_keys.iter().find(|k| k.resource == r.name) {
-                w.push_str(&format!("; hottest key {} ({:.0} requests/s, partition {})", k.key, k.requests_per_s, k.partition));
+                w.push_str(&format!("; hottest key {} ({:.0} requests/s, partition {})", k.label(), k.requests_per_s, k.partition));
             }
             let others = s.resources.iter().flat_map(|r| &r.throttling).count() - 1;
             if others > 0 {

@@ -45,6 +45,8 @@ pub struct Scenario {
     pub gsis: Vec<GsiSpec>,
     /// Local secondary indexes.
     pub lsis: Vec<LsiSpec>,
+    /// Entity types of a single-table design (empty when the scenario declares none).
+    pub entities: Vec<EntitySpec>,
     /// Access patterns.
     pub patterns: Vec<PatternSpec>,
     /// The client.
@@ -577,6 +579,54 @@ pub struct GsiSpec {
     pub contributor_insights: Option<InsightsMode>,
 }
 
+/// An entity type of a single-table design.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntitySpec {
+    /// Name.
+    pub name: String,
+    /// Key space of its partition-key values.
+    pub key_space: usize,
+    /// Items under each partition-key value.
+    pub items: u64,
+    /// Where its items start in each value's item collection: the items of the entity types
+    /// declared before it on the same key space come first (their sort-key prefixes sort
+    /// first: a model choice, declaration order).
+    pub offset: u64,
+    /// Traffic goes to the newest of its items rather than a uniform one.
+    pub newest: bool,
+    /// Item sizes.
+    pub size: SizeSpec,
+    /// The GSIs its items write: (GSI position, key space written, share of items carrying it).
+    pub gsi: Vec<EntityIndex>,
+    /// The LSIs (positions) its items carry the sort key of.
+    pub lsi: Vec<usize>,
+}
+
+/// What an entity's items write into one GSI.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EntityIndex {
+    /// GSI position.
+    pub gsi: usize,
+    /// Key space of the values written into the index partition key.
+    pub key_space: usize,
+    /// Share of the entity's items that carry the index key.
+    pub share: f64,
+}
+
+impl EntitySpec {
+    /// Items of this type in the table: one set per partition-key value.
+    #[must_use]
+    pub fn count(&self, key_spaces: &[KeySpaceSpec]) -> u64 {
+        key_spaces[self.key_space].cardinality.saturating_mul(self.items)
+    }
+
+    /// What it writes into GSI `g`, if its items carry that index's key.
+    #[must_use]
+    pub fn in_gsi(&self, g: usize) -> Option<EntityIndex> {
+        self.gsi.iter().copied().find(|e| e.gsi == g)
+    }
+}
+
 /// An LSI.
 #[derive(Clone, Debug)]
 pub struct LsiSpec {
@@ -657,6 +707,17 @@ pub enum SizeSpec {
         /// Sigma of the underlying normal.
         sigma: f64,
     },
+}
+
+impl SizeSpec {
+    /// Mean bytes.
+    #[must_use]
+    pub fn mean(&self) -> f64 {
+        match *self {
+            SizeSpec::Fixed(b) => b as f64,
+            SizeSpec::LogNormal { mean, .. } => mean,
+        }
+    }
 }
 
 /// Index write kind (spec §1.3).
@@ -743,6 +804,8 @@ pub struct PatternSpec {
     pub name: String,
     /// Operation.
     pub op: Op,
+    /// The entity type it reads or writes (a position in `Scenario::entities`).
+    pub entity: Option<usize>,
     /// Key space of the partition-key values touched (`None` for a scan).
     pub key_space: Option<usize>,
     /// Index read instead of the table.

@@ -32,6 +32,10 @@ pub struct RawScenario {
     /// Local secondary indexes.
     #[serde(default)]
     pub lsi: Vec<RawLsi>,
+    /// Entity types stored in the table (a single-table design): their keys, item collections,
+    /// sizes and the indexes they write.
+    #[serde(default)]
+    pub entity: Vec<RawEntity>,
     /// Access patterns: the traffic.
     #[serde(default)]
     pub pattern: Vec<RawPattern>,
@@ -655,6 +659,52 @@ pub enum RawProjection {
     All,
     /// Keys plus projected attributes of this many bytes.
     IncludeBytes(u64),
+}
+
+/// `[[entity]]`: one entity type of a single-table design.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntity {
+    /// Entity type name (`User`, `Order`).
+    pub name: String,
+    /// Key space of its partition-key values; default the table's partition key. Entity types
+    /// that share a key space share its item collections (`USER#id` holding a profile and
+    /// its orders).
+    pub partition_key: Option<String>,
+    /// Items of this type under each partition-key value (its sort-key values), and how the
+    /// traffic spreads over them: { items = 20, spread = "newest" }; default one item.
+    pub sort_keys: Option<RawSortKeys>,
+    /// Item size in bytes, or { mean, sigma }; default 1024. A pattern naming the entity
+    /// takes it unless it gives its own.
+    pub item_bytes: Option<RawSize>,
+    /// The GSIs whose key attributes this entity's items carry, by index name: the key space of
+    /// the values it writes there (`{ Inverted = "product" }`), or `{ key, share }` when only a
+    /// share of its items carry the attribute (a sparse index). Several entity types writing
+    /// different key spaces into one GSI overload it.
+    #[serde(default)]
+    pub gsi: BTreeMap<String, RawEntityIndex>,
+    /// The LSIs whose sort-key attribute this entity's items carry; default every LSI.
+    pub lsi: Option<Vec<String>>,
+}
+
+/// The values an entity writes into one GSI.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawEntityIndex {
+    /// Key space name: every item carries the index key.
+    Key(String),
+    /// `{ key, share }`.
+    Sparse(RawEntityIndexSparse),
+}
+
+/// `{ key, share }`: a sparse index entry.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntityIndexSparse {
+    /// Key space of the values written into the index partition key.
+    pub key: String,
+    /// Share of the entity's items that carry the index key, 0-1; default 1.
+    pub share: Option<f64>,
 }
 
 /// `[[lsi]]`.

@@ -12,6 +12,9 @@ pub struct RawPattern {
     pub name: String,
     /// The DynamoDB operation.
     pub op: RawOp,
+    /// The entity type (`[[entity]]`) this pattern reads or writes: its key, item size and
+    /// index writes become the pattern's defaults.
+    pub entity: Option<String>,
     /// Key space of the partition-key values this pattern touches; default the table's (or index's) partition key.
     pub key: Option<String>,
     /// Query or scan a GSI or LSI instead of the table.

@@ -3,6 +3,7 @@
 
 mod actions;
 mod client;
+mod entity;
 mod keys;
 mod pattern;
 mod table;
@@ -325,8 +326,19 @@ impl Validator<'_, '_> {
             names.keys.insert(key_name.clone(), key_spaces.len());
             key_spaces.push(self.key_space(&at, key_name, &k, duration));
         }
+        let raw_storage_gb = raw.table.storage_gb;
         let table = self.table(&root.key("table"), raw.table, &names, &name, duration);
         let (mut gsis, lsis) = self.indexes(&raw.gsi, &raw.lsi, &table.capacity, &mut names);
+        let entities = self.entities(&raw.entity, &names, table.partition_key, &gsis, &lsis, &mut key_spaces);
+        let mut table = table;
+        if raw_storage_gb.is_none() && !entities.is_empty() {
+            // The table holds every entity type's items at the start.
+            table.storage_bytes = entities
+                .iter()
+                .map(|e| e.count(&key_spaces) as f64 * (e.size.mean() + crate::limits::ITEM_OVERHEAD_BYTES as f64))
+                .sum::<f64>()
+                .min(crate::limits::MAX_STORAGE_GB * crate::limits::GB as f64) as u64;
+        }
         if raw.pattern.is_empty() {
             self.err(&root, "no [[pattern]]: a scenario needs at least one access pattern");
         }
@@ -336,7 +348,7 @@ impl Validator<'_, '_> {
             if names.patterns.insert(p.name.clone(), i).is_some() {
                 self.err(&at.key("name"), format!("a second pattern named \"{}\"", p.name));
             }
-            patterns.push(self.pattern(&at, p, &names, &gsis, table.partition_key, duration));
+            patterns.push(self.pattern(&at, p, &names, &gsis, &entities, table.partition_key, duration));
             let last = &patterns[patterns.len() - 1];
             let fans_out = last.key_space.and_then(|k| key_spaces.get(k)).and_then(|k| k.shards).is_some_and(|s| s.random && s.count > 1)
                 && matches!(last.op, Op::GetItem | Op::Query);
@@ -404,6 +416,7 @@ impl Validator<'_, '_> {
             key_spaces,
             gsis,
             lsis,
+            entities,
             patterns,
             client,
             actions,

@@ -1,7 +1,7 @@
 //! `[[pattern]]`: operations, keys, sizes, consistency, rate shapes and index writes.
 
 use super::{Names, Validator};
-use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_ITEM_BYTES, MAX_PATTERN_BYTES_PER_SECOND, MAX_TRANSACT_ITEMS};
+use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_PATTERN_BYTES_PER_SECOND, MAX_TRANSACT_ITEMS};
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::*;
@@ -12,13 +12,14 @@ use crate::units::Consistency;
 use std::path::Path;
 
 impl Validator<'_, '_> {
-    #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
     pub(super) fn pattern(
         &mut self,
         at: &KeyPath,
         p: &RawPattern,
         names: &Names,
         gsis: &[GsiSpec],
+        entities: &[EntitySpec],
         table_pk: usize,
         duration: SimDuration,
     ) -> PatternSpec {
@@ -43,9 +44,40 @@ impl Validator<'_, '_> {
             }
             found
         });
-        let default_pk = match index {
-            Some(IndexRef::Gsi(g)) => gsis.get(g).map_or(table_pk, |g| g.partition_key),
-            _ => table_pk,
+        let entity_at = p.entity.as_ref().and_then(|name| {
+            let found = entities.iter().position(|e| &e.name == name);
+            if found.is_none() {
+                let known: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
+                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                self.err(&at.key("entity"), format!("no entity named \"{name}\" in [[entity]]; defined: {known}"));
+            }
+            found
+        });
+        let entity = entity_at.map(|e| &entities[e]);
+        let default_pk = match (index, entity) {
+            (Some(IndexRef::Gsi(g)), Some(e)) => match e.in_gsi(g) {
+                Some(w) => w.key_space,
+                None => {
+                    let gname = gsis.get(g).map_or("", |g| g.name.as_str());
+                    self.err(
+                        &at.key("index"),
+                        format!("entity \"{}\" writes no key into GSI \"{gname}\" (its `gsi` does not list it), so the index holds none of its items", e.name),
+                    );
+                    e.key_space
+                }
+            },
+            (Some(IndexRef::Lsi(l)), Some(e)) => {
+                if !e.lsi.contains(&l) {
+                    self.err(
+                        &at.key("index"),
+                        format!("entity \"{}\" carries no sort key of this LSI (its `lsi` does not list it)", e.name),
+                    );
+                }
+                e.key_space
+            }
+            (Some(IndexRef::Gsi(g)), None) => gsis.get(g).map_or(table_pk, |g| g.partition_key),
+            (_, Some(e)) => e.key_space,
+            (_, None) => table_pk,
         };
         let key_space = match (&p.key, op) {
             (Some(_), Op::Scan) => {
@@ -53,26 +85,21 @@ impl Validator<'_, '_> {
                 None
             }
             (_, Op::Scan) => None,
-            (Some(k), _) => Some(self.key_ref(names, &at.key("key"), k).unwrap_or(default_pk)),
+            (Some(k), _) => {
+                let ks = self.key_ref(names, &at.key("key"), k).unwrap_or(default_pk);
+                if let (Some(e), true) = (entity, ks != default_pk) {
+                    self.err(
+                        &at.key("key"),
+                        format!("entity \"{}\" keys this read or write by another key space; remove `key` (the entity gives it)", e.name),
+                    );
+                }
+                Some(ks)
+            }
             (None, _) => Some(default_pk),
         };
-        let size = match &p.item_bytes {
-            None => SizeSpec::Fixed(defaults::ITEM_BYTES),
-            Some(RawSize::Fixed(b)) => {
-                if *b < 1 || b.unsigned_abs() > MAX_ITEM_BYTES {
-                    self.err(&at.key("item_bytes"), format!("an item is 1 to {MAX_ITEM_BYTES} bytes (400 KB), not {b}"));
-                }
-                SizeSpec::Fixed(b.unsigned_abs().clamp(1, MAX_ITEM_BYTES))
-            }
-            Some(RawSize::LogNormal { mean, sigma }) => {
-                if !(mean.is_finite() && *mean >= 1.0 && *mean <= MAX_ITEM_BYTES as f64) {
-                    self.err(&at.key("item_bytes").key("mean"), format!("the mean item size is 1 to {MAX_ITEM_BYTES} bytes, not {mean}"));
-                }
-                if !(sigma.is_finite() && *sigma > 0.0 && *sigma <= 4.0) {
-                    self.err(&at.key("item_bytes").key("sigma"), format!("sigma must be above 0 and at most 4, not {sigma}"));
-                }
-                SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
-            }
+        let size = match (entity, &p.item_bytes) {
+            (Some(e), None) => e.size,
+            _ => self.item_size(&at.key("item_bytes"), p.item_bytes.as_ref()),
         };
         let items = p.items.unwrap_or(defaults::ITEMS);
         let max_items = match op {
@@ -119,7 +146,15 @@ impl Validator<'_, '_> {
                 format!("at its peak this pattern moves {demand:.3e} bytes a second (rate x items x item bytes), above ddbsim's ceiling of 1e15"),
             );
         }
-        let mut index_writes = Vec::new();
+        // An entity's writes write the GSIs its items carry keys of: an insert for a new item,
+        // one index write for an update or a delete; `index_writes` overrides them one by one.
+        let mut index_writes: Vec<(usize, IndexWrite)> = match entity {
+            Some(e) if op.is_write() => {
+                let kind = if matches!(op, Op::UpdateItem | Op::DeleteItem) { IndexWrite::Update } else { IndexWrite::Insert };
+                e.gsi.iter().filter(|w| !p.index_writes.contains_key(&gsis[w.gsi].name)).map(|w| (w.gsi, kind)).collect()
+            }
+            _ => Vec::new(),
+        };
         for (name, kind) in &p.index_writes {
             let ip = at.key("index_writes").key(name);
             if !op.is_write() {
@@ -127,6 +162,17 @@ impl Validator<'_, '_> {
             }
             match names.indexes.get(name) {
                 Some(IndexRef::Gsi(g)) => {
+                    if let Some(e) = entity.filter(|e| e.in_gsi(*g).is_none()) {
+                        if *kind != RawIndexWrite::None {
+                            self.err(
+                                &ip,
+                                format!(
+                                    "entity \"{}\" writes no key into GSI \"{name}\"; add it to the entity's `gsi` with the key it writes",
+                                    e.name
+                                ),
+                            );
+                        }
+                    }
                     let k = match kind {
                         RawIndexWrite::Insert => Some(IndexWrite::Insert),
                         RawIndexWrite::KeyChange => Some(IndexWrite::KeyChange),
@@ -150,7 +196,21 @@ impl Validator<'_, '_> {
             }
             self.duration(&ap, d)
         });
-        PatternSpec { name: p.name.clone(), op, key_space, index, replica: None, size, items, consistency, rate, index_writes, after_write }
+        index_writes.sort_by_key(|w| w.0);
+        PatternSpec {
+            name: p.name.clone(),
+            op,
+            entity: entity_at,
+            key_space,
+            index,
+            replica: None,
+            size,
+            items,
+            consistency,
+            rate,
+            index_writes,
+            after_write,
+        }
     }
 
     pub(super) fn rate_shape(&mut self, at: &KeyPath, r: &RawRate, duration: SimDuration) -> RateShape {

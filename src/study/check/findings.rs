@@ -227,20 +227,21 @@ pub fn review(runs: &Runs<'_>) -> Vec<Finding> {
     let sc = runs.sc;
     let loads = key_loads(sc, &runs.peaks);
     let mut out = Vec::new();
-    let low: Vec<usize> =
-        sc.gsis.iter().filter(|g| sc.key_spaces[g.partition_key].cardinality < LOW_CARDINALITY).map(|g| g.partition_key).collect();
-    for g in 0..sc.gsis.len() {
-        if sc.key_spaces[sc.gsis[g].partition_key].cardinality < LOW_CARDINALITY {
-            out.extend(low_cardinality(runs, &loads, g));
-        }
+    let low: Vec<(usize, usize)> = (0..sc.gsis.len())
+        .flat_map(|g| index_key_spaces(sc, g).into_iter().map(move |ks| (g, ks)))
+        .filter(|&(_, ks)| sc.key_spaces[ks].cardinality < LOW_CARDINALITY)
+        .collect();
+    for &(g, ks) in &low {
+        out.extend(low_cardinality(runs, &loads, g, ks));
     }
     for l in &loads {
         let ks = &sc.key_spaces[l.key_space];
+        let low_index_key = l.res > 0 && low.contains(&(l.res - 1, l.key_space));
         if matches!(ks.popularity, Popularity::Sequential(_)) {
-            if l.res == 0 || !low.contains(&l.key_space) {
+            if !low_index_key {
                 out.extend(sequential(runs, l));
             }
-        } else if !(l.res > 0 && low.contains(&l.key_space)) {
+        } else if !low_index_key {
             out.extend(hot_key(runs, l));
         }
     }
@@ -374,9 +375,10 @@ fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
         severity,
         resource: Some(res.clone()),
         title: format!(
-            "key {} of `{}` takes {} {unit}/s on one {res} partition: {} of its {} {unit} cap",
+            "key {} of `{}`{} takes {} {unit}/s on one {res} partition: {} of its {} {unit} cap",
             top_label(ks),
             ks.name,
+            entities_phrase(sc, l.res, l.key_space),
             units(l.units_per_s),
             percent(ratio),
             grouped(l.cap() as u64)
@@ -441,23 +443,54 @@ fn sequential(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
     })
 }
 
-/// A GSI keyed on a value with few distinct values.
-fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize) -> Option<Finding> {
+/// The key spaces GSI `g`'s partition key takes: those the entity types write into it (an
+/// overloaded index has several), and its declared one when a pattern without an entity
+/// writes it or no entity type does.
+fn index_key_spaces(sc: &Scenario, g: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = sc.entities.iter().filter_map(|e| e.in_gsi(g)).map(|w| w.key_space).collect();
+    let plain = sc.patterns.iter().any(|p| p.entity.is_none() && p.index_writes.iter().any(|w| w.0 == g));
+    if v.is_empty() || plain {
+        v.push(sc.gsis[g].partition_key);
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The entity types whose items put key space `ks` on resource `res` (0 the table, `g + 1`
+/// GSI `g`), as a phrase: ` (entity Order)`, ` (entities Order, Review)`, or empty.
+fn entities_phrase(sc: &Scenario, res: usize, ks: usize) -> String {
+    let names: Vec<&str> = sc
+        .entities
+        .iter()
+        .filter(|e| if res == 0 { e.key_space == ks } else { e.in_gsi(res - 1).is_some_and(|w| w.key_space == ks) })
+        .map(|e| e.name.as_str())
+        .collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!(" (entity {})", names[0]),
+        _ => format!(" (entities {})", names.join(", ")),
+    }
+}
+
+/// A GSI keyed on a value with few distinct values (a constant one at worst).
+fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize, key_space: usize) -> Option<Finding> {
     let sc = runs.sc;
     let gsi = &sc.gsis[g];
-    let ks = &sc.key_spaces[gsi.partition_key];
-    let l = loads.iter().find(|l| l.res == g + 1 && l.key_space == gsi.partition_key && l.dim == Dim::Write);
+    let ks = &sc.key_spaces[key_space];
+    let who = entities_phrase(sc, g + 1, key_space);
+    let l = loads.iter().find(|l| l.res == g + 1 && l.key_space == key_space && l.dim == Dim::Write);
     let (load, base) = l.map_or((0.0, 0.0), |l| (l.units_per_s, l.base_rate));
     let cap = PARTITION_WRITE_CAP as f64;
     let at_rate = if load > 0.0 { base * cap / load } else { f64::INFINITY };
     let severity = if load > cap { Severity::Error } else { Severity::Warn };
     let (throttle, share) = steady_throttle_evidence(runs, g + 1, Dim::Write);
     let (fix, effect, count) = if severity == Severity::Error {
-        shard_effect(runs, gsi.partition_key)
+        shard_effect(runs, key_space)
     } else {
         (
             format!(
-                "give {} a partition key with thousands of values (e.g. userId, with `{}` in the sort key), or shard `{}`",
+                "give {}{who} a partition key with thousands of values (e.g. userId, with `{}` in the sort key), or shard `{}`",
                 gsi.name, ks.name, ks.name
             ),
             None,
@@ -465,7 +498,7 @@ fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize) -> Option<Findi
         )
     };
     let mut evidence = vec![format!(
-        "{} of the index entries carry {}: {} index WCU/s on one partition at the peak ({} base writes/s)",
+        "{} of the index entries{who} carry {}: {} index WCU/s on one partition at the peak ({} base writes/s)",
         percent(top_share(ks)),
         top_label(ks),
         units(load),
@@ -492,7 +525,17 @@ fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize) -> Option<Findi
         id: "low-cardinality-index-key".into(),
         severity,
         resource: Some(gsi.name.clone()),
-        title: format!("{} is keyed on `{}`, {} values: the busiest takes {} index WCU/s of one partition's 1,000", gsi.name, ks.name, ks.cardinality, units(load)),
+        title: if ks.cardinality == 1 {
+            format!("{} is keyed on `{}`{who}, a constant: every entry is on one partition, {} index WCU/s of its 1,000", gsi.name, ks.name, units(load))
+        } else {
+            format!(
+                "{} is keyed on `{}`{who}, {} values: the busiest takes {} index WCU/s of one partition's 1,000",
+                gsi.name,
+                ks.name,
+                ks.cardinality,
+                units(load)
+            )
+        },
         evidence,
         numbers: n,
         source: format!("{SKILL}, CRITICAL PITFALL #2 \"Low Cardinality GSI Partition Key\" and index smells (< {LOW_CARDINALITY} unique values); docs/dynamodb-behaviour.md §2, §7"),
@@ -906,7 +949,7 @@ fn lsi_collections(runs: &Runs<'_>) -> Option<Finding> {
     }
     let pk = sc.table.partition_key;
     let ks = &sc.key_spaces[pk];
-    let start = sc.table.storage_bytes / ks.cardinality.max(1);
+    let start = crate::model::request::initial_collection_bytes(sc)[pk];
     // Bytes a day the busiest collection grows: its puts, each the item, its LSI entries and
     // their 100-byte overheads (spec §8).
     let mut per_day = 0.0;
@@ -914,9 +957,7 @@ fn lsi_collections(runs: &Runs<'_>) -> Option<Finding> {
         if p.op != Op::PutItem || p.key_space != Some(pk) || p.index.is_some() {
             continue;
         }
-        let item = mean_bytes(p.size);
-        let growth =
-            item + ITEM_OVERHEAD_BYTES + sc.lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>();
+        let Some(growth) = CompiledPattern::new(sc, p).collection_growth else { continue };
         per_day += mean_rate(sc, j) * p.items as f64 * top_share(ks) * growth as f64 * 86_400.0;
     }
     let left = COLLECTION_LIMIT_BYTES.saturating_sub(start) as f64;

@@ -1,0 +1,169 @@
+//! `[[entity]]`: the entity types of a single-table design, their item collections and the
+//! indexes they write.
+
+use super::{Names, Validator};
+use crate::limits::MAX_ITEM_BYTES;
+use crate::scenario::defaults;
+use crate::scenario::locate::KeyPath;
+use crate::scenario::raw::*;
+use crate::scenario::*;
+use std::collections::BTreeMap;
+
+/// Most entity types in one scenario.
+const MAX_ENTITIES: usize = 64;
+/// Most items of one entity type under one partition-key value.
+const MAX_ENTITY_ITEMS: u64 = 1_000_000_000_000;
+
+impl Validator<'_, '_> {
+    /// Validates the entity types, and gives each key space they share its item collection:
+    /// the items of every entity type on it, in declaration order.
+    pub(super) fn entities(
+        &mut self,
+        raw: &[RawEntity],
+        names: &Names,
+        table_pk: usize,
+        gsis: &[GsiSpec],
+        lsis: &[LsiSpec],
+        key_spaces: &mut [KeySpaceSpec],
+    ) -> Vec<EntitySpec> {
+        let root = KeyPath::root();
+        if raw.len() > MAX_ENTITIES {
+            self.err(&root.key("entity"), format!("{} entity types: ddbsim models at most {MAX_ENTITIES} in one table", raw.len()));
+        }
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut out: Vec<EntitySpec> = Vec::new();
+        for (i, e) in raw.iter().enumerate() {
+            let at = root.key("entity").index(i);
+            if e.name.is_empty() {
+                self.err(&at.key("name"), "an entity type needs a name");
+            } else if e.name.contains([';', '=', ',', '[', ']']) || e.name.chars().any(char::is_control) {
+                self.err(
+                    &at.key("name"),
+                    format!("\"{}\": an entity name has no `;`, `=`, `,`, brackets or control characters (reports list them)", e.name),
+                );
+            } else if seen.insert(&e.name, i).is_some() {
+                self.err(&at.key("name"), format!("a second entity named \"{}\"", e.name));
+            }
+            let key_space = match &e.partition_key {
+                Some(k) => self.key_ref(names, &at.key("partition_key"), k).unwrap_or(table_pk),
+                None => table_pk,
+            };
+            let (items, newest) = match &e.sort_keys {
+                None => (1, false),
+                Some(sk) => {
+                    if sk.items == 0 || sk.items > MAX_ENTITY_ITEMS {
+                        self.err(
+                            &at.key("sort_keys").key("items"),
+                            format!("items per partition-key value must be between 1 and {MAX_ENTITY_ITEMS:e}, not {}", sk.items),
+                        );
+                    }
+                    (sk.items.clamp(1, MAX_ENTITY_ITEMS), sk.spread == Some(RawSortSpread::Newest))
+                }
+            };
+            let size = self.item_size(&at.key("item_bytes"), e.item_bytes.as_ref());
+            let mut gsi = Vec::new();
+            for (name, w) in &e.gsi {
+                let ip = at.key("gsi").key(name);
+                let g = match names.indexes.get(name) {
+                    Some(IndexRef::Gsi(g)) => *g,
+                    Some(IndexRef::Lsi(_)) => {
+                        self.err(&ip, format!("\"{name}\" is an LSI; list it under `lsi`"));
+                        continue;
+                    }
+                    None => {
+                        let known: Vec<&str> = gsis.iter().map(|g| g.name.as_str()).collect();
+                        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                        self.err(&ip, format!("no GSI named \"{name}\"; defined: {known}"));
+                        continue;
+                    }
+                };
+                let (key, share, kp) = match w {
+                    RawEntityIndex::Key(k) => (k, None, ip.clone()),
+                    RawEntityIndex::Sparse(s) => (&s.key, s.share, ip.key("key")),
+                };
+                let share = share.unwrap_or(1.0);
+                if !(share > 0.0 && share <= 1.0) {
+                    self.err(
+                        &ip.key("share"),
+                        format!("share is the part of the entity's items that carry the index key: above 0 and at most 1, not {share}"),
+                    );
+                }
+                let Some(ks) = self.key_ref(names, &kp, key) else { continue };
+                gsi.push(EntityIndex { gsi: g, key_space: ks, share: share.clamp(f64::MIN_POSITIVE, 1.0) });
+            }
+            let lsi = match &e.lsi {
+                None => (0..lsis.len()).collect(),
+                Some(list) => {
+                    let mut v = Vec::new();
+                    for (k, name) in list.iter().enumerate() {
+                        match names.indexes.get(name) {
+                            Some(IndexRef::Lsi(l)) if !v.contains(l) => v.push(*l),
+                            Some(IndexRef::Lsi(_)) => self.err(&at.key("lsi").index(k), format!("\"{name}\" is listed twice")),
+                            Some(IndexRef::Gsi(_)) => {
+                                self.err(
+                                    &at.key("lsi").index(k),
+                                    format!("\"{name}\" is a GSI; list it under `gsi` with the key it writes"),
+                                );
+                            }
+                            None => self.err(&at.key("lsi").index(k), format!("no LSI named \"{name}\"")),
+                        }
+                    }
+                    v
+                }
+            };
+            let offset = out.iter().filter(|o| o.key_space == key_space).map(|o| o.items).fold(0u64, u64::saturating_add);
+            out.push(EntitySpec { name: e.name.clone(), key_space, items, offset, newest, size, gsi, lsi });
+        }
+        // Each key space the entity types share holds their items as one collection per value.
+        for (ks, space) in key_spaces.iter_mut().enumerate() {
+            let on: Vec<&EntitySpec> = out.iter().filter(|e| e.key_space == ks).collect();
+            if on.is_empty() {
+                continue;
+            }
+            if space.sort_keys.is_some() {
+                let first = out.iter().position(|e| e.key_space == ks).unwrap_or(0);
+                self.err(
+                    &root.key("keys").key(&space.name).key("sort_keys"),
+                    format!(
+                        "entity \"{}\" stores its items under this key space: give the items per value on each [[entity]] (`sort_keys`), not here",
+                        out[first].name
+                    ),
+                );
+                continue;
+            }
+            let total = on.iter().map(|e| e.items).fold(0u64, u64::saturating_add);
+            if total > MAX_ENTITY_ITEMS {
+                self.err(
+                    &root.key("keys").key(&space.name),
+                    format!("the entity types on this key space hold {total} items per value, above {MAX_ENTITY_ITEMS:e}"),
+                );
+            }
+            if total > 1 {
+                space.sort_keys = Some(SortKeys { items: total.min(MAX_ENTITY_ITEMS), newest: false });
+            }
+        }
+        out
+    }
+
+    /// An item size: fixed bytes or a log-normal law.
+    pub(super) fn item_size(&mut self, at: &KeyPath, raw: Option<&RawSize>) -> SizeSpec {
+        match raw {
+            None => SizeSpec::Fixed(defaults::ITEM_BYTES),
+            Some(RawSize::Fixed(b)) => {
+                if *b < 1 || b.unsigned_abs() > MAX_ITEM_BYTES {
+                    self.err(at, format!("an item is 1 to {MAX_ITEM_BYTES} bytes (400 KB), not {b}"));
+                }
+                SizeSpec::Fixed(b.unsigned_abs().clamp(1, MAX_ITEM_BYTES))
+            }
+            Some(RawSize::LogNormal { mean, sigma }) => {
+                if !(mean.is_finite() && *mean >= 1.0 && *mean <= MAX_ITEM_BYTES as f64) {
+                    self.err(&at.key("mean"), format!("the mean item size is 1 to {MAX_ITEM_BYTES} bytes, not {mean}"));
+                }
+                if !(sigma.is_finite() && *sigma > 0.0 && *sigma <= 4.0) {
+                    self.err(&at.key("sigma"), format!("sigma must be above 0 and at most 4, not {sigma}"));
+                }
+                SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
+            }
+        }
+    }
+}

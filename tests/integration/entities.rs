@@ -1,0 +1,299 @@
+//! Single-table designs (`[[entity]]`): entity types sharing item collections, overloaded and
+//! sparse GSIs, LSIs that project some types and not others. Numbers worked by hand from the
+//! behaviour spec (§1.2 write units, §1.3 index entries, §8 item collections).
+
+use super::{run, scenario};
+use ddbsim::report::tables::partition_rows;
+use ddbsim::scenario::{parse_str, ScenarioError};
+use std::path::Path;
+
+/// One table, two entity types on `user` (a profile and 20 orders per user), one on `product`
+/// (a review). Storage at the start is each type's items at their size plus 100 bytes:
+/// 1,000,000 x (1,000 + 100) + 1,000,000 x 20 x (400 + 100) + 10,000 x (700 + 100) =
+/// 1.1e9 + 1.0e10 + 8.0e6 = 11,108,000,000 bytes. Each user's item collection holds 21 items,
+/// the profile first. The sparse `ByStatus` GSI (keys only: 100 bytes of keys + 100 of
+/// overhead) holds 10 % of the orders: 2e7 x 0.1 x 200 = 400,000,000 bytes; the overloaded
+/// `GSI1` holds every review (keys only, 200 bytes each: 2,000,000) and every profile (200 each:
+/// 200,000,000): 202,000,000 bytes. Nothing writes in the run, so the first minute's stored
+/// bytes are the start's.
+#[test]
+fn entity_types_size_the_table_its_collections_and_indexes() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "1m"
+[table]
+name = "Shop"
+partition_key = "user"
+capacity = { mode = "on_demand" }
+[keys.user]
+cardinality = 1000000
+[keys.product]
+cardinality = 10000
+[keys.status]
+values = { PENDING = 0.7, SHIPPED = 0.3 }
+[keys.email]
+cardinality = 1000000
+[[gsi]]
+name = "ByStatus"
+partition_key = "status"
+projection = "keys_only"
+[[gsi]]
+name = "GSI1"
+partition_key = "email"
+projection = "keys_only"
+[[entity]]
+name = "User"
+item_bytes = 1000
+gsi = { GSI1 = "email" }
+[[entity]]
+name = "Order"
+item_bytes = 400
+sort_keys = { items = 20, spread = "newest" }
+gsi = { ByStatus = { key = "status", share = 0.1 } }
+[[entity]]
+name = "Review"
+partition_key = "product"
+item_bytes = 700
+gsi = { GSI1 = "user" }
+[[pattern]]
+name = "get-profile"
+entity = "User"
+op = "get_item"
+rate = { constant = 10 }
+"#,
+    );
+    assert_eq!(sc.table.storage_bytes, 11_108_000_000);
+    let user = &sc.key_spaces[sc.entities[0].key_space];
+    assert_eq!(user.sort_keys.map(|s| s.items), Some(21), "a profile and 20 orders per user");
+    assert_eq!((sc.entities[0].offset, sc.entities[1].offset), (0, 1), "orders sort after the profile");
+    assert_eq!(sc.patterns[0].size, ddbsim::scenario::SizeSpec::Fixed(1000), "the pattern takes the entity's item size");
+    let r = run(&sc);
+    let at_start = |name: &str| r.resources.iter().find(|x| x.name == name).expect("resource").minutes[0].stored_bytes;
+    assert_eq!(at_start("ByStatus"), 400_000_000);
+    assert_eq!(at_start("GSI1"), 202_000_000);
+}
+
+/// Three entity types write one overloaded GSI: `Order` its constant status (600 writes/s on
+/// one index value), `Review` a user id (300/s over 50,000 values), `Customer` a product id
+/// from half its items (200/s x 0.5 = 100/s over 1,000 values). Every write is 1 WCU on the
+/// index (keys only). Over the run the index serves 600 : 300 : 100 units, so the shares in
+/// `partitions.csv`, weighted by each row's units, are 0.6, 0.3 and 0.1 (Poisson noise on
+/// ~600,000 writes: well under 1 %); away from the constant key, Review : Customer is 3 : 1
+/// (0.75 / 0.25); on the partition holding it, Order serves at least 600 / (600 + 400) of
+/// the units. The hot-key list names the entity of each key.
+#[test]
+fn an_overloaded_gsi_shows_each_entity_share_of_its_partitions() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "10m"
+seed = 7
+[table]
+name = "Shop"
+partition_key = "pk"
+capacity = { mode = "provisioned", read = 20000, write = 20000 }
+[keys.pk]
+cardinality = 100000
+[keys.status]
+values = { PENDING = 1.0 }
+[keys.product]
+cardinality = 1000
+[keys.user]
+cardinality = 50000
+[[gsi]]
+name = "GSI1"
+partition_key = "status"
+projection = "keys_only"
+capacity = { read = 10000, write = 10000 }
+[[entity]]
+name = "Order"
+item_bytes = 900
+sort_keys = { items = 10 }
+gsi = { GSI1 = "status" }
+[[entity]]
+name = "Review"
+partition_key = "product"
+item_bytes = 700
+gsi = { GSI1 = "user" }
+[[entity]]
+name = "Customer"
+partition_key = "user"
+gsi = { GSI1 = { key = "product", share = 0.5 } }
+[[pattern]]
+name = "place-order"
+entity = "Order"
+op = "put_item"
+rate = { constant = 600 }
+[[pattern]]
+name = "review"
+entity = "Review"
+op = "put_item"
+rate = { constant = 300 }
+[[pattern]]
+name = "customer"
+entity = "Customer"
+op = "put_item"
+rate = { constant = 200 }
+"#,
+    );
+    let r = run(&sc);
+    let rows: Vec<_> = partition_rows(&r).into_iter().filter(|p| p.resource == "GSI1").collect();
+    let share = |cell: &str, name: &str| {
+        cell.split(';').find_map(|kv| kv.strip_prefix(&format!("{name}="))).map_or(0.0, |x| x.parse::<f64>().expect("a share"))
+    };
+    let total: f64 = rows.iter().map(|p| p.consumed_wcu).sum();
+    for (name, want) in [("Order", 0.6), ("Review", 0.3), ("Customer", 0.1)] {
+        let got = rows.iter().map(|p| share(&p.entities, name) * p.consumed_wcu).sum::<f64>() / total;
+        assert!((got - want).abs() < 0.005, "{name}: {got} of the index's units, want {want}");
+    }
+    let hot = r.hot_keys.iter().find(|k| k.resource == "GSI1").expect("a hot index key");
+    assert_eq!((hot.key.as_str(), hot.entities.as_slice()), ("PENDING", &["Order".to_string()][..]));
+    let constant = rows.iter().filter(|p| p.partition as usize == hot.partition).collect::<Vec<_>>();
+    assert!(constant.iter().all(|p| share(&p.entities, "Order") >= 0.6), "the constant key's partition is Order's");
+    let (rev, cus): (f64, f64) = rows.iter().filter(|p| p.partition as usize != hot.partition).fold((0.0, 0.0), |a, p| {
+        (a.0 + share(&p.entities, "Review") * p.consumed_wcu, a.1 + share(&p.entities, "Customer") * p.consumed_wcu)
+    });
+    assert!((rev / (rev + cus) - 0.75).abs() < 0.01, "Review's share away from the constant key: {}", rev / (rev + cus));
+    // The table's rows name the types too; a scenario without entity types leaves the column empty.
+    assert!(partition_rows(&r).iter().filter(|p| p.resource == "Shop").all(|p| !p.entities.is_empty()));
+}
+
+/// An LSI maintained for some entity types and not others (spec §8): a 1 KB put of a type the
+/// `ALL`-projected LSI holds costs 1 WCU for the item and 1 for its LSI entry, 2 WCU; a type
+/// without the LSI's sort key costs 1.
+#[test]
+fn an_lsi_costs_only_the_entity_types_it_holds() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "2m"
+[table]
+partition_key = "user"
+capacity = { mode = "on_demand" }
+[keys.user]
+cardinality = 100000
+[[lsi]]
+name = "ByDate"
+projection = "all"
+[[entity]]
+name = "Activity"
+item_bytes = 1000
+sort_keys = { items = 100 }
+[[entity]]
+name = "Profile"
+item_bytes = 1000
+lsi = []
+[[pattern]]
+name = "activity"
+entity = "Activity"
+op = "put_item"
+rate = { constant = 50 }
+"#,
+    );
+    let r = run(&sc);
+    let wcu: u64 = r.resources[0].minutes.iter().map(|m| m.consumed[1]).sum();
+    assert_eq!(wcu, r.patterns[0].served * 2_000, "2 WCU (2,000 milli-units) a put");
+    let profile =
+        scenario(&sc.source_text.replace("name = \"activity\"\nentity = \"Activity\"", "name = \"activity\"\nentity = \"Profile\""));
+    let r = run(&profile);
+    let wcu: u64 = r.resources[0].minutes.iter().map(|m| m.consumed[1]).sum();
+    assert_eq!(wcu, r.patterns[0].served * 1_000, "1 WCU a put: no LSI entry");
+}
+
+/// An item collection counts every entity type under the value (spec §8, the limit
+/// 10,737,418,240 bytes). The power user holds 2,400,000 activity items of 4,000 bytes, each
+/// with a keys-only LSI entry (200 bytes with its overhead): 2.4e6 x 4,300 = 10,320,000,000
+/// bytes; and a profile of 1,000 bytes that the LSI does not hold, 1,100 more: 10,320,001,100.
+/// 417,417,140 bytes are left: floor(417,417,140 / 4,300) = 97,073 more activities; every later
+/// put fails with ItemCollectionSizeLimitExceededException. (Without the profile it would be
+/// 97,074: the test fails if the profile is left out.)
+#[test]
+fn an_item_collection_holds_every_entity_type_under_its_value() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "15m"
+seed = 5
+[table]
+partition_key = "user"
+capacity = { mode = "provisioned", read = 100, write = 2000 }
+[keys.user]
+values = { power_user = 1.0 }
+[[lsi]]
+name = "ByAmount"
+projection = "keys_only"
+[[entity]]
+name = "Profile"
+item_bytes = 1000
+lsi = []
+[[entity]]
+name = "Activity"
+item_bytes = 4000
+sort_keys = { items = 2400000 }
+[[pattern]]
+name = "record-activity"
+entity = "Activity"
+op = "put_item"
+rate = { constant = 150 }
+"#,
+    );
+    let r = run(&sc);
+    let p = &r.patterns[0];
+    assert_eq!(p.served, 97_073);
+    assert_eq!(p.failed_collection + p.served + p.pending_at_end, p.offered);
+    assert!(p.failed_collection > 30_000, "{} refused", p.failed_collection);
+    assert_eq!(r.item_collections[0].key, "power_user");
+}
+
+/// Bad entity references are named with their keys.
+#[test]
+fn bad_entities_are_refused_with_their_keys() {
+    let text = r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "user"
+capacity = { mode = "on_demand" }
+[keys.user]
+cardinality = 1000
+sort_keys = { items = 5 }
+[keys.status]
+values = { A = 1.0 }
+[[gsi]]
+name = "ByStatus"
+partition_key = "status"
+[[entity]]
+name = "Order"
+gsi = { ByStatus = { key = "status", share = 1.5 }, Nope = "status" }
+lsi = ["Missing"]
+[[entity]]
+name = "Order"
+[[pattern]]
+name = "a"
+entity = "Ghost"
+op = "get_item"
+rate = { constant = 1 }
+[[pattern]]
+name = "b"
+entity = "Order"
+op = "query"
+index = "ByStatus"
+key = "user"
+rate = { constant = 1 }
+"#;
+    let Err(ScenarioError::Invalid { problems, .. }) = parse_str(text, Path::new("e.toml")) else { panic!("accepted") };
+    let keys: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
+    for want in [
+        "keys.user.sort_keys",
+        "entity[0].gsi.ByStatus.share",
+        "entity[0].gsi.Nope",
+        "entity[0].lsi[0]",
+        "entity[1].name",
+        "pattern[0].entity",
+        "pattern[1].key",
+    ] {
+        assert!(keys.contains(&want), "no problem at {want}: {problems:#?}");
+    }
+    assert!(problems.iter().all(|p| p.line > 1), "every problem is located in the file");
+}
