@@ -611,11 +611,11 @@ impl Traffic {
 
     /// Where to split partition `i` of resource `r` for heat, from the patterns' key
     /// popularity at second `s` (spec §2): the traffic-weighted median of its keys (and of the
-    /// items of a collection with a sort key); refused for sequential keys, which DynamoDB
-    /// does not split on.
+    /// items of a collection with a sort key, and of the current value's shards of a
+    /// time-ordered key); refused when one key carries most of it.
     pub(crate) fn heat_split_point(&self, r: usize, res: &Resource, i: usize, s: u64) -> Result<u64, &'static str> {
         let (lo, hi) = res.range(i);
-        let (points, _) = self.partition_points(r, res.is_index(), lo, hi, s)?;
+        let (points, _) = self.partition_points(r, res.is_index(), lo, hi, s);
         control::median_split(points, lo, hi)
     }
 
@@ -624,7 +624,7 @@ impl Traffic {
     /// its items there, so the split divides the collection (a range midpoint would leave it
     /// whole). `None`: split at the range's middle.
     pub(crate) fn size_split_point(&self, r: usize, is_index: bool, lo: u64, hi: u128, s: u64) -> Option<u64> {
-        let (points, in_collections) = self.partition_points(r, is_index, lo, hi, s).ok()?;
+        let (points, in_collections) = self.partition_points(r, is_index, lo, hi, s);
         let total: f64 = points.iter().map(|p| p.1).sum();
         if in_collections <= 0.5 * total {
             return None;
@@ -634,7 +634,7 @@ impl Traffic {
 
     /// The traffic on partition `[lo, hi)` of resource `r` at second `s`, as points (hash
     /// position, requests/s), and how much of it falls on items of collections with a sort key.
-    fn partition_points(&self, r: usize, is_index: bool, lo: u64, hi: u128, s: u64) -> Result<PartitionPoints, &'static str> {
+    fn partition_points(&self, r: usize, is_index: bool, lo: u64, hi: u128, s: u64) -> PartitionPoints {
         let mut points: Vec<(u64, f64)> = Vec::new();
         let mut tail = 0.0;
         let mut in_collections = 0.0;
@@ -654,11 +654,23 @@ impl Traffic {
             }
             for (ks, weight) in touched {
                 let dist = &self.dists[ks];
-                if dist.sequential_period_s.is_some() {
-                    return Err("sequential keys (DynamoDB does not split for heat on them)");
-                }
                 let layout = self.span(j, ks, is_index);
                 let count = self.shards[ks].map_or(1, |sh| sh.count).min(MAX_TRACKED_SHARDS);
+                // A time-ordered key (a date) carries all its traffic on the current value.
+                // Its hash is no more sequential than any other, so a partition holding
+                // several of its shards splits between them (spec §2: DynamoDB does not split
+                // for one hot item, or for sequential access within a key range, which a
+                // `newest` sort key is: one point).
+                if let Some(key) = dist.sequential_key(s) {
+                    for sh in 0..count {
+                        let before = points.len();
+                        push_points(&mut points, layout, key_hash(self.salt, ks as u64, key, sh), weight / count as f64, lo, hi);
+                        if layout.is_some() {
+                            in_collections += points[before..].iter().map(|p| p.1).sum::<f64>();
+                        }
+                    }
+                    continue;
+                }
                 for (rank, &pr) in dist.head.iter().enumerate() {
                     for sh in 0..count {
                         let h = key_hash(self.salt, ks as u64, rank as u64, sh);
@@ -679,7 +691,7 @@ impl Traffic {
                 points.push(((u128::from(lo) + step * u128::from(k) + step / 2) as u64, tail / control::TAIL_POINTS as f64));
             }
         }
-        Ok((points, in_collections))
+        (points, in_collections)
     }
 
     /// The busiest keys over the run: `(resource, key space, rank, requests/s)`, busiest first,
