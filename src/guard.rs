@@ -44,12 +44,13 @@ const PROCESS_BYTES: f64 = 11.0 * 1_048_576.0;
 /// buffers, hot-minute counters and per-pattern weights (measured: 133k partitions add 18 MB,
 /// 150 bytes each, with the 96-byte state before its token buckets added 24 bytes).
 const PARTITION_STATE_BYTES: f64 = 174.0;
-/// One minute of one table or GSI: the 200-byte record and Vec growth.
-const MINUTE_BYTES: f64 = 256.0;
+/// One minute of one table or GSI: the record and Vec growth (measured: 256 bytes for the
+/// 200-byte record).
+const MINUTE_BYTES: f64 = std::mem::size_of::<crate::metrics::MinuteRecord>() as f64 * 1.28;
 /// One minute of the latency series (kept once per run).
 const LATENCY_MINUTE_BYTES: f64 = 24.0;
-/// One `partitions.csv` row held: 28 bytes and Vec growth.
-const PARTITION_ROW_BYTES: f64 = 32.0;
+/// One `partitions.csv` row held: the row and Vec growth (measured: 32 bytes for 28).
+const PARTITION_ROW_BYTES: f64 = std::mem::size_of::<crate::metrics::PartitionMinute>() as f64 * 32.0 / 28.0;
 /// One request held in a replayed second: a 64-byte attempt and its batch.
 const ATTEMPT_BYTES: f64 = 100.0;
 /// A histogram (latency, propagation delay): 33,792 counters.

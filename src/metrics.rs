@@ -51,6 +51,14 @@ pub struct MinuteRecord {
     pub replication_lag_us: u64,
     /// Partitions at the end of the minute.
     pub partitions: u64,
+    /// Writes whose condition failed (`ConditionalCheckFailedRequests`; not in `UserErrors`).
+    pub conditional_check_failed: u64,
+    /// Per operation (`Op as usize`): successful requests (answered without throttling or a
+    /// failed condition).
+    pub op_ok: [u64; 10],
+    /// Requests that failed with an HTTP 400 other than a failed condition (`UserErrors`):
+    /// writes past the 10 GiB item-collection limit.
+    pub user_errors: u64,
     /// Capacity mode at the end of the minute.
     pub mode: CapacityMode,
     /// Seconds of the minute the resource was provisioned (the rest it was on-demand).
@@ -68,6 +76,8 @@ impl MinuteRecord {
 
     /// Adds `other` (for totals).
     pub fn add(&mut self, other: &MinuteRecord) {
+        self.conditional_check_failed += other.conditional_check_failed;
+        self.user_errors += other.user_errors;
         for i in 0..2 {
             self.consumed[i] += other.consumed[i];
             self.requested[i] += other.requested[i];
@@ -119,6 +129,9 @@ pub struct PatternTotals {
     pub pending_at_end: u64,
     /// Writes refused because their item collection would pass 10 GB (LSI tables).
     pub failed_collection: u64,
+    /// Served requests whose condition failed (ConditionalCheckFailedException, or a
+    /// transaction cancelled on its condition): answered, counted apart, not retried.
+    pub condition_failed: u64,
     /// Attempts throttled.
     pub throttled_attempts: u64,
     /// Requests throttled at least once.

@@ -27,6 +27,8 @@ pub(crate) enum Stream {
     Propagation = 6,
     /// Fast fidelity: where a second's requests of one pattern fall, in time and on partitions.
     Spread = 7,
+    /// Whether a conditional write's condition fails, per pattern.
+    Conditions = 8,
 }
 
 /// Derives independent streams from one master seed.

@@ -41,6 +41,9 @@ pub(crate) struct Attempt {
     pub(crate) rest: u64,
     /// Page number, 0 for the first (or only) one.
     pub(crate) page: u32,
+    /// A conditional write whose condition fails: admitted, it consumes its units and writes
+    /// nothing (ConditionalCheckFailedException, not retried).
+    pub(crate) cond_failed: bool,
 }
 
 impl Keyed for Attempt {
@@ -354,7 +357,7 @@ impl Admission<'_> {
                 let inst = self.client.instance_of(a.seq);
                 self.client.on_success(inst, a.n);
             }
-            self.admitted(a.pat as usize, charges, 1);
+            self.admitted_attempt(a, charges);
             self.settle(a.pat as usize, 1, (a.time.since(a.first)).as_micros() + service + self.pats[a.pat as usize].mrsc_us);
         }
         self.client.on_bulk_success(first_successes);
@@ -430,7 +433,7 @@ impl Admission<'_> {
             }
             let instance = self.client.instance_of(a.seq);
             self.client.on_success(instance, a.n);
-            self.admitted(j, charges, 1);
+            self.admitted_attempt(a, charges);
             self.settle(j, 1, a.time.since(a.first).as_micros() + self.service(j));
         }
         self.scratch.packed = order;
@@ -518,6 +521,12 @@ impl Admission<'_> {
         t.served += count;
         t.latency.record(latency_us, count);
         self.rec.latency(latency_us, count);
+        // CloudWatch's SuccessfulRequestLatency per operation counts successful requests (a
+        // failed condition, an HTTP 400, takes its count back: `admitted_attempt` runs first,
+        // in the same second, so the sum is right at the minute's end).
+        let p = &self.pats[j];
+        let c = &mut self.rec.cur[p.res].op_ok[p.op as usize];
+        *c = c.wrapping_add(count);
     }
 
     /// The charges of pattern `j` admitted `count` times: what each one stores.
@@ -529,6 +538,28 @@ impl Admission<'_> {
         if let (true, Some(e)) = (self.rec.entity_use.on(), self.pats[j].entity) {
             for c in charges {
                 self.rec.entity_use.add(c.res as usize, c.part as usize, e, c.units * count);
+            }
+        }
+    }
+
+    /// An admitted attempt: what its charges store, or, when its condition failed, nothing
+    /// but the failure's count (ConditionalCheckFailedRequests on its table).
+    #[inline]
+    fn admitted_attempt(&mut self, a: &Attempt, charges: &[Charge]) {
+        let j = a.pat as usize;
+        if !a.cond_failed {
+            self.admitted(j, charges, 1);
+            return;
+        }
+        self.rec.patterns[j].condition_failed += 1;
+        let cur = &mut self.rec.cur[self.pats[j].res];
+        cur.conditional_check_failed += 1;
+        // An HTTP 400, not a successful request.
+        let c = &mut cur.op_ok[self.pats[j].op as usize];
+        *c = c.wrapping_sub(1);
+        if let (true, Some(e)) = (self.rec.entity_use.on(), self.pats[j].entity) {
+            for c in charges {
+                self.rec.entity_use.add(c.res as usize, c.part as usize, e, c.units);
             }
         }
     }
@@ -625,7 +656,7 @@ impl Admission<'_> {
             self.client.on_success(instance, a.n);
             if kind != Kind::Batch {
                 // A batch's items were stored as each was admitted.
-                self.admitted(j, a.charges.as_slice(), 1);
+                self.admitted_attempt(&a, a.charges.as_slice());
             }
             if a.rest > 0 {
                 // The SDK's paginator sends the next page when this one is back.
@@ -654,6 +685,7 @@ impl Admission<'_> {
                 charges: Charges::from_vec(throttled),
                 rest: a.rest,
                 page: a.page,
+                cond_failed: a.cond_failed,
             }),
             AfterThrottle::Exhausted => {
                 self.rec.minute_attempts[2] += 1;
@@ -684,6 +716,7 @@ impl Admission<'_> {
             charges: Charges::One(Charge { units: p.units_of(bytes), ..c }),
             rest: a.rest - bytes,
             page: a.page + 1,
+            cond_failed: false,
         });
     }
 
@@ -694,7 +727,7 @@ impl Admission<'_> {
         let charges = a.charges.as_slice();
         let mut taken = std::mem::take(&mut self.scratch.taken);
         let failed = !self.take_all_into(charges, self.pats[j].ec_read, &mut taken);
-        let collection_full = !failed && !self.collection_admits(j, a.key);
+        let collection_full = !failed && !a.cond_failed && !self.collection_admits(j, a.key);
         if collection_full {
             for &(c, b) in &taken {
                 self.res[c.res as usize].untake_as(c.part as usize, c.dim, c.units, b, self.pats[j].ec_read && c.dim == Dim::Read);
@@ -706,6 +739,8 @@ impl Admission<'_> {
             // ItemCollectionSizeLimitExceededException: nothing written, not retried.
             self.rec.minute_attempts[2] += 1;
             self.rec.patterns[j].failed_collection += 1;
+            // ItemCollectionSizeLimitExceededException is an HTTP 400: a user error.
+            self.rec.cur[self.pats[j].res].user_errors += 1;
             return None;
         }
         if failed {
@@ -815,7 +850,7 @@ mod tests {
     fn attempt(time_us: u64, seq: u64) -> Attempt {
         let t = SimTime::from_micros(time_us);
         let charge = Charge { res: 0, dim: Dim::Read, part: 0, units: 1_000 };
-        Attempt { time: t, seq, first: t, pat: 0, n: 1, key: 0, charges: Charges::One(charge), rest: 0, page: 0 }
+        Attempt { time: t, seq, first: t, pat: 0, n: 1, key: 0, charges: Charges::One(charge), rest: 0, page: 0, cond_failed: false }
     }
 
     /// The order a comparison sort of (time, request number) gives, earliest first.

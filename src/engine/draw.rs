@@ -145,6 +145,8 @@ pub(crate) struct Traffic {
     rng_keys: Vec<ChaCha8Rng>,
     rng_sizes: Vec<ChaCha8Rng>,
     rng_spread: Vec<ChaCha8Rng>,
+    /// Per pattern: whether a conditional write's condition fails.
+    rng_cond: Vec<ChaCha8Rng>,
     seq: u64,
     /// Per pattern: its closed loop's progress (none for open-loop patterns).
     closed: Vec<Option<ClosedState>>,
@@ -201,6 +203,7 @@ impl Traffic {
             rng_keys: (0..n).map(|i| streams.rng(Stream::Keys, i)).collect(),
             rng_sizes: (0..n).map(|i| streams.rng(Stream::Sizes, i)).collect(),
             rng_spread: (0..n).map(|i| streams.rng(Stream::Spread, i)).collect(),
+            rng_cond: (0..n).map(|i| streams.rng(Stream::Conditions, i)).collect(),
             seq: 0,
             closed: sc
                 .patterns
@@ -369,7 +372,7 @@ impl Traffic {
             let p = &self.pats[j];
             (p.kind, p.res, p.dim, p.key_space, p.fanout, p.items_per_attempt, p.op)
         };
-        let attempt = |seq: u64, key: u64, charges: Charges, rest: u64| Attempt {
+        let attempt = |seq: u64, key: u64, charges: Charges, rest: u64, cond_failed: bool| Attempt {
             time,
             seq,
             first: time,
@@ -379,13 +382,14 @@ impl Traffic {
             charges,
             rest,
             page: 0,
+            cond_failed,
         };
         match kind {
             Kind::Simple => {
                 let mut push = |t: &mut Self, part: usize| {
                     let (units, rest) = t.simple_charge(j);
                     let seq = t.next_seq();
-                    out.push(attempt(seq, 0, Charges::One(Charge { res: r as u16, dim, part: part as u32, units }), rest));
+                    out.push(attempt(seq, 0, Charges::One(Charge { res: r as u16, dim, part: part as u32, units }), rest, false));
                 };
                 match ks {
                     None => {
@@ -411,6 +415,10 @@ impl Traffic {
             Kind::AllOrNothing | Kind::Batch => {
                 let mut charges = Vec::with_capacity(items as usize * (1 + self.pats[j].gsi.len()));
                 let mut key = 0;
+                // A conditional write whose condition fails writes nothing: the table's units
+                // for its items, no index writes.
+                let share = self.pats[j].condition_fails;
+                let cond_failed = share > 0.0 && self.rng_cond[j].random::<f64>() < share;
                 for _ in 0..items {
                     let part = match ks {
                         Some(ks) => {
@@ -421,6 +429,11 @@ impl Traffic {
                         None => self.rng_keys[j].random_range(0..res[r].partition_count()),
                     };
                     let bytes = self.draw_size(j);
+                    if cond_failed {
+                        let units = self.pats[j].failed_condition_units(bytes);
+                        charges.push(Charge { res: r as u16, dim, part: part as u32, units });
+                        continue;
+                    }
                     let units = self.pats[j].units_of(bytes);
                     charges.push(Charge { res: r as u16, dim, part: part as u32, units });
                     for g in 0..self.pats[j].gsi.len() {
@@ -437,7 +450,7 @@ impl Traffic {
                     }
                 }
                 let seq = self.next_seq();
-                out.push(attempt(seq, key, Charges::from_vec(charges), 0));
+                out.push(attempt(seq, key, Charges::from_vec(charges), 0, cond_failed));
             }
         }
     }
@@ -513,6 +526,7 @@ impl Traffic {
                     charges: Charges::One(Charge { res: res as u16, dim, part, units }),
                     rest: 0,
                     page: 0,
+                    cond_failed: false,
                 });
             }
         }

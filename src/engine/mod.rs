@@ -831,6 +831,12 @@ impl<'a> Simulation<'a> {
             })
             .collect();
         RunResult {
+            condition_writes: self.sc.patterns.iter().any(|p| p.condition_fails > 0.0),
+            collection_limit: !self.sc.lsis.is_empty(),
+            operations: crate::scenario::Op::ALL.map(|op| {
+                let mrsc = if op.is_write() { self.sc.table.mrsc_write_latency.map_or(0, |d| d.as_micros()) } else { 0 };
+                self.sc.patterns.iter().any(|p| p.op == op).then(|| self.sc.client.service_time.as_micros() + mrsc)
+            }),
             seed: self.seed,
             fidelity: self.fidelity,
             duration_s: self.duration_s,

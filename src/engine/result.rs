@@ -303,6 +303,16 @@ pub struct RunResult {
     pub given_up: Option<GivenUp>,
     /// The table, then its GSIs.
     pub resources: Vec<ResourceOutcome>,
+    /// Some pattern's writes carry a condition that can fail (`ConditionalCheckFailedRequests`
+    /// is reported).
+    pub condition_writes: bool,
+    /// The table has LSIs, so writes can fail at the item-collection limit (`UserErrors` is
+    /// reported).
+    pub collection_limit: bool,
+    /// Per operation (`Op as usize`), when some pattern sends it: the service's time of one
+    /// request, µs (`SuccessfulRequestLatency`: the service time, plus the multi-region strong
+    /// write latency for writes).
+    pub operations: [Option<u64>; 10],
     /// Per access pattern, in scenario order.
     pub patterns: Vec<PatternTotals>,
     /// Per partition and minute (when recorded).

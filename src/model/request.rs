@@ -136,6 +136,8 @@ pub(crate) struct CompiledPattern {
     pub(crate) base_delta: i64,
     /// Requests per second over time.
     pub(crate) rate: RateShape,
+    /// Share of its writes whose condition fails.
+    pub(crate) condition_fails: f64,
 }
 
 /// Mean bytes of an item size law.
@@ -258,7 +260,7 @@ impl CompiledPattern {
         let kind = match p.op {
             Op::BatchGet | Op::BatchWrite => Kind::Batch,
             Op::TransactGet | Op::TransactWrite => Kind::AllOrNothing,
-            _ if !gsi.is_empty() || collection_growth.is_some() => Kind::AllOrNothing,
+            _ if !gsi.is_empty() || collection_growth.is_some() || p.condition_fails > 0.0 => Kind::AllOrNothing,
             _ => Kind::Simple,
         };
         let items_per_attempt = match p.op {
@@ -308,6 +310,7 @@ impl CompiledPattern {
                 _ => 0,
             },
             rate: p.rate.clone(),
+            condition_fails: p.condition_fails,
         };
         if let (SizeSpec::Fixed(b), false) = (p.size, paged) {
             let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };
@@ -342,6 +345,17 @@ impl CompiledPattern {
         let item = mean_bytes(self.size);
         let bytes = if matches!(self.op, Op::Query | Op::Scan) { item * self.items_per_attempt } else { item };
         self.units_of(bytes)
+    }
+
+    /// Milli-units a write of an item of `bytes` whose condition fails consumes: the table's
+    /// units for the item (spec §1.2: a failed conditional write still consumes them), none
+    /// for its LSI or GSI entries, which are not written; a cancelled transaction's item its
+    /// transactional units (a model choice: the spec leaves it open).
+    pub(crate) fn failed_condition_units(&self, bytes: u64) -> u64 {
+        match self.op {
+            Op::TransactWrite => units::transact_write_item_milli(bytes),
+            _ => units::write_milli(bytes),
+        }
     }
 
     /// Milli-units of one index write of an item of `bytes` on `w`'s index.

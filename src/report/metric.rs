@@ -2,6 +2,7 @@
 //! The CSV writer and the charts both use [`Metric`], so they cannot drift apart.
 
 use crate::model::{Dim, Reason};
+use crate::scenario::Op;
 use std::fmt;
 
 /// One metric of `timeseries.csv`.
@@ -37,6 +38,17 @@ pub enum Metric {
     ReplicationLagMaxMs,
     /// A replica's replicated write units queued at the end of the minute.
     PendingReplicationUnits,
+    /// `ConditionalCheckFailedRequests`: writes whose condition failed (table and replicas).
+    ConditionalCheckFailedRequests,
+    /// `UserErrors`: HTTP 400s other than failed conditions (writes past the item-collection
+    /// limit; ddbsim sends no malformed requests).
+    UserErrors,
+    /// `SuccessfulRequestLatency` of one operation, statistic `SampleCount`: its successful
+    /// requests in the minute.
+    SuccessfulRequests(Op),
+    /// `SuccessfulRequestLatency` of one operation, statistic `Average`, ms: the service time
+    /// (ddbsim's `client.service_time`, plus the multi-region strong write latency).
+    SuccessfulRequestLatencyAvgMs(Op),
     /// `LatencyP50Ms` of the client.
     LatencyP50Ms,
     /// `LatencyP99Ms` of the client.
@@ -76,10 +88,13 @@ impl Metric {
             Metric::OnlineIndexPercentageProgress,
             Metric::ReplicationLagMaxMs,
             Metric::PendingReplicationUnits,
-            Metric::LatencyP50Ms,
-            Metric::LatencyP99Ms,
-            Metric::LatencyMaxMs,
+            Metric::ConditionalCheckFailedRequests,
+            Metric::UserErrors,
         ]);
+        for op in Op::ALL {
+            v.extend([Metric::SuccessfulRequests(op), Metric::SuccessfulRequestLatencyAvgMs(op)]);
+        }
+        v.extend([Metric::LatencyP50Ms, Metric::LatencyP99Ms, Metric::LatencyMaxMs]);
         v
     }
 
@@ -108,6 +123,10 @@ impl fmt::Display for Metric {
             Metric::OnlineIndexPercentageProgress => f.write_str("OnlineIndexPercentageProgress"),
             Metric::ReplicationLagMaxMs => f.write_str("ReplicationLagMaxMs"),
             Metric::PendingReplicationUnits => f.write_str("PendingReplicationUnits"),
+            Metric::ConditionalCheckFailedRequests => f.write_str("ConditionalCheckFailedRequests"),
+            Metric::UserErrors => f.write_str("UserErrors"),
+            Metric::SuccessfulRequests(op) => write!(f, "SuccessfulRequestLatency.{}.SampleCount", op.api_name()),
+            Metric::SuccessfulRequestLatencyAvgMs(op) => write!(f, "SuccessfulRequestLatency.{}.AverageMs", op.api_name()),
             Metric::LatencyP50Ms => f.write_str("LatencyP50Ms"),
             Metric::LatencyP99Ms => f.write_str("LatencyP99Ms"),
             Metric::LatencyMaxMs => f.write_str("LatencyMaxMs"),

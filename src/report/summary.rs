@@ -174,6 +174,10 @@ pub struct PatternSummary {
     pub failed_retry_quota: u64,
     /// Failed with ItemCollectionSizeLimitExceededException (LSI tables).
     pub failed_item_collection_limit: u64,
+    /// Served writes whose condition failed (ConditionalCheckFailedException; a transaction
+    /// cancelled on its condition): they consumed their table's write units and wrote nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub condition_failed: u64,
     /// For a GSI read with `after_write`: share of reads that miss the not yet propagated item.
     pub stale_read_share: Option<f64>,
     /// Latency of the pattern's successful requests, ms (`SuccessfulRequestLatency` as the
@@ -544,6 +548,7 @@ impl Summary {
                     failed_attempts_exhausted: t.failed_exhausted,
                     failed_retry_quota: t.failed_quota,
                     failed_item_collection_limit: t.failed_collection,
+                    condition_failed: t.condition_failed,
                     stale_read_share: r.stale_read_share.get(i).copied().flatten(),
                     latency_ms: (t.latency.count() > 0).then(|| LatencySummary::of(&t.latency)),
                     closed_loop: match sc.patterns[i].rate {
@@ -687,6 +692,12 @@ impl Summary {
         s.push('\n');
         s
     }
+}
+
+/// Serde: leave a zero count out.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 #[cfg(test)]

@@ -88,6 +88,20 @@ pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
             let index = res.kind == ResourceKind::Gsi;
             if !index {
                 push(Metric::ThrottledRequests, (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
+                if r.condition_writes {
+                    push(Metric::ConditionalCheckFailedRequests, x.conditional_check_failed as f64);
+                }
+                if r.collection_limit {
+                    push(Metric::UserErrors, x.user_errors as f64);
+                }
+                for op in crate::scenario::Op::ALL {
+                    let i = op as usize;
+                    if let Some(us) = r.operations[i] {
+                        let n = x.op_ok[i];
+                        push(Metric::SuccessfulRequests(op), n as f64);
+                        push(Metric::SuccessfulRequestLatencyAvgMs(op), if n > 0 { us as f64 / 1_000.0 } else { 0.0 });
+                    }
+                }
             }
             push(Metric::PartitionCount, x.partitions as f64);
             if index {

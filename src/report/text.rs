@@ -137,6 +137,13 @@ impl Summary {
             t.attempts,
             pct(t.throttled_attempt_share)
         );
+        let conditions: u64 = self.patterns.iter().map(|p| p.condition_failed).sum();
+        if conditions > 0 {
+            let _ = writeln!(
+                o,
+                "conditions: {conditions} served writes failed their condition (ConditionalCheckFailedRequests): each consumed its write units on the table and wrote nothing"
+            );
+        }
         let _ = writeln!(o, "clients: {}", self.client.describe());
         if let Some(d) = &self.dax {
             let _ = writeln!(o, "{}", super::summary::describe_dax(d));

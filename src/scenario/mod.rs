@@ -637,7 +637,7 @@ pub struct LsiSpec {
 }
 
 /// DynamoDB operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
     /// GetItem.
     GetItem,
@@ -662,6 +662,20 @@ pub enum Op {
 }
 
 impl Op {
+    /// Every operation, in declaration order (`op as usize` indexes it).
+    pub const ALL: [Op; 10] = [
+        Op::GetItem,
+        Op::Query,
+        Op::Scan,
+        Op::PutItem,
+        Op::UpdateItem,
+        Op::DeleteItem,
+        Op::BatchGet,
+        Op::BatchWrite,
+        Op::TransactGet,
+        Op::TransactWrite,
+    ];
+
     /// Does it consume write capacity?
     #[must_use]
     pub const fn is_write(self) -> bool {
@@ -825,6 +839,8 @@ pub struct PatternSpec {
     pub index_writes: Vec<(usize, IndexWrite)>,
     /// Read-after-write delay for stale-read reporting (GSI queries only).
     pub after_write: Option<SimDuration>,
+    /// Share of its writes whose condition fails (0 without a condition).
+    pub condition_fails: f64,
 }
 
 /// The client: retries and latency.

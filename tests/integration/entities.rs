@@ -297,3 +297,102 @@ rate = { constant = 1 }
     }
     assert!(problems.iter().all(|p| p.line > 1), "every problem is located in the file");
 }
+
+/// #17 item 3, conditional writes (spec §1.2, DG ProvisionedThroughput: a failed conditional
+/// write still consumes write units; CloudWatch counts it in `ConditionalCheckFailedRequests`,
+/// not in `UserErrors`). A put of 1,500 bytes (2 WCU) with a GSI (keys only: 1 WCU) and a
+/// keys-only LSI (1 WCU): 3 WCU on the table and 1 on the index when it succeeds; when its
+/// condition fails, 2 on the table (the item's units only: no LSI entry is written) and
+/// nothing on the index, and the table's bytes do not grow. 20 % of 200 puts/s fail.
+/// Per request: table units = 3 x ok + 2 x failed, index units = ok, exactly; the failed
+/// share is 0.2 within Poisson noise (24,000 puts: sd 0.26 %).
+#[test]
+fn a_failed_condition_consumes_the_items_units_and_writes_nothing_else() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "2m"
+seed = 11
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "on_demand" }
+[keys.k]
+cardinality = 1000000
+[keys.g]
+cardinality = 100000
+[[gsi]]
+name = "G"
+partition_key = "g"
+projection = "keys_only"
+[[lsi]]
+name = "L"
+projection = "keys_only"
+[[pattern]]
+name = "create-if-absent"
+op = "put_item"
+item_bytes = 1500
+index_writes = { G = "insert" }
+condition_fails = 0.2
+rate = { constant = 200 }
+"#,
+    );
+    let r = run(&sc);
+    let p = &r.patterns[0];
+    let failed = p.condition_failed;
+    let ok = p.served - failed;
+    let share = failed as f64 / p.served as f64;
+    assert!((share - 0.2).abs() < 0.01, "{share}");
+    let units = |i: usize| r.resources[i].minutes.iter().map(|m| m.consumed[1]).sum::<u64>();
+    assert_eq!(units(0), (3 * ok + 2 * failed) * 1_000);
+    assert_eq!(units(1), ok * 1_000);
+    let counted: u64 = r.resources[0].minutes.iter().map(|m| m.conditional_check_failed).sum();
+    assert_eq!(counted, failed);
+    assert_eq!(r.resources[0].minutes.iter().map(|m| m.user_errors).sum::<u64>(), 0, "not a user error");
+    let rows = ddbsim::report::tables::timeseries_rows(&r);
+    let series: f64 =
+        rows.iter().filter(|x| x.resource == "T" && x.metric.to_string() == "ConditionalCheckFailedRequests").map(|x| x.value).sum();
+    assert_eq!(series, failed as f64);
+    // SuccessfulRequestLatency per operation: its SampleCount counts the successful puts only
+    // (a failed condition is an HTTP 400), its Average the service time, 5 ms by default.
+    let of = |name: &str| rows.iter().filter(|x| x.resource == "T" && x.metric.to_string() == name).map(|x| x.value).collect::<Vec<f64>>();
+    assert_eq!(of("SuccessfulRequestLatency.PutItem.SampleCount").iter().sum::<f64>(), ok as f64);
+    assert!(of("SuccessfulRequestLatency.PutItem.AverageMs").iter().all(|&ms| (ms - 5.0).abs() < 1e-9));
+    assert!(of("SuccessfulRequestLatency.GetItem.SampleCount").is_empty(), "no GetItem pattern, no GetItem series");
+    // Every admitted item adds 1,500 + 100 bytes to the table: the failed ones add none.
+    let start = sc.table.storage_bytes;
+    assert_eq!(r.resources[0].stored_bytes, start + ok * 1_600);
+}
+
+/// A transaction cancelled on its condition consumes its items' transactional units (2 per KB:
+/// a model choice, the spec leaves it open) and writes no index entry; batch writes take no
+/// condition.
+#[test]
+fn a_cancelled_transaction_is_charged_and_batch_writes_take_no_condition() {
+    let text = |op: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "w"
+op = "{op}"
+items = 4
+item_bytes = 1000
+condition_fails = 1.0
+rate = {{ constant = 50 }}
+"#
+        )
+    };
+    let r = run(&scenario(&text("transact_write")));
+    let p = &r.patterns[0];
+    assert_eq!(p.condition_failed, p.served);
+    assert_eq!(r.resources[0].minutes.iter().map(|m| m.consumed[1]).sum::<u64>(), p.served * 4 * 2_000);
+    let Err(ScenarioError::Invalid { problems, .. }) = parse_str(&text("batch_write"), Path::new("b.toml")) else { panic!("accepted") };
+    assert_eq!(problems[0].key, "pattern[0].condition_fails");
+}

@@ -34,6 +34,10 @@ pub struct RawPattern {
     /// For a query on a GSI: how long after the item's write the read comes ("50ms"); the
     /// report gives the share of such reads that miss the item because it has not propagated.
     pub after_write: Option<String>,
+    /// Share of the writes whose condition expression fails (0-1): ConditionalCheckFailed
+    /// for put/update/delete (the write units are still consumed), a cancelled transaction for
+    /// `transact_write`; default 0.
+    pub condition_fails: Option<f64>,
     /// Global tables: the region the requests are sent to, a `[[replica]]`'s; default the
     /// table's own. Writes there replicate to the table and every other replica.
     pub region: Option<String>,

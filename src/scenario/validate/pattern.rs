@@ -197,6 +197,25 @@ impl Validator<'_, '_> {
             self.duration(&ap, d)
         });
         index_writes.sort_by_key(|w| w.0);
+        let condition_fails = match p.condition_fails {
+            None => 0.0,
+            Some(x) => {
+                let cp = at.key("condition_fails");
+                if !matches!(op, Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::TransactWrite) {
+                    self.err(
+                        &cp,
+                        format!(
+                            "{} takes no condition expression; put_item, update_item, delete_item and transact_write do",
+                            op.api_name()
+                        ),
+                    );
+                }
+                if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
+                    self.err(&cp, format!("a share of the writes between 0 and 1 (0.05 is 5 %), not {x}"));
+                }
+                x.clamp(0.0, 1.0)
+            }
+        };
         PatternSpec {
             name: p.name.clone(),
             op,
@@ -210,6 +229,7 @@ impl Validator<'_, '_> {
             rate,
             index_writes,
             after_write,
+            condition_fails,
         }
     }
 
