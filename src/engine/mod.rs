@@ -67,15 +67,19 @@ struct Ttl {
     delta: Vec<Vec<f64>>,
     /// Per resource: bytes deleted a minute now, and the fraction of a byte carried over.
     rate: Vec<(f64, f64)>,
+    /// The table's bytes written in the run and not yet expired that will expire.
+    expirable: f64,
 }
 
 impl Ttl {
     fn new(spec: crate::scenario::TtlSpec, resources: usize, minutes: usize) -> Self {
-        Self { spec, delta: vec![vec![0.0; minutes + 1]; resources], rate: vec![(0.0, 0.0); resources] }
+        Self { spec, delta: vec![vec![0.0; minutes + 1]; resources], rate: vec![(0.0, 0.0); resources], expirable: 0.0 }
     }
 
-    /// Closes minute `m`: schedules the deletes of what it wrote and makes its own.
-    fn minute(&mut self, m: usize, res: &mut [Resource], cur: &mut [MinuteRecord]) {
+    /// Closes minute `m`: schedules the deletes of what it wrote and makes its own. Returns
+    /// the fraction of the table's expirable bytes deleted (which item collections lose too).
+    fn minute(&mut self, m: usize, res: &mut [Resource], cur: &mut [MinuteRecord]) -> f64 {
+        let mut fraction = 0.0;
         let after = (self.spec.after.as_secs() / 60) as usize;
         let within = (self.spec.within.as_secs() / 60).max(1) as usize;
         // The table and its GSIs (a replica's bytes mirror the table's).
@@ -97,7 +101,15 @@ impl Ttl {
             *carry = due - whole;
             let removed = resource.expire_bytes(whole as u64);
             cur[r].ttl_deleted_bytes += removed;
+            if r == 0 {
+                self.expirable += written;
+                if self.expirable > 0.0 {
+                    fraction = (removed as f64 / self.expirable).min(1.0);
+                }
+                self.expirable = (self.expirable - removed as f64).max(0.0);
+            }
         }
+        fraction
     }
 }
 
@@ -265,7 +277,7 @@ impl<'a> Simulation<'a> {
                 .chain(sc.gsis.iter().map(|g| !g.added_during_run))
                 .chain(sc.replicas.iter().map(|_| true))
                 .collect(),
-            collections: ItemCollections::new(initial_collection_bytes(sc)),
+            collections: ItemCollections::new(initial_collection_bytes(sc), sc.table.ttl.map_or(0.0, |t| t.share)),
             entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
             traffic: Traffic::new(sc, &streams),
             client: Client::new(sc.client),
@@ -659,7 +671,8 @@ impl<'a> Simulation<'a> {
     fn end_minute(&mut self, minute: u64) {
         let secs = (self.duration_s - minute * 60).min(60);
         if let Some(ttl) = &mut self.ttl {
-            ttl.minute(minute as usize, &mut self.res, &mut self.rec.cur);
+            let fraction = ttl.minute(minute as usize, &mut self.res, &mut self.rec.cur);
+            self.collections.expire(fraction);
         }
         if let Some(d) = &mut self.traffic.dax {
             d.end_minute();

@@ -279,29 +279,62 @@ pub struct CollectionInfo {
 /// The item collections of a table with LSIs: bytes and refused writes per partition-key value.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ItemCollections {
-    /// (key space, key rank) -> (bytes, refused writes).
-    map: BTreeMap<(usize, u64), (u64, u64)>,
+    /// (key space, key rank) -> its state.
+    map: BTreeMap<(usize, u64), Collection>,
     /// Bytes every collection of each key space holds at the start.
     start: Vec<u64>,
+    /// Share of the bytes written that time to live expires (0 without `[table.ttl]`).
+    ttl_share: f64,
+}
+
+/// One item collection.
+#[derive(Clone, Copy, Debug, Default)]
+struct Collection {
+    bytes: u64,
+    refused: u64,
+    /// Bytes written in the run that time to live will expire.
+    expirable: f64,
 }
 
 impl ItemCollections {
     /// Collections that start with `start_bytes[key space]` each.
-    pub(crate) fn new(start_bytes: Vec<u64>) -> Self {
-        Self { map: BTreeMap::new(), start: start_bytes }
+    pub(crate) fn new(start_bytes: Vec<u64>, ttl_share: f64) -> Self {
+        Self { map: BTreeMap::new(), start: start_bytes, ttl_share }
     }
 
-    /// Whether a write growing collection `(key_space, key)` by `growth` bytes fits the 10 GB
-    /// limit (spec §8); records the growth when it does, the refusal when it does not.
-    pub(crate) fn admits(&mut self, key_space: usize, key: u64, growth: u64) -> bool {
+    /// Whether a write changing collection `(key_space, key)` by `delta` bytes fits the 10 GB
+    /// limit (spec §8); records the change when it does, the refusal when it does not. A
+    /// delete (`delta` below 0) always fits and shrinks the collection.
+    pub(crate) fn admits(&mut self, key_space: usize, key: u64, delta: i64) -> bool {
         let start = self.start.get(key_space).copied().unwrap_or(0);
-        let e = self.map.entry((key_space, key)).or_insert((start, 0));
-        if e.0 + growth > COLLECTION_LIMIT_BYTES {
-            e.1 += 1;
+        let e = self.map.entry((key_space, key)).or_insert(Collection { bytes: start, ..Collection::default() });
+        if delta < 0 {
+            e.bytes = e.bytes.saturating_sub(delta.unsigned_abs());
+            e.expirable = e.expirable.min(e.bytes as f64);
+            return true;
+        }
+        let growth = delta.unsigned_abs();
+        if e.bytes + growth > COLLECTION_LIMIT_BYTES {
+            e.refused += 1;
             return false;
         }
-        e.0 += growth;
+        e.bytes += growth;
+        e.expirable += growth as f64 * self.ttl_share;
         true
+    }
+
+    /// Time to live deleted `fraction` of the table's expirable bytes this minute: each
+    /// collection loses the same fraction of its own (a model choice: expiry is not tracked
+    /// per key, and every collection's writes expire alike).
+    pub(crate) fn expire(&mut self, fraction: f64) {
+        if fraction <= 0.0 {
+            return;
+        }
+        for c in self.map.values_mut() {
+            let gone = c.expirable * fraction.min(1.0);
+            c.expirable -= gone;
+            c.bytes = c.bytes.saturating_sub(gone.round() as u64);
+        }
     }
 
     /// Collections above 1 GB or with refused writes, largest first (at most 20), labelled by
@@ -310,8 +343,8 @@ impl ItemCollections {
         let mut v: Vec<CollectionInfo> = self
             .map
             .iter()
-            .filter(|(_, &(bytes, failed))| bytes > REPORTED_COLLECTION_BYTES || failed > 0)
-            .map(|(&(ks, rank), &(bytes, failed))| CollectionInfo { key: label(ks, rank), bytes, failed_writes: failed })
+            .filter(|(_, c)| c.bytes > REPORTED_COLLECTION_BYTES || c.refused > 0)
+            .map(|(&(ks, rank), c)| CollectionInfo { key: label(ks, rank), bytes: c.bytes, failed_writes: c.refused })
             .collect();
         v.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.key.cmp(&b.key)));
         v.truncate(20);
@@ -328,7 +361,7 @@ mod tests {
     /// every further write of that key and no other.
     #[test]
     fn collections_stop_at_the_limit() {
-        let mut c = ItemCollections::new(vec![10_727_418_240]);
+        let mut c = ItemCollections::new(vec![10_727_418_240], 0.0);
         let ok = (0..3_000).filter(|_| c.admits(0, 7, 4_300)).count();
         assert_eq!(ok, 2_325);
         assert!(c.admits(0, 8, 4_300));

@@ -130,8 +130,9 @@ pub(crate) struct CompiledPattern {
     pub(crate) lsi_projections: Vec<Projection>,
     /// GSI writes of each item.
     pub(crate) gsi: Vec<GsiWrite>,
-    /// Bytes a write adds to its item collection (LSI tables, put_item only).
-    pub(crate) collection_growth: Option<u64>,
+    /// Bytes a write adds to its item collection, or a delete removes (LSI tables: put_item
+    /// and delete_item).
+    pub(crate) collection_growth: Option<i64>,
     /// Bytes each admitted item adds to (or removes from) the table.
     pub(crate) base_delta: i64,
     /// Requests per second over time.
@@ -253,10 +254,21 @@ impl CompiledPattern {
             sc.lsis.iter().enumerate().filter(|(l, _)| entity.is_none_or(|e| e.lsi.contains(l))).map(|x| x.1).collect();
         // With LSIs, an item collection (the items and LSI entries of one partition-key value)
         // is capped (spec §8): inserts are drawn with their key to track it.
-        let collection_growth = (!sc.lsis.is_empty() && p.op == Op::PutItem && p.key_space.is_some() && p.index.is_none()).then(|| {
-            let item = mean_bytes(p.size);
-            item + ITEM_OVERHEAD_BYTES + lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()
-        });
+        let collection_growth =
+            (!sc.lsis.is_empty() && matches!(p.op, Op::PutItem | Op::DeleteItem) && p.key_space.is_some() && p.index.is_none()).then(
+                || {
+                    let item = mean_bytes(p.size);
+                    let bytes = (item
+                        + ITEM_OVERHEAD_BYTES
+                        + lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>())
+                        as i64;
+                    if p.op == Op::DeleteItem {
+                        -bytes
+                    } else {
+                        bytes
+                    }
+                },
+            );
         let kind = match p.op {
             Op::BatchGet | Op::BatchWrite => Kind::Batch,
             Op::TransactGet | Op::TransactWrite => Kind::AllOrNothing,

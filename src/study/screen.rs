@@ -64,7 +64,8 @@ impl Demand {
                 .collect();
             let item = mean_bytes(p.size);
             let table_bytes = cp.base_delta as f64
-                + cp.collection_growth.map_or(0.0, |g| (g - item - ITEM_OVERHEAD_BYTES) as f64) * if cp.base_delta > 0 { 1.0 } else { 0.0 };
+                + cp.collection_growth.map_or(0.0, |g| (g - (item + ITEM_OVERHEAD_BYTES) as i64) as f64)
+                    * if cp.base_delta > 0 { 1.0 } else { 0.0 };
             let index_bytes: Vec<(usize, f64)> = cp.gsi.iter().map(|w| (w.res, w.delta as f64 * w.coverage)).collect();
             // The pattern's `scale_rate` factors, in time order.
             let mut factors: Vec<(u64, f64)> = sc

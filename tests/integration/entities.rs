@@ -396,3 +396,94 @@ rate = {{ constant = 50 }}
     let Err(ScenarioError::Invalid { problems, .. }) = parse_str(&text("batch_write"), Path::new("b.toml")) else { panic!("accepted") };
     assert_eq!(problems[0].key, "pattern[0].condition_fails");
 }
+
+/// #17 item 5: deletes shrink item collections (spec §8). The power user's collection is
+/// 10^7 bytes short of the limit; each put of a 4,000-byte activity adds 4,300 bytes (item,
+/// its 100 bytes, a keys-only LSI entry and its 100), each delete of one removes as much. Puts
+/// fit while puts - deletes <= floor(10^7 / 4,300) = 2,325; at 100 puts and 50 deletes a
+/// second the collection fills after about 47 s, and from then on each delete makes room for
+/// one put: at the end puts - deletes is 2,325 (or 2,324 when a delete came last), and the
+/// collection holds its start plus 4,300 bytes for each.
+#[test]
+fn deletes_make_room_in_an_item_collection() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "3m"
+seed = 2
+[table]
+partition_key = "user"
+storage_gb = 10.72741824
+capacity = { mode = "provisioned", read = 100, write = 2000 }
+[keys.user]
+values = { power_user = 1.0 }
+[[lsi]]
+name = "ByAmount"
+projection = "keys_only"
+[[pattern]]
+name = "record"
+op = "put_item"
+item_bytes = 4000
+rate = { constant = 100 }
+[[pattern]]
+name = "forget"
+op = "delete_item"
+item_bytes = 4000
+rate = { constant = 50 }
+"#,
+    );
+    let r = run(&sc);
+    let (puts, deletes) = (&r.patterns[0], &r.patterns[1]);
+    let net = puts.served - deletes.served;
+    assert!((2_324..=2_325).contains(&net), "net {net}");
+    assert!(puts.failed_collection > 5_000, "{} refused", puts.failed_collection);
+    let c = &r.item_collections[0];
+    assert_eq!(c.bytes, 10_727_418_240 + net * 4_300);
+}
+
+/// Time to live shrinks item collections as it shrinks the table: each minute a collection
+/// loses the share of its expirable bytes that the table's expirable bytes lose. 10 puts a
+/// second of 1,000-byte items (1,100 bytes in the table, 1,300 in the collection with a
+/// keys-only LSI entry), all expiring 1 minute after their write and deleted over the minute
+/// after (minute m's writes go in minute m + 2): over 10 minutes, what the collection grew by
+/// stays 1,300 / 1,100 of what the table grew by, far below the 10 x 600 x 1,300 = 7,800,000
+/// bytes written: the last two minutes' writes are still there, 120 x 10 x 1,300 = 1,560,000
+/// bytes (Poisson noise on 1,200 puts: 3 %).
+#[test]
+fn time_to_live_shrinks_item_collections_with_the_table() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "10m"
+seed = 4
+[table]
+partition_key = "user"
+capacity = { mode = "on_demand" }
+[table.ttl]
+after = "1m"
+within = "1m"
+[keys.user]
+values = { power_user = 1.0 }
+[[lsi]]
+name = "ByDate"
+projection = "keys_only"
+[[entity]]
+name = "Activity"
+item_bytes = 1000
+sort_keys = { items = 2000000 }
+[[pattern]]
+name = "record"
+entity = "Activity"
+op = "put_item"
+rate = { constant = 10 }
+"#,
+    );
+    // The collection starts at 2e6 x (1,000 + 100 + 100 + 100) = 2.6e9 bytes, the table at
+    // 2e6 x 1,100 = 2.2e9.
+    assert_eq!(sc.table.storage_bytes, 2_200_000_000);
+    let r = run(&sc);
+    let table_growth = (r.resources[0].stored_bytes - 2_200_000_000) as f64;
+    let collection_growth = (r.item_collections[0].bytes - 2_600_000_000) as f64;
+    assert!((collection_growth / table_growth - 1_300.0 / 1_100.0).abs() < 0.01, "{collection_growth} vs {table_growth}");
+    assert!((1_400_000.0..1_720_000.0).contains(&collection_growth), "{collection_growth}");
+}

@@ -951,10 +951,10 @@ fn lsi_collections(runs: &Runs<'_>) -> Option<Finding> {
     let ks = &sc.key_spaces[pk];
     let start = crate::model::request::initial_collection_bytes(sc)[pk];
     // Bytes a day the busiest collection grows: its puts, each the item, its LSI entries and
-    // their 100-byte overheads (spec §8).
+    // their 100-byte overheads (spec §8), less its deletes.
     let mut per_day = 0.0;
     for (j, p) in sc.patterns.iter().enumerate() {
-        if p.op != Op::PutItem || p.key_space != Some(pk) || p.index.is_some() {
+        if !matches!(p.op, Op::PutItem | Op::DeleteItem) || p.key_space != Some(pk) || p.index.is_some() {
             continue;
         }
         let Some(growth) = CompiledPattern::new(sc, p).collection_growth else { continue };
