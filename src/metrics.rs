@@ -129,6 +129,9 @@ pub struct PatternTotals {
     pub pending_at_end: u64,
     /// Writes refused because their item collection would pass 10 GB (LSI tables).
     pub failed_collection: u64,
+    /// Reads of a GSI that was not readable yet (created during the run, its backfill not
+    /// done): failed with a ValidationException, not retried.
+    pub failed_index_not_ready: u64,
     /// Served requests whose condition failed (ConditionalCheckFailedException, or a
     /// transaction cancelled on its condition): answered, counted apart, not retried.
     pub condition_failed: u64,
@@ -146,7 +149,7 @@ impl PatternTotals {
     /// Requests that failed, for whatever reason.
     #[must_use]
     pub fn failed(&self) -> u64 {
-        self.failed_exhausted + self.failed_quota + self.failed_collection
+        self.failed_exhausted + self.failed_quota + self.failed_collection + self.failed_index_not_ready
     }
 }
 

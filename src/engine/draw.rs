@@ -147,6 +147,11 @@ pub(crate) struct Traffic {
     rng_spread: Vec<ChaCha8Rng>,
     /// Per pattern: whether a conditional write's condition fails.
     rng_cond: Vec<ChaCha8Rng>,
+    /// Per resource: a GSI that exists but cannot be read yet (its backfill is running), or
+    /// not yet created: reads of it fail.
+    pub(crate) unreadable: Vec<bool>,
+    /// Per pattern: requests of this second refused because their index is not readable.
+    pub(crate) refused: Vec<u64>,
     seq: u64,
     /// Per pattern: its closed loop's progress (none for open-loop patterns).
     closed: Vec<Option<ClosedState>>,
@@ -204,6 +209,11 @@ impl Traffic {
             rng_sizes: (0..n).map(|i| streams.rng(Stream::Sizes, i)).collect(),
             rng_spread: (0..n).map(|i| streams.rng(Stream::Spread, i)).collect(),
             rng_cond: (0..n).map(|i| streams.rng(Stream::Conditions, i)).collect(),
+            unreadable: std::iter::once(false)
+                .chain(sc.gsis.iter().map(|g| g.added_during_run))
+                .chain(sc.replicas.iter().map(|_| false))
+                .collect(),
+            refused: vec![0; sc.patterns.len()],
             seq: 0,
             closed: sc
                 .patterns
@@ -468,11 +478,16 @@ impl Traffic {
             }
             let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
             let mut t = t0 as f64;
+            let refused = self.unreadable[self.pats[j].res];
             loop {
                 let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
                 t += e * mean_gap_us;
                 if t >= t1 as f64 {
                     break;
+                }
+                if refused {
+                    self.refused[j] += 1;
+                    continue;
                 }
                 self.draw_request(j, s, SimTime::from_micros(t as u64), out, res, active);
             }
@@ -495,6 +510,10 @@ impl Traffic {
                 continue;
             }
             let p = &self.pats[j];
+            if self.unreadable[p.res] {
+                self.refused[j] += c;
+                continue;
+            }
             if p.kind == Kind::Simple && !p.paged && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
                 // A read that fans out over random shards sends an attempt to each.
                 let attempts = c * p.fanout;

@@ -403,6 +403,28 @@ impl<'a> Simulation<'a> {
             }
         }
         self.batch = batch;
+        self.refuse_unreadable();
+    }
+
+    /// The second's reads of an index that cannot be read yet: DynamoDB answers each with a
+    /// ValidationException (an HTTP 400, a user error; not retried).
+    fn refuse_unreadable(&mut self) {
+        for j in 0..self.traffic.refused.len() {
+            let n = std::mem::take(&mut self.traffic.refused[j]);
+            if n == 0 {
+                continue;
+            }
+            let t = &mut self.rec.patterns[j];
+            t.offered += n;
+            t.attempts += n;
+            t.pages_sent += n;
+            t.failed_index_not_ready += n;
+            let m = &mut self.rec.minute_attempts;
+            m[0] += n;
+            m[2] += n;
+            m[3] += n;
+            self.rec.cur[0].user_errors += n;
+        }
     }
 
     /// Replays `batch` and the retries due before `t1`; each answered closed-loop request
@@ -520,6 +542,7 @@ impl<'a> Simulation<'a> {
             let Some(idx) = &mut self.indexes[r] else { continue };
             let Some((done, complete)) = idx.backfill_step(&mut self.res[r]) else { continue };
             if complete {
+                self.traffic.unreadable[r] = false;
                 self.event(s, r, CapacityAction::GsiActive, None, 0.0, 100.0, "backfill complete".into());
                 // Auto scaling takes the index over once it is active.
                 let cmds = self.ctl[r].register(s, &self.res[r]);
@@ -607,6 +630,8 @@ impl<'a> Simulation<'a> {
         self.active[r] = true;
         let spec = &self.sc.gsis[g];
         let plan = idx.start(self.res[0].bytes(), mean_written_item(self.sc), spec.coverage, spec.projection);
+        // Readable once the backfill is done (at once when there is nothing to copy).
+        self.traffic.unreadable[r] = idx.building();
         let detail = format!("backfill of {:.0} existing items, {} write units", plan.items, plan.milli_units / MILLI);
         self.event(s, r, CapacityAction::AddGsi, None, 0.0, plan.milli_units as f64 / MILLI as f64, detail);
     }
@@ -845,7 +870,7 @@ impl<'a> Simulation<'a> {
             .collect();
         RunResult {
             condition_writes: self.sc.patterns.iter().any(|p| p.condition_fails > 0.0),
-            collection_limit: !self.sc.lsis.is_empty(),
+            user_errors_reported: !self.sc.lsis.is_empty() || self.sc.gsis.iter().any(|g| g.added_during_run),
             operations: crate::scenario::Op::ALL.map(|op| {
                 let mrsc = if op.is_write() { self.sc.table.mrsc_write_latency.map_or(0, |d| d.as_micros()) } else { 0 };
                 self.sc.patterns.iter().any(|p| p.op == op).then(|| self.sc.client.service_time.as_micros() + mrsc)

@@ -306,9 +306,9 @@ pub struct RunResult {
     /// Some pattern's writes carry a condition that can fail (`ConditionalCheckFailedRequests`
     /// is reported).
     pub condition_writes: bool,
-    /// The table has LSIs, so writes can fail at the item-collection limit (`UserErrors` is
-    /// reported).
-    pub collection_limit: bool,
+    /// Requests can fail with an HTTP 400 (writes at the item-collection limit of a table with
+    /// LSIs, reads of a GSI still being created): `UserErrors` is reported.
+    pub user_errors_reported: bool,
     /// Per operation (`Op as usize`), when some pattern sends it: the service's time of one
     /// request, µs (`SuccessfulRequestLatency`: the service time, plus the multi-region strong
     /// write latency for writes).

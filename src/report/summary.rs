@@ -178,6 +178,10 @@ pub struct PatternSummary {
     /// cancelled on its condition): they consumed their table's write units and wrote nothing.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub condition_failed: u64,
+    /// Reads of a GSI created during the run, sent before its backfill completed: failed with
+    /// a ValidationException (the index cannot be read while it is being created).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed_index_not_ready: u64,
     /// For a GSI read with `after_write`: share of reads that miss the not yet propagated item.
     pub stale_read_share: Option<f64>,
     /// Latency of the pattern's successful requests, ms (`SuccessfulRequestLatency` as the
@@ -549,6 +553,7 @@ impl Summary {
                     failed_retry_quota: t.failed_quota,
                     failed_item_collection_limit: t.failed_collection,
                     condition_failed: t.condition_failed,
+                    failed_index_not_ready: t.failed_index_not_ready,
                     stale_read_share: r.stale_read_share.get(i).copied().flatten(),
                     latency_ms: (t.latency.count() > 0).then(|| LatencySummary::of(&t.latency)),
                     closed_loop: match sc.patterns[i].rate {

@@ -91,7 +91,7 @@ pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
                 if r.condition_writes {
                     push(Metric::ConditionalCheckFailedRequests, x.conditional_check_failed as f64);
                 }
-                if r.collection_limit {
+                if r.user_errors_reported {
                     push(Metric::UserErrors, x.user_errors as f64);
                 }
                 for op in crate::scenario::Op::ALL {

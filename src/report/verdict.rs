@@ -238,6 +238,10 @@ impl Verdict {
                 s.patterns.iter().map(|p| p.failed_item_collection_limit).sum(),
                 "were refused by the 10 GB item-collection limit of a table with an LSI".to_string(),
             ),
+            (
+                s.patterns.iter().map(|p| p.failed_index_not_ready).sum(),
+                "read a GSI before its backfill completed (ValidationException)".to_string(),
+            ),
         ]
         .into_iter()
         .filter(|(n, _)| *n > 0)
@@ -287,6 +291,10 @@ fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &st
     let collection = s.patterns.iter().map(|p| p.failed_item_collection_limit).sum::<u64>();
     if held {
         return format!("`ddbsim recommend {path}` for the cheapest capacity setting that holds this traffic, or `ddbsim compare {path}` for every mode side by side");
+    }
+    let unready = s.patterns.iter().map(|p| p.failed_index_not_ready).sum::<u64>();
+    if unready > 0 && worst.is_none() {
+        return "start reading a new GSI once its backfill completes (IndexStatus ACTIVE in DescribeTable; OnlineIndexPercentageProgress in timeseries.csv shows when)".to_string();
     }
     if collection > 0 {
         return "spread the item collection: add a suffix to the partition key of the largest collections, or drop the LSI for a GSI (no 10 GB limit)".to_string();

@@ -194,6 +194,63 @@ add_gsi = "G"
     assert_eq!(r.resources[1].minutes[10].online_progress_bp, 6_000);
 }
 
+/// #17 item 6: a GSI added during the run can be read once its backfill completes. The same
+/// backfill as above (seconds 60 to 1,059: the idle update pattern sets the items' size); a query of the index at 5 a second from the start
+/// fails with a ValidationException (a user error, not retried) until the index is active, then
+/// is served: before second 1,059 about 5 x 1,059 = 5,295 requests fail (Poisson: sd 73), none
+/// after; every one of them is in `UserErrors`; the index serves reads only from minute 18 on.
+#[test]
+fn a_gsi_added_during_the_run_is_read_once_its_backfill_completes() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "20m"
+seed = 3
+[table]
+name = "T"
+partition_key = "k"
+storage_gb = 1.1
+capacity = { mode = "provisioned", read = 10, write = 100 }
+[keys.k]
+cardinality = 1000000
+[keys.g]
+cardinality = 1000
+[[gsi]]
+name = "G"
+partition_key = "g"
+projection = "keys_only"
+capacity = { read = 100, write = 1000 }
+[[pattern]]
+name = "by-g"
+op = "query"
+index = "G"
+items = 2
+item_bytes = 100
+rate = { constant = 5 }
+[[pattern]]
+name = "w"
+op = "update_item"
+item_bytes = 1000
+rate = { constant = 0 }
+[[at]]
+time = "60s"
+add_gsi = "G"
+"#,
+    );
+    let r = run(&sc);
+    let done: Vec<u64> = r.events.iter().filter(|e| e.action == ddbsim::CapacityAction::GsiActive).map(|e| e.time_s).collect();
+    assert_eq!(done, vec![1_059]);
+    let p = &r.patterns[0];
+    assert!((5_295.0 - p.failed_index_not_ready as f64).abs() < 300.0, "{} failed", p.failed_index_not_ready);
+    assert_eq!(p.failed(), p.failed_index_not_ready);
+    assert_eq!(p.served + p.failed_index_not_ready, p.offered);
+    assert!((p.served as f64 - 5.0 * 141.0).abs() < 120.0, "{} served", p.served);
+    let errors: u64 = r.resources[0].minutes.iter().map(|m| m.user_errors).sum();
+    assert_eq!(errors, p.failed_index_not_ready);
+    let reads: Vec<u64> = r.resources[1].minutes.iter().map(|m| m.consumed[0]).collect();
+    assert!(reads[..17].iter().all(|&x| x == 0) && reads[18..].iter().all(|&x| x > 0), "{reads:?}");
+}
+
 /// The cascade through BatchWriteItem and TransactWriteItems (spec §7): an item whose index
 /// write is throttled is not written to the table either. A 100 WCU index with no burst credit
 /// under 40 batches of 25 one-KB items a second (1,000 items/s, each 1 WCU on the table and 1

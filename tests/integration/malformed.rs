@@ -212,9 +212,9 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         6,
     ),
     (
-        "a pattern reading a GSI added later",
-        "[[pattern]]\nname = \"read\"\nop = \"get_item\"",
-        "[[at]]\ntime = \"1m\"\nadd_gsi = \"ByStatus\"\n\n[[pattern]]\nname = \"read\"\nop = \"query\"\nindex = \"ByStatus\"",
+        "a closed loop reading a GSI added later",
+        "[[pattern]]\nname = \"read\"\nop = \"get_item\"\nitem_bytes = 1000\nrate = { constant = 10 }",
+        "[[at]]\ntime = \"1m\"\nadd_gsi = \"ByStatus\"\n\n[[pattern]]\nname = \"read\"\nop = \"query\"\nindex = \"ByStatus\"\nitem_bytes = 1000\nrate = { closed_loop = { threads = 2, total = 100 } }",
         "pattern[0].index",
         "created during the run",
         27,
