@@ -8,7 +8,6 @@
 //! on an admitted request is added in one place.
 
 use super::queue::{EventQueue, Keyed};
-use crate::limits::PAGE_BYTES;
 use crate::metrics::Recorder;
 use crate::model::client::{AfterThrottle, Client};
 use crate::model::indexes::{IndexState, ItemCollections};
@@ -705,7 +704,7 @@ impl Admission<'_> {
     fn next_page(&mut self, a: &Attempt) {
         let p = &self.pats[a.pat as usize];
         let Charges::One(c) = a.charges else { unreachable!("a page carries one charge") };
-        let bytes = a.rest.min(PAGE_BYTES);
+        let bytes = a.rest.min(p.page_bytes);
         self.retries.push(Attempt {
             time: a.time.saturating_add(SimDuration::from_micros(self.service_us)),
             seq: a.seq,

@@ -19,7 +19,7 @@ use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::keys::{collection_base, item_position, items_before, key_hash, KeyDist, COLLECTION_WIDTH, HEAD_KEYS};
 use crate::traffic::poisson::poisson;
 use crate::traffic::rate::rate_at;
-use crate::units::{MAX_ITEM_BYTES, PAGE_BYTES};
+use crate::units::MAX_ITEM_BYTES;
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp1};
@@ -308,7 +308,7 @@ impl Traffic {
             return (self.simple_units(j), 0);
         }
         let bytes = self.query_bytes(j);
-        let first = bytes.min(PAGE_BYTES);
+        let first = bytes.min(self.pats[j].page_bytes);
         (self.pats[j].units_of(first), bytes - first)
     }
 
@@ -402,6 +402,15 @@ impl Traffic {
                     out.push(attempt(seq, 0, Charges::One(Charge { res: r as u16, dim, part: part as u32, units }), rest, false));
                 };
                 match ks {
+                    None if fanout > 1 => {
+                        // A parallel scan: segment k of n reads within the k-th n-th of the
+                        // hash range.
+                        let width = (1u128 << 64) / u128::from(fanout);
+                        for k in 0..u128::from(fanout) {
+                            let h = (k * width + u128::from(self.rng_keys[j].next_u64()) % width) as u64;
+                            push(self, res[r].partition_of(h));
+                        }
+                    }
                     None => {
                         let part = self.rng_keys[j].random_range(0..res[r].partition_count());
                         push(self, part);
@@ -514,7 +523,10 @@ impl Traffic {
                 self.refused[j] += c;
                 continue;
             }
-            if p.kind == Kind::Simple && !p.paged && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
+            // A parallel scan's segments each read their own part of the hash range: drawn one
+            // by one (the per-partition counts would spread them at random).
+            let segmented = p.key_space.is_none() && p.fanout > 1;
+            if p.kind == Kind::Simple && !p.paged && !segmented && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
                 // A read that fans out over random shards sends an attempt to each.
                 let attempts = c * p.fanout;
                 self.draw_counts(j, s, attempts, simple, &res[p.res]);

@@ -126,6 +126,8 @@ pub(crate) struct CompiledPattern {
     /// A Query or Scan that may read more than 1 MB: its attempts are pages, each charged and
     /// admitted on its own, sent one after another (spec §1).
     pub(crate) paged: bool,
+    /// The most bytes a page reads: 1 MB, or `limit` items.
+    pub(crate) page_bytes: u64,
     /// Projections of the table's LSIs, charged with every write.
     pub(crate) lsi_projections: Vec<Projection>,
     /// GSI writes of each item.
@@ -222,7 +224,8 @@ impl CompiledPattern {
         let dim = if p.op.is_write() { Dim::Write } else { Dim::Read };
         let shards = p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.count > 1);
         let fanout = match shards {
-            Some(s) if s.random && matches!(p.op, Op::GetItem | Op::Query) => s.count,
+            _ if p.segments > 1 => p.segments,
+            Some(s) if p.fanout_all.unwrap_or(s.random) && matches!(p.op, Op::GetItem | Op::Query) => s.count,
             _ => 1,
         };
         let entity = p.entity.map(|e| &sc.entities[e]);
@@ -276,7 +279,7 @@ impl CompiledPattern {
             _ => Kind::Simple,
         };
         let items_per_attempt = match p.op {
-            Op::Query if fanout > 1 => p.items.div_ceil(fanout),
+            Op::Query | Op::Scan if fanout > 1 => p.items.div_ceil(fanout),
             _ => p.items,
         };
         let lognormal = match p.size {
@@ -287,10 +290,14 @@ impl CompiledPattern {
         let item = (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64;
         // A log-normal query is paged when its mean reaches a quarter of a page: its draws above
         // a page are then split too (below that, a page's worth is rare and charged whole).
+        // A page holds at most 1 MB, and at most `limit` items (their mean size).
+        let page_bytes = p.limit.map_or(PAGE_BYTES, |l| l.saturating_mul(mean_bytes(p.size)).clamp(1, PAGE_BYTES));
         let paged = matches!(p.op, Op::Query | Op::Scan)
             && match p.size {
-                SizeSpec::Fixed(b) => b.saturating_mul(items_per_attempt) > PAGE_BYTES,
-                SizeSpec::LogNormal { mean, .. } => mean * items_per_attempt as f64 > PAGE_BYTES as f64 / 4.0,
+                SizeSpec::Fixed(b) => b.saturating_mul(items_per_attempt) > page_bytes,
+                SizeSpec::LogNormal { mean, .. } => {
+                    mean * items_per_attempt as f64 > page_bytes as f64 / if p.limit.is_some() { 1.0 } else { 4.0 }
+                }
             };
         let mut pat = Self {
             op: p.op,
@@ -313,6 +320,7 @@ impl CompiledPattern {
             fixed_units: None,
             closed_loop: matches!(p.rate, RateShape::ClosedLoop(_)),
             paged,
+            page_bytes,
             lsi_projections: if p.op.is_write() { lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
             gsi,
             collection_growth,

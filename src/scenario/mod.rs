@@ -841,6 +841,13 @@ pub struct PatternSpec {
     pub after_write: Option<SimDuration>,
     /// Share of its writes whose condition fails (0 without a condition).
     pub condition_fails: f64,
+    /// Query or scan: the most items a page returns (`Limit`).
+    pub limit: Option<u64>,
+    /// Scan: parallel scan segments (1: a plain scan).
+    pub segments: u64,
+    /// A read of a write-sharded key: every shard (`Some(true)`), one (`Some(false)`), or as
+    /// the key space's `shards.by` says (`None`).
+    pub fanout_all: Option<bool>,
 }
 
 /// The client: retries and latency.

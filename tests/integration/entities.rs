@@ -487,3 +487,111 @@ rate = { constant = 10 }
     assert!((collection_growth / table_growth - 1_300.0 / 1_100.0).abs() < 0.01, "{collection_growth} vs {table_growth}");
     assert!((1_400_000.0..1_720_000.0).contains(&collection_growth), "{collection_growth}");
 }
+
+/// #17 item 2, queries as users issue them (spec §1: a Query's items are summed and rounded up
+/// to 4 KB per page). A query of 30 items of 1,500 bytes with `limit = 3` is 10 pages of 4,500
+/// bytes, each 2 blocks of 4 KB: 1 RCU eventually consistent, 10 RCU a query; without `limit`
+/// one page of 45,000 bytes, 11 blocks: 5.5 RCU. Each page is a request of its own.
+#[test]
+fn a_limit_pages_a_query_and_each_page_rounds_on_its_own() {
+    let text = |limit: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "k"
+capacity = {{ mode = "on_demand" }}
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "q"
+op = "query"
+items = 30
+item_bytes = 1500
+{limit}
+rate = {{ constant = 20 }}
+"#
+        )
+    };
+    let rcu = |r: &ddbsim::RunResult| r.resources[0].minutes.iter().map(|m| m.consumed[0]).sum::<u64>();
+    let r = run(&scenario(&text("limit = 3")));
+    let p = &r.patterns[0];
+    assert!(p.served * 10 <= p.pages_sent && p.pages_sent <= p.offered * 10, "ten pages a query: {} for {}", p.pages_sent, p.served);
+    assert!(p.served + 1 >= p.offered, "at most the last query is still paging");
+    assert_eq!(rcu(&r), p.pages_sent * 1_000);
+    let r = run(&scenario(&text("")));
+    assert_eq!(rcu(&r), r.patterns[0].served * 5_500);
+}
+
+/// A parallel scan in 4 segments on a table of 4 equal partitions (ceil(9,000 / 3,000 +
+/// 1 / 1,000)): segment k reads in the k-th quarter of the hash range, which is partition k,
+/// so every partition serves exactly one request of each scan. 4,000 items of 100 bytes: 1,000
+/// a segment, 100,000 bytes, 25 blocks of 4 KB: 12.5 RCU a segment, 50 a scan.
+#[test]
+fn a_parallel_scan_reads_each_segment_of_the_hash_range() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "2m"
+[table]
+partition_key = "k"
+capacity = { mode = "provisioned", read = 9000, write = 1 }
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "export"
+op = "scan"
+items = 4000
+item_bytes = 100
+segments = 4
+rate = { constant = 10 }
+"#,
+    );
+    let r = run(&sc);
+    let p = &r.patterns[0];
+    let scans = p.offered / 4;
+    assert_eq!(p.offered % 4, 0, "four requests a scan");
+    assert_eq!(r.resources[0].minutes.iter().map(|m| m.consumed[0]).sum::<u64>(), scans * 50_000);
+    for part in 0..4 {
+        let got: u64 = r.partitions.iter().filter(|x| x.resource == 0 && x.partition == part).map(|x| u64::from(x.consumed[0])).sum();
+        assert_eq!(got, scans * 12_500, "partition {part}");
+    }
+}
+
+/// `fanout` overrides the key space's rule: under random suffixes a point read of one shard
+/// (`"one"`) sends one request; under calculated suffixes a date-wide query (`"all"`) sends
+/// one to each of the 4 shards, each reading its quarter of the 40 items (10 x 400 bytes: 1
+/// block, 0.5 RCU).
+#[test]
+fn fanout_one_or_all_shards() {
+    let text = |by: &str, fanout: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "day"
+capacity = {{ mode = "on_demand" }}
+[keys.day]
+cardinality = 100
+shards = {{ count = 4, by = "{by}" }}
+[[pattern]]
+name = "q"
+op = "query"
+items = 40
+item_bytes = 400
+fanout = "{fanout}"
+rate = {{ constant = 10 }}
+"#
+        )
+    };
+    let rcu = |r: &ddbsim::RunResult| r.resources[0].minutes.iter().map(|m| m.consumed[0]).sum::<u64>();
+    let all = run(&scenario(&text("hash", "all")));
+    assert_eq!(all.patterns[0].offered % 4, 0);
+    assert_eq!(rcu(&all), all.patterns[0].offered * 500);
+    let one = run(&scenario(&text("random", "one")));
+    // One request of 40 x 400 = 16,000 bytes: 4 blocks, 2 RCU.
+    assert_eq!(rcu(&one), one.patterns[0].offered * 2_000);
+    assert!(one.patterns[0].offered < all.patterns[0].offered / 2);
+}

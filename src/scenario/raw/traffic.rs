@@ -23,6 +23,16 @@ pub struct RawPattern {
     pub item_bytes: Option<RawSize>,
     /// Items per request (query, scan, batch and transaction operations); default 1.
     pub items: Option<u64>,
+    /// Query or scan: `Limit`, the items a page returns at most (each page a request of its
+    /// own, as a user paging through results sends them); default none (1 MB pages).
+    pub limit: Option<u64>,
+    /// Scan: a parallel scan in this many segments (`TotalSegments`), each a request over its
+    /// share of the hash range and of the items; default 1.
+    pub segments: Option<u64>,
+    /// A get or query of a write-sharded key: "one" (the suffix is calculated, one shard is
+    /// read) or "all" (every shard is queried, e.g. a date-wide read); default by the key
+    /// space's `shards.by`.
+    pub fanout: Option<RawFanout>,
     /// "eventual", "strong" or "transactional"; default "eventual", as in DynamoDB and the SDKs
     /// (`transact_get` is always transactional).
     pub consistency: Option<RawConsistency>,
@@ -67,6 +77,16 @@ pub enum RawOp {
     TransactGet,
     /// TransactWriteItems.
     TransactWrite,
+}
+
+/// Which shards of a write-sharded key a read touches.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawFanout {
+    /// One shard (a calculated suffix).
+    One,
+    /// Every shard.
+    All,
 }
 
 /// Read consistency.

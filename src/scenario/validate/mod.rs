@@ -350,12 +350,20 @@ impl Validator<'_, '_> {
             }
             patterns.push(self.pattern(&at, p, &names, &gsis, &entities, table.partition_key, duration));
             let last = &patterns[patterns.len() - 1];
-            let fans_out = last.key_space.and_then(|k| key_spaces.get(k)).and_then(|k| k.shards).is_some_and(|s| s.random && s.count > 1)
-                && matches!(last.op, Op::GetItem | Op::Query);
+            let fans_out = last.segments > 1
+                || (last
+                    .key_space
+                    .and_then(|k| key_spaces.get(k))
+                    .and_then(|k| k.shards)
+                    .is_some_and(|s| last.fanout_all.unwrap_or(s.random) && s.count > 1)
+                    && matches!(last.op, Op::GetItem | Op::Query));
+            if let (Some(_), None) = (last.fanout_all, last.key_space.and_then(|k| key_spaces.get(k)).and_then(|k| k.shards)) {
+                self.err(&at.key("fanout"), "`fanout` applies to a write-sharded key; this pattern's key space has no `shards`");
+            }
             if fans_out && matches!(last.rate, RateShape::ClosedLoop(_)) {
                 self.err(
                     &at.key("rate"),
-                    "a closed loop waits for one answer per request; a read of randomly sharded keys sends one to every shard",
+                    "a closed loop waits for one answer per request; a read of every shard, or a parallel scan, sends several",
                 );
             }
         }

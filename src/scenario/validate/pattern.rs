@@ -197,6 +197,38 @@ impl Validator<'_, '_> {
             self.duration(&ap, d)
         });
         index_writes.sort_by_key(|w| w.0);
+        let limit = p.limit.map(|l| {
+            if !matches!(op, Op::Query | Op::Scan) {
+                self.err(&at.key("limit"), format!("{} returns no pages; `limit` applies to query and scan", op.api_name()));
+            }
+            if l == 0 {
+                self.err(&at.key("limit"), "a page returns at least 1 item");
+            }
+            l.max(1)
+        });
+        let segments = p.segments.map_or(1, |n| {
+            if op != Op::Scan {
+                self.err(&at.key("segments"), format!("{} is not a scan; `segments` is a parallel scan's", op.api_name()));
+            }
+            if !(1..=1_000_000).contains(&n) {
+                self.err(&at.key("segments"), format!("a parallel scan has 1 to 1,000,000 segments (TotalSegments), not {n}"));
+            } else if n > items {
+                self.err(
+                    &at.key("segments"),
+                    format!("{n} segments for {items} items: each segment reads its share of `items`; give at least one item a segment"),
+                );
+            }
+            n.clamp(1, 1_000_000)
+        });
+        let fanout_all = p.fanout.map(|f| {
+            if !matches!(op, Op::GetItem | Op::Query) {
+                self.err(
+                    &at.key("fanout"),
+                    format!("`fanout` says which shards a read touches; {} is not a get or a query", op.api_name()),
+                );
+            }
+            f == RawFanout::All
+        });
         let condition_fails = match p.condition_fails {
             None => 0.0,
             Some(x) => {
@@ -230,6 +262,9 @@ impl Validator<'_, '_> {
             index_writes,
             after_write,
             condition_fails,
+            limit,
+            segments,
+            fanout_all,
         }
     }
 
