@@ -617,3 +617,18 @@ rate = { constant = 50 }
     // 1 rule x (10 / 60) h / 730 h x $0.50.
     assert!((rules.cost_usd - 0.5 * (10.0 / 60.0) / 730.0).abs() < 1e-12);
 }
+
+/// guide-cost-example.toml, the architect's guide's example priced by hand (its comments):
+/// 1,000 WCU + 5,000 RCU provisioned for 730 hours is $949.00 a month, and the same requests
+/// on-demand (2.628e9 WRU x $0.625/M + 1.314e10 RRU x $0.125/M) $3,285.00: not the guide's
+/// $570 and $2,880.
+#[test]
+fn the_guides_cost_example_is_949_provisioned_and_3285_on_demand() {
+    let sc = load(Path::new("scenarios/guide-cost-example.toml")).unwrap();
+    let s = Summary::new(&sc, &simulate(&sc, &RunOptions::default()), &Catalog::builtin());
+    let monthly = s.cost.monthly_usd.expect("extrapolated");
+    assert!((monthly - 949.00).abs() < 0.005, "{monthly}");
+    let c = pick("scenarios/guide-cost-example.toml");
+    let od = c.rows.iter().find(|r| r.mode.to_string() == "on_demand").unwrap().monthly_usd.unwrap();
+    assert!((od / 3_285.00 - 1.0).abs() < 0.002, "{od}");
+}
