@@ -456,11 +456,24 @@ impl Traffic {
                     let units = self.pats[j].units_of(bytes);
                     charges.push(Charge { res: r as u16, dim, part: part as u32, units });
                     for g in 0..self.pats[j].gsi.len() {
-                        let (gres, gks, coverage) = {
+                        let (gres, gks, coverage, moves) = {
                             let w = &self.pats[j].gsi[g];
-                            (w.res, w.key_space, w.coverage)
+                            (w.res, w.key_space, w.coverage, w.moves)
                         };
                         if !active[gres] || (coverage < 1.0 && self.rng_keys[j].random::<f64>() >= coverage) {
+                            continue;
+                        }
+                        if let Some((from, to)) = moves {
+                            // The delete on the old value's partition, the put on the new one's.
+                            let each = CompiledPattern::index_write_units(&self.pats[j].gsi[g], bytes) / 2;
+                            for rank in [from, to] {
+                                let shard = match self.shards[gks] {
+                                    Some(sh) if sh.count > 1 => self.rng_keys[j].random_range(0..sh.count),
+                                    _ => 0,
+                                };
+                                let part = res[gres].partition_of(key_hash(self.salt, gks as u64, rank, shard));
+                                charges.push(Charge { res: gres as u16, dim: Dim::Write, part: part as u32, units: each });
+                            }
                             continue;
                         }
                         let (_, gpart) = self.key_partition(j, &res[gres], gks, s, true);
@@ -693,8 +706,27 @@ impl Traffic {
                 }
             }
             for g in &p.gsi {
-                if g.res == r {
-                    touched.push((g.key_space, lambda * g.coverage * p.items_per_attempt as f64));
+                if g.res != r {
+                    continue;
+                }
+                let weight = lambda * g.coverage * p.items_per_attempt as f64;
+                match g.moves {
+                    Some((from, to)) => {
+                        let count = self.shards[g.key_space].map_or(1, |sh| sh.count).min(MAX_TRACKED_SHARDS);
+                        for rank in [from, to] {
+                            for sh in 0..count {
+                                push_points(
+                                    &mut points,
+                                    None,
+                                    key_hash(self.salt, g.key_space as u64, rank, sh),
+                                    weight / count as f64,
+                                    lo,
+                                    hi,
+                                );
+                            }
+                        }
+                    }
+                    None => touched.push((g.key_space, weight)),
                 }
             }
             for (ks, weight) in touched {
@@ -751,7 +783,18 @@ impl Traffic {
             // The pattern's own key space, and the index keys its writes put on each GSI (the
             // share of items that carry the index key).
             let own = p.key_space.map(|ks| (p.res, ks, rate));
-            let index = p.gsi.iter().map(|g| (g.res, g.key_space, rate * g.coverage * p.items_per_attempt as f64));
+            let index =
+                p.gsi.iter().filter(|g| g.moves.is_none()).map(|g| (g.res, g.key_space, rate * g.coverage * p.items_per_attempt as f64));
+            // An entry that moves writes its old value and its new one, once each.
+            for g in p.gsi.iter() {
+                if let Some((from, to)) = g.moves {
+                    for rank in [from, to] {
+                        let e = acc.entry((g.res, g.key_space, rank)).or_default();
+                        e.0 += rate * g.coverage * p.items_per_attempt as f64;
+                        e.1 |= mask;
+                    }
+                }
+            }
             for (res, ks, rate) in own.into_iter().chain(index) {
                 let dist = &self.dists[ks];
                 if let Some(key) = dist.sequential_key(duration_s - 1) {

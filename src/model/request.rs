@@ -83,6 +83,9 @@ pub(crate) struct GsiWrite {
     pub(crate) coverage: f64,
     /// Projection, which sizes the entry.
     pub(crate) projection: Projection,
+    /// An entry that moves between two values of the index key (ranks): a delete on the
+    /// first's partition, a put on the second's.
+    pub(crate) moves: Option<(u64, u64)>,
 }
 
 /// An access pattern resolved for the run.
@@ -249,6 +252,10 @@ impl CompiledPattern {
                     writes: k.writes(),
                     coverage,
                     projection: sc.gsis[g].projection,
+                    moves: match k {
+                        IndexWrite::Move { from, to } => Some((from, to)),
+                        _ => None,
+                    },
                 }
             })
             .collect();

@@ -743,6 +743,14 @@ pub enum IndexWrite {
     KeyChange,
     /// 1 write.
     Update,
+    /// 2 writes: the entry leaves value `from` (a delete on its partition) for value `to` (a
+    /// put on its), by rank in the index key space.
+    Move {
+        /// Rank of the value left.
+        from: u64,
+        /// Rank of the value reached.
+        to: u64,
+    },
 }
 
 impl IndexWrite {
@@ -751,7 +759,7 @@ impl IndexWrite {
     pub const fn writes(self) -> u64 {
         match self {
             IndexWrite::Insert | IndexWrite::Update => 1,
-            IndexWrite::KeyChange => 2,
+            IndexWrite::KeyChange | IndexWrite::Move { .. } => 2,
         }
     }
 }

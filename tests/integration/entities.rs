@@ -595,3 +595,81 @@ rate = {{ constant = 10 }}
     assert_eq!(rcu(&one), one.patterns[0].offered * 2_000);
     assert!(one.patterns[0].offered < all.patterns[0].offered / 2);
 }
+
+/// #17 item 4: an index entry that moves between values of its key (spec §1.3: a key change is
+/// a delete and a put) writes the value it leaves and the value it reaches. Orders are created
+/// PENDING (300/s), shipped (250/s: PENDING -> SHIPPED) and delivered (200/s: SHIPPED ->
+/// DELIVERED), keys-only entries of 1 WCU: PENDING takes 300 + 250 = 550 index writes a
+/// second, SHIPPED 250 + 200 = 450, DELIVERED 200; the index consumes 300 + 2 x 250 + 2 x 200 =
+/// 1,200 units a second. (A `key_change` would put both writes on one value drawn by weight:
+/// all 1,200 on PENDING here.)
+#[test]
+fn a_status_entry_moves_from_value_to_value() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "10m"
+seed = 8
+[table]
+name = "Orders"
+partition_key = "order"
+capacity = { mode = "on_demand" }
+[keys.order]
+cardinality = 10000000
+[keys.status]
+values = { PENDING = 1.0, SHIPPED = 0.0, DELIVERED = 0.0 }
+[[gsi]]
+name = "ByStatus"
+partition_key = "status"
+projection = "keys_only"
+[[pattern]]
+name = "place"
+op = "put_item"
+item_bytes = 500
+index_writes = { ByStatus = "insert" }
+rate = { constant = 300 }
+[[pattern]]
+name = "ship"
+op = "update_item"
+item_bytes = 500
+index_writes = { ByStatus = { move = { from = "PENDING", to = "SHIPPED" } } }
+rate = { constant = 250 }
+[[pattern]]
+name = "deliver"
+op = "update_item"
+item_bytes = 500
+index_writes = { ByStatus = { move = { from = "SHIPPED", to = "DELIVERED" } } }
+rate = { constant = 200 }
+"#,
+    );
+    let r = run(&sc);
+    let served: Vec<u64> = r.patterns.iter().map(|p| p.served).collect();
+    let index_units: u64 = r.resources[1].minutes.iter().map(|m| m.consumed[1]).sum();
+    assert_eq!(index_units, (served[0] + 2 * served[1] + 2 * served[2]) * 1_000);
+    let rate = |key: &str| r.hot_keys.iter().find(|k| k.resource == "ByStatus" && k.key == key).map_or(0.0, |k| k.requests_per_s);
+    for (key, want) in [("PENDING", 550.0), ("SHIPPED", 450.0), ("DELIVERED", 200.0)] {
+        assert!((rate(key) / want - 1.0).abs() < 0.02, "{key}: {} a second", rate(key));
+    }
+    let bad = r#"
+[scenario]
+duration = "1m"
+[table]
+partition_key = "k"
+capacity = { mode = "on_demand" }
+[keys.k]
+cardinality = 10
+[keys.status]
+values = { A = 1.0, B = 1.0 }
+[[gsi]]
+name = "S"
+partition_key = "status"
+[[pattern]]
+name = "p"
+op = "update_item"
+index_writes = { S = { move = { from = "A", to = "C" } } }
+rate = { constant = 1 }
+"#;
+    let Err(ScenarioError::Invalid { problems, .. }) = parse_str(bad, Path::new("m.toml")) else { panic!("accepted") };
+    assert_eq!(problems[0].key, "pattern[0].index_writes.S.move.to");
+    assert!(problems[0].message.contains("A, B"), "{}", problems[0].message);
+}

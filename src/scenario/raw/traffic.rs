@@ -102,9 +102,12 @@ pub enum RawConsistency {
 }
 
 /// Index write kind.
-#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum RawIndexWrite {
+    /// The entry moves from one value of the index key to another (a status that changes):
+    /// a delete on the old value's partition and a put on the new one's.
+    Move(RawMove),
     /// A new entry: 1 index write.
     Insert,
     /// The index key changes: delete + put, 2 index writes.
@@ -113,6 +116,16 @@ pub enum RawIndexWrite {
     Update,
     /// The index is not touched.
     None,
+}
+
+/// `{ move = { from = "PENDING", to = "SHIPPED" } }`.
+#[derive(Clone, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RawMove {
+    /// The value the entry leaves (one of the index key space's explicit `values`).
+    pub from: String,
+    /// The value it moves to.
+    pub to: String,
 }
 
 /// Item size.

@@ -348,7 +348,7 @@ impl Validator<'_, '_> {
             if names.patterns.insert(p.name.clone(), i).is_some() {
                 self.err(&at.key("name"), format!("a second pattern named \"{}\"", p.name));
             }
-            patterns.push(self.pattern(&at, p, &names, &gsis, &entities, table.partition_key, duration));
+            patterns.push(self.pattern(&at, p, &names, &gsis, &entities, &key_spaces, table.partition_key, duration));
             let last = &patterns[patterns.len() - 1];
             let fans_out = last.segments > 1
                 || (last

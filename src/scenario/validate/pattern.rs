@@ -20,6 +20,7 @@ impl Validator<'_, '_> {
         names: &Names,
         gsis: &[GsiSpec],
         entities: &[EntitySpec],
+        key_spaces: &[KeySpaceSpec],
         table_pk: usize,
         duration: SimDuration,
     ) -> PatternSpec {
@@ -163,7 +164,7 @@ impl Validator<'_, '_> {
             match names.indexes.get(name) {
                 Some(IndexRef::Gsi(g)) => {
                     if let Some(e) = entity.filter(|e| e.in_gsi(*g).is_none()) {
-                        if *kind != RawIndexWrite::None {
+                        if kind != &RawIndexWrite::None {
                             self.err(
                                 &ip,
                                 format!(
@@ -178,6 +179,32 @@ impl Validator<'_, '_> {
                         RawIndexWrite::KeyChange => Some(IndexWrite::KeyChange),
                         RawIndexWrite::Update => Some(IndexWrite::Update),
                         RawIndexWrite::None => None,
+                        RawIndexWrite::Move(m) => {
+                            // The values of the key space this pattern writes into the index.
+                            let ks = entity.and_then(|e| e.in_gsi(*g)).map_or(gsis[*g].partition_key, |w| w.key_space);
+                            let values = &key_spaces[ks].value_names;
+                            let mp = ip.key("move");
+                            let rank = |v: &mut Self, which: &str, name: &str| {
+                                let r = values.iter().position(|x| x == name);
+                                if r.is_none() {
+                                    let known =
+                                        if values.is_empty() { "it has no explicit `values`".to_string() } else { values.join(", ") };
+                                    v.err(
+                                        &mp.key(which),
+                                        format!("\"{name}\" is not a value of key space `{}`: {known}", key_spaces[ks].name),
+                                    );
+                                }
+                                r.unwrap_or(0) as u64
+                            };
+                            let (from, to) = (rank(self, "from", &m.from), rank(self, "to", &m.to));
+                            if m.from == m.to {
+                                self.err(&mp.key("to"), "an entry that moves reaches another value");
+                            }
+                            if !matches!(op, Op::UpdateItem | Op::TransactWrite | Op::PutItem) {
+                                self.err(&mp, format!("an entry moves when an item is updated or replaced; {} does not", op.api_name()));
+                            }
+                            Some(IndexWrite::Move { from, to })
+                        }
                     };
                     if let Some(k) = k {
                         index_writes.push((*g, k));

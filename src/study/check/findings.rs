@@ -175,7 +175,8 @@ pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
         e.1 += rate;
         // Its writes on each GSI, on the index key's busiest value.
         for w in &cp.gsi {
-            let share = top_share(&sc.key_spaces[w.key_space]);
+            // An entry that moves writes each of its two values once a request.
+            let share = if w.moves.is_some() { 0.5 } else { top_share(&sc.key_spaces[w.key_space]) };
             let ishards = sc.key_spaces[w.key_space].shards.map_or(1.0, |s| s.count as f64);
             let per = CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64;
             let e = acc.entry((w.res, w.key_space, Dim::Write)).or_default();
