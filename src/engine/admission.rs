@@ -320,9 +320,7 @@ impl Admission<'_> {
                 let charge = Charge { res: p.res as u16, dim: p.dim, part: c.part, units: c.units };
                 self.store(j, &charge, c.count);
             }
-            if let (true, Some(e)) = (self.rec.entity_use.on(), p.entity) {
-                self.rec.entity_use.add(p.res, c.part as usize, e, c.count * c.units);
-            }
+            self.tally_entity(j, p.res, c.part, c.count * c.units);
             per_pattern[j].0 += c.count;
             per_pattern[j].1 += c.count * c.units;
         }
@@ -533,11 +531,16 @@ impl Admission<'_> {
     fn admitted(&mut self, j: usize, charges: &[Charge], count: u64) {
         for c in charges {
             self.store(j, c, count);
+            self.tally_entity(j, c.res as usize, c.part, c.units * count);
         }
+    }
+
+    /// `milli` units of pattern `j` admitted on partition `part` of resource `r`: its entity
+    /// type's share of the partition (only when the scenario has entity types).
+    #[inline]
+    fn tally_entity(&mut self, j: usize, r: usize, part: u32, milli: u64) {
         if let (true, Some(e)) = (self.rec.entity_use.on(), self.pats[j].entity) {
-            for c in charges {
-                self.rec.entity_use.add(c.res as usize, c.part as usize, e, c.units * count);
-            }
+            self.rec.entity_use.add(r, part as usize, e, milli);
         }
     }
 
@@ -556,10 +559,8 @@ impl Admission<'_> {
         // An HTTP 400, not a successful request.
         let c = &mut cur.op_ok[self.pats[j].op as usize];
         *c = c.wrapping_sub(1);
-        if let (true, Some(e)) = (self.rec.entity_use.on(), self.pats[j].entity) {
-            for c in charges {
-                self.rec.entity_use.add(c.res as usize, c.part as usize, e, c.units);
-            }
+        for c in charges {
+            self.tally_entity(j, c.res as usize, c.part, c.units);
         }
     }
 

@@ -339,12 +339,19 @@ impl Traffic {
         let r1 = self.rng_keys[j].next_u64();
         let r2 = self.rng_keys[j].next_u64();
         let rank = self.dists[ks].sample(r1, r2, s);
-        let shard = match self.shards[ks] {
-            Some(sh) if shard_draw && sh.count > 1 => self.rng_keys[j].random_range(0..sh.count),
-            _ => 0,
-        };
+        let shard = if shard_draw { self.draw_shard(j, ks) } else { 0 };
         let h = key_hash(self.salt, ks as u64, rank, shard);
         (rank, res.partition_of(self.position(j, ks, h, res)))
+    }
+
+    /// The write shard (suffix) of a value of key space `ks` that pattern `j` touches: one drawn
+    /// at random, or 0 when the key space is not sharded.
+    #[inline]
+    fn draw_shard(&mut self, j: usize, ks: usize) -> u64 {
+        match self.shards[ks] {
+            Some(sh) if sh.count > 1 => self.rng_keys[j].random_range(0..sh.count),
+            _ => 0,
+        }
     }
 
     /// The sort keys of key space `ks` as `res` stores them: `None` when each value is one
@@ -467,10 +474,7 @@ impl Traffic {
                             // The delete on the old value's partition, the put on the new one's.
                             let each = CompiledPattern::index_write_units(&self.pats[j].gsi[g], bytes) / 2;
                             for rank in [from, to] {
-                                let shard = match self.shards[gks] {
-                                    Some(sh) if sh.count > 1 => self.rng_keys[j].random_range(0..sh.count),
-                                    _ => 0,
-                                };
+                                let shard = self.draw_shard(j, gks);
                                 let part = res[gres].partition_of(key_hash(self.salt, gks as u64, rank, shard));
                                 charges.push(Charge { res: gres as u16, dim: Dim::Write, part: part as u32, units: each });
                             }
@@ -780,6 +784,11 @@ impl Traffic {
             let rate = offered[j] as f64 / duration_s as f64;
             // The entity types whose traffic lands on the key (bit e for entity e).
             let mask = p.entity.map_or(0, |e| 1u64 << e.min(63));
+            let mut add = |key: (usize, usize, u64), rate: f64| {
+                let e: &mut (f64, u64) = acc.entry(key).or_default();
+                e.0 += rate;
+                e.1 |= mask;
+            };
             // The pattern's own key space, and the index keys its writes put on each GSI (the
             // share of items that carry the index key).
             let own = p.key_space.map(|ks| (p.res, ks, rate));
@@ -789,26 +798,20 @@ impl Traffic {
             for g in p.gsi.iter() {
                 if let Some((from, to)) = g.moves {
                     for rank in [from, to] {
-                        let e = acc.entry((g.res, g.key_space, rank)).or_default();
-                        e.0 += rate * g.coverage * p.items_per_attempt as f64;
-                        e.1 |= mask;
+                        add((g.res, g.key_space, rank), rate * g.coverage * p.items_per_attempt as f64);
                     }
                 }
             }
             for (res, ks, rate) in own.into_iter().chain(index) {
                 let dist = &self.dists[ks];
                 if let Some(key) = dist.sequential_key(duration_s - 1) {
-                    let e = acc.entry((res, ks, key)).or_default();
-                    e.0 += rate;
-                    e.1 |= mask;
+                    add((res, ks, key), rate);
                     continue;
                 }
                 let mut ranked: Vec<(usize, f64)> = dist.head.iter().copied().enumerate().collect();
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
                 for (rank, pr) in ranked.into_iter().take(HOT_KEYS) {
-                    let e = acc.entry((res, ks, rank as u64)).or_default();
-                    e.0 += rate * pr;
-                    e.1 |= mask;
+                    add((res, ks, rank as u64), rate * pr);
                 }
             }
         }
@@ -875,9 +878,8 @@ struct Span {
 impl Span {
     fn of(sk: SortKeys, segment: Option<(u64, u64, bool)>) -> Self {
         match segment {
-            Some((first, len, newest)) => {
-                Span { items: sk.items, first: first.min(sk.items - 1), len: len.clamp(1, sk.items - first.min(sk.items - 1)), newest }
-            }
+            // Validation places each entity's items inside its key space's collection.
+            Some((first, len, newest)) => Span { items: sk.items, first, len, newest },
             None => Span { items: sk.items, first: 0, len: sk.items, newest: sk.newest },
         }
     }

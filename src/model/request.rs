@@ -148,10 +148,7 @@ pub(crate) struct CompiledPattern {
 
 /// Mean bytes of an item size law.
 pub(crate) fn mean_bytes(s: SizeSpec) -> u64 {
-    match s {
-        SizeSpec::Fixed(b) => b,
-        SizeSpec::LogNormal { mean, .. } => mean as u64,
-    }
+    s.mean() as u64
 }
 
 /// Bytes of an index entry of an item of `item_bytes` under projection `p` (spec §1.3): the
@@ -182,7 +179,7 @@ pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
             .iter()
             .filter_map(|e| e.in_gsi(g).map(|w| (e, w.share)))
             .map(|(e, share)| {
-                let entry = index_entry_bytes(spec.projection, e.size.mean() as u64) + ITEM_OVERHEAD_BYTES;
+                let entry = index_entry_bytes(spec.projection, mean_bytes(e.size)) + ITEM_OVERHEAD_BYTES;
                 e.count(&sc.key_spaces) as f64 * share * entry as f64
             })
             .sum::<f64>() as u64;
@@ -207,7 +204,7 @@ pub(crate) fn initial_collection_bytes(sc: &Scenario) -> Vec<u64> {
                 .iter()
                 .filter(|e| e.key_space == ks)
                 .map(|e| {
-                    let item = e.size.mean() as u64;
+                    let item = mean_bytes(e.size);
                     let lsi: u64 = e.lsi.iter().map(|&l| index_entry_bytes(sc.lsis[l].projection, item) + ITEM_OVERHEAD_BYTES).sum();
                     e.items.saturating_mul(item + ITEM_OVERHEAD_BYTES + lsi)
                 })

@@ -136,10 +136,7 @@ impl Validator<'_, '_> {
             (None, _) => defaults::CONSISTENCY,
         };
         let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
-        let mean_item = match size {
-            SizeSpec::Fixed(b) => b as f64,
-            SizeSpec::LogNormal { mean, .. } => mean,
-        };
+        let mean_item = size.mean();
         let demand = peak_rate(&rate) * items as f64 * mean_item;
         if demand > MAX_PATTERN_BYTES_PER_SECOND {
             self.err(
