@@ -34,7 +34,7 @@ use crate::model::client::Client;
 use crate::model::control::{CapacityCommand, CapacityController, Completion, ControlSettings};
 use crate::model::indexes::{IndexState, ItemCollections, Propagation, WriteBuffer};
 use crate::model::replica::Replication;
-use crate::model::request::{initial_collection_bytes, initial_index_bytes, mean_written_item};
+use crate::model::request::{initial_collection_bytes, initial_index_bytes, initial_large_collections, mean_written_item};
 use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
 use crate::rng::{RngStreams, Stream};
@@ -277,7 +277,11 @@ impl<'a> Simulation<'a> {
                 .chain(sc.gsis.iter().map(|g| !g.added_during_run))
                 .chain(sc.replicas.iter().map(|_| true))
                 .collect(),
-            collections: ItemCollections::new(initial_collection_bytes(sc), sc.table.ttl.map_or(0.0, |t| t.share)),
+            collections: ItemCollections::new(
+                initial_collection_bytes(sc),
+                &initial_large_collections(sc),
+                sc.table.ttl.map_or(0.0, |t| t.share),
+            ),
             entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
             traffic: Traffic::new(sc, &streams),
             client: Client::new(sc.client),

@@ -297,9 +297,11 @@ struct Collection {
 }
 
 impl ItemCollections {
-    /// Collections that start with `start_bytes[key space]` each.
-    pub(crate) fn new(start_bytes: Vec<u64>, ttl_share: f64) -> Self {
-        Self { map: BTreeMap::new(), start: start_bytes, ttl_share }
+    /// Collections that start with `start_bytes[key space]` each, except the `large` ones
+    /// ((key space, rank), bytes).
+    pub(crate) fn new(start_bytes: Vec<u64>, large: &[((usize, u64), u64)], ttl_share: f64) -> Self {
+        let map = large.iter().map(|&(k, bytes)| (k, Collection { bytes, ..Collection::default() })).collect();
+        Self { map, start: start_bytes, ttl_share }
     }
 
     /// Whether a write changing collection `(key_space, key)` by `delta` bytes fits the 10 GB
@@ -361,7 +363,7 @@ mod tests {
     /// every further write of that key and no other.
     #[test]
     fn collections_stop_at_the_limit() {
-        let mut c = ItemCollections::new(vec![10_727_418_240], 0.0);
+        let mut c = ItemCollections::new(vec![10_727_418_240], &[], 0.0);
         let ok = (0..3_000).filter(|_| c.admits(0, 7, 4_300)).count();
         assert_eq!(ok, 2_325);
         assert!(c.admits(0, 8, 4_300));

@@ -8,7 +8,7 @@
 
 use super::Dim;
 use crate::limits::{ITEM_OVERHEAD_BYTES, PAGE_BYTES};
-use crate::scenario::{IndexRef, IndexWrite, LsiSpec, Op, PatternSpec, Projection, RateShape, Scenario, Shards, SizeSpec};
+use crate::scenario::{EntitySpec, IndexRef, IndexWrite, LsiSpec, Op, PatternSpec, Projection, RateShape, Scenario, Shards, SizeSpec};
 use crate::units::{self, Consistency};
 use rand_distr::LogNormal;
 
@@ -198,19 +198,31 @@ pub(crate) fn initial_collection_bytes(sc: &Scenario) -> Vec<u64> {
     if sc.entities.is_empty() {
         return vec![even; sc.key_spaces.len()];
     }
-    (0..sc.key_spaces.len())
-        .map(|ks| {
-            sc.entities
-                .iter()
-                .filter(|e| e.key_space == ks)
-                .map(|e| {
-                    let item = mean_bytes(e.size);
-                    let lsi: u64 = e.lsi.iter().map(|&l| index_entry_bytes(sc.lsis[l].projection, item) + ITEM_OVERHEAD_BYTES).sum();
-                    e.items.saturating_mul(item + ITEM_OVERHEAD_BYTES + lsi)
-                })
-                .fold(0u64, u64::saturating_add)
+    (0..sc.key_spaces.len()).map(|ks| entity_collection_bytes(sc, ks, |e| e.items)).collect()
+}
+
+/// The collections some entity type starts with another number of items (`start_items`):
+/// ((key space, rank), bytes), in order.
+pub(crate) fn initial_large_collections(sc: &Scenario) -> Vec<((usize, u64), u64)> {
+    let mut keys: Vec<(usize, u64)> =
+        sc.entities.iter().flat_map(|e| e.start_items.iter().map(move |&(rank, _)| (e.key_space, rank))).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter().map(|(ks, rank)| ((ks, rank), entity_collection_bytes(sc, ks, |e| e.items_at(rank)))).collect()
+}
+
+/// Bytes of one collection of key space `ks` whose entity types hold `items(entity)` items:
+/// each item and its LSI entries, with their 100-byte overheads.
+fn entity_collection_bytes(sc: &Scenario, ks: usize, items: impl Fn(&EntitySpec) -> u64) -> u64 {
+    sc.entities
+        .iter()
+        .filter(|e| e.key_space == ks)
+        .map(|e| {
+            let item = mean_bytes(e.size);
+            let lsi: u64 = e.lsi.iter().map(|&l| index_entry_bytes(sc.lsis[l].projection, item) + ITEM_OVERHEAD_BYTES).sum();
+            items(e).saturating_mul(item + ITEM_OVERHEAD_BYTES + lsi)
         })
-        .collect()
+        .fold(0u64, u64::saturating_add)
 }
 
 impl CompiledPattern {

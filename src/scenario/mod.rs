@@ -600,6 +600,8 @@ pub struct EntitySpec {
     pub gsi: Vec<EntityIndex>,
     /// The LSIs (positions) its items carry the sort key of.
     pub lsi: Vec<usize>,
+    /// Partition-key values (ranks) that start with another number of its items, in rank order.
+    pub start_items: Vec<(u64, u64)>,
 }
 
 /// What an entity's items write into one GSI.
@@ -617,7 +619,17 @@ impl EntitySpec {
     /// Items of this type in the table: one set per partition-key value.
     #[must_use]
     pub fn count(&self, key_spaces: &[KeySpaceSpec]) -> u64 {
-        key_spaces[self.key_space].cardinality.saturating_mul(self.items)
+        let mut n = key_spaces[self.key_space].cardinality.saturating_mul(self.items);
+        for &(_, items) in &self.start_items {
+            n = n.saturating_sub(self.items).saturating_add(items);
+        }
+        n
+    }
+
+    /// Items of this type under partition-key value `rank` at the start.
+    #[must_use]
+    pub fn items_at(&self, rank: u64) -> u64 {
+        self.start_items.iter().find(|&&(r, _)| r == rank).map_or(self.items, |&(_, n)| n)
     }
 
     /// What it writes into GSI `g`, if its items carry that index's key.

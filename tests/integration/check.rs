@@ -112,17 +112,20 @@ fn over_indexing_and_all_projections_are_priced() {
     assert!(c.passed, "warnings do not fail the check by default");
 }
 
-/// lsi-power-user.toml: a collection 10^7 bytes short of 10 GiB grows by 100 puts/s of 4,300
-/// bytes (4,000 + 100 + a 100-byte keys-only LSI entry + 100): 3.7152e10 bytes a day, so the
-/// limit is 10^7 / 430,000 = 23.3 seconds away; the runs refuse writes.
+/// lsi-power-user.toml: user#1's collection starts at 9,460,001,100 bytes (2,200,000 orders of
+/// 4,300 bytes and a 1,100-byte profile) and takes 1 / H(10^6, 1) of 100 puts/s of 4,300 bytes:
+/// 3.7152e10 / H bytes a day, so the limit is 1,277,417,140 / that days away (about half a day).
 #[test]
 fn an_lsi_collection_reaches_ten_gib() {
     let c = run_check(&short("scenarios/lsi-power-user.toml"));
     let f = finding(&c, "lsi-collection-limit");
     assert_eq!(f.severity, Severity::Error);
-    assert!(within(n(f, "growth_bytes_per_day"), 100.0 * 4_300.0 * 86_400.0, 1e-9));
-    assert!(within(n(f, "days_to_limit") * 86_400.0, 1e7 / 430_000.0, 1e-9));
-    assert!(n(f, "refused_writes") > 0.0);
+    let h: f64 = (1..=1_000_000u32).map(|k| 1.0 / f64::from(k)).sum();
+    let per_day = 100.0 * 4_300.0 * 86_400.0 / h;
+    assert!(within(n(f, "start_bytes"), 9_460_001_100.0, 1e-12));
+    assert!(within(n(f, "growth_bytes_per_day"), per_day, 1e-9), "{:?}", f.numbers);
+    assert!(within(n(f, "days_to_limit"), 1_277_417_140.0 / per_day, 1e-9));
+    assert!(f.title.contains("user#1"), "{}", f.title);
 }
 
 /// gsi-cascade.toml: 500 puts/s each write one keys-only entry (1 WCU) to a 100 WCU index:

@@ -246,6 +246,50 @@ rate = { constant = 150 }
     assert_eq!(r.item_collections[0].key, "power_user");
 }
 
+/// A collection that starts large (`start_items`) among ordinary ones: `power_user` holds
+/// 2,400,000 activities of 4,300 bytes (4,000 + 100 + a 200-byte keys-only LSI entry), so
+/// 10,737,418,240 - 10,320,000,000 = 417,418,240 bytes are left: floor(/ 4,300) = 97,074 more
+/// puts, ending at 10,737,418,200 bytes. `alice` and `bob` hold the ordinary 20 items (86,000
+/// bytes) and none of their puts fail. The table starts with 2,400,000 + 2 x 20 items of 4,100
+/// bytes: 9,840,164,000, one partition (under 10 GB).
+#[test]
+fn one_collection_can_start_large() {
+    let sc = scenario(
+        r#"
+[scenario]
+duration = "30m"
+seed = 9
+[table]
+partition_key = "user"
+capacity = { mode = "on_demand" }
+[keys.user]
+values = { power_user = 0.5, alice = 0.3, bob = 0.2 }
+[[lsi]]
+name = "ByAmount"
+projection = "keys_only"
+[[entity]]
+name = "Activity"
+item_bytes = 4000
+sort_keys = { items = 20 }
+start_items = { power_user = 2400000 }
+[[pattern]]
+name = "record-activity"
+entity = "Activity"
+op = "put_item"
+rate = { constant = 150 }
+"#,
+    );
+    assert_eq!(sc.table.storage_bytes, 9_840_164_000);
+    let r = run(&sc);
+    let c = &r.item_collections;
+    assert_eq!(c.len(), 1, "only the power user's collection passes 1 GB: {c:?}");
+    assert_eq!((c[0].key.as_str(), c[0].bytes), ("power_user", 10_737_418_200));
+    assert_eq!(c[0].failed_writes, r.patterns[0].failed_collection);
+    let p = &r.patterns[0];
+    assert_eq!(p.throttled_attempts, 0, "150 puts/s of 5 WCU fit the one partition's 1,000 WCU");
+    assert!(p.failed_collection > 30_000, "75 puts/s for 1,800 s reach the power user: {} refused", p.failed_collection);
+}
+
 /// Bad entity references are named with their keys.
 #[test]
 fn bad_entities_are_refused_with_their_keys() {
@@ -267,6 +311,7 @@ partition_key = "status"
 name = "Order"
 gsi = { ByStatus = { key = "status", share = 1.5 }, Nope = "status" }
 lsi = ["Missing"]
+start_items = { "user#1001" = 5, bob = 2 }
 [[entity]]
 name = "Order"
 [[pattern]]
@@ -289,6 +334,8 @@ rate = { constant = 1 }
         "entity[0].gsi.ByStatus.share",
         "entity[0].gsi.Nope",
         "entity[0].lsi[0]",
+        "entity[0].start_items.user#1001",
+        "entity[0].start_items.bob",
         "entity[1].name",
         "pattern[0].entity",
         "pattern[1].key",

@@ -685,6 +685,12 @@ pub struct RawEntity {
     pub gsi: BTreeMap<String, RawEntityIndex>,
     /// The LSIs whose sort-key attribute this entity's items carry; default every LSI.
     pub lsi: Option<Vec<String>>,
+    /// Items of this type under particular partition-key values at the start, by value
+    /// (`{ power_user = 2_300_000 }`, or `{ "user#1" = ... }` for the busiest value of a key
+    /// space without named values): a collection already large. Other values hold
+    /// `sort_keys.items`.
+    #[serde(default)]
+    pub start_items: BTreeMap<String, u64>,
 }
 
 /// The values an entity writes into one GSI.

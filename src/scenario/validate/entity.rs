@@ -111,8 +111,28 @@ impl Validator<'_, '_> {
                     v
                 }
             };
+            let mut start_items = Vec::new();
+            for (value, &n) in &e.start_items {
+                let vp = at.key("start_items").key(value);
+                if n > MAX_ENTITY_ITEMS {
+                    self.err(&vp, format!("items under one value must be at most {MAX_ENTITY_ITEMS:e}, not {n}"));
+                }
+                match value_rank(&key_spaces[key_space], value) {
+                    Some(rank) => start_items.push((rank, n.min(MAX_ENTITY_ITEMS))),
+                    None => {
+                        let space = &key_spaces[key_space];
+                        let known = if space.value_names.is_empty() {
+                            format!("`{}#1` to `{}#{}` (by popularity rank)", space.name, space.name, space.cardinality)
+                        } else {
+                            space.value_names.join(", ")
+                        };
+                        self.err(&vp, format!("\"{value}\" is not a value of key space `{}`: {known}", space.name));
+                    }
+                }
+            }
+            start_items.sort_unstable();
             let offset = out.iter().filter(|o| o.key_space == key_space).map(|o| o.items).fold(0u64, u64::saturating_add);
-            out.push(EntitySpec { name: e.name.clone(), key_space, items, offset, newest, size, gsi, lsi });
+            out.push(EntitySpec { name: e.name.clone(), key_space, items, offset, newest, size, gsi, lsi, start_items });
         }
         // Each key space the entity types share holds their items as one collection per value.
         for (ks, space) in key_spaces.iter_mut().enumerate() {
@@ -166,4 +186,17 @@ impl Validator<'_, '_> {
             }
         }
     }
+}
+
+/// The popularity rank of value `label` of key space `space`: a named value, or `name#N` for
+/// the N-th most popular (as reports label them).
+fn value_rank(space: &KeySpaceSpec, label: &str) -> Option<u64> {
+    if let Some(r) = space.value_names.iter().position(|v| v == label) {
+        return Some(r as u64);
+    }
+    if !space.value_names.is_empty() {
+        return None;
+    }
+    let n: u64 = label.strip_prefix(space.name.as_str())?.strip_prefix('#')?.parse().ok()?;
+    (1..=space.cardinality).contains(&n).then(|| n - 1)
 }
