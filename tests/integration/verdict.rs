@@ -65,7 +65,7 @@ fn a_low_cardinality_index_key_names_the_index_its_key_and_the_back_pressure() {
     let w = line(v, "where")[0];
     assert!(w.starts_with("ByStatus (GSI) writes: partition "), "{w}");
     assert!(w.contains("(1 partition of "), "{w}");
-    assert!(w.contains("hottest key active (13"), "{w}");
+    assert!(w.contains("hottest key active [Account] (13"), "{w}");
     let hot: Vec<(&str, f64)> = s.hot_keys.iter().map(|k| (k.key.as_str(), k.requests_per_s)).collect();
     for (key, rate) in [("active", 1_350.0), ("suspended", 120.0), ("deleted", 30.0)] {
         let got = hot.iter().find(|h| h.0 == key).unwrap_or_else(|| panic!("{key} missing from {hot:?}")).1;
