@@ -193,7 +193,9 @@ impl Verdict {
                     if p.throttled == 1 { "" } else { "s" }
                 ));
             }
-            if let Some(k) = s.hot_keys.iter().find(|k| k.resource == r.name) {
+            // A key below one request a second is not where the heat is (an even key space's
+            // busiest value): naming it would point the reader at nothing.
+            if let Some(k) = s.hot_keys.iter().find(|k| k.resource == r.name && k.requests_per_s >= 1.0) {
                 w.push_str(&format!("; hottest key {} ({:.0} requests/s, partition {})", k.label(), k.requests_per_s, k.partition));
             }
             let others = s.resources.iter().flat_map(|r| &r.throttling).count() - 1;
