@@ -21,6 +21,7 @@ mod recommend; // the capacity search against a random search of 256 candidates
 mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
+mod seeds; // the seed documents' designs hold what their comments say
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
 mod verdict; // the verdict that opens the summary and the report, against hand-worked runs
 
