@@ -463,17 +463,20 @@ impl Traffic {
                     let units = self.pats[j].units_of(bytes);
                     charges.push(Charge { res: r as u16, dim, part: part as u32, units });
                     for g in 0..self.pats[j].gsi.len() {
-                        let (gres, gks, coverage, moves) = {
+                        let (gres, gks, coverage, fixed, writes) = {
                             let w = &self.pats[j].gsi[g];
-                            (w.res, w.key_space, w.coverage, w.moves)
+                            (w.res, w.key_space, w.coverage, w.fixed.is_some(), w.writes)
                         };
                         if !active[gres] || (coverage < 1.0 && self.rng_keys[j].random::<f64>() >= coverage) {
                             continue;
                         }
-                        if let Some((from, to)) = moves {
-                            // The delete on the old value's partition, the put on the new one's.
-                            let each = CompiledPattern::index_write_units(&self.pats[j].gsi[g], bytes) / 2;
-                            for rank in [from, to] {
+                        if fixed {
+                            // Under fixed values: an entry that moves (the delete on the old
+                            // value's partition, the put on the new one's), or a new entry
+                            // under one value.
+                            let each = CompiledPattern::index_write_units(&self.pats[j].gsi[g], bytes) / writes.max(1);
+                            let ranks = self.pats[j].gsi[g].fixed;
+                            for rank in ranks.into_iter().flat_map(|(from, to)| from.into_iter().chain(std::iter::once(to))) {
                                 let shard = self.draw_shard(j, gks);
                                 let part = res[gres].partition_of(key_hash(self.salt, gks as u64, rank, shard));
                                 charges.push(Charge { res: gres as u16, dim: Dim::Write, part: part as u32, units: each });
@@ -714,10 +717,10 @@ impl Traffic {
                     continue;
                 }
                 let weight = lambda * g.coverage * p.items_per_attempt as f64;
-                match g.moves {
-                    Some((from, to)) => {
+                match g.fixed {
+                    Some(_) => {
                         let count = self.shards[g.key_space].map_or(1, |sh| sh.count).min(MAX_TRACKED_SHARDS);
-                        for rank in [from, to] {
+                        for rank in g.fixed_ranks() {
                             for sh in 0..count {
                                 push_points(
                                     &mut points,
@@ -793,13 +796,11 @@ impl Traffic {
             // share of items that carry the index key).
             let own = p.key_space.map(|ks| (p.res, ks, rate));
             let index =
-                p.gsi.iter().filter(|g| g.moves.is_none()).map(|g| (g.res, g.key_space, rate * g.coverage * p.items_per_attempt as f64));
-            // An entry that moves writes its old value and its new one, once each.
+                p.gsi.iter().filter(|g| g.fixed.is_none()).map(|g| (g.res, g.key_space, rate * g.coverage * p.items_per_attempt as f64));
+            // An entry under fixed values writes each once (a move: its old value and its new).
             for g in p.gsi.iter() {
-                if let Some((from, to)) = g.moves {
-                    for rank in [from, to] {
-                        add((g.res, g.key_space, rank), rate * g.coverage * p.items_per_attempt as f64);
-                    }
+                for rank in g.fixed_ranks() {
+                    add((g.res, g.key_space, rank), rate * g.coverage * p.items_per_attempt as f64);
                 }
             }
             for (res, ks, rate) in own.into_iter().chain(index) {

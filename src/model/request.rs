@@ -83,9 +83,17 @@ pub(crate) struct GsiWrite {
     pub(crate) coverage: f64,
     /// Projection, which sizes the entry.
     pub(crate) projection: Projection,
-    /// An entry that moves between two values of the index key (ranks): a delete on the
-    /// first's partition, a put on the second's.
-    pub(crate) moves: Option<(u64, u64)>,
+    /// Entries written under fixed values of the index key (ranks) rather than drawn ones:
+    /// an entry that moves (a delete on the first's partition, a put on the second's), or a
+    /// new entry under one value (`(None, value)`).
+    pub(crate) fixed: Option<(Option<u64>, u64)>,
+}
+
+impl GsiWrite {
+    /// The fixed values written, one index write each (none when the value is drawn).
+    pub(crate) fn fixed_ranks(&self) -> impl Iterator<Item = u64> {
+        self.fixed.into_iter().flat_map(|(from, to)| from.into_iter().chain(std::iter::once(to)))
+    }
 }
 
 /// An access pattern resolved for the run.
@@ -252,7 +260,7 @@ impl CompiledPattern {
                 let entry = (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64;
                 GsiWrite {
                     delta: match (k, p.op) {
-                        (IndexWrite::Insert, _) => entry,
+                        (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,
                         (_, Op::DeleteItem) if entity.is_some() => -entry,
                         _ => 0,
                     },
@@ -261,8 +269,9 @@ impl CompiledPattern {
                     writes: k.writes(),
                     coverage,
                     projection: sc.gsis[g].projection,
-                    moves: match k {
-                        IndexWrite::Move { from, to } => Some((from, to)),
+                    fixed: match k {
+                        IndexWrite::Move { from, to } => Some((Some(from), to)),
+                        IndexWrite::InsertAt { value } => Some((None, value)),
                         _ => None,
                     },
                 }

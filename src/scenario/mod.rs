@@ -755,6 +755,11 @@ pub enum IndexWrite {
     KeyChange,
     /// 1 write.
     Update,
+    /// 1 write: a new entry under value `value` (rank in the index key space).
+    InsertAt {
+        /// Rank of the value.
+        value: u64,
+    },
     /// 2 writes: the entry leaves value `from` (a delete on its partition) for value `to` (a
     /// put on its), by rank in the index key space.
     Move {
@@ -770,7 +775,7 @@ impl IndexWrite {
     #[must_use]
     pub const fn writes(self) -> u64 {
         match self {
-            IndexWrite::Insert | IndexWrite::Update => 1,
+            IndexWrite::Insert | IndexWrite::InsertAt { .. } | IndexWrite::Update => 1,
             IndexWrite::KeyChange | IndexWrite::Move { .. } => 2,
         }
     }

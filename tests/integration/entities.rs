@@ -648,8 +648,9 @@ rate = {{ constant = 10 }}
 /// PENDING (300/s), shipped (250/s: PENDING -> SHIPPED) and delivered (200/s: SHIPPED ->
 /// DELIVERED), keys-only entries of 1 WCU: PENDING takes 300 + 250 = 550 index writes a
 /// second, SHIPPED 250 + 200 = 450, DELIVERED 200; the index consumes 300 + 2 x 250 + 2 x 200 =
-/// 1,200 units a second. (A `key_change` would put both writes on one value drawn by weight:
-/// all 1,200 on PENDING here.)
+/// 1,200 units a second. New orders' entries go under PENDING (`insert_at`), though the
+/// values' weights (what the index holds: mostly DELIVERED) would draw 90 % of plain inserts
+/// onto DELIVERED; a `key_change` would put both writes on one value drawn by weight.
 #[test]
 fn a_status_entry_moves_from_value_to_value() {
     let sc = scenario(
@@ -664,7 +665,7 @@ capacity = { mode = "on_demand" }
 [keys.order]
 cardinality = 10000000
 [keys.status]
-values = { PENDING = 1.0, SHIPPED = 0.0, DELIVERED = 0.0 }
+values = { DELIVERED = 0.9, SHIPPED = 0.07, PENDING = 0.03 }
 [[gsi]]
 name = "ByStatus"
 partition_key = "status"
@@ -673,7 +674,7 @@ projection = "keys_only"
 name = "place"
 op = "put_item"
 item_bytes = 500
-index_writes = { ByStatus = "insert" }
+index_writes = { ByStatus = { insert_at = "PENDING" } }
 rate = { constant = 300 }
 [[pattern]]
 name = "ship"
@@ -715,8 +716,21 @@ name = "p"
 op = "update_item"
 index_writes = { S = { move = { from = "A", to = "C" } } }
 rate = { constant = 1 }
+[[pattern]]
+name = "q"
+op = "update_item"
+index_writes = { S = { insert_at = "A" } }
+rate = { constant = 1 }
+[[pattern]]
+name = "r"
+op = "put_item"
+index_writes = { S = { insert_at = "D" } }
+rate = { constant = 1 }
 "#;
     let Err(ScenarioError::Invalid { problems, .. }) = parse_str(bad, Path::new("m.toml")) else { panic!("accepted") };
     assert_eq!(problems[0].key, "pattern[0].index_writes.S.move.to");
     assert!(problems[0].message.contains("A, B"), "{}", problems[0].message);
+    let keys: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
+    assert_eq!(keys[1..], ["pattern[1].index_writes.S.insert_at", "pattern[2].index_writes.S.insert_at"], "{problems:#?}");
+    assert!(problems[1].message.contains("UpdateItem writes none"), "{}", problems[1].message);
 }

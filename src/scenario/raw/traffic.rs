@@ -108,6 +108,9 @@ pub enum RawIndexWrite {
     /// The entry moves from one value of the index key to another (a status that changes):
     /// a delete on the old value's partition and a put on the new one's.
     Move(RawMove),
+    /// A new entry under one value of the index key (a new order is `PENDING`): 1 index
+    /// write, on that value's partition.
+    InsertAt(String),
     /// A new entry: 1 index write.
     Insert,
     /// The index key changes: delete + put, 2 index writes.

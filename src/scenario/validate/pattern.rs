@@ -177,23 +177,9 @@ impl Validator<'_, '_> {
                         RawIndexWrite::Update => Some(IndexWrite::Update),
                         RawIndexWrite::None => None,
                         RawIndexWrite::Move(m) => {
-                            // The values of the key space this pattern writes into the index.
-                            let ks = entity.and_then(|e| e.in_gsi(*g)).map_or(gsis[*g].partition_key, |w| w.key_space);
-                            let values = &key_spaces[ks].value_names;
                             let mp = ip.key("move");
-                            let rank = |v: &mut Self, which: &str, name: &str| {
-                                let r = values.iter().position(|x| x == name);
-                                if r.is_none() {
-                                    let known =
-                                        if values.is_empty() { "it has no explicit `values`".to_string() } else { values.join(", ") };
-                                    v.err(
-                                        &mp.key(which),
-                                        format!("\"{name}\" is not a value of key space `{}`: {known}", key_spaces[ks].name),
-                                    );
-                                }
-                                r.unwrap_or(0) as u64
-                            };
-                            let (from, to) = (rank(self, "from", &m.from), rank(self, "to", &m.to));
+                            let from = self.index_value(&mp.key("from"), &m.from, *g, entity, gsis, key_spaces);
+                            let to = self.index_value(&mp.key("to"), &m.to, *g, entity, gsis, key_spaces);
                             if m.from == m.to {
                                 self.err(&mp.key("to"), "an entry that moves reaches another value");
                             }
@@ -201,6 +187,14 @@ impl Validator<'_, '_> {
                                 self.err(&mp, format!("an entry moves when an item is updated or replaced; {} does not", op.api_name()));
                             }
                             Some(IndexWrite::Move { from, to })
+                        }
+                        RawIndexWrite::InsertAt(v) => {
+                            let vp = ip.key("insert_at");
+                            let value = self.index_value(&vp, v, *g, entity, gsis, key_spaces);
+                            if !matches!(op, Op::PutItem | Op::TransactWrite | Op::BatchWrite) {
+                                self.err(&vp, format!("a new entry comes with a new item (a put); {} writes none", op.api_name()));
+                            }
+                            Some(IndexWrite::InsertAt { value })
                         }
                     };
                     if let Some(k) = k {
@@ -476,4 +470,27 @@ fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u
         return Err("the trace has no rows".into());
     }
     Ok(out)
+}
+
+impl Validator<'_, '_> {
+    /// The rank of value `name` of the key space a pattern (of `entity`, if any) writes into
+    /// GSI `g`: one of its explicit `values`.
+    fn index_value(
+        &mut self,
+        at: &KeyPath,
+        name: &str,
+        g: usize,
+        entity: Option<&EntitySpec>,
+        gsis: &[GsiSpec],
+        key_spaces: &[KeySpaceSpec],
+    ) -> u64 {
+        let ks = entity.and_then(|e| e.in_gsi(g)).map_or(gsis[g].partition_key, |w| w.key_space);
+        let values = &key_spaces[ks].value_names;
+        let r = values.iter().position(|x| x == name);
+        if r.is_none() {
+            let known = if values.is_empty() { "it has no explicit `values`".to_string() } else { values.join(", ") };
+            self.err(at, format!("\"{name}\" is not a value of key space `{}`: {known}", key_spaces[ks].name));
+        }
+        r.unwrap_or(0) as u64
+    }
 }

@@ -185,7 +185,15 @@ impl KeyLoad {
 /// The busiest value's load per resource, key space and dimension, at the plan's peaks.
 #[must_use]
 pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
-    let mut acc: BTreeMap<(usize, usize, Dim), (f64, f64)> = BTreeMap::new();
+    /// Units drawn over the key space by its popularity, units written under fixed values
+    /// (by rank), and the requests behind them.
+    #[derive(Default)]
+    struct Acc {
+        drawn: f64,
+        fixed: BTreeMap<u64, f64>,
+        rate: f64,
+    }
+    let mut acc: BTreeMap<(usize, usize, Dim), Acc> = BTreeMap::new();
     for (p, peak) in sc.patterns.iter().zip(peaks) {
         let (Some(rate), Some(ks)) = (*peak, p.key_space) else { continue };
         let cp = CompiledPattern::new(sc, p);
@@ -193,23 +201,41 @@ pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
         // every shard, each with its share of the items).
         let touches = if matches!(p.op, Op::BatchGet | Op::BatchWrite) { p.items as f64 } else { 1.0 };
         let shards = cp.shards.map_or(1.0, |s| if cp.fanout > 1 { 1.0 } else { s.count as f64 });
-        let units = rate * touches * top_share(&sc.key_spaces[ks]) * cp.mean_milli() as f64 / MILLI as f64 / shards;
         let e = acc.entry((cp.res, ks, cp.dim)).or_default();
-        e.0 += units;
-        e.1 += rate;
-        // Its writes on each GSI, on the index key's busiest value.
+        e.drawn += rate * touches * cp.mean_milli() as f64 / MILLI as f64 / shards;
+        e.rate += rate;
+        // Its writes on each GSI: on values drawn by the index key's popularity, or on fixed
+        // values (an entry that moves writes its old and its new value once each; a new entry
+        // under one value writes that one).
         for w in &cp.gsi {
-            // An entry that moves writes each of its two values once a request.
-            let share = if w.moves.is_some() { 0.5 } else { top_share(&sc.key_spaces[w.key_space]) };
             let ishards = sc.key_spaces[w.key_space].shards.map_or(1.0, |s| s.count as f64);
             let per = CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64;
+            let units = rate * p.items as f64 * w.coverage * per / ishards;
             let e = acc.entry((w.res, w.key_space, Dim::Write)).or_default();
-            e.0 += rate * p.items as f64 * w.coverage * share * per / ishards;
-            e.1 += rate;
+            e.rate += rate;
+            if w.fixed.is_some() {
+                for rank in w.fixed_ranks() {
+                    *e.fixed.entry(rank).or_default() += units / w.writes.max(1) as f64;
+                }
+            } else {
+                e.drawn += units;
+            }
         }
     }
     acc.into_iter()
-        .map(|((res, key_space, dim), (units_per_s, base_rate))| KeyLoad { res, key_space, dim, units_per_s, base_rate })
+        .map(|((res, key_space, dim), a)| {
+            let ks = &sc.key_spaces[key_space];
+            // The busiest value: with fixed values, each explicit value's drawn share and fixed
+            // writes; otherwise the most popular value's share.
+            let units_per_s = if a.fixed.is_empty() {
+                a.drawn * top_share(ks)
+            } else {
+                (0..ks.value_names.len().max(1) as u64)
+                    .map(|r| a.drawn * rank_share(ks, r) + a.fixed.get(&r).copied().unwrap_or(0.0))
+                    .fold(0.0, f64::max)
+            };
+            KeyLoad { res, key_space, dim, units_per_s, base_rate: a.rate }
+        })
         .collect()
 }
 
