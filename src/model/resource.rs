@@ -73,8 +73,12 @@ impl Mode {
     }
 }
 
-/// One partition's state.
+/// One partition's state. What every admission reads and writes (`used`, `debt`, `at_us`,
+/// `burst`: 56 bytes) comes first, in one 64-byte cache line: with many partitions a request
+/// lands on a partition no recent request touched, and one line to fetch, not two or three,
+/// is what its admission costs (exact mode at 100,000 partitions spent half its time here).
 #[derive(Clone, Debug, Default)]
+#[repr(C, align(64))]
 pub(crate) struct Partition {
     /// Milli-units consumed in the current second.
     used: [u64; 2],
@@ -770,6 +774,19 @@ impl Resource {
         self.second_consumed = [0; 2];
         self.second_us += US;
         self.now_us = self.second_us;
+    }
+
+    /// Hints the processor to fetch partition `p`'s state into cache: a request due soon lands
+    /// on it. Changes nothing.
+    #[inline]
+    pub(crate) fn prefetch(&self, p: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(part) = self.parts.get(p) {
+            // SAFETY: a prefetch reads nothing and cannot fault; the pointer is a live element.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(std::ptr::from_ref(part).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = p;
     }
 
     /// Counts a throttle event on partition `p`.
