@@ -38,6 +38,11 @@ fn the_capacity_template_at_twice_its_formula_fails_the_email_lookups() {
     assert!(within(r("Users").consumed_rcu, 1_521_000.0, 0.002), "{}", r("Users").consumed_rcu);
     // The formula's rounding is on the side of the TimeIndex reads (20 RCU needed, 38 given).
     assert_eq!(p("recent-users").requests.failed, 0);
+    // Table-level throttling over even keys: no value of a million is "the hottest key" (the
+    // busiest takes a thousandth of a request a second), so the verdict names none.
+    let w = s.verdict.lines.iter().find(|l| l.topic == "where").expect("a where line");
+    assert!(w.text.starts_with("Users (table) reads: partition 0 took 100.0 % of the throttle events"), "{}", w.text);
+    assert!(!w.text.contains("hottest key"), "{}", w.text);
 }
 
 /// online-index-backfill.toml (pitfall #3): 5,000,000 entries at the 1,000 WCU the live
