@@ -123,6 +123,23 @@ impl Fenwick {
     }
 }
 
+#[cfg(not(test))]
+#[inline]
+fn block_path() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Exact fidelity draws eligible patterns' seconds in blocks (on by default).
+    pub(crate) static BLOCK_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+#[cfg(test)]
+fn block_path() -> bool {
+    BLOCK_PATH.with(std::cell::Cell::get)
+}
+
 /// The traffic of a run: compiled patterns, key distributions and random streams.
 pub(crate) struct Traffic {
     /// The patterns, compiled.
@@ -155,6 +172,9 @@ pub(crate) struct Traffic {
     seq: u64,
     /// Per pattern: its closed loop's progress (none for open-loop patterns).
     closed: Vec<Option<ClosedState>>,
+    /// Exact fidelity's block of a second: arrival times and key words (kept between seconds).
+    block_times: Vec<u64>,
+    block_words: Vec<u64>,
 }
 
 /// A closed loop's progress.
@@ -215,6 +235,8 @@ impl Traffic {
                 .collect(),
             refused: vec![0; sc.patterns.len()],
             seq: 0,
+            block_times: Vec::new(),
+            block_words: Vec::new(),
             closed: sc
                 .patterns
                 .iter()
@@ -508,6 +530,10 @@ impl Traffic {
             let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
             let mut t = t0 as f64;
             let refused = self.unreadable[self.pats[j].res];
+            if !refused && block_path() && self.two_key_words(j, res) {
+                self.draw_exact_block(j, s, mean_gap_us, out, res);
+                continue;
+            }
             loop {
                 let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
                 t += e * mean_gap_us;
@@ -521,6 +547,76 @@ impl Traffic {
                 self.draw_request(j, s, SimTime::from_micros(t as u64), out, res, active);
             }
         }
+    }
+
+    /// Whether each request of pattern `j` takes exactly two words of its key stream and
+    /// nothing else from it: a single-item request on one value of a key space without write
+    /// shards or sort-key positions.
+    fn two_key_words(&self, j: usize, res: &[Resource]) -> bool {
+        let p = &self.pats[j];
+        let Some(ks) = p.key_space else { return false };
+        p.kind == Kind::Simple
+            && p.fanout == 1
+            && self.shards[ks].is_none_or(|sh| sh.count <= 1)
+            && self.span(j, ks, res[p.res].is_index()).is_none()
+    }
+
+    /// [`Self::draw_exact`] of one pattern whose requests take two key words each, in blocks
+    /// of 1,024 requests: their arrivals, then their key words (the same words in the same
+    /// order, so the same requests), then the requests, each fetching the alias-table slot of
+    /// the request eight ahead while it is built (the table is read at a random place each
+    /// draw).
+    fn draw_exact_block(&mut self, j: usize, s: u64, mean_gap_us: f64, out: &mut Vec<Attempt>, res: &[Resource]) {
+        /// Requests ahead whose slot is fetched.
+        const AHEAD: usize = 8;
+        /// Requests a block: its buffers stay in the nearest cache.
+        const BLOCK: usize = 1024;
+        let t0 = s * MICROS_PER_SEC;
+        let t1 = (t0 + MICROS_PER_SEC) as f64;
+        let mut times = std::mem::take(&mut self.block_times);
+        let mut words = std::mem::take(&mut self.block_words);
+        let (r, dim) = (self.pats[j].res, self.pats[j].dim);
+        let ks = self.pats[j].key_space.expect("two_key_words: a key space");
+        let mut t = t0 as f64;
+        let mut more = true;
+        while more {
+            times.clear();
+            words.clear();
+            while times.len() < BLOCK {
+                let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
+                t += e * mean_gap_us;
+                if t >= t1 {
+                    more = false;
+                    break;
+                }
+                times.push(t as u64);
+            }
+            words.extend((0..2 * times.len()).map(|_| self.rng_keys[j].next_u64()));
+            for (i, &time) in times.iter().enumerate() {
+                if let Some(&ahead) = words.get(2 * (i + AHEAD)) {
+                    self.dists[ks].prefetch(ahead);
+                }
+                let rank = self.dists[ks].sample(words[2 * i], words[2 * i + 1], s);
+                let part = res[r].partition_of(key_hash(self.salt, ks as u64, rank, 0));
+                let (units, rest) = self.simple_charge(j);
+                let seq = self.next_seq();
+                let time = SimTime::from_micros(time);
+                out.push(Attempt {
+                    time,
+                    seq,
+                    first: time,
+                    pat: j as u32,
+                    n: 1,
+                    key: 0,
+                    charges: Charges::One(Charge { res: r as u16, dim, part: part as u32, units }),
+                    rest,
+                    page: 0,
+                    cond_failed: false,
+                });
+            }
+        }
+        self.block_times = times;
+        self.block_words = words;
     }
 
     /// Fast fidelity: per-partition counts of busy single-item patterns into `simple`, every
