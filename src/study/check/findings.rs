@@ -96,23 +96,11 @@ const SKILL: &str = "AWS dynamodb-design skill (seeds/004)";
 /// partition).
 #[must_use]
 pub fn top_share(ks: &KeySpaceSpec) -> f64 {
-    let n = ks.cardinality.max(1);
     match &ks.popularity {
-        Popularity::Uniform => 1.0 / n as f64,
-        Popularity::Hot { keys, share } => {
-            let hot = (*keys).min(n).max(1);
-            if hot == n {
-                1.0 / n as f64
-            } else {
-                (share / hot as f64).max((1.0 - share) / (n - hot) as f64)
-            }
-        }
-        Popularity::Zipf(s) => 1.0 / harmonic(n, *s),
-        Popularity::Sequential(_) => 1.0,
-        Popularity::Weights(w) => {
-            let sum: f64 = w.iter().sum();
-            w.iter().copied().fold(0.0, f64::max) / sum
-        }
+        // The busiest is a hot key, or a cold one when the hot keys share less each.
+        Popularity::Hot { keys, .. } => rank_share(ks, 0).max(rank_share(ks, (*keys).min(ks.cardinality.max(1)))),
+        Popularity::Weights(w) => (0..w.len() as u64).map(|r| rank_share(ks, r)).fold(0.0, f64::max),
+        _ => rank_share(ks, 0),
     }
 }
 
