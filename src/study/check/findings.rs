@@ -157,6 +157,9 @@ pub struct KeyLoad {
     pub units_per_s: f64,
     /// Requests per second whose writes put it there (base-table writes for an index key).
     pub base_rate: f64,
+    /// The busiest value's rank when writes under fixed values (`insert_at`, `move`) decide
+    /// it; otherwise the most popular value is the busiest.
+    pub busiest: Option<u64>,
 }
 
 impl KeyLoad {
@@ -215,14 +218,14 @@ pub fn key_loads(sc: &Scenario, peaks: &[Option<f64>]) -> Vec<KeyLoad> {
             let ks = &sc.key_spaces[key_space];
             // The busiest value: with fixed values, each explicit value's drawn share and fixed
             // writes; otherwise the most popular value's share.
-            let units_per_s = if a.fixed.is_empty() {
-                a.drawn * top_share(ks)
+            let (units_per_s, busiest) = if a.fixed.is_empty() {
+                (a.drawn * top_share(ks), None)
             } else {
                 (0..ks.value_names.len().max(1) as u64)
-                    .map(|r| a.drawn * rank_share(ks, r) + a.fixed.get(&r).copied().unwrap_or(0.0))
-                    .fold(0.0, f64::max)
+                    .map(|r| (a.drawn * rank_share(ks, r) + a.fixed.get(&r).copied().unwrap_or(0.0), Some(r)))
+                    .fold((0.0, None), |best, x| if x.0 > best.0 { x } else { best })
             };
-            KeyLoad { res, key_space, dim, units_per_s, base_rate: a.rate }
+            KeyLoad { res, key_space, dim, units_per_s, base_rate: a.rate, busiest }
         })
         .collect()
 }
@@ -536,13 +539,23 @@ fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize, key_space: usiz
             None,
         )
     };
-    let mut evidence = vec![format!(
-        "{} of the index entries{who} carry {}: {} index WCU/s on one partition at the peak ({} base writes/s)",
-        percent(top_share(ks)),
-        top_label(ks),
-        units(load),
-        units(base)
-    )];
+    let mut evidence = vec![match l.and_then(|l| l.busiest) {
+        // Entries written under fixed values: the busiest is where they go, not the most
+        // common value among the stored entries.
+        Some(rank) => format!(
+            "{} takes the most index writes{who}, new entries and entries moving from or to it: {} index WCU/s on one partition at the peak ({} base writes/s)",
+            ks.value_names.get(rank as usize).cloned().unwrap_or_else(|| format!("{}#{}", ks.name, rank + 1)),
+            units(load),
+            units(base)
+        ),
+        None => format!(
+            "{} of the index entries{who} carry {}: {} index WCU/s on one partition at the peak ({} base writes/s)",
+            percent(top_share(ks)),
+            top_label(ks),
+            units(load),
+            units(base)
+        ),
+    }];
     evidence.push(if at_rate.is_finite() {
         format!("the 1,000 WCU partition cap is reached at {} base writes/s", units(at_rate))
     } else {
