@@ -250,7 +250,18 @@ impl Verdict {
         .map(|(n, why)| format!("{} requests {why}", grouped(n)))
         .collect();
         if !failed.is_empty() {
-            line("why", format!("failed: {}", failed.join("; ")));
+            let mut text = format!("failed: {}", failed.join("; "));
+            // With several patterns, the one that suffers most may not be where the most
+            // throttle events are: name it.
+            let worst = s
+                .patterns
+                .iter()
+                .filter(|p| p.requests.failed > 0)
+                .max_by(|a, b| a.requests.failed_share.total_cmp(&b.requests.failed_share).then(b.name.cmp(&a.name)));
+            if let (true, Some(p)) = (s.patterns.len() > 1, worst) {
+                text.push_str(&format!("; the most failed: {}, {} of its requests", p.name, percent(p.requests.failed_share)));
+            }
+            line("why", text);
         }
         let c = &s.cost;
         let extrapolation = match c.monthly_usd {

@@ -43,6 +43,10 @@ fn the_capacity_template_at_twice_its_formula_fails_the_email_lookups() {
     let w = s.verdict.lines.iter().find(|l| l.topic == "where").expect("a where line");
     assert!(w.text.starts_with("Users (table) reads: partition 0 took 100.0 % of the throttle events"), "{}", w.text);
     assert!(!w.text.contains("hottest key"), "{}", w.text);
+    // The throttle events are mostly the table's, the failures worst on the email lookups:
+    // the verdict names the pattern that failed most.
+    let f = s.verdict.lines.iter().find(|l| l.text.starts_with("failed: ")).expect("a failed line");
+    assert!(f.text.ends_with(&format!("the most failed: user-by-email, {} of its requests", "93.5 %")), "{}", f.text);
 }
 
 /// online-index-backfill.toml (pitfall #3): 5,000,000 entries at the 1,000 WCU the live
