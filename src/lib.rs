@@ -44,6 +44,7 @@ mod cli;
 pub mod cost;
 mod engine;
 pub mod guard;
+mod hint;
 pub mod import;
 pub mod limits;
 mod metrics;

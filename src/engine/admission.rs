@@ -45,6 +45,15 @@ pub(crate) struct Attempt {
     pub(crate) cond_failed: bool,
 }
 
+impl Attempt {
+    /// The first attempt of a request of pattern `pat` sent at `time`: request number `seq`,
+    /// on key rank `key`, charging `charges`, with `rest` bytes of a paged read after its
+    /// first page.
+    pub(crate) fn first_of(time: SimTime, seq: u64, pat: u32, key: u64, charges: Charges, rest: u64) -> Self {
+        Self { time, seq, first: time, pat, n: 1, key, charges, rest, page: 0, cond_failed: false }
+    }
+}
+
 impl Keyed for Attempt {
     fn key(&self) -> (u64, u64) {
         (self.time.as_micros(), self.seq)

@@ -412,16 +412,8 @@ impl Traffic {
             (p.kind, p.res, p.dim, p.key_space, p.fanout, p.items_per_attempt, p.op)
         };
         let attempt = |seq: u64, key: u64, charges: Charges, rest: u64, cond_failed: bool| Attempt {
-            time,
-            seq,
-            first: time,
-            pat: j as u32,
-            n: 1,
-            key,
-            charges,
-            rest,
-            page: 0,
             cond_failed,
+            ..Attempt::first_of(time, seq, j as u32, key, charges, rest)
         };
         match kind {
             Kind::Simple => {
@@ -600,19 +592,8 @@ impl Traffic {
                 let part = res[r].partition_of(key_hash(self.salt, ks as u64, rank, 0));
                 let (units, rest) = self.simple_charge(j);
                 let seq = self.next_seq();
-                let time = SimTime::from_micros(time);
-                out.push(Attempt {
-                    time,
-                    seq,
-                    first: time,
-                    pat: j as u32,
-                    n: 1,
-                    key: 0,
-                    charges: Charges::One(Charge { res: r as u16, dim, part: part as u32, units }),
-                    rest,
-                    page: 0,
-                    cond_failed: false,
-                });
+                let charge = Charges::One(Charge { res: r as u16, dim, part: part as u32, units });
+                out.push(Attempt::first_of(SimTime::from_micros(time), seq, j as u32, 0, charge, rest));
             }
         }
         self.block_times = times;
@@ -663,18 +644,7 @@ impl Traffic {
             for _ in 0..count {
                 let time = SimTime::from_micros(t0 + self.rng_spread[pat as usize].random_range(0..MICROS_PER_SEC));
                 let seq = self.next_seq();
-                batch.push(Attempt {
-                    time,
-                    seq,
-                    first: time,
-                    pat,
-                    n: 1,
-                    key: 0,
-                    charges: Charges::One(Charge { res: res as u16, dim, part, units }),
-                    rest: 0,
-                    page: 0,
-                    cond_failed: false,
-                });
+                batch.push(Attempt::first_of(time, seq, pat, 0, Charges::One(Charge { res: res as u16, dim, part, units }), 0));
             }
         }
     }

@@ -780,13 +780,9 @@ impl Resource {
     /// on it. Changes nothing.
     #[inline]
     pub(crate) fn prefetch(&self, p: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(part) = self.parts.get(p) {
-            // SAFETY: a prefetch reads nothing and cannot fault; the pointer is a live element.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(std::ptr::from_ref(part).cast::<i8>()) };
+            crate::hint::prefetch(part);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = p;
     }
 
     /// Counts a throttle event on partition `p`.

@@ -50,20 +50,22 @@ impl AliasTable {
     /// Hints the processor to fetch the slot [`Self::sample`] of `r` reads. Changes nothing.
     #[inline]
     pub(crate) fn prefetch(&self, r: u64) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(slot) = self.slots.get((((r >> 32) * self.slots.len() as u64) >> 32) as usize) {
-            // SAFETY: a prefetch reads nothing and cannot fault; the pointer is a live element.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(std::ptr::from_ref(slot).cast::<i8>()) };
+        if let Some(slot) = self.slots.get(self.slot(r)) {
+            crate::hint::prefetch(slot);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = r;
+    }
+
+    /// The slot a draw from `r` reads: its high 32 bits scaled to the table.
+    #[inline]
+    fn slot(&self, r: u64) -> usize {
+        (((r >> 32) * self.slots.len() as u64) >> 32) as usize
     }
 
     /// One draw from a uniform 64-bit value.
     #[must_use]
     #[inline]
     pub(crate) fn sample(&self, r: u64) -> usize {
-        let i = (((r >> 32) * self.slots.len() as u64) >> 32) as usize;
+        let i = self.slot(r);
         let [p, a] = self.slots[i];
         if (r as u32) < p || p == u32::MAX {
             i
