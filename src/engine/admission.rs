@@ -7,6 +7,7 @@
 //! bulk path and the replay path share them, so a behaviour that stores or charges something
 //! on an admitted request is added in one place.
 
+use super::draw::{Arrival, CompactSecond, Run};
 use super::queue::{EventQueue, Keyed};
 use crate::metrics::Recorder;
 use crate::model::client::{AfterThrottle, Client};
@@ -103,6 +104,9 @@ pub(crate) struct Scratch {
     totals: Vec<[u64; 2]>,
     /// A replayed batch's attempts while they are put in order.
     slots: Vec<Option<Attempt>>,
+    /// Per pattern: requests served at their first attempt in this replay, not yet settled
+    /// (each waited only the service time, so they are settled once, together).
+    served_at_once: Vec<u64>,
 }
 
 impl Scratch {
@@ -123,6 +127,7 @@ impl Scratch {
             tickets: Vec::new(),
             order: Vec::new(),
             slots: Vec::new(),
+            served_at_once: Vec::new(),
         }
     }
 
@@ -213,6 +218,77 @@ impl Scratch {
                 }
             }
         }
+    }
+
+    /// Starts counting a second's demand over `resources` ([`Self::add_demand`]).
+    fn start_demand(&mut self, resources: usize) {
+        self.touched.clear();
+        self.totals.clear();
+        self.totals.resize(resources, [0; 2]);
+    }
+
+    /// Hints the processor to fetch the demand slot of charge `c`. Changes nothing.
+    #[inline]
+    fn prefetch_demand(&self, c: &Charge) {
+        if let Some(slot) = self.demand.get(c.res as usize).and_then(|d| d[c.dim as usize].get(c.part as usize)) {
+            crate::hint::prefetch(slot);
+        }
+    }
+
+    /// Counts charge `c` (of an eventually consistent read, `ec`, or not) in its partition's
+    /// demand and its resource's total. Without eventually consistent reads in the second
+    /// (`any_ec` false) what a partition's attempts ask for is its demand: only the demand is
+    /// counted.
+    #[inline]
+    fn add_demand(&mut self, res: &[Resource], c: &Charge, ec: bool, any_ec: bool) {
+        let (r, d, p) = (c.res as usize, c.dim as usize, c.part as usize);
+        let Self { demand, asked, touched, totals, .. } = self;
+        if !any_ec {
+            if demand[r][d][p] == 0 {
+                touched.push((c.res, d as u8, c.part));
+            }
+            demand[r][d][p] += c.units;
+            totals[r][d] += c.units;
+            return;
+        }
+        let part_units = if ec && c.dim == Dim::Read { res[r].ec_partition_units(c.units) } else { c.units };
+        if demand[r][d][p] == 0 && asked[r][d][p] == 0 {
+            touched.push((c.res, d as u8, c.part));
+        }
+        demand[r][d][p] += part_units;
+        asked[r][d][p] += c.units;
+        totals[r][d] += c.units;
+    }
+
+    /// Does the demand counted since [`Self::start_demand`] surely fit (the rule of
+    /// [`Admission::admits_all`])? Clears it.
+    fn demand_fits(&mut self, res: &[Resource], any_ec: bool) -> bool {
+        let Self { demand, asked, touched, totals, .. } = self;
+        // Which resources' demand is above their table-level room (burst credit pays the rest).
+        let over: Vec<[bool; 2]> =
+            totals.iter().zip(res.iter()).map(|(t, res)| [t[0] > res.table_room(Dim::Read), t[1] > res.table_room(Dim::Write)]).collect();
+        let mut ok = true;
+        for (k, &(r, d, p)) in touched.iter().enumerate() {
+            // With many partitions each touched one is far from the last: fetch the one
+            // sixteen ahead while this one is checked.
+            if let Some(&(r, _, p)) = touched.get(k + 16) {
+                res[r as usize].prefetch(p as usize);
+            }
+            let (r, d, p) = (r as usize, d as usize, p as usize);
+            let dim = if d == 0 { Dim::Read } else { Dim::Write };
+            let asks = if any_ec { asked[r][d][p] } else { demand[r][d][p] };
+            if !res[r].partition_fits_now(p, dim, demand[r][d][p], demand[r][1 - d][p])
+                || (over[r][d] && !res[r].burst_covers(p, dim, asks))
+            {
+                ok = false;
+                break;
+            }
+        }
+        for &(r, d, p) in touched.iter() {
+            demand[r as usize][d as usize][p as usize] = 0;
+            asked[r as usize][d as usize][p as usize] = 0;
+        }
+        ok
     }
 
     /// Resource `r` now has `n` partitions.
@@ -382,40 +458,118 @@ impl Admission<'_> {
         {
             return false;
         }
-        let Scratch { demand, asked, touched, totals, .. } = &mut *self.scratch;
-        touched.clear();
-        totals.clear();
-        totals.resize(self.res.len(), [0; 2]);
-        for a in batch {
-            let ec = self.pats[a.pat as usize].ec_read;
-            for c in a.charges.as_slice() {
-                let (r, d, p) = (c.res as usize, c.dim as usize, c.part as usize);
-                let part_units = if ec && c.dim == Dim::Read { self.res[r].ec_partition_units(c.units) } else { c.units };
-                if demand[r][d][p] == 0 && asked[r][d][p] == 0 {
-                    touched.push((c.res, d as u8, c.part));
+        let pats = self.pats;
+        let ec = batch.iter().any(|a| pats[a.pat as usize].ec_read);
+        self.admits_charges(
+            batch.iter().flat_map(|a| {
+                let ec = pats[a.pat as usize].ec_read;
+                a.charges.as_slice().iter().map(move |c| (*c, ec))
+            }),
+            ec,
+        )
+    }
+
+    /// [`Self::admits_all`] of a compact second (its patterns are decided one by one by
+    /// neither rule: [`super::draw::Traffic::compact_second`]).
+    pub(crate) fn admits_compact(&mut self, second: &CompactSecond) -> bool {
+        if self.blocked().is_some() || second.runs.iter().any(|run| self.is_buffered(&run.charge)) {
+            return false;
+        }
+        /// Arrivals ahead whose demand slot is fetched (with many partitions each is far from
+        /// the last).
+        const AHEAD: usize = 16;
+        let any_ec = second.runs.iter().any(|run| self.pats[run.pat as usize].ec_read);
+        self.scratch.start_demand(self.res.len());
+        for run in &second.runs {
+            let ec = self.pats[run.pat as usize].ec_read;
+            let arrivals = &second.arrivals[run.start..run.end];
+            for (i, a) in arrivals.iter().enumerate() {
+                if let Some(ahead) = arrivals.get(i + AHEAD) {
+                    self.scratch.prefetch_demand(&Charge { part: ahead.part, ..run.charge });
                 }
-                demand[r][d][p] += part_units;
-                asked[r][d][p] += c.units;
-                totals[r][d] += c.units;
+                self.scratch.add_demand(self.res, &Charge { part: a.part, ..run.charge }, ec, any_ec);
             }
         }
-        let mut ok = true;
-        for &(r, d, p) in touched.iter() {
-            let (r, d, p) = (r as usize, d as usize, p as usize);
-            let dim = if d == 0 { Dim::Read } else { Dim::Write };
-            let res = &self.res[r];
-            if !res.partition_fits_now(p, dim, demand[r][d][p], demand[r][1 - d][p])
-                || (totals[r][d] > res.table_room(dim) && !res.burst_covers(p, dim, asked[r][d][p]))
-            {
-                ok = false;
-                break;
+        self.scratch.demand_fits(self.res, any_ec)
+    }
+
+    /// The rule of [`Self::admits_all`] over charges (each with whether it is an eventually
+    /// consistent read's; `any_ec`: some is).
+    fn admits_charges(&mut self, charges: impl Iterator<Item = (Charge, bool)>, any_ec: bool) -> bool {
+        self.scratch.start_demand(self.res.len());
+        for (c, ec) in charges {
+            self.scratch.add_demand(self.res, &c, ec, any_ec);
+        }
+        self.scratch.demand_fits(self.res, any_ec)
+    }
+
+    /// Admits a compact second [`Self::admits_compact`] accepted, as [`Self::admit_sure`]
+    /// admits its attempts: the buckets take each request in time order (the patterns' runs
+    /// merged), and the counts, the latencies and the client's retry quota take each
+    /// pattern's requests at once (each was served at its first attempt, after the service
+    /// time).
+    pub(crate) fn admit_compact(&mut self, second: &CompactSecond) {
+        let t0 = second.second_us;
+        // What each request stores (its bytes, its entity type's share) only where there is
+        // something to store: a get stores nothing.
+        let stores: Vec<bool> = second
+            .runs
+            .iter()
+            .map(|run| {
+                let p = &self.pats[run.pat as usize];
+                p.res != run.charge.res as usize || p.delta_on(p.res) != 0 || (self.rec.entity_use.on() && p.entity.is_some())
+            })
+            .collect();
+        let take = |adm: &mut Self, k: usize, run: &Run, a: &Arrival| {
+            let j = run.pat as usize;
+            let c = Charge { part: a.part, ..run.charge };
+            let res = &mut adm.res[c.res as usize];
+            res.set_time(t0 + u64::from(a.offset_us));
+            res.take_sure(c.part as usize, c.dim, c.units, adm.pats[j].ec_read && c.dim == Dim::Read);
+            if stores[k] {
+                adm.admitted(j, &[c], 1);
+            }
+        };
+        match second.runs.as_slice() {
+            [] => {}
+            [run] => {
+                let arrivals = &second.arrivals[run.start..run.end];
+                for (i, a) in arrivals.iter().enumerate() {
+                    // The partition of the request a few ahead, fetched while this one is
+                    // taken (see `replay`).
+                    if let Some(ahead) = arrivals.get(i + 16) {
+                        self.res[run.charge.res as usize].prefetch(ahead.part as usize);
+                    }
+                    take(self, 0, run, a);
+                }
+            }
+            runs => {
+                // The runs merged by (time, request number): each run is in time order and
+                // the runs are in request-number order, so a tie goes to the earlier run.
+                let mut next: Vec<usize> = runs.iter().map(|r| r.start).collect();
+                loop {
+                    let mut best: Option<(usize, u32)> = None;
+                    for (k, run) in runs.iter().enumerate() {
+                        if next[k] < run.end {
+                            let t = second.arrivals[next[k]].offset_us;
+                            if best.is_none_or(|(_, bt)| t < bt) {
+                                best = Some((k, t));
+                            }
+                        }
+                    }
+                    let Some((k, _)) = best else { break };
+                    take(self, k, &runs[k], &second.arrivals[next[k]]);
+                    next[k] += 1;
+                }
             }
         }
-        for &(r, d, p) in touched.iter() {
-            demand[r as usize][d as usize][p as usize] = 0;
-            asked[r as usize][d as usize][p as usize] = 0;
+        for run in &second.runs {
+            let j = run.pat as usize;
+            let count = (run.end - run.start) as u64;
+            self.on_attempt(j, &[run.charge], 1, 0, count);
+            self.client.on_first_successes(run.seq0, count);
+            self.settle(j, count, self.service(j));
         }
-        ok
     }
 
     /// Admits a batch [`Self::admits_all`] accepted, in `(time, seq)` order as
@@ -423,6 +577,7 @@ impl Admission<'_> {
     /// burst credit each partition spent, the counts, the client's retry quota) is the
     /// replay's, without its throttling branches.
     pub(crate) fn admit_sure(&mut self, batch: &mut Vec<Attempt>) {
+        self.scratch.served_at_once.resize(self.pats.len(), 0);
         self.scratch.sort_keys(batch);
         let order = std::mem::take(&mut self.scratch.packed);
         for &(_, i) in &order {
@@ -440,9 +595,15 @@ impl Admission<'_> {
             let instance = self.client.instance_of(a.seq);
             self.client.on_success(instance, a.n);
             self.admitted_attempt(a, charges);
-            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service(j));
+            let waited = a.time.since(a.first).as_micros();
+            if waited == 0 {
+                self.scratch.served_at_once[j] += 1;
+            } else {
+                self.settle(j, 1, waited + self.service(j));
+            }
         }
         self.scratch.packed = order;
+        self.settle_served_at_once();
         batch.clear();
     }
 
@@ -464,14 +625,19 @@ impl Admission<'_> {
             self.scratch.latest_first(batch);
         }
         let t1 = t1.as_micros();
+        self.scratch.served_at_once.resize(self.pats.len(), 0);
         loop {
             if !self.scratch.tickets.is_empty() {
+                self.settle_served_at_once();
                 return false;
             }
             let next_new = batch.last().map(Keyed::key);
             let next_retry = self.retries.peek_key().filter(|k| k.0 < t1);
             let take_new = match (next_new, next_retry) {
-                (None, None) => return true,
+                (None, None) => {
+                    self.settle_served_at_once();
+                    return true;
+                }
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (Some(a), Some(b)) => a <= b,
@@ -484,6 +650,17 @@ impl Admission<'_> {
             }
             if let Some(a) = a {
                 self.process(a);
+            }
+        }
+    }
+
+    /// Settles the requests [`Self::process`] served at their first attempt, pattern by
+    /// pattern: the same counts and histograms as one by one.
+    fn settle_served_at_once(&mut self) {
+        for j in 0..self.scratch.served_at_once.len() {
+            let n = std::mem::take(&mut self.scratch.served_at_once[j]);
+            if n > 0 {
+                self.settle(j, n, self.service(j));
             }
         }
     }
@@ -680,7 +857,13 @@ impl Admission<'_> {
                 self.next_page(&a);
                 return;
             }
-            self.settle(j, 1, a.time.since(a.first).as_micros() + self.service(j));
+            let waited = a.time.since(a.first).as_micros();
+            if waited == 0 {
+                // Settled with the replay's others (the same latency, the service time).
+                self.scratch.served_at_once[j] += 1;
+            } else {
+                self.settle(j, 1, waited + self.service(j));
+            }
             self.answered(j, a.time.as_micros() + self.service(j), false);
             return;
         }

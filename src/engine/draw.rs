@@ -140,6 +140,38 @@ fn block_path() -> bool {
     BLOCK_PATH.with(std::cell::Cell::get)
 }
 
+/// One request of exact fidelity's compact second: when it arrives in the second, and on
+/// which partition of its pattern's resource.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Arrival {
+    /// µs after the second's start.
+    pub(crate) offset_us: u32,
+    /// Partition.
+    pub(crate) part: u32,
+}
+
+/// One pattern's requests in a [`CompactSecond`]: `arrivals[start..end]`, in time order,
+/// request numbers from `seq0`, each charging `charge` on its own partition.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run {
+    pub(crate) pat: u32,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) seq0: u64,
+    /// The charge of every request (its partition aside).
+    pub(crate) charge: Charge,
+}
+
+/// A second of exact fidelity whose requests are all single-item requests of fixed units
+/// ([`Traffic::compact_second`]): their times and partitions, with no attempt built, so that
+/// a second that surely fits is admitted from them directly.
+#[derive(Debug, Default)]
+pub(crate) struct CompactSecond {
+    pub(crate) second_us: u64,
+    pub(crate) arrivals: Vec<Arrival>,
+    pub(crate) runs: Vec<Run>,
+}
+
 /// The traffic of a run: compiled patterns, key distributions and random streams.
 pub(crate) struct Traffic {
     /// The patterns, compiled.
@@ -553,12 +585,24 @@ impl Traffic {
             && self.span(j, ks, res[p.res].is_index()).is_none()
     }
 
-    /// [`Self::draw_exact`] of one pattern whose requests take two key words each, in blocks
-    /// of 1,024 requests: their arrivals, then their key words (the same words in the same
-    /// order, so the same requests), then the requests, each fetching the alias-table slot of
-    /// the request eight ahead while it is built (the table is read at a random place each
-    /// draw).
+    /// [`Self::draw_exact`] of one pattern whose requests take two key words each: its
+    /// requests, as [`Self::block_arrivals`] draws them.
     fn draw_exact_block(&mut self, j: usize, s: u64, mean_gap_us: f64, out: &mut Vec<Attempt>, res: &[Resource]) {
+        let (r, dim) = (self.pats[j].res, self.pats[j].dim);
+        self.block_arrivals(j, s, mean_gap_us, res, |t, time, part| {
+            let (units, rest) = t.simple_charge(j);
+            let seq = t.next_seq();
+            let charge = Charges::One(Charge { res: r as u16, dim, part: part as u32, units });
+            out.push(Attempt::first_of(SimTime::from_micros(time), seq, j as u32, 0, charge, rest));
+        });
+    }
+
+    /// The arrivals of second `s` of pattern `j` (whose requests take two key words each,
+    /// [`Self::two_key_words`]), in blocks of 1,024: their times, then their key words (the
+    /// same words in the same order as drawing request by request, so the same requests),
+    /// then each request's partition to `emit` in time order, fetching the alias-table slot
+    /// of the request eight ahead (the table is read at a random place each draw).
+    fn block_arrivals(&mut self, j: usize, s: u64, mean_gap_us: f64, res: &[Resource], mut emit: impl FnMut(&mut Self, u64, usize)) {
         /// Requests ahead whose slot is fetched.
         const AHEAD: usize = 8;
         /// Requests a block: its buffers stay in the nearest cache.
@@ -567,7 +611,7 @@ impl Traffic {
         let t1 = (t0 + MICROS_PER_SEC) as f64;
         let mut times = std::mem::take(&mut self.block_times);
         let mut words = std::mem::take(&mut self.block_words);
-        let (r, dim) = (self.pats[j].res, self.pats[j].dim);
+        let r = self.pats[j].res;
         let ks = self.pats[j].key_space.expect("two_key_words: a key space");
         let mut t = t0 as f64;
         let mut more = true;
@@ -590,14 +634,69 @@ impl Traffic {
                 }
                 let rank = self.dists[ks].sample(words[2 * i], words[2 * i + 1], s);
                 let part = res[r].partition_of(key_hash(self.salt, ks as u64, rank, 0));
-                let (units, rest) = self.simple_charge(j);
-                let seq = self.next_seq();
-                let charge = Charges::One(Charge { res: r as u16, dim, part: part as u32, units });
-                out.push(Attempt::first_of(SimTime::from_micros(time), seq, j as u32, 0, charge, rest));
+                emit(self, time, part);
             }
         }
         self.block_times = times;
         self.block_words = words;
+    }
+
+    /// Can second `s` be drawn as a [`CompactSecond`]: is every pattern with arrivals in it
+    /// a single-item request of fixed units on one value of a readable key space, drawn in
+    /// blocks ([`Self::two_key_words`]), neither paged, nor a closed loop, nor growing a
+    /// size-capped item collection? Draws nothing.
+    pub(crate) fn compact_second(&self, s: u64, res: &[Resource]) -> bool {
+        block_path()
+            && (0..self.pats.len()).all(|j| {
+                let p = &self.pats[j];
+                !p.closed_loop
+                    && (self.lambda(j, s) <= 0.0
+                        || (!self.unreadable[p.res]
+                            && p.fixed_units.is_some()
+                            && !p.paged
+                            && p.collection_growth.is_none()
+                            && self.two_key_words(j, res)))
+            })
+    }
+
+    /// Exact fidelity's second `s` when [`Self::compact_second`] allows it: the same requests
+    /// as [`Self::draw_exact`] (the same words of the same streams), each kept as its time and
+    /// partition, pattern by pattern.
+    pub(crate) fn draw_compact(&mut self, s: u64, out: &mut CompactSecond, res: &[Resource]) {
+        out.arrivals.clear();
+        out.runs.clear();
+        out.second_us = s * MICROS_PER_SEC;
+        for j in 0..self.pats.len() {
+            let lambda = self.lambda(j, s);
+            if lambda <= 0.0 {
+                continue;
+            }
+            let start = out.arrivals.len();
+            let t0 = out.second_us;
+            let arrivals = &mut out.arrivals;
+            self.block_arrivals(j, s, MICROS_PER_SEC as f64 / lambda, res, |_, time, part| {
+                arrivals.push(Arrival { offset_us: (time - t0) as u32, part: part as u32 });
+            });
+            let end = out.arrivals.len();
+            if end > start {
+                let p = &self.pats[j];
+                let units = p.fixed_units.expect("compact_second: fixed units");
+                let charge = Charge { res: p.res as u16, dim: p.dim, part: 0, units };
+                out.runs.push(Run { pat: j as u32, start, end, seq0: self.seq + 1, charge });
+                self.seq += (end - start) as u64;
+            }
+        }
+    }
+
+    /// The attempts of a [`CompactSecond`], as [`Self::draw_exact`] would have drawn them.
+    pub(crate) fn expand(out: &CompactSecond, batch: &mut Vec<Attempt>) {
+        for run in &out.runs {
+            for (i, a) in out.arrivals[run.start..run.end].iter().enumerate() {
+                let time = SimTime::from_micros(out.second_us + u64::from(a.offset_us));
+                let charge = Charges::One(Charge { part: a.part, ..run.charge });
+                batch.push(Attempt::first_of(time, run.seq0 + i as u64, run.pat, 0, charge, 0));
+            }
+        }
     }
 
     /// Fast fidelity: per-partition counts of busy single-item patterns into `simple`, every

@@ -113,8 +113,9 @@ impl Ttl {
     }
 }
 
-/// Does fast fidelity admit a second that needs burst credit but surely fits in `(time, seq)`
-/// order without the replay's throttling branches ([`admission::Admission::admits_all`])?
+/// Does a second that surely fits (fast fidelity: one that needs burst credit; exact: any,
+/// without a retry due in it) go in `(time, seq)` order without the replay's throttling
+/// branches ([`admission::Admission::admits_all`])?
 /// Always, but in the test that compares it with the replay.
 #[cfg(not(test))]
 #[inline]
@@ -189,6 +190,8 @@ struct Simulation<'a> {
     replayed_seconds: u64,
     scratch: Scratch,
     batch: Vec<Attempt>,
+    /// Exact fidelity's compact second, reused.
+    compact: draw::CompactSecond,
     simple: Vec<SimpleCount>,
 }
 
@@ -301,6 +304,7 @@ impl<'a> Simulation<'a> {
             replication,
             replication_local: Vec::new(),
             batch: Vec::new(),
+            compact: draw::CompactSecond::default(),
             simple: Vec::new(),
         }
     }
@@ -371,12 +375,39 @@ impl<'a> Simulation<'a> {
         batch.clear();
         match self.fidelity {
             Fidelity::Exact => {
+                self.replayed_seconds += 1;
+                let retry_due = self.retries.peek_key().is_some_and(|k| k.0 < t1.as_micros());
+                if !retry_due && sure_path() && self.traffic.compact_second(s, &self.res) {
+                    // Single-item requests only: drawn as times and partitions; a second
+                    // that surely fits is admitted from them, any other is replayed.
+                    let mut compact = std::mem::take(&mut self.compact);
+                    self.traffic.draw_compact(s, &mut compact, &self.res);
+                    if admission!(self).admits_compact(&compact) {
+                        #[cfg(test)]
+                        SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
+                        admission!(self).admit_compact(&compact);
+                    } else {
+                        draw::Traffic::expand(&compact, &mut batch);
+                        self.replay(&mut batch, t1);
+                    }
+                    self.compact = compact;
+                    self.batch = batch;
+                    self.refuse_unreadable();
+                    return;
+                }
                 self.traffic.draw_exact(s, &mut batch, &self.res, &self.active);
                 if s == 0 {
                     self.traffic.closed_start(&mut batch, &self.res, &self.active);
                 }
-                self.replayed_seconds += 1;
-                self.replay(&mut batch, t1);
+                // A second that admits every attempt whatever its order, with no retry due
+                // in it, is admitted without the throttling branches (the same outcome).
+                if !retry_due && sure_path() && admission!(self).admits_all(&batch) {
+                    #[cfg(test)]
+                    SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
+                    admission!(self).admit_sure(&mut batch);
+                } else {
+                    self.replay(&mut batch, t1);
+                }
             }
             Fidelity::Fast => {
                 let mut simple = std::mem::take(&mut self.simple);
@@ -919,7 +950,7 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    /// Fast fidelity's sure path leaves exactly what the replay leaves: a table under its
+    /// The sure path leaves exactly what the replay leaves, in both fidelities: a table under its
     /// reads spends burst credit (the sure path), then throttles (the replay), with
     /// eventually consistent reads, a GSI written by every put and retries; the two runs'
     /// results are identical, field by field, and the sure path did admit seconds.
@@ -965,6 +996,64 @@ index_writes = { G = "insert" }
             Path::new("sure.toml"),
         )
         .expect("valid");
+        for fidelity in [Fidelity::Fast, Fidelity::Exact] {
+            let run = |on: bool| {
+                SURE_PATH.with(|c| c.set((on, 0)));
+                let r = simulate(&sc, &RunOptions { record_partitions: true, fidelity: Some(fidelity), ..RunOptions::default() });
+                (format!("{r:?}"), SURE_PATH.with(std::cell::Cell::get).1, r)
+            };
+            let (with, used, r) = run(true);
+            let (without, _, _) = run(false);
+            assert!(used > 60, "{fidelity:?}: the sure path admitted {used} seconds");
+            let throttled: u64 = r.patterns.iter().map(|p| p.throttled_attempts).sum();
+            assert!(throttled > 0, "{fidelity:?}: the replay throttled too");
+            assert!(with == without, "{fidelity:?}: the sure path and the replay differ");
+        }
+    }
+
+    /// Exact fidelity's compact seconds (single-item requests kept as times and partitions,
+    /// admitted from them when the second surely fits) leave exactly what the attempts'
+    /// replay leaves: eventually consistent and strong reads and puts on a provisioned table
+    /// (the puts outgrow their 300 WCU from minute 4 to 8, spend the burst credit and are throttled and retried),
+    /// four client instances, Zipf keys. The runs are identical field by field; the compact
+    /// path admitted most seconds, and seconds with retries due were replayed.
+    #[test]
+    fn the_compact_second_is_the_replay() {
+        let sc = crate::scenario::parse_str(
+            r#"
+[scenario]
+duration = "12m"
+seed = 5
+fidelity = "exact"
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "provisioned", read = 9000, write = 300 }
+[keys.k]
+cardinality = 200000
+popularity = { zipf = 0.9 }
+[client]
+instances = 4
+[[pattern]]
+name = "read"
+op = "get_item"
+item_bytes = 3000
+rate = { constant = 900 }
+[[pattern]]
+name = "strong"
+op = "get_item"
+item_bytes = 1000
+consistency = "strong"
+rate = { constant = 200 }
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 900
+rate = { steps = [["0s", 150], ["4m", 900], ["8m", 150]] }
+"#,
+            Path::new("compact.toml"),
+        )
+        .expect("valid");
         let run = |on: bool| {
             SURE_PATH.with(|c| c.set((on, 0)));
             let r = simulate(&sc, &RunOptions { record_partitions: true, ..RunOptions::default() });
@@ -972,10 +1061,11 @@ index_writes = { G = "insert" }
         };
         let (with, used, r) = run(true);
         let (without, _, _) = run(false);
-        assert!(used > 60, "the sure path admitted {used} seconds");
-        let throttled: u64 = r.patterns.iter().map(|p| p.throttled_attempts).sum();
-        assert!(throttled > 0, "the replay throttled too");
-        assert!(with == without, "the sure path and the replay differ");
+        assert!(used > 400, "the compact path admitted {used} of 720 seconds");
+        assert!(used < 700, "seconds with retries were replayed: {used}");
+        let put = &r.patterns[2];
+        assert!(put.throttled_attempts > 0 && put.served > 0, "the puts were throttled and retried");
+        assert!(with == without, "the compact path and the replay differ");
     }
 
     /// Exact fidelity's block draw (a second's arrivals, then its key words, the alias slot

@@ -80,6 +80,20 @@ impl Client {
         *t = (*t + back).min(self.spec.quota);
     }
 
+    /// Records the first-attempt successes of requests `seq0 .. seq0 + n`, each on its own
+    /// instance ([`Self::instance_of`]): what [`Self::on_success`] of each would leave.
+    pub(crate) fn on_first_successes(&mut self, seq0: u64, n: u64) {
+        if self.spec.quota == 0 || n == 0 {
+            return;
+        }
+        let k = self.spec.instances;
+        for off in 0..k.min(n) {
+            let count = n / k + u64::from(off < n % k);
+            let t = &mut self.tokens[((seq0 + off) % k) as usize];
+            *t = (*t + count).min(self.spec.quota);
+        }
+    }
+
     /// Records `n` first-attempt successes spread over the instances (fast mode's bulk path).
     pub(crate) fn on_bulk_success(&mut self, n: u64) {
         if self.spec.quota == 0 || n == 0 {
@@ -148,5 +162,28 @@ mod tests {
         assert_eq!(c.after_throttle(0, 1, 0.0), AfterThrottle::QuotaEmpty);
         c.on_success(0, 2);
         assert!(matches!(c.after_throttle(0, 1, 0.0), AfterThrottle::Retry(_)));
+    }
+
+    /// Requests 1..=10 over three instances: instance 1 takes requests 1, 4, 7 and 10, the
+    /// others three each; an emptied instance 0 then holds 3 tokens (fewer than a retry's 5),
+    /// and a full instance stays at the quota. The same as one success at a time.
+    #[test]
+    fn first_successes_go_to_each_request_s_instance() {
+        let mut c = Client::new(ClientSpec { instances: 3, ..spec() });
+        for _ in 0..100 {
+            assert!(matches!(c.after_throttle(0, 1, 0.0), AfterThrottle::Retry(_)));
+        }
+        for _ in 0..10 {
+            assert!(matches!(c.after_throttle(2, 1, 0.0), AfterThrottle::Retry(_)));
+        }
+        let mut one_by_one = Client::new(c.spec);
+        one_by_one.tokens.clone_from(&c.tokens);
+        c.on_first_successes(1, 10);
+        assert_eq!(c.tokens, vec![3, 500, 453]);
+        for seq in 1..=10 {
+            one_by_one.on_success(one_by_one.instance_of(seq), 1);
+        }
+        assert_eq!(one_by_one.tokens, c.tokens);
+        assert_eq!(c.after_throttle(0, 1, 0.0), AfterThrottle::QuotaEmpty);
     }
 }

@@ -101,6 +101,8 @@ pub(crate) struct Partition {
     /// Largest burst credit, milli-units (300 s of the allocation; kept up to date by the
     /// resource when capacity or shares change).
     burst_cap: [u64; 2],
+    /// In the resource's list of partitions whose burst credit is filling.
+    filling: bool,
 }
 
 impl Partition {
@@ -136,6 +138,7 @@ impl Partition {
                 share: self.share / 2.0,
                 bytes: bytes1,
                 burst_cap: [0; 2],
+                filling: false,
             },
             Partition {
                 used: u2,
@@ -147,6 +150,7 @@ impl Partition {
                 share: self.share / 2.0,
                 bytes: self.bytes - bytes1,
                 burst_cap: [0; 2],
+                filling: false,
             },
         )
     }
@@ -193,6 +197,12 @@ pub(crate) struct Resource {
     equal_ranges: bool,
     /// Bytes writes added this minute (what TTL later expires a share of).
     added_minute: u64,
+    /// Partitions that consumed this second (each one with a use, perhaps some without):
+    /// the second's close visits these, not every partition.
+    touched: Vec<u32>,
+    /// Partitions whose burst credit is below its cap in a dimension (each such one, perhaps
+    /// some full): the only ones banking unused capacity.
+    filling: Vec<u32>,
 }
 
 impl Resource {
@@ -224,6 +234,8 @@ impl Resource {
             ec_fanout_milli: MILLI,
             equal_ranges: true,
             added_minute: 0,
+            touched: Vec::new(),
+            filling: Vec::new(),
         };
         r.refresh_limits();
         if burst_full {
@@ -232,6 +244,7 @@ impl Resource {
                     r.parts[i].burst[d as usize] = r.burst_cap(i, d);
                 }
             }
+            r.refresh_lists();
         }
         r
     }
@@ -243,6 +256,39 @@ impl Resource {
             for i in 0..2 {
                 p.burst_cap[i] = BURST_SECONDS * (prov[i] * p.share).round() as u64;
                 p.burst[i] = p.burst[i].min(p.burst_cap[i]);
+            }
+        }
+        self.refresh_lists();
+    }
+
+    /// Do the lists of partitions that consumed and that are filling hold every such
+    /// partition, and the filling list each one once?
+    #[cfg(test)]
+    fn lists_hold(&self) -> bool {
+        let mut seen = vec![false; self.parts.len()];
+        for &i in &self.filling {
+            if std::mem::replace(&mut seen[i as usize], true) || !self.parts[i as usize].filling {
+                return false;
+            }
+        }
+        self.parts
+            .iter()
+            .enumerate()
+            .all(|(i, p)| (p.burst == p.burst_cap || seen[i]) && (p.used == [0; 2] || self.touched.contains(&(i as u32))))
+    }
+
+    /// Rebuilds the lists of partitions that consumed this second and of those whose burst
+    /// credit is filling, after the partitions or their caps changed.
+    fn refresh_lists(&mut self) {
+        self.touched.clear();
+        self.filling.clear();
+        for (i, p) in self.parts.iter_mut().enumerate() {
+            if p.used != [0; 2] {
+                self.touched.push(i as u32);
+            }
+            p.filling = p.burst != p.burst_cap;
+            if p.filling {
+                self.filling.push(i as u32);
             }
         }
     }
@@ -641,6 +687,13 @@ impl Resource {
         let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
+        if part.used == [0; 2] {
+            self.touched.push(p as u32);
+        }
+        if from_burst > 0 && !part.filling {
+            part.filling = true;
+            self.filling.push(p as u32);
+        }
         part.burst[i] -= from_burst;
         part.used[i] += u;
         from_burst
@@ -679,6 +732,9 @@ impl Resource {
         let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
+        if part.used == [0; 2] {
+            self.touched.push(p as u32);
+        }
         part.used[i] += u;
     }
 
@@ -760,15 +816,30 @@ impl Resource {
         self.settle_table();
         let unused = [(self.overflow[0] / u128::from(US)) as f64, (self.overflow[1] / u128::from(US)) as f64];
         self.overflow = [0; 2];
-        for p in &mut self.parts {
-            for i in 0..2 {
-                if provisioned && unused[i] > 0.0 && p.burst[i] < p.burst_cap[i] {
-                    let refill = (unused[i] * p.share).round() as u64;
-                    p.burst[i] = (p.burst[i] + refill).min(p.burst_cap[i]);
-                }
-                p.minute_consumed[i] += p.used[i];
-                p.used[i] = 0;
+        // Only the partitions that consumed, and those banking credit, change: the others'
+        // second is closed by doing nothing (every partition's, with many partitions, was
+        // most of a quiet second's cost).
+        for &i in &self.touched {
+            let p = &mut self.parts[i as usize];
+            for d in 0..2 {
+                p.minute_consumed[d] += p.used[d];
+                p.used[d] = 0;
             }
+        }
+        self.touched.clear();
+        if provisioned && unused.iter().any(|&u| u > 0.0) {
+            let parts = &mut self.parts;
+            self.filling.retain(|&i| {
+                let p = &mut parts[i as usize];
+                for d in 0..2 {
+                    if unused[d] > 0.0 && p.burst[d] < p.burst_cap[d] {
+                        let refill = (unused[d] * p.share).round() as u64;
+                        p.burst[d] = (p.burst[d] + refill).min(p.burst_cap[d]);
+                    }
+                }
+                p.filling = p.burst != p.burst_cap;
+                p.filling
+            });
         }
         self.used = [0; 2];
         self.second_consumed = [0; 2];
@@ -1007,9 +1078,15 @@ mod tests {
         let mut seconds = 1u64;
         for (p, is_write, units, tick) in asks {
             let d = if is_write { Dim::Write } else { Dim::Read };
-            if r.try_take(p % n, d, units).is_ok() {
+            if let Ok(from_burst) = r.try_take(p % n, d, units) {
                 consumed[d as usize] += units;
+                if tick == 1 && units % 7 == 0 {
+                    // Given back (a transaction's undo): its burst credit returns.
+                    r.untake(p % n, d, units, from_burst);
+                    consumed[d as usize] -= units;
+                }
             }
+            proptest::prop_assert!(r.lists_hold(), "the close's lists miss a partition");
             for part in &r.parts {
                 proptest::prop_assert!(part.used[0] <= PARTITION_CAP_MILLI[0] && part.used[1] <= PARTITION_CAP_MILLI[1]);
             }
