@@ -1,4 +1,4 @@
-"""The headline scenario's model in SimPy, for the "≥ 100x faster than SimPy" comparison.
+"""The headline scenario's model in SimPy, for the "exact mode ≥ 300x faster than SimPy" comparison.
 
 Same model as ddbsim's exact fidelity, kept minimal: Poisson arrivals at 50,000 requests/s,
 Zipf(0.8) keys over 10 million values (an alias-free inverse-CDF table over the top 65,536
@@ -7,12 +7,15 @@ admission windows (partition cap 3,000 RCU, table budget 3,000,000 RCU), one 1-R
 request. Every request is a SimPy event. Usage:
 
     pip install simpy
-    python3 tools/simpy_baseline.py 10      # simulated seconds
+    python3 tools/simpy_baseline.py 10          # simulated seconds
+    python3 tools/simpy_baseline.py 10 --json   # one JSON line: simulated_s, requests, wall_s
 
-It prints simulated requests per wall-clock second, to set against `ddbsim bench`.
+It prints simulated requests per wall-clock second. `tools/bench.sh` runs it right after
+ddbsim's exact run (`ddbsim bench --simpy tools/simpy_baseline.py`) and prints the ratio.
 """
 
 import bisect
+import json
 import random
 import sys
 import time
@@ -26,7 +29,7 @@ HEAD = 65_536
 S = 0.8
 
 
-def main(seconds: int) -> None:
+def main(seconds: int, as_json: bool = False) -> None:
     rng = random.Random(1)
     w = [(r + 1) ** -S for r in range(HEAD)]
     tail = ((CARD + 0.5) ** (1 - S) - (HEAD + 0.5) ** (1 - S)) / (1 - S)
@@ -72,8 +75,12 @@ def main(seconds: int) -> None:
     env.run(until=seconds)
     wall = time.perf_counter() - start
     n = served[0] + throttled[0]
-    print(f"SimPy: {seconds} s simulated, {n} requests in {wall:.2f} s wall: {n / wall / 1e6:.3f} M requests/s")
+    if as_json:
+        print(json.dumps({"simulated_s": seconds, "requests": n, "wall_s": wall}))
+    else:
+        print(f"SimPy: {seconds} s simulated, {n} requests in {wall:.2f} s wall: {n / wall / 1e6:.3f} M requests/s")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    args = [a for a in sys.argv[1:] if a != "--json"]
+    main(int(args[0]) if args else 10, "--json" in sys.argv[1:])

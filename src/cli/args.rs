@@ -51,19 +51,11 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Time the headline scenario (24 h x 50,000 req/s x 1,000 partitions) in both fidelities.
-    Bench {
-        /// Simulated duration of the fast-mode run.
-        #[arg(long, default_value = "24h")]
-        fast: String,
-        /// Simulated duration of the exact-mode run (the 24-hour figure scales linearly).
-        #[arg(long, default_value = "10m")]
-        exact: String,
-        /// Print `{"runs": [{"fidelity", "simulated_s", "wall_s", "requests", "requests_per_s"}]}`
-        /// on stdout, nothing else.
-        #[arg(long)]
-        json: bool,
-    },
+    /// Time the headline scenario (50,000 req/s, Zipf keys, 1,000 partitions) in both
+    /// fidelities, exact mode against the partition count, the 24 h run's peak memory with
+    /// its outputs, and, given the SimPy model, exact mode against SimPy: the performance
+    /// table of the README.
+    Bench(BenchArgs),
     /// Check scenario files and print every problem (exit 1 if any).
     Validate {
         /// Scenario files.
@@ -470,4 +462,34 @@ pub(crate) fn replications_arg(n: u64) -> Result<u64, CliError> {
         return Err(CliError::Argument(format!("--replications: 1 to 100000, not {n}")));
     }
     Ok(n)
+}
+
+/// `ddbsim bench`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct BenchArgs {
+    /// Simulated duration of the fast-mode run (also the run whose peak memory with its
+    /// outputs is measured).
+    #[arg(long, default_value = "24h")]
+    pub(crate) fast: String,
+    /// Simulated duration of the exact-mode run (the 24-hour figure scales linearly).
+    #[arg(long, default_value = "10m")]
+    pub(crate) exact: String,
+    /// Simulated duration of each exact-mode run at 100 and at 100,000 partitions (the same
+    /// 50,000 requests a second).
+    #[arg(long, default_value = "1m")]
+    pub(crate) growth: String,
+    /// The SimPy model of the headline (`tools/simpy_baseline.py`): run with `python3` right
+    /// after the exact run, and exact mode's speed set against it.
+    #[arg(long, value_name = "SCRIPT")]
+    pub(crate) simpy: Option<PathBuf>,
+    /// Simulated duration of the SimPy run.
+    #[arg(long, default_value = "10s")]
+    pub(crate) simpy_duration: String,
+    /// Print the figures as the rows of README's performance table (Markdown).
+    #[arg(long, conflicts_with = "json")]
+    pub(crate) markdown: bool,
+    /// Print `{"runs": [...], "growth": {...}, "peak_memory_bytes", "simpy": {...}}` on stdout,
+    /// nothing else.
+    #[arg(long)]
+    pub(crate) json: bool,
 }

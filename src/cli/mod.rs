@@ -118,7 +118,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Sweep(a) => commands::sweep(&a, stop),
         Command::Merge { dirs, out, allow_partial, json } => commands::merge(&dirs, out.as_ref(), allow_partial, json),
         Command::Shards(a) => commands::shards(&a, stop),
-        Command::Bench { fast, exact, json } => commands::bench(&fast, &exact, json, stop),
+        Command::Bench(a) => commands::bench(&a, stop),
         Command::Plot { dir, json } => commands::plot(&dir, json),
         Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
         Command::Schema => commands::schema(),

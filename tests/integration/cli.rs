@@ -345,3 +345,49 @@ fn validate_json_lists_every_problem() {
     assert!(problems[0].contains("bad.toml:7") && problems[0].contains("keys.k.cardinality"));
     assert!(problems[1].contains("bad.toml:11") && problems[1].contains("pattern[0].rate.constant"));
 }
+
+/// `ddbsim bench` measures README's performance table in one run: its JSON figures agree with
+/// each other (requests a second are requests over wall time, the partition ratio is the two
+/// walls' ratio, the SimPy ratio is the two speeds'), the SimPy model is run with python3
+/// (here a stand-in printing 50,000 requests in 2 s: 25,000 a second), and the Markdown rows
+/// are the table's. A missing model is an error naming the flag.
+#[test]
+fn bench_prints_the_performance_table_from_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model.py");
+    std::fs::write(
+        &model,
+        "import json, sys\nprint('warming up')\nprint(json.dumps({'simulated_s': int(sys.argv[1]), 'requests': 50000, 'wall_s': 2.0}))\n",
+    )
+    .unwrap();
+    let model = model.to_str().unwrap();
+    let args = ["bench", "--fast", "2m", "--exact", "5s", "--growth", "2s", "--simpy", model, "--simpy-duration", "3s"];
+    let o = ddbsim(&[&args[..], &["--json"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rps = |r: &serde_json::Value| r["requests"].as_f64().unwrap() / r["wall_s"].as_f64().unwrap();
+    let exact = &doc["runs"][1];
+    assert_eq!((doc["runs"][0]["simulated_s"].as_u64(), exact["simulated_s"].as_u64()), (Some(120), Some(5)));
+    assert!((exact["requests_per_s"].as_f64().unwrap() - rps(exact)).abs() < 1e-6 * rps(exact));
+    // 50,000 requests a second for 5 s: a Poisson count within 5 standard deviations.
+    assert!((exact["requests"].as_f64().unwrap() - 250_000.0).abs() < 5.0 * 500.0, "{exact}");
+    let g = &doc["growth"];
+    let walls = g["partitions_100000"]["wall_s"].as_f64().unwrap() / g["partitions_100"]["wall_s"].as_f64().unwrap();
+    assert!((g["ratio"].as_f64().unwrap() - walls).abs() < 1e-9);
+    let s = &doc["simpy"];
+    assert_eq!(s["run"]["requests_per_s"].as_f64(), Some(25_000.0));
+    assert_eq!(s["run"]["simulated_s"].as_u64(), Some(3));
+    assert!((s["exact_ratio"].as_f64().unwrap() - rps(exact) / 25_000.0).abs() < 1e-6 * s["exact_ratio"].as_f64().unwrap());
+    assert!(doc["peak_memory_bytes"].as_u64().unwrap() > 1_000_000);
+    let o = ddbsim(&[&args[..], &["--markdown"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    let rows: Vec<&str> = md.lines().collect();
+    assert_eq!(rows.len(), 7, "{md}");
+    assert!(rows.iter().all(|r| r.starts_with("| ") && r.ends_with(" |")), "{md}");
+    assert!(rows[5].contains("0.025 M requests/s: exact mode"), "{md}");
+    let o = ddbsim(&["bench", "--fast", "1s", "--exact", "1s", "--growth", "1s", "--simpy", "no-such-model.py"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--simpy no-such-model.py"), "{err}");
+}
