@@ -378,35 +378,22 @@ impl<'a> Simulation<'a> {
                 self.replayed_seconds += 1;
                 let retry_due = self.retries.peek_key().is_some_and(|k| k.0 < t1.as_micros());
                 if !retry_due && sure_path() && self.traffic.compact_second(s, &self.res) {
-                    // Single-item requests only: drawn as times and partitions; a second
-                    // that surely fits is admitted from them, any other is replayed.
-                    let mut compact = std::mem::take(&mut self.compact);
-                    self.traffic.draw_compact(s, &mut compact, &self.res);
-                    if admission!(self).admits_compact(&compact) {
+                    self.compact_second(s, &mut batch, t1);
+                } else {
+                    self.traffic.draw_exact(s, &mut batch, &self.res, &self.active);
+                    if s == 0 {
+                        self.traffic.closed_start(&mut batch, &self.res, &self.active);
+                    }
+                    // A second that admits every attempt whatever its order, with no retry
+                    // due in it, is admitted without the throttling branches (the same
+                    // outcome).
+                    if !retry_due && sure_path() && admission!(self).admits_all(&batch) {
                         #[cfg(test)]
                         SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
-                        admission!(self).admit_compact(&compact);
+                        admission!(self).admit_sure(&mut batch);
                     } else {
-                        draw::Traffic::expand(&compact, &mut batch);
                         self.replay(&mut batch, t1);
                     }
-                    self.compact = compact;
-                    self.batch = batch;
-                    self.refuse_unreadable();
-                    return;
-                }
-                self.traffic.draw_exact(s, &mut batch, &self.res, &self.active);
-                if s == 0 {
-                    self.traffic.closed_start(&mut batch, &self.res, &self.active);
-                }
-                // A second that admits every attempt whatever its order, with no retry due
-                // in it, is admitted without the throttling branches (the same outcome).
-                if !retry_due && sure_path() && admission!(self).admits_all(&batch) {
-                    #[cfg(test)]
-                    SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
-                    admission!(self).admit_sure(&mut batch);
-                } else {
-                    self.replay(&mut batch, t1);
                 }
             }
             Fidelity::Fast => {
@@ -439,6 +426,23 @@ impl<'a> Simulation<'a> {
         }
         self.batch = batch;
         self.refuse_unreadable();
+    }
+
+    /// Exact fidelity's second `s` of single-item requests only
+    /// ([`draw::Traffic::compact_second`]): drawn as times and partitions; a second that
+    /// surely fits is admitted from them, any other is replayed attempt by attempt.
+    fn compact_second(&mut self, s: u64, batch: &mut Vec<Attempt>, t1: SimTime) {
+        let mut compact = std::mem::take(&mut self.compact);
+        self.traffic.draw_compact(s, &mut compact, &self.res);
+        if admission!(self).admits_compact(&compact) {
+            #[cfg(test)]
+            SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
+            admission!(self).admit_compact(&compact);
+        } else {
+            draw::Traffic::expand(&compact, batch);
+            self.replay(batch, t1);
+        }
+        self.compact = compact;
     }
 
     /// The second's reads of an index that cannot be read yet: DynamoDB answers each with a
@@ -950,8 +954,8 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    /// The sure path leaves exactly what the replay leaves, in both fidelities: a table under its
-    /// reads spends burst credit (the sure path), then throttles (the replay), with
+    /// The sure path leaves exactly what the replay leaves, in both fidelities: a table under
+    /// its reads spends burst credit (the sure path), then throttles (the replay), with
     /// eventually consistent reads, a GSI written by every put and retries; the two runs'
     /// results are identical, field by field, and the sure path did admit seconds.
     #[test]
@@ -1014,9 +1018,10 @@ index_writes = { G = "insert" }
     /// Exact fidelity's compact seconds (single-item requests kept as times and partitions,
     /// admitted from them when the second surely fits) leave exactly what the attempts'
     /// replay leaves: eventually consistent and strong reads and puts on a provisioned table
-    /// (the puts outgrow their 300 WCU from minute 4 to 8, spend the burst credit and are throttled and retried),
-    /// four client instances, Zipf keys. The runs are identical field by field; the compact
-    /// path admitted most seconds, and seconds with retries due were replayed.
+    /// (the puts outgrow their 300 WCU from minute 4 to 8, spend the burst credit and are
+    /// throttled and retried), four client instances, Zipf keys. The runs are identical field
+    /// by field; the compact path admitted most seconds, and seconds with retries due were
+    /// replayed.
     #[test]
     fn the_compact_second_is_the_replay() {
         let sc = crate::scenario::parse_str(
