@@ -532,11 +532,25 @@ impl Admission<'_> {
         };
         match second.runs.as_slice() {
             [] => {}
+            [run] if !stores[0] => {
+                // One pattern storing nothing (the common case: reads): the bucket's loop on
+                // its own, each request's partition fetched sixteen requests ahead (with
+                // many partitions each is far from the last).
+                let arrivals = &second.arrivals[run.start..run.end];
+                let c = run.charge;
+                let ec = self.pats[run.pat as usize].ec_read && c.dim == Dim::Read;
+                let res = &mut self.res[c.res as usize];
+                for (i, a) in arrivals.iter().enumerate() {
+                    if let Some(ahead) = arrivals.get(i + 16) {
+                        res.prefetch(ahead.part as usize);
+                    }
+                    res.set_time(t0 + u64::from(a.offset_us));
+                    res.take_sure(a.part as usize, c.dim, c.units, ec);
+                }
+            }
             [run] => {
                 let arrivals = &second.arrivals[run.start..run.end];
                 for (i, a) in arrivals.iter().enumerate() {
-                    // The partition of the request a few ahead, fetched while this one is
-                    // taken (see `replay`).
                     if let Some(ahead) = arrivals.get(i + 16) {
                         self.res[run.charge.res as usize].prefetch(ahead.part as usize);
                     }

@@ -954,6 +954,21 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// `sc` run in `fidelity` (the scenario's own: `None`) with the sure path on and off: the
+    /// two results printed field by field, the seconds the sure path admitted, and the run
+    /// with it.
+    fn sure_and_replay(sc: &Scenario, fidelity: Option<Fidelity>) -> (String, String, u64, RunResult) {
+        let run = |on: bool| {
+            SURE_PATH.with(|c| c.set((on, 0)));
+            let r = simulate(sc, &RunOptions { record_partitions: true, fidelity, ..RunOptions::default() });
+            (format!("{r:?}"), SURE_PATH.with(std::cell::Cell::get).1, r)
+        };
+        let (with, used, r) = run(true);
+        let (without, _, _) = run(false);
+        SURE_PATH.with(|c| c.set((true, 0)));
+        (with, without, used, r)
+    }
+
     /// The sure path leaves exactly what the replay leaves, in both fidelities: a table under
     /// its reads spends burst credit (the sure path), then throttles (the replay), with
     /// eventually consistent reads, a GSI written by every put and retries; the two runs'
@@ -1001,13 +1016,7 @@ index_writes = { G = "insert" }
         )
         .expect("valid");
         for fidelity in [Fidelity::Fast, Fidelity::Exact] {
-            let run = |on: bool| {
-                SURE_PATH.with(|c| c.set((on, 0)));
-                let r = simulate(&sc, &RunOptions { record_partitions: true, fidelity: Some(fidelity), ..RunOptions::default() });
-                (format!("{r:?}"), SURE_PATH.with(std::cell::Cell::get).1, r)
-            };
-            let (with, used, r) = run(true);
-            let (without, _, _) = run(false);
+            let (with, without, used, r) = sure_and_replay(&sc, Some(fidelity));
             assert!(used > 60, "{fidelity:?}: the sure path admitted {used} seconds");
             let throttled: u64 = r.patterns.iter().map(|p| p.throttled_attempts).sum();
             assert!(throttled > 0, "{fidelity:?}: the replay throttled too");
@@ -1059,18 +1068,41 @@ rate = { steps = [["0s", 150], ["4m", 900], ["8m", 150]] }
             Path::new("compact.toml"),
         )
         .expect("valid");
-        let run = |on: bool| {
-            SURE_PATH.with(|c| c.set((on, 0)));
-            let r = simulate(&sc, &RunOptions { record_partitions: true, ..RunOptions::default() });
-            (format!("{r:?}"), SURE_PATH.with(std::cell::Cell::get).1, r)
-        };
-        let (with, used, r) = run(true);
-        let (without, _, _) = run(false);
+        let (with, without, used, r) = sure_and_replay(&sc, None);
         assert!(used > 400, "the compact path admitted {used} of 720 seconds");
         assert!(used < 700, "seconds with retries were replayed: {used}");
         let put = &r.patterns[2];
         assert!(put.throttled_attempts > 0 && put.served > 0, "the puts were throttled and retried");
         assert!(with == without, "the compact path and the replay differ");
+        // One pattern alone (the buckets' own loop): eventually consistent reads outgrowing
+        // their 1,000 RCU (3,000 a second: 6,000 4 KB reads at half a unit each) from minute 3 to
+        // 7, through the burst credit into throttling.
+        let sc = crate::scenario::parse_str(
+            r#"
+[scenario]
+duration = "10m"
+seed = 6
+fidelity = "exact"
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "provisioned", read = 1000, write = 10 }
+[keys.k]
+cardinality = 50000
+popularity = { zipf = 0.7 }
+[[pattern]]
+name = "read"
+op = "get_item"
+item_bytes = 4000
+rate = { steps = [["0s", 1200], ["3m", 6000], ["7m", 1200]] }
+"#,
+            Path::new("one.toml"),
+        )
+        .expect("valid");
+        let (with, without, used, r) = sure_and_replay(&sc, None);
+        assert!((300..590).contains(&used), "the compact path admitted {used} of 600 seconds");
+        assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
+        assert!(with == without, "one pattern: the compact path and the replay differ");
     }
 
     /// Exact fidelity's block draw (a second's arrivals, then its key words, the alias slot
