@@ -954,6 +954,11 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// A test scenario from its text (panics with the problems if it is invalid).
+    fn scenario(text: &str) -> Scenario {
+        crate::scenario::parse_str(text, Path::new("test.toml")).unwrap_or_else(|e| panic!("test scenario invalid:\n{e}"))
+    }
+
     /// `sc` run in `fidelity` (the scenario's own: `None`) with the sure path on and off: the
     /// two results printed field by field, the seconds the sure path admitted, and the run
     /// with it.
@@ -975,7 +980,7 @@ mod tests {
     /// results are identical, field by field, and the sure path did admit seconds.
     #[test]
     fn the_sure_path_is_the_replay_without_throttling() {
-        let sc = crate::scenario::parse_str(
+        let sc = scenario(
             r#"
 [scenario]
 duration = "20m"
@@ -1012,9 +1017,7 @@ item_bytes = 900
 rate = { steps = [["0s", 150], ["6m", 450], ["9m", 150]] }
 index_writes = { G = "insert" }
 "#,
-            Path::new("sure.toml"),
-        )
-        .expect("valid");
+        );
         for fidelity in [Fidelity::Fast, Fidelity::Exact] {
             let (with, without, used, r) = sure_and_replay(&sc, Some(fidelity));
             assert!(used > 60, "{fidelity:?}: the sure path admitted {used} seconds");
@@ -1033,7 +1036,7 @@ index_writes = { G = "insert" }
     /// replayed.
     #[test]
     fn the_compact_second_is_the_replay() {
-        let sc = crate::scenario::parse_str(
+        let sc = scenario(
             r#"
 [scenario]
 duration = "12m"
@@ -1065,9 +1068,7 @@ op = "put_item"
 item_bytes = 900
 rate = { steps = [["0s", 150], ["4m", 900], ["8m", 150]] }
 "#,
-            Path::new("compact.toml"),
-        )
-        .expect("valid");
+        );
         let (with, without, used, r) = sure_and_replay(&sc, None);
         assert!(used > 400, "the compact path admitted {used} of 720 seconds");
         assert!(used < 700, "seconds with retries were replayed: {used}");
@@ -1077,7 +1078,7 @@ rate = { steps = [["0s", 150], ["4m", 900], ["8m", 150]] }
         // One pattern alone (the buckets' own loop): eventually consistent reads outgrowing
         // their 1,000 RCU (3,000 a second: 6,000 4 KB reads at half a unit each) from minute 3 to
         // 7, through the burst credit into throttling.
-        let sc = crate::scenario::parse_str(
+        let sc = scenario(
             r#"
 [scenario]
 duration = "10m"
@@ -1096,9 +1097,7 @@ op = "get_item"
 item_bytes = 4000
 rate = { steps = [["0s", 1200], ["3m", 6000], ["7m", 1200]] }
 "#,
-            Path::new("one.toml"),
-        )
-        .expect("valid");
+        );
         let (with, without, used, r) = sure_and_replay(&sc, None);
         assert!((300..590).contains(&used), "the compact path admitted {used} of 600 seconds");
         assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
@@ -1112,7 +1111,7 @@ rate = { steps = [["0s", 1200], ["3m", 6000], ["7m", 1200]] }
     /// GSI-writing put), with retries.
     #[test]
     fn the_block_draw_is_the_request_by_request_draw() {
-        let sc = crate::scenario::parse_str(
+        let sc = scenario(
             r#"
 [scenario]
 duration = "5m"
@@ -1171,9 +1170,7 @@ index_writes = { G = "insert" }
 [client]
 retry = "sdk-2026"
 "#,
-            Path::new("block.toml"),
-        )
-        .expect("valid");
+        );
         let run = |on: bool| {
             crate::engine::draw::BLOCK_PATH.with(|c| c.set(on));
             let r = simulate(&sc, &RunOptions { record_partitions: true, ..RunOptions::default() });
