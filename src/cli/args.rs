@@ -415,15 +415,20 @@ impl FidelityArg {
 
 /// `--duration`: a whole number of seconds, at least one.
 pub(crate) fn duration_arg(d: Option<&String>) -> Result<Option<SimDuration>, CliError> {
-    let Some(d) = d else { return Ok(None) };
-    let d = parse_duration(d).map_err(|m| CliError::Argument(format!("--duration: {m}")))?;
+    d.map(|d| duration_flag("duration", d)).transpose()
+}
+
+/// A simulated duration given to flag `--{flag}`: whole seconds, at least one, at most 366 days;
+/// an error names the flag.
+pub(crate) fn duration_flag(flag: &str, d: &str) -> Result<SimDuration, CliError> {
+    let d = parse_duration(d).map_err(|m| CliError::Argument(format!("--{flag}: {m}")))?;
     if d.as_secs() == 0 || d.as_micros() % 1_000_000 != 0 {
-        return Err(CliError::Argument("--duration: a whole number of seconds, at least 1s".into()));
+        return Err(CliError::Argument(format!("--{flag}: a whole number of seconds, at least 1s")));
     }
     if d.as_secs() > crate::limits::MAX_DURATION_S {
-        return Err(CliError::Argument(format!("--duration: {d} is longer than ddbsim simulates (366 days)")));
+        return Err(CliError::Argument(format!("--{flag}: {d} is longer than ddbsim simulates (366 days)")));
     }
-    Ok(Some(d))
+    Ok(d)
 }
 
 /// `--prices`: a catalog file, or the built-in one; its region must be the scenario's.

@@ -1,6 +1,6 @@
 //! One function per command: parse the arguments, call the library, write the artifacts, print.
 
-use super::args::{catalog_arg, duration_arg, replications_arg, share_arg, CompareArgs, RunArgs, ShardsArgs, SweepArgs};
+use super::args::{catalog_arg, duration_arg, duration_flag, replications_arg, share_arg, CompareArgs, RunArgs, ShardsArgs, SweepArgs};
 use super::progress::{Bar, Mode};
 use super::CliError;
 use crate::engine::{simulate, RunOptions, StopToken};
@@ -403,15 +403,12 @@ fn headline_with(rcu: u64) -> Result<Scenario, CliError> {
 /// `ddbsim bench`: the figures of README's performance table, measured in one run.
 pub(super) fn bench(a: &super::args::BenchArgs, stop: &StopToken) -> Result<(), CliError> {
     let sc = headline_with(3_000_000)?;
-    let dur = |flag: &str, v: &str| -> Result<crate::time::SimDuration, CliError> {
-        let d = duration_arg(Some(&v.to_string()))?.unwrap_or(sc.duration);
-        if d.as_secs() == 0 {
-            return Err(CliError::Argument(format!("--{flag} {v}: at least one simulated second")));
-        }
-        Ok(d)
-    };
-    let (fast_d, exact_d, growth_d, simpy_d) =
-        (dur("fast", &a.fast)?, dur("exact", &a.exact)?, dur("growth", &a.growth)?, dur("simpy-duration", &a.simpy_duration)?);
+    let (fast_d, exact_d, growth_d, simpy_d) = (
+        duration_flag("fast", &a.fast)?,
+        duration_flag("exact", &a.exact)?,
+        duration_flag("growth", &a.growth)?,
+        duration_flag("simpy-duration", &a.simpy_duration)?,
+    );
     if let Some(script) = a.simpy.as_ref().filter(|p| !p.is_file()) {
         return Err(CliError::Argument(format!("--simpy {}: no such file (the SimPy model is tools/simpy_baseline.py)", script.display())));
     }

@@ -350,7 +350,7 @@ fn validate_json_lists_every_problem() {
 /// each other (requests a second are requests over wall time, the partition ratio is the two
 /// walls' ratio, the SimPy ratio is the two speeds'), the SimPy model is run with python3
 /// (here a stand-in printing 50,000 requests in 2 s: 25,000 a second), and the Markdown rows
-/// are the table's. A missing model is an error naming the flag.
+/// are the table's. A missing model, or a duration that is not one, is an error naming its flag.
 #[test]
 fn bench_prints_the_performance_table_from_one_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -386,6 +386,11 @@ fn bench_prints_the_performance_table_from_one_run() {
     assert_eq!(rows.len(), 7, "{md}");
     assert!(rows.iter().all(|r| r.starts_with("| ") && r.ends_with(" |")), "{md}");
     assert!(rows[5].contains("0.025 M requests/s: exact mode"), "{md}");
+    // A bad duration names its flag.
+    let o = ddbsim(&["bench", "--exact", "nonsense"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--exact: \"nonsense\" is not a duration"), "{err}");
     let o = ddbsim(&["bench", "--fast", "1s", "--exact", "1s", "--growth", "1s", "--simpy", "no-such-model.py"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
