@@ -1104,83 +1104,44 @@ rate = { steps = [["0s", 1200], ["3m", 6000], ["7m", 1200]] }
         assert!(with == without, "one pattern: the compact path and the replay differ");
     }
 
-    /// Exact fidelity's block draw (a second's arrivals, then its key words, the alias slot
-    /// fetched ahead) takes the same words of the same streams in the same order as drawing
-    /// request by request: the runs are identical, field by field, for eligible patterns (Zipf
-    /// reads, a query, a date key that throttles) beside ineligible ones (a sharded key, a
-    /// GSI-writing put), with retries.
+    /// The three agreement scenarios' throttled attempts over 30 seeds, in exact fidelity with
+    /// the block draw (each request's partition from [`draw::PartitionDraw`]) or without it
+    /// (each request's key drawn and hashed): means and variances.
+    fn throttled_by_path(text: &str, block: bool) -> (f64, f64) {
+        let sc = scenario(text);
+        crate::engine::draw::BLOCK_PATH.with(|c| c.set(block));
+        let xs: Vec<f64> = (0..30u64)
+            .map(|seed| {
+                let opts = RunOptions {
+                    seed: Some(if block { 1_000 } else { 2_000 } + seed),
+                    fidelity: Some(Fidelity::Exact),
+                    ..RunOptions::default()
+                };
+                simulate(&sc, &opts).patterns.iter().map(|p| p.throttled_attempts as f64).sum()
+            })
+            .collect();
+        crate::engine::draw::BLOCK_PATH.with(|c| c.set(true));
+        let m = xs.iter().sum::<f64>() / 30.0;
+        (m, xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / 29.0)
+    }
+
+    /// Exact fidelity's partition draw (no key, no hash) against the key-by-key draw it
+    /// replaced, on the three agreement scenarios of fast mode's gate (a hot key at 1.5x the
+    /// partition cap, a partition at 1.05x its capacity without burst credit, a short spike
+    /// on Zipf keys with SDK retries): the throttled attempts within Monte Carlo noise,
+    /// |z| < 2 over 30 seeds each.
     #[test]
-    fn the_block_draw_is_the_request_by_request_draw() {
-        let sc = scenario(
-            r#"
-[scenario]
-duration = "5m"
-seed = 11
-fidelity = "exact"
-[table]
-name = "T"
-partition_key = "k"
-capacity = { mode = "provisioned", read = 2000, write = 1500 }
-[keys.k]
-cardinality = 10000000
-popularity = { zipf = 1.0 }
-[keys.day]
-popularity = { sequential = "1d" }
-cardinality = 3650
-[keys.dev]
-cardinality = 1000
-shards = { count = 4, by = "random" }
-[keys.g]
-cardinality = 50
-[[gsi]]
-name = "G"
-partition_key = "g"
-projection = "keys_only"
-capacity = { read = 100, write = 400 }
-[[pattern]]
-name = "get"
-op = "get_item"
-item_bytes = { mean = 3000, sigma = 0.5 }
-rate = { constant = 2000 }
-[[pattern]]
-name = "query"
-op = "query"
-items = 5
-item_bytes = 700
-consistency = "eventual"
-rate = { constant = 300 }
-[[pattern]]
-name = "today"
-op = "put_item"
-key = "day"
-item_bytes = 500
-rate = { constant = 1200 }
-[[pattern]]
-name = "device"
-op = "get_item"
-key = "dev"
-item_bytes = 400
-rate = { constant = 200 }
-[[pattern]]
-name = "put"
-op = "put_item"
-item_bytes = 900
-rate = { constant = 150 }
-index_writes = { G = "insert" }
-[client]
-retry = "sdk-2026"
-"#,
-        );
-        let run = |on: bool| {
-            crate::engine::draw::BLOCK_PATH.with(|c| c.set(on));
-            let r = simulate(&sc, &RunOptions { record_partitions: true, ..RunOptions::default() });
-            crate::engine::draw::BLOCK_PATH.with(|c| c.set(true));
-            (format!("{r:?}"), r)
-        };
-        let (with, r) = run(true);
-        let (without, _) = run(false);
-        let throttled: u64 = r.patterns.iter().map(|p| p.throttled_attempts).sum();
-        assert!(throttled > 0, "the date key throttles: retries are drawn too");
-        assert!(with == without, "the block draw and the request-by-request draw differ");
+    fn the_partition_draw_agrees_with_the_key_draw() {
+        for (name, text) in [
+            ("hot key", include_str!("../../tests/fixtures/agreement/hot-key.toml")),
+            ("1.05x", include_str!("../../tests/fixtures/agreement/just-above.toml")),
+            ("spike", include_str!("../../tests/fixtures/agreement/spike.toml")),
+        ] {
+            let (mb, vb) = throttled_by_path(text, true);
+            let (mk, vk) = throttled_by_path(text, false);
+            assert!(mk > 0.0, "{name}: the scenario must throttle");
+            let z = (mb - mk) / (vb / 30.0 + vk / 30.0).sqrt().max(1e-9);
+            assert!(z.abs() < 2.0, "{name}: partition draw {mb:.1} vs key draw {mk:.1} throttled attempts, z = {z:.2}");
+        }
     }
 }

@@ -109,14 +109,6 @@ impl KeyDist {
         self.sequential_period_s.map(|p| (s + self.sequential_offset_s) / p)
     }
 
-    /// Hints the processor to fetch what [`Self::sample`] of first word `r1` will read.
-    #[inline]
-    pub(crate) fn prefetch(&self, r1: u64) {
-        if self.sequential_period_s.is_none() {
-            self.alias.prefetch(r1);
-        }
-    }
-
     /// Draws a key rank from two uniform 64-bit values, for a request at second `s`.
     #[inline]
     #[must_use]

@@ -38,73 +38,15 @@ fn check(name: &str, text: &str) {
 
 #[test]
 fn hot_key_at_one_and_a_half_times_the_cap() {
-    check(
-        "hot key",
-        r#"
-[scenario]
-duration = "2m"
-[table]
-partition_key = "k"
-capacity = { mode = "provisioned", read = 1000, write = 5000 }
-[keys.k]
-cardinality = 10000
-popularity = { hot = { keys = 1, share = 0.9 } }
-[[pattern]]
-name = "w"
-op = "put_item"
-item_bytes = 1000
-rate = { constant = 1667 }
-[client]
-retry = { attempts = 3, base = "50ms", quota = 0 }
-"#,
-    );
+    check("hot key", include_str!("../fixtures/agreement/hot-key.toml"));
 }
 
 #[test]
 fn partition_just_above_capacity_without_burst() {
-    check(
-        "1.05x",
-        r#"
-[scenario]
-duration = "5m"
-[table]
-partition_key = "k"
-capacity = { mode = "provisioned", read = 10, write = 100 }
-initial_burst = "empty"
-[keys.k]
-cardinality = 1000
-[[pattern]]
-name = "w"
-op = "put_item"
-item_bytes = 1000
-rate = { constant = 105 }
-[client]
-retry = "none"
-"#,
-    );
+    check("1.05x", include_str!("../fixtures/agreement/just-above.toml"));
 }
 
 #[test]
 fn short_spike() {
-    check(
-        "spike",
-        r#"
-[scenario]
-duration = "3m"
-[table]
-partition_key = "k"
-capacity = { mode = "provisioned", read = 10, write = 400 }
-initial_burst = "empty"
-[keys.k]
-cardinality = 100000
-popularity = { zipf = 1.0 }
-[[pattern]]
-name = "w"
-op = "put_item"
-item_bytes = 1000
-rate = { spike = { base = 380, peak = 800, at = "60s", for = "30s" } }
-[client]
-retry = "sdk-2026"
-"#,
-    );
+    check("spike", include_str!("../fixtures/agreement/spike.toml"));
 }
