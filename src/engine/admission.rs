@@ -260,6 +260,28 @@ impl Scratch {
         totals[r][d] += c.units;
     }
 
+    /// [`Self::add_demand`] of a run of requests charging `c` each on its own partition, none
+    /// an eventually consistent read's (only the demand is counted), each request's demand
+    /// slot fetched sixteen ahead.
+    fn add_run_demand(&mut self, c: &Charge, run: &[Arrival]) {
+        /// Requests ahead whose demand slot is fetched.
+        const AHEAD: usize = 16;
+        let (r, d) = (c.res as usize, c.dim as usize);
+        let Self { demand, touched, totals, .. } = self;
+        let slots = &mut demand[r][d];
+        for (i, a) in run.iter().enumerate() {
+            if let Some(slot) = run.get(i + AHEAD).and_then(|ahead| slots.get(ahead.part as usize)) {
+                crate::hint::prefetch(slot);
+            }
+            let slot = &mut slots[a.part as usize];
+            if *slot == 0 {
+                touched.push((c.res, d as u8, a.part));
+            }
+            *slot += c.units;
+        }
+        totals[r][d] += c.units * run.len() as u64;
+    }
+
     /// Does the demand counted since [`Self::start_demand`] surely fit (the rule of
     /// [`Admission::admits_all`])? Clears it.
     fn demand_fits(&mut self, res: &[Resource], any_ec: bool) -> bool {
@@ -483,6 +505,10 @@ impl Admission<'_> {
         for run in &second.runs {
             let ec = self.pats[run.pat as usize].ec_read;
             let arrivals = &second.arrivals[run.start..run.end];
+            if !any_ec {
+                self.scratch.add_run_demand(&run.charge, arrivals);
+                continue;
+            }
             for (i, a) in arrivals.iter().enumerate() {
                 if let Some(ahead) = arrivals.get(i + AHEAD) {
                     self.scratch.prefetch_demand(&Charge { part: ahead.part, ..run.charge });
@@ -533,20 +559,12 @@ impl Admission<'_> {
         match second.runs.as_slice() {
             [] => {}
             [run] if !stores[0] => {
-                // One pattern storing nothing (the common case: reads): the bucket's loop on
-                // its own, each request's partition fetched sixteen requests ahead (with
-                // many partitions each is far from the last).
+                // One pattern storing nothing (the common case: reads): the buckets take the
+                // run on their own.
                 let arrivals = &second.arrivals[run.start..run.end];
                 let c = run.charge;
                 let ec = self.pats[run.pat as usize].ec_read && c.dim == Dim::Read;
-                let res = &mut self.res[c.res as usize];
-                for (i, a) in arrivals.iter().enumerate() {
-                    if let Some(ahead) = arrivals.get(i + 16) {
-                        res.prefetch(ahead.part as usize);
-                    }
-                    res.set_time(t0 + u64::from(a.offset_us));
-                    res.take_sure(a.part as usize, c.dim, c.units, ec);
-                }
+                self.res[c.res as usize].take_run_sure(arrivals, |a| (t0 + u64::from(a.offset_us), a.part as usize), c.dim, c.units, ec);
             }
             [run] => {
                 let arrivals = &second.arrivals[run.start..run.end];

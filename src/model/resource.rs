@@ -699,6 +699,61 @@ impl Resource {
         from_burst
     }
 
+    /// [`Self::take_sure`] of each take of a run of `u` milli-units of `d` (an eventually
+    /// consistent read's, `ec`, or not), in time order, `at` giving each one's µs and
+    /// partition, every one known to pass [`Self::check_as`]: the state taking them one by one
+    /// leaves. When the table-level bucket holds the whole run at its first take (its debt only
+    /// falls between takes), every take comes from it: the table's bucket then follows the
+    /// takes' times in a pass of its own, and the partitions' buckets in a pass that reads
+    /// nothing else, each partition fetched sixteen takes ahead.
+    pub(crate) fn take_run_sure<A>(&mut self, run: &[A], at: impl Fn(&A) -> (u64, usize), d: Dim, u: u64, ec: bool) {
+        /// Takes ahead whose partition is fetched.
+        const AHEAD: usize = 16;
+        let Some(first) = run.first() else { return };
+        let i = d as usize;
+        let total = u * run.len() as u64;
+        self.set_time(at(first).0);
+        self.settle_table();
+        if !self.table_holds(i, total) {
+            for (k, a) in run.iter().enumerate() {
+                if let Some(ahead) = run.get(k + AHEAD) {
+                    self.prefetch(at(ahead).1);
+                }
+                let (t, p) = at(a);
+                self.set_time(t);
+                self.take_sure(p, d, u, ec);
+            }
+            return;
+        }
+        let take = u128::from(u) * u128::from(US);
+        for a in run {
+            self.set_time(at(a).0);
+            self.settle_table();
+            self.debt[i] += take;
+        }
+        self.used[i] += total;
+        self.second_consumed[i] += total;
+        let last = self.now_us;
+        let (b, cost) = self.part_cost(d, u, ec);
+        for (k, a) in run.iter().enumerate() {
+            if let Some(ahead) = run.get(k + AHEAD) {
+                self.prefetch(at(ahead).1);
+            }
+            let (t, p) = at(a);
+            self.set_time(t);
+            let debt = [self.part_debt(&self.parts[p], 0), self.part_debt(&self.parts[p], 1)];
+            let part = &mut self.parts[p];
+            part.debt = debt;
+            part.at_us = self.now_us;
+            part.debt[b] += cost * US;
+            if part.used == [0; 2] {
+                self.touched.push(p as u32);
+            }
+            part.used[i] += u;
+        }
+        self.now_us = last;
+    }
+
     /// Gives back an admission made by [`Self::try_take`] at the same instant.
     #[cfg(test)]
     pub(crate) fn untake(&mut self, p: usize, d: Dim, u: u64, from_burst: u64) {
@@ -908,6 +963,35 @@ mod tests {
         assert_eq!(p3.partition_count(), 4);
         assert_eq!(p3.allocation_milli(0, Dim::Read), 1_250_000);
         assert_eq!(p3.allocation_milli(0, Dim::Write), 500_000);
+    }
+
+    /// [`Resource::take_run_sure`] leaves every field as taking the run one by one does,
+    /// through two seconds and their closes: 6,000 RCU (two partitions) taking 300 reads of
+    /// 4 RCU a second (the table's bucket holds the run), and 1,000 RCU (one partition, full
+    /// burst credit) taking 1,500 RCU a second (the table's bucket holds 1,000 of it, burst
+    /// credit the rest: the run taken one by one).
+    #[test]
+    fn a_run_is_its_takes_one_by_one() {
+        for (read, takes) in [(6_000, 300u64), (1_000, 375)] {
+            let mut run = Resource::new("t".into(), false, &prov(read, 10), 0, true, false);
+            let mut one = run.clone();
+            let parts = run.partition_count() as u64;
+            for second in 0..2u64 {
+                let at = |k: &u64| (second * US + k * (US / takes) + k * 37 % 100, (k * 7 % parts) as usize);
+                let ks: Vec<u64> = (0..takes).collect();
+                run.take_run_sure(&ks, at, Dim::Read, 4_000, false);
+                for k in &ks {
+                    let (t, p) = at(k);
+                    one.set_time(t);
+                    one.take_sure(p, Dim::Read, 4_000, false);
+                }
+                assert_eq!(format!("{run:?}"), format!("{one:?}"), "{read} RCU, second {second}");
+                run.end_second();
+                one.end_second();
+            }
+            let spent = one.parts.iter().map(|p| p.burst[0]).sum::<u64>() < one.parts.iter().map(|p| p.burst_cap[0]).sum::<u64>();
+            assert_eq!(spent, read == 1_000, "{read} RCU: burst credit spent only beyond the table's bucket");
+        }
     }
 
     #[test]
