@@ -208,7 +208,7 @@ pub(crate) struct Traffic {
     /// Per pattern: its closed loop's progress (none for open-loop patterns).
     closed: Vec<Option<ClosedState>>,
     /// Exact fidelity's block of a second: arrival times and key words (kept between seconds).
-    block_times: Vec<u64>,
+    block_times: Vec<u32>,
     block_words: Vec<u64>,
 }
 
@@ -593,11 +593,12 @@ impl Traffic {
     /// requests, as [`Self::block_arrivals`] draws them.
     fn draw_exact_block(&mut self, j: usize, s: u64, mean_gap_us: f64, out: &mut Vec<Attempt>, res: &[Resource]) {
         let (r, dim) = (self.pats[j].res, self.pats[j].dim);
-        self.block_arrivals(j, s, mean_gap_us, res, |t, time, part| {
+        let t0 = s * MICROS_PER_SEC;
+        self.block_arrivals(j, s, mean_gap_us, res, |t, offset, part| {
             let (units, rest) = t.simple_charge(j);
             let seq = t.next_seq();
             let charge = Charges::One(Charge { res: r as u16, dim, part: part as u32, units });
-            out.push(Attempt::first_of(SimTime::from_micros(time), seq, j as u32, 0, charge, rest));
+            out.push(Attempt::first_of(SimTime::from_micros(t0 + u64::from(offset)), seq, j as u32, 0, charge, rest));
         });
     }
 
@@ -608,20 +609,19 @@ impl Traffic {
     /// stream (a time-ordered key: the current value's partition, drawing nothing). In blocks
     /// of 1,024 requests: their times, their words, then their partitions, fetching the table
     /// slot of the request eight ahead (a table over 100,000 partitions is 800 KB).
-    fn block_arrivals(&mut self, j: usize, s: u64, mean_gap_us: f64, res: &[Resource], mut emit: impl FnMut(&mut Self, u64, usize)) {
+    fn block_arrivals(&mut self, j: usize, s: u64, mean_gap_us: f64, res: &[Resource], mut emit: impl FnMut(&mut Self, u32, usize)) {
         /// Requests ahead whose slot is fetched.
         const AHEAD: usize = 8;
         /// Requests a block: its buffers stay in the nearest cache.
         const BLOCK: usize = 1024;
-        let t0 = s * MICROS_PER_SEC;
-        let t1 = (t0 + MICROS_PER_SEC) as f64;
         let r = self.pats[j].res;
         let ks = self.pats[j].key_space.expect("two_key_words: a key space");
         let fixed = self.dists[ks].sequential_key(s).map(|k| res[r].partition_of(key_hash(self.salt, ks as u64, k, 0)));
         let draw = if fixed.is_none() { Some(self.partition_draw(j, &res[r])) } else { None };
         let mut times = std::mem::take(&mut self.block_times);
         let mut words = std::mem::take(&mut self.block_words);
-        let mut t = t0 as f64;
+        // µs into the second (below 10^6: a conversion through i64 is one instruction).
+        let mut t = 0.0;
         let mut more = true;
         while more {
             times.clear();
@@ -629,11 +629,11 @@ impl Traffic {
             while times.len() < BLOCK {
                 let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
                 t += e * mean_gap_us;
-                if t >= t1 {
+                if t >= MICROS_PER_SEC as f64 {
                     more = false;
                     break;
                 }
-                times.push(t as u64);
+                times.push(t as i64 as u32);
             }
             match (&draw, fixed) {
                 (_, Some(part)) => times.iter().for_each(|&time| emit(self, time, part)),
@@ -701,10 +701,9 @@ impl Traffic {
                 continue;
             }
             let start = out.arrivals.len();
-            let t0 = out.second_us;
             let arrivals = &mut out.arrivals;
-            self.block_arrivals(j, s, MICROS_PER_SEC as f64 / lambda, res, |_, time, part| {
-                arrivals.push(Arrival { offset_us: (time - t0) as u32, part: part as u32 });
+            self.block_arrivals(j, s, MICROS_PER_SEC as f64 / lambda, res, |_, offset_us, part| {
+                arrivals.push(Arrival { offset_us, part: part as u32 });
             });
             let end = out.arrivals.len();
             if end > start {

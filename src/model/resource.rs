@@ -725,15 +725,31 @@ impl Resource {
             }
             return;
         }
+        // The table's bucket of `d` through the takes (settled at each, as taking them one
+        // by one does); the other dimension's only refills, which settling once at the last
+        // take leaves as settling at each does.
         let take = u128::from(u) * u128::from(US);
+        let limit = u128::from(self.limit[i]);
+        let (mut debt, mut overflow, mut last) = (self.debt[i], 0, self.now_us);
         for a in run {
-            self.set_time(at(a).0);
-            self.settle_table();
-            self.debt[i] += take;
+            let t = at(a).0.max(self.second_us);
+            let refill = limit * u128::from(t.saturating_sub(last));
+            let paid = refill.min(debt);
+            overflow += refill - paid;
+            debt = debt - paid + take;
+            last = last.max(t);
         }
+        self.debt[i] = debt;
+        self.overflow[i] += overflow;
+        self.now_us = last;
+        let o = 1 - i;
+        let refill = u128::from(self.limit[o]) * u128::from(last - self.at_us);
+        let paid = refill.min(self.debt[o]);
+        self.overflow[o] += refill - paid;
+        self.debt[o] -= paid;
+        self.at_us = last;
         self.used[i] += total;
         self.second_consumed[i] += total;
-        let last = self.now_us;
         let (b, cost) = self.part_cost(d, u, ec);
         for (k, a) in run.iter().enumerate() {
             if let Some(ahead) = run.get(k + AHEAD) {
@@ -966,7 +982,8 @@ mod tests {
     }
 
     /// [`Resource::take_run_sure`] leaves every field as taking the run one by one does,
-    /// through two seconds and their closes: 6,000 RCU (two partitions) taking 300 reads of
+    /// through two seconds and their closes (each starting with 5 WCU taken of 10): 6,000 RCU
+    /// (two partitions) taking 300 reads of
     /// 4 RCU a second (the table's bucket holds the run), and 1,000 RCU (one partition, full
     /// burst credit) taking 1,500 RCU a second (the table's bucket holds 1,000 of it, burst
     /// credit the rest: the run taken one by one).
@@ -979,6 +996,12 @@ mod tests {
             for second in 0..2u64 {
                 let at = |k: &u64| (second * US + k * (US / takes) + k * 37 % 100, (k * 7 % parts) as usize);
                 let ks: Vec<u64> = (0..takes).collect();
+                // Write debt at the second's start: the table's write bucket refills through
+                // the run.
+                for r in [&mut run, &mut one] {
+                    r.set_time(second * US);
+                    r.take_sure(0, Dim::Write, 5_000, false);
+                }
                 run.take_run_sure(&ks, at, Dim::Read, 4_000, false);
                 for k in &ks {
                     let (t, p) = at(k);
