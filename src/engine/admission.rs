@@ -293,13 +293,17 @@ impl Scratch {
         for (k, &(r, d, p)) in touched.iter().enumerate() {
             // With many partitions each touched one is far from the last: fetch the one
             // sixteen ahead while this one is checked.
-            if let Some(&(r, _, p)) = touched.get(k + 16) {
+            // Its demand slot too (an array of a slot a partition).
+            if let Some(&(r, d, p)) = touched.get(k + 16) {
                 res[r as usize].prefetch(p as usize);
+                crate::hint::prefetch(&demand[r as usize][d as usize][p as usize]);
             }
             let (r, d, p) = (r as usize, d as usize, p as usize);
             let dim = if d == 0 { Dim::Read } else { Dim::Write };
             let asks = if any_ec { asked[r][d][p] } else { demand[r][d][p] };
-            if !res[r].partition_fits_now(p, dim, demand[r][d][p], demand[r][1 - d][p])
+            // The other dimension's demand only matters where reads and writes share a bucket.
+            let other = if res[r].linear() { demand[r][1 - d][p] } else { 0 };
+            if !res[r].partition_fits_now(p, dim, demand[r][d][p], other)
                 || (over[r][d] && !res[r].burst_covers(p, dim, asks))
             {
                 ok = false;

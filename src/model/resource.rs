@@ -816,8 +816,15 @@ impl Resource {
         matches!(self.mode, Mode::Provisioned { .. }) && self.parts[p].burst[d as usize] >= u
     }
 
+    /// Do reads and writes share one bucket (the linear partition model)?
+    #[must_use]
+    pub(crate) fn linear(&self) -> bool {
+        self.linear
+    }
+
     /// Does demand of `u` milli-units of `d` on partition `p`, with `other` milli-units of the
-    /// other dimension, fit the partition's bucket at the second's start, whatever its order?
+    /// other dimension (read only by the linear model), fit the partition's bucket at the
+    /// second's start, whatever its order?
     #[must_use]
     pub(crate) fn partition_fits_now(&self, p: usize, d: Dim, u: u64, other: u64) -> bool {
         let part = &self.parts[p];
