@@ -75,6 +75,27 @@ pub(crate) struct SimpleCount {
     pub(crate) units: u64,
 }
 
+/// Partitions from which a one-pattern compact second is checked and taken partition by
+/// partition ([`Admission::admits_by_partition`]): where the partitions' state outgrows the
+/// nearest caches (192 bytes a partition: 4,096 are 768 KB).
+#[cfg(not(test))]
+#[inline]
+fn by_partition_from() -> usize {
+    4096
+}
+
+#[cfg(test)]
+thread_local! {
+    /// [`by_partition_from`] on this thread (a test sets it to 1 to compare the path with the
+    /// replay on a small table).
+    pub(crate) static BY_PARTITION_FROM: std::cell::Cell<usize> = const { std::cell::Cell::new(4096) };
+}
+
+#[cfg(test)]
+fn by_partition_from() -> usize {
+    BY_PARTITION_FROM.with(std::cell::Cell::get)
+}
+
 /// Buffers reused every second.
 #[derive(Default)]
 pub(crate) struct Scratch {
@@ -107,6 +128,14 @@ pub(crate) struct Scratch {
     /// Per pattern: requests served at their first attempt in this replay, not yet settled
     /// (each waited only the service time, so they are settled once, together).
     served_at_once: Vec<u64>,
+    /// A one-pattern compact second's requests by partition (each partition's in time
+    /// order), when [`Self::sort_by_partition`] sorted them this second, with its groups:
+    /// (partition, start, end) in `by_part`.
+    by_part: Vec<Arrival>,
+    by_part_tmp: Vec<Arrival>,
+    groups: Vec<(u32, u32, u32)>,
+    /// Radix counts of the sort.
+    radix: Vec<u32>,
 }
 
 impl Scratch {
@@ -128,6 +157,55 @@ impl Scratch {
             order: Vec::new(),
             slots: Vec::new(),
             served_at_once: Vec::new(),
+            by_part: Vec::new(),
+            by_part_tmp: Vec::new(),
+            groups: Vec::new(),
+            radix: Vec::new(),
+        }
+    }
+
+    /// Sorts `run` by partition (stably: each partition's requests stay in time order) into
+    /// `by_part`, a radix sort of at most 11 bits a pass over partitions `0..partitions`, and
+    /// lists each partition's requests in `groups`.
+    fn sort_by_partition(&mut self, run: &[Arrival], partitions: usize) {
+        /// Bits a pass.
+        const BITS: u32 = 11;
+        let Self { by_part, by_part_tmp, groups, radix, .. } = self;
+        by_part.clear();
+        by_part.extend_from_slice(run);
+        by_part_tmp.clear();
+        by_part_tmp.resize(run.len(), Arrival { offset_us: 0, part: 0 });
+        let bits = usize::BITS - partitions.saturating_sub(1).leading_zeros();
+        let passes = bits.div_ceil(BITS).max(1);
+        let width = bits.div_ceil(passes);
+        let mask = (1u32 << width) - 1;
+        for pass in 0..passes {
+            let shift = pass * width;
+            radix.clear();
+            radix.resize(1 << width, 0);
+            for a in by_part.iter() {
+                radix[((a.part >> shift) & mask) as usize] += 1;
+            }
+            let mut at = 0;
+            for c in radix.iter_mut() {
+                let n = *c;
+                *c = at;
+                at += n;
+            }
+            for a in by_part.iter() {
+                let b = &mut radix[((a.part >> shift) & mask) as usize];
+                by_part_tmp[*b as usize] = *a;
+                *b += 1;
+            }
+            std::mem::swap(by_part, by_part_tmp);
+        }
+        groups.clear();
+        let mut start = 0;
+        for i in 1..=by_part.len() {
+            if i == by_part.len() || by_part[i].part != by_part[start].part {
+                groups.push((by_part[start].part, start as u32, i as u32));
+                start = i;
+            }
         }
     }
 
@@ -303,9 +381,7 @@ impl Scratch {
             let asks = if any_ec { asked[r][d][p] } else { demand[r][d][p] };
             // The other dimension's demand only matters where reads and writes share a bucket.
             let other = if res[r].linear() { demand[r][1 - d][p] } else { 0 };
-            if !res[r].partition_fits_now(p, dim, demand[r][d][p], other)
-                || (over[r][d] && !res[r].burst_covers(p, dim, asks))
-            {
+            if !res[r].partition_fits_now(p, dim, demand[r][d][p], other) || (over[r][d] && !res[r].burst_covers(p, dim, asks)) {
                 ok = false;
                 break;
             }
@@ -505,6 +581,14 @@ impl Admission<'_> {
         /// the last).
         const AHEAD: usize = 16;
         let any_ec = second.runs.iter().any(|run| self.pats[run.pat as usize].ec_read);
+        self.scratch.by_part.clear();
+        if let [run] = second.runs.as_slice() {
+            let c = run.charge;
+            let res = &self.res[c.res as usize];
+            if res.partition_count() >= by_partition_from() {
+                return self.admits_by_partition(&second.arrivals[run.start..run.end], run);
+            }
+        }
         self.scratch.start_demand(self.res.len());
         for run in &second.runs {
             let ec = self.pats[run.pat as usize].ec_read;
@@ -521,6 +605,35 @@ impl Admission<'_> {
             }
         }
         self.scratch.demand_fits(self.res, any_ec)
+    }
+
+    /// [`Self::admits_compact`] of one pattern's requests `arrivals` on a resource of many
+    /// partitions: sorted by partition, so that each partition's demand is its count of
+    /// requests and the partitions are checked (and then taken, and closed) in order, each
+    /// fetched once (32 ahead), where counting demand request by request reached a random
+    /// partition's slot and state for each.
+    fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run) -> bool {
+        let c = run.charge;
+        let dim = c.dim;
+        let ec = self.pats[run.pat as usize].ec_read && dim == Dim::Read;
+        let res = &self.res[c.res as usize];
+        self.scratch.sort_by_partition(arrivals, res.partition_count());
+        // What each request asks of its partition's bucket (an eventually consistent read
+        // less, spread over the replicas) and of burst credit.
+        let part_units = if ec { res.ec_partition_units(c.units) } else { c.units };
+        let over = c.units * arrivals.len() as u64 > res.table_room(dim);
+        let groups = &self.scratch.groups;
+        for (k, &(p, start, end)) in groups.iter().enumerate() {
+            if let Some(&(ahead, _, _)) = groups.get(k + 32) {
+                res.prefetch(ahead as usize);
+            }
+            let n = u64::from(end - start);
+            if !res.partition_fits_now(p as usize, dim, n * part_units, 0) || (over && !res.burst_covers(p as usize, dim, n * c.units)) {
+                self.scratch.by_part.clear();
+                return false;
+            }
+        }
+        true
     }
 
     /// The rule of [`Self::admits_all`] over charges (each with whether it is an eventually
@@ -568,7 +681,16 @@ impl Admission<'_> {
                 let arrivals = &second.arrivals[run.start..run.end];
                 let c = run.charge;
                 let ec = self.pats[run.pat as usize].ec_read && c.dim == Dim::Read;
-                self.res[c.res as usize].take_run_sure(arrivals, |a| (t0 + u64::from(a.offset_us), a.part as usize), c.dim, c.units, ec);
+                // The partitions' pass by partition when the check sorted them.
+                let by_part = if self.scratch.by_part.len() == arrivals.len() { &self.scratch.by_part[..] } else { arrivals };
+                self.res[c.res as usize].take_run_sure(
+                    arrivals,
+                    by_part,
+                    |a| (t0 + u64::from(a.offset_us), a.part as usize),
+                    c.dim,
+                    c.units,
+                    ec,
+                );
             }
             [run] => {
                 let arrivals = &second.arrivals[run.start..run.end];

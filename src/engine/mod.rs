@@ -1102,6 +1102,37 @@ rate = { steps = [["0s", 1200], ["3m", 6000], ["7m", 1200]] }
         assert!((300..590).contains(&used), "the compact path admitted {used} of 600 seconds");
         assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
         assert!(with == without, "one pattern: the compact path and the replay differ");
+        // One pattern checked and taken partition by partition (the path of tables of 4,096
+        // partitions or more, here from one): strong 4 KB reads on five partitions (12,000
+        // RCU and 10 WCU) at 4,000 a second, then 14,000 (beyond the table's 12,000, and the
+        // Zipf(1.1) head's partition beyond its 3,000), then 4,000.
+        let sc = scenario(
+            r#"
+[scenario]
+duration = "6m"
+seed = 8
+fidelity = "exact"
+[table]
+name = "T"
+partition_key = "k"
+capacity = { mode = "provisioned", read = 12000, write = 10 }
+[keys.k]
+cardinality = 1000
+popularity = { zipf = 1.1 }
+[[pattern]]
+name = "read"
+op = "get_item"
+item_bytes = 4000
+consistency = "strong"
+rate = { steps = [["0s", 4000], ["2m", 14000], ["4m", 4000]] }
+"#,
+        );
+        admission::BY_PARTITION_FROM.with(|c| c.set(1));
+        let (with, without, used, r) = sure_and_replay(&sc, None);
+        admission::BY_PARTITION_FROM.with(|c| c.set(4096));
+        assert!((200..350).contains(&used), "partition by partition, the compact path admitted {used} of 360 seconds");
+        assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
+        assert!(with == without, "one pattern, partition by partition: the compact path and the replay differ");
     }
 
     /// The three agreement scenarios' throttled attempts over 30 seeds, in exact fidelity with

@@ -705,10 +705,11 @@ impl Resource {
     /// leaves. When the table-level bucket holds the whole run at its first take (its debt only
     /// falls between takes), every take comes from it: the table's bucket then follows the
     /// takes' times in a pass of its own, and the partitions' buckets in a pass that reads
-    /// nothing else, each partition fetched sixteen takes ahead.
-    pub(crate) fn take_run_sure<A>(&mut self, run: &[A], at: impl Fn(&A) -> (u64, usize), d: Dim, u: u64, ec: bool) {
+    /// nothing else, over `by_part`: the same takes, each partition's in time order (`run`
+    /// itself, or sorted by partition), each partition fetched 32 takes ahead.
+    pub(crate) fn take_run_sure<A>(&mut self, run: &[A], by_part: &[A], at: impl Fn(&A) -> (u64, usize), d: Dim, u: u64, ec: bool) {
         /// Takes ahead whose partition is fetched.
-        const AHEAD: usize = 16;
+        const AHEAD: usize = 32;
         let Some(first) = run.first() else { return };
         let i = d as usize;
         let total = u * run.len() as u64;
@@ -751,8 +752,8 @@ impl Resource {
         self.used[i] += total;
         self.second_consumed[i] += total;
         let (b, cost) = self.part_cost(d, u, ec);
-        for (k, a) in run.iter().enumerate() {
-            if let Some(ahead) = run.get(k + AHEAD) {
+        for (k, a) in by_part.iter().enumerate() {
+            if let Some(ahead) = by_part.get(k + AHEAD) {
                 self.prefetch(at(ahead).1);
             }
             let (t, p) = at(a);
@@ -899,8 +900,9 @@ impl Resource {
         // most of a quiet second's cost).
         for (k, &i) in self.touched.iter().enumerate() {
             // With many partitions the touched ones are far apart: fetch the minute's counts
-            // (beyond the admission line) of the one sixteen ahead.
-            if let Some(ahead) = self.touched.get(k + 16).and_then(|&a| self.parts.get(a as usize)) {
+            // (beyond the admission line) of the one 32 ahead, and its admission line.
+            if let Some(ahead) = self.touched.get(k + 32).and_then(|&a| self.parts.get(a as usize)) {
+                crate::hint::prefetch(ahead);
                 crate::hint::prefetch(&ahead.minute_consumed);
             }
             let p = &mut self.parts[i as usize];
@@ -1009,7 +1011,10 @@ mod tests {
                     r.set_time(second * US);
                     r.take_sure(0, Dim::Write, 5_000, false);
                 }
-                run.take_run_sure(&ks, at, Dim::Read, 4_000, false);
+                // The partitions' pass in time order, and by partition.
+                let mut sorted = ks.clone();
+                sorted.sort_by_key(|k| at(k).1);
+                run.take_run_sure(&ks, if second == 0 { &ks } else { &sorted }, at, Dim::Read, 4_000, false);
                 for k in &ks {
                     let (t, p) = at(k);
                     one.set_time(t);
