@@ -831,8 +831,7 @@ impl Traffic {
                 let per_shard = if p.fanout > 1 { 1.0 } else { 1.0 / count as f64 };
                 let spread = |w: &mut [f64], rank: u64, mass: f64| {
                     if count > MAX_TRACKED_SHARDS {
-                        let each = mass * per_shard * count as f64 / n as f64;
-                        w.iter_mut().for_each(|x| *x += each);
+                        add_by_range(w, res, mass * per_shard * count as f64);
                     } else {
                         for sh in 0..count {
                             add_mass(w, res, layout, key_hash(self.salt, ks as u64, rank, sh), mass * per_shard);
@@ -848,8 +847,7 @@ impl Traffic {
                         }
                     }
                     if dist.tail_prob > 0.0 {
-                        let each = dist.tail_prob * per_shard * count as f64 / n as f64;
-                        w.iter_mut().for_each(|x| *x += each);
+                        add_by_range(&mut w, res, dist.tail_prob * per_shard * count as f64);
                     }
                 }
             }
@@ -1098,6 +1096,17 @@ pub(crate) struct HotKeyRate {
     pub(crate) entities: u64,
 }
 
+/// Adds `mass` requests spread over many values (a tail of equally likely keys, or a key's
+/// many shards) to the partitions of `res`, each by its share of the hash space: where
+/// uniformly hashed values land. (Equal shares, `1/n`, would give the two halves of a split
+/// partition a whole share each.)
+fn add_by_range(w: &mut [f64], res: &Resource, mass: f64) {
+    for (p, x) in w.iter_mut().enumerate() {
+        let (lo, hi) = res.range(p);
+        *x += mass * (hi - u128::from(lo)) as f64 / (1u128 << 64) as f64;
+    }
+}
+
 /// Adds `mass` requests on the value hashing to `h` to the partitions of `res` that hold it: one
 /// partition, or, for a collection spread uniformly over its sort keys, each partition holding
 /// some of its items in proportion to how many.
@@ -1234,6 +1243,30 @@ mod partition_draw_tests {
     use super::*;
     use crate::scenario::{CapacitySpec, KeySpaceSpec, Popularity};
     use rand::SeedableRng;
+
+    /// Fast mode's weights of a tail spread over partitions of unequal ranges: five equal
+    /// partitions (a uniform space of 10^6 keys: all tail) with the second split at a quarter
+    /// of its range hold 1/5, 1/20, 3/20, 1/5, 1/5 and 1/5 of the requests (equal shares would
+    /// be 1/6 each: the split halves 1/3 where they hold 1/5).
+    #[test]
+    fn fast_mode_spreads_a_tail_by_range() {
+        let sc = crate::scenario::parse_str(
+            "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"provisioned\", read = 12000, write = 1 }\n\
+             [keys.k]\ncardinality = 1000000\n[[pattern]]\nname = \"r\"\nop = \"get_item\"\nitem_bytes = 100\nrate = { constant = 10 }\n",
+            std::path::Path::new("t.toml"),
+        )
+        .expect("valid");
+        let mut t = Traffic::new(&sc, &RngStreams::new(1, 0));
+        let mut res = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 12_000, write: 1 }, 0, true, false);
+        assert_eq!(res.partition_count(), 5, "ceil(12,000 / 3,000 + 1 / 1,000) partitions");
+        let (lo, hi) = res.range(1);
+        res.split(1, (u128::from(lo) + (hi - u128::from(lo)) / 4) as u64, 0.25);
+        t.refresh_weights(0, 0, &res);
+        let want = [0.2, 0.05, 0.15, 0.2, 0.2, 0.2];
+        for (p, (&got, want)) in t.state[0].weights.iter().zip(want).enumerate() {
+            assert!((got - want).abs() < 1e-9, "partition {p}: {got}, want {want}");
+        }
+    }
 
     /// 400,000 partitions drawn by [`PartitionDraw`] and 400,000 by drawing the key and hashing
     /// it, over nine partitions of unequal ranges (one of eight split at a quarter of its
