@@ -2,7 +2,8 @@
 //! own seeded stream ([`crate::rng`]).
 //!
 //! * **exact** fidelity draws every request: a Poisson process per pattern by exponential
-//!   gaps, each arrival with its key and item size.
+//!   gaps, each arrival with its key and item size (or, for a single-item request on one
+//!   value of a plain key space, directly its partition: [`PartitionDraw`], the same law).
 //! * **fast** fidelity draws only how many requests each single-item pattern sends to each
 //!   partition in the second (a Poisson count per partition from the pattern's per-partition
 //!   weights); other patterns (several items or indexes) are drawn one by one. When the second
@@ -558,7 +559,7 @@ impl Traffic {
             let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
             let mut t = t0 as f64;
             let refused = self.unreadable[self.pats[j].res];
-            if !refused && block_path() && self.two_key_words(j, res) {
+            if !refused && block_path() && self.draws_partition(j, res) {
                 self.draw_exact_block(j, s, mean_gap_us, out, res);
                 continue;
             }
@@ -577,10 +578,10 @@ impl Traffic {
         }
     }
 
-    /// Whether each request of pattern `j` takes exactly two words of its key stream and
-    /// nothing else from it: a single-item request on one value of a key space without write
+    /// Whether a request of pattern `j` can have its partition drawn without its key
+    /// ([`PartitionDraw`]): a single-item request on one value of a key space without write
     /// shards or sort-key positions.
-    fn two_key_words(&self, j: usize, res: &[Resource]) -> bool {
+    fn draws_partition(&self, j: usize, res: &[Resource]) -> bool {
         let p = &self.pats[j];
         let Some(ks) = p.key_space else { return false };
         p.kind == Kind::Simple
@@ -603,7 +604,7 @@ impl Traffic {
     }
 
     /// The arrivals of second `s` of pattern `j` (a single-item request on one value of a key
-    /// space without shards or sort-key positions, [`Self::two_key_words`]) to `emit`, in time
+    /// space without shards or sort-key positions, [`Self::draws_partition`]) to `emit`, in time
     /// order, as (µs, partition): exponential gaps from the arrivals stream, and each request's
     /// partition drawn directly from the pattern's [`PartitionDraw`] with a word of its key
     /// stream (a time-ordered key: the current value's partition, drawing nothing). In blocks
@@ -615,7 +616,7 @@ impl Traffic {
         /// Requests a block: its buffers stay in the nearest cache.
         const BLOCK: usize = 1024;
         let r = self.pats[j].res;
-        let ks = self.pats[j].key_space.expect("two_key_words: a key space");
+        let ks = self.pats[j].key_space.expect("draws_partition: a key space");
         let fixed = self.dists[ks].sequential_key(s).map(|k| res[r].partition_of(key_hash(self.salt, ks as u64, k, 0)));
         let draw = if fixed.is_none() { Some(self.partition_draw(j, &res[r])) } else { None };
         let mut times = std::mem::take(&mut self.block_times);
@@ -664,7 +665,7 @@ impl Traffic {
         match self.state[j].part_draw.take() {
             Some(d) if d.partitions == res.partition_count() => d,
             _ => {
-                let ks = self.pats[j].key_space.expect("two_key_words: a key space");
+                let ks = self.pats[j].key_space.expect("draws_partition: a key space");
                 PartitionDraw::new(&self.dists[ks], res, self.salt, ks)
             }
         }
@@ -672,7 +673,7 @@ impl Traffic {
 
     /// Can second `s` be drawn as a [`CompactSecond`]: is every pattern with arrivals in it
     /// a single-item request of fixed units on one value of a readable key space, drawn in
-    /// blocks ([`Self::two_key_words`]), neither paged, nor a closed loop, nor growing a
+    /// blocks ([`Self::draws_partition`]), neither paged, nor a closed loop, nor growing a
     /// size-capped item collection? Draws nothing.
     pub(crate) fn compact_second(&self, s: u64, res: &[Resource]) -> bool {
         block_path()
@@ -684,7 +685,7 @@ impl Traffic {
                             && p.fixed_units.is_some()
                             && !p.paged
                             && p.collection_growth.is_none()
-                            && self.two_key_words(j, res)))
+                            && self.draws_partition(j, res)))
             })
     }
 
@@ -1019,8 +1020,8 @@ impl Traffic {
 }
 
 /// Tail keys counted one by one into a [`PartitionDraw`]'s weights (each hashed, when the
-/// partitions change: ~10 ns a key); a larger tail keeps one slot of its own, its key drawn
-/// and hashed per request.
+/// partitions change: about 4 ns a key, 40 ms for the headline's 10 million); a larger tail
+/// keeps one slot of its own, its key drawn and hashed per request.
 const COUNTED_TAIL: u64 = 1 << 24;
 
 /// Exact fidelity's draw of a request's partition without its key: an alias table over the

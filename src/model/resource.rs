@@ -992,16 +992,19 @@ mod tests {
 
     /// [`Resource::take_run_sure`] leaves every field as taking the run one by one does,
     /// through two seconds and their closes (each starting with 5 WCU taken of 10): 6,000 RCU
-    /// (two partitions) taking 300 reads of
-    /// 4 RCU a second (the table's bucket holds the run), and 1,000 RCU (one partition, full
-    /// burst credit) taking 1,500 RCU a second (the table's bucket holds 1,000 of it, burst
-    /// credit the rest: the run taken one by one).
+    /// (three partitions: 6,000 / 3,000 + 10 / 1,000 = 2.01) taking 300 reads of 4 RCU a
+    /// second (the table's bucket holds the run), and 1,000 RCU (one partition, full burst
+    /// credit) taking 1,500 RCU a second (the table's bucket holds 1,000 of it, burst credit
+    /// the rest: the run taken one by one). The second second's partition pass runs sorted by
+    /// partition (the partitions are first touched in the same order either way here, so
+    /// even the list of touched partitions is the same).
     #[test]
     fn a_run_is_its_takes_one_by_one() {
         for (read, takes) in [(6_000, 300u64), (1_000, 375)] {
             let mut run = Resource::new("t".into(), false, &prov(read, 10), 0, true, false);
             let mut one = run.clone();
             let parts = run.partition_count() as u64;
+            assert_eq!(parts, if read == 6_000 { 3 } else { 1 });
             for second in 0..2u64 {
                 let at = |k: &u64| (second * US + k * (US / takes) + k * 37 % 100, (k * 7 % parts) as usize);
                 let ks: Vec<u64> = (0..takes).collect();
