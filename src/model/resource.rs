@@ -205,6 +205,10 @@ pub(crate) struct Resource {
     filling: Vec<u32>,
 }
 
+/// Partitions from which a pass over them fetches each one ahead: where their state (192
+/// bytes each) outgrows the nearest caches.
+const FETCH_FROM: usize = 4096;
+
 impl Resource {
     /// A resource created with `capacity` and `storage_bytes` of data.
     ///
@@ -715,7 +719,13 @@ impl Resource {
         let total = u * run.len() as u64;
         self.set_time(at(first).0);
         self.settle_table();
-        if !self.table_holds(i, total) {
+        // The table's pass runs in 64 bits, which nothing can overflow below 4.6 billion units
+        // a second (validation allows one billion): the takes lie within one second, so the
+        // refill and the overflow are at most a second of the limit, and the debt at most
+        // that, which the bucket holds with the run.
+        let fits64 = self.limit[i].checked_mul(4 * US).is_some() && u.checked_mul(4 * US).is_some();
+        let debt64 = u64::try_from(self.debt[i]).ok().filter(|_| fits64 && self.table_holds(i, total));
+        let Some(mut debt) = debt64 else {
             for (k, a) in run.iter().enumerate() {
                 if let Some(ahead) = run.get(k + AHEAD) {
                     self.prefetch(at(ahead).1);
@@ -725,23 +735,23 @@ impl Resource {
                 self.take_sure(p, d, u, ec);
             }
             return;
-        }
+        };
         // The table's bucket of `d` through the takes (settled at each, as taking them one
         // by one does); the other dimension's only refills, which settling once at the last
         // take leaves as settling at each does.
-        let take = u128::from(u) * u128::from(US);
-        let limit = u128::from(self.limit[i]);
-        let (mut debt, mut overflow, mut last) = (self.debt[i], 0, self.now_us);
+        let take = u * US;
+        let limit = self.limit[i];
+        let (mut overflow, mut last) = (0u64, self.now_us);
         for a in run {
             let t = at(a).0.max(self.second_us);
-            let refill = limit * u128::from(t.saturating_sub(last));
+            let refill = limit * t.saturating_sub(last);
             let paid = refill.min(debt);
             overflow += refill - paid;
             debt = debt - paid + take;
             last = last.max(t);
         }
-        self.debt[i] = debt;
-        self.overflow[i] += overflow;
+        self.debt[i] = u128::from(debt);
+        self.overflow[i] += u128::from(overflow);
         self.now_us = last;
         let o = 1 - i;
         let refill = u128::from(self.limit[o]) * u128::from(last - self.at_us);
@@ -752,8 +762,10 @@ impl Resource {
         self.used[i] += total;
         self.second_consumed[i] += total;
         let (b, cost) = self.part_cost(d, u, ec);
+        // Fetching ahead pays only where the partitions outgrow the nearest caches.
+        let fetch = self.parts.len() >= FETCH_FROM;
         for (k, a) in by_part.iter().enumerate() {
-            if let Some(ahead) = by_part.get(k + AHEAD) {
+            if let Some(ahead) = by_part.get(k + AHEAD).filter(|_| fetch) {
                 self.prefetch(at(ahead).1);
             }
             let (t, p) = at(a);
