@@ -26,9 +26,9 @@ use crate::model::resource::{initial_partitions, Mode};
 use crate::scenario::{Action, CapacitySpec, Fidelity, Op, RateShape, Scenario};
 use crate::traffic::rate::peak_rate;
 
-/// Most requests an exact-mode run may simulate (70 s at the 43–44 M requests/s `ddbsim
-/// bench` measures on the project's machine for the headline; slower where seconds are
-/// replayed request by request).
+/// Most requests an exact-mode run may simulate (about 65 s at the 45–47 M requests/s
+/// `ddbsim bench` measures on the project's machine for the headline; slower where seconds
+/// are replayed request by request).
 pub const MAX_EXACT_REQUESTS: f64 = 3e9;
 /// Most requests in one simulated second (held in memory when it is replayed one by one).
 pub const MAX_REQUESTS_PER_SECOND: f64 = 10e6;
