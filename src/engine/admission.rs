@@ -381,7 +381,7 @@ impl Scratch {
             let asks = if any_ec { asked[r][d][p] } else { demand[r][d][p] };
             // The other dimension's demand only matters where reads and writes share a bucket.
             let other = if res[r].linear() { demand[r][1 - d][p] } else { 0 };
-            if !res[r].partition_fits_now(p, dim, demand[r][d][p], other) || (over[r][d] && !res[r].burst_covers(p, dim, asks)) {
+            if !res[r].surely_fits(p, dim, demand[r][d][p], other, asks, over[r][d]) {
                 ok = false;
                 break;
             }
@@ -628,7 +628,7 @@ impl Admission<'_> {
                 res.prefetch(ahead as usize);
             }
             let n = u64::from(end - start);
-            if !res.partition_fits_now(p as usize, dim, n * part_units, 0) || (over && !res.burst_covers(p as usize, dim, n * c.units)) {
+            if !res.surely_fits(p as usize, dim, n * part_units, 0, n * c.units, over) {
                 self.scratch.by_part.clear();
                 return false;
             }

@@ -617,8 +617,17 @@ impl Traffic {
         const BLOCK: usize = 1024;
         let r = self.pats[j].res;
         let ks = self.pats[j].key_space.expect("draws_partition: a key space");
-        let fixed = self.dists[ks].sequential_key(s).map(|k| res[r].partition_of(key_hash(self.salt, ks as u64, k, 0)));
-        let draw = if fixed.is_none() { Some(self.partition_draw(j, &res[r])) } else { None };
+        /// Where the second's requests land.
+        enum Source {
+            /// All on one partition: the current value's of a time-ordered key.
+            One(usize),
+            /// Each drawn.
+            Drawn(PartitionDraw),
+        }
+        let source = match self.dists[ks].sequential_key(s) {
+            Some(k) => Source::One(res[r].partition_of(key_hash(self.salt, ks as u64, k, 0))),
+            None => Source::Drawn(self.partition_draw(j, &res[r])),
+        };
         let mut times = std::mem::take(&mut self.block_times);
         let mut words = std::mem::take(&mut self.block_words);
         // µs into the second (below 10^6: a conversion through i64 is one instruction).
@@ -636,9 +645,9 @@ impl Traffic {
                 }
                 times.push(t as i64 as u32);
             }
-            match (&draw, fixed) {
-                (_, Some(part)) => times.iter().for_each(|&time| emit(self, time, part)),
-                (Some(d), None) => {
+            match &source {
+                Source::One(part) => times.iter().for_each(|&time| emit(self, time, *part)),
+                Source::Drawn(d) => {
                     words.extend((0..times.len()).map(|_| self.rng_keys[j].next_u64()));
                     for (i, &time) in times.iter().enumerate() {
                         if let Some(&ahead) = words.get(i + AHEAD) {
@@ -648,12 +657,11 @@ impl Traffic {
                         emit(self, time, part);
                     }
                 }
-                (None, None) => unreachable!("a draw or a fixed partition"),
             }
         }
         self.block_times = times;
         self.block_words = words;
-        if let Some(d) = draw {
+        if let Source::Drawn(d) = source {
             self.state[j].part_draw = Some(d);
         }
     }

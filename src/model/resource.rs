@@ -822,6 +822,16 @@ impl Resource {
         part.used[i] += u;
     }
 
+    /// The sure path's rule for partition `p` (exact mode's and the replay's seconds that
+    /// cannot throttle): its bucket holds its whole demand of `d` at the second's start, `u`
+    /// milli-units with `other` of the other dimension ([`Self::partition_fits_now`]), and
+    /// where the resource's demand is beyond its table-level room (`over_table`), its burst
+    /// credit holds what its attempts ask for, `asks`.
+    #[must_use]
+    pub(crate) fn surely_fits(&self, p: usize, d: Dim, u: u64, other: u64, asks: u64, over_table: bool) -> bool {
+        self.partition_fits_now(p, d, u, other) && (!over_table || self.burst_covers(p, d, asks))
+    }
+
     /// Does partition `p`'s burst credit of `d` hold `u` milli-units (provisioned capacity
     /// only: on-demand has none)?
     #[must_use]
