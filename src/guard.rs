@@ -263,23 +263,20 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
     let histograms = (2 + 2 * sc.gsis.len() + sc.patterns.len()) as f64 * HISTOGRAM_BYTES;
     // A single-item pattern busy enough (a request a second for every four partitions) is drawn
     // as a count per partition: it keeps its share of every partition of its table or GSI.
-    let weights: f64 = sc
+    // (Its partitions, and its attempts a second.)
+    let weighted: Vec<(f64, f64)> = sc
         .patterns
         .iter()
         .zip(&rates)
-        .map(|(p, &rate)| {
+        .filter_map(|(p, &rate)| {
             let n = match p.index {
                 Some(crate::scenario::IndexRef::Gsi(g)) => end[g + 1],
                 _ => end[0],
             };
-            if p.items <= 1 && 4.0 * rate * fanout(p) >= n {
-                n
-            } else {
-                0.0
-            }
+            (p.items <= 1 && 4.0 * rate * fanout(p) >= n).then_some((n, rate * fanout(p)))
         })
-        .sum::<f64>()
-        * WEIGHT_BYTES;
+        .collect();
+    let weights: f64 = weighted.iter().map(|w| w.0).sum::<f64>() * WEIGHT_BYTES;
     // Rate series (traces, steps) are held with the scenario.
     let steps: f64 = sc.patterns.iter().map(|p| if let RateShape::Steps(v) = &p.rate { v.len() as f64 } else { 0.0 }).sum();
     let scenario_bytes = POINT_BYTES + sc.source_text.len() as f64 + steps * STEP_BYTES;
@@ -296,8 +293,18 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
             sc.key_spaces.get(sc.table.partition_key).map_or(1.0, |k| k.cardinality as f64 * k.shards.map_or(1.0, |s| s.count as f64));
         writes.min(values) * COLLECTION_ENTRY_BYTES
     };
+    // Fast mode's Poisson tables of the patterns with weights: a partition of mean m holds
+    // about 17 √m + 16 slots, at most 17 √(n × rate) + 16 n over n partitions (the most when
+    // the rate is even), all patterns' at most `TABLE_SLOTS`.
+    let table_slots: f64 = if sc.fidelity == crate::scenario::Fidelity::Fast {
+        weighted.iter().map(|&(n, rate)| 17.0 * (n * rate).sqrt() + 16.0 * n).sum::<f64>().min(crate::engine::draw::TABLE_SLOTS as f64)
+    } else {
+        0.0
+    };
+    let tables = crate::traffic::poisson::PoissonTables::BYTES_PER_SLOT * table_slots;
     let per_run = partitions * PARTITION_STATE_BYTES
         + weights
+        + tables
         + key_spaces
         + histograms
         + collections

@@ -19,7 +19,7 @@ use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec, Sor
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::alias::AliasTable;
 use crate::traffic::keys::{collection_base, item_position, items_before, key_hash, KeyDist, COLLECTION_WIDTH, HEAD_KEYS};
-use crate::traffic::poisson::poisson;
+use crate::traffic::poisson::{poisson, PoissonTables};
 use crate::traffic::rate::rate_at;
 use crate::units::MAX_ITEM_BYTES;
 use rand::{Rng, RngCore};
@@ -36,6 +36,10 @@ type PartitionPoints = (Vec<(u64, f64)>, f64);
 
 /// Points a collection's share of a partition is cut into when choosing where to split.
 const COLLECTION_POINTS: u64 = 16;
+/// Fast fidelity: the alias slots all patterns' Poisson tables may hold (8 MiB, and 16 MiB
+/// of tables at most; `guard` counts the bound). The headline's thousand partitions take
+/// about 130,000; past the bound, partitions are drawn directly.
+pub(crate) const TABLE_SLOTS: usize = 1 << 20;
 
 /// What changes about a pattern during the run.
 #[derive(Clone, Debug)]
@@ -50,21 +54,43 @@ struct PatternState {
     cumulative: Vec<f64>,
     /// Per partition: this second's count (reused).
     counts: Vec<u64>,
+    /// Fast fidelity: per partition, Poisson draws of its weight's share of `tables_rate`
+    /// attempts, tabulated (see `Traffic::draw_counts`).
+    tables: PoissonTables,
+    /// The `weights_key` and the rate the tables were built for, and the second they were.
+    tables_key: (u64, usize),
+    tables_rate: f64,
+    tables_built: u64,
     /// Exact fidelity: the partition of each request, drawn without its key.
     part_draw: Option<PartitionDraw>,
 }
 
 /// Splits `count` requests over partitions with weights `weights` (running sums `cum`, total
-/// above 0) into `counts`: exactly a multinomial (see `Traffic::draw_counts`).
-fn split_counts(rng: &mut ChaCha8Rng, weights: &[f64], cum: &[f64], count: u64, counts: &mut Vec<u64>) {
+/// above 0) into `counts`: exactly a multinomial (see `Traffic::draw_counts`). The first
+/// counts are independent Poisson draws of means proportional to the weights: from `tables`
+/// when given (the shares of a recent rate, the untabulated means the weights times the
+/// scale given), else of means summing to `count`.
+fn split_counts(
+    rng: &mut ChaCha8Rng,
+    weights: &[f64],
+    cum: &[f64],
+    count: u64,
+    counts: &mut Vec<u64>,
+    tables: Option<(&PoissonTables, f64)>,
+) {
     let mass = cum[cum.len() - 1];
-    let scale = count as f64 / mass;
     counts.clear();
     let mut total = 0;
-    for &w in weights {
-        let x = if w > 0.0 { poisson(rng, w * scale) } else { 0 };
-        counts.push(x);
-        total += x;
+    match tables {
+        Some((t, scale)) => total = t.draw_all(rng, counts, |i| weights[i] * scale),
+        None => {
+            let scale = count as f64 / mass;
+            for &w in weights {
+                let x = if w > 0.0 { poisson(rng, w * scale) } else { 0 };
+                counts.push(x);
+                total += x;
+            }
+        }
     }
     if total < count {
         for _ in total..count {
@@ -250,6 +276,10 @@ impl Traffic {
                     weights_key: (u64::MAX, 0),
                     cumulative: Vec::new(),
                     counts: Vec::new(),
+                    tables: PoissonTables::default(),
+                    tables_key: (u64::MAX, 0),
+                    tables_rate: 0.0,
+                    tables_built: 0,
                     part_draw: None,
                 };
                 sc.patterns.len()
@@ -762,7 +792,7 @@ impl Traffic {
             if p.kind == Kind::Simple && !p.paged && !segmented && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
                 // A read that fans out over random shards sends an attempt to each.
                 let attempts = c * p.fanout;
-                self.draw_counts(j, s, attempts, simple, &res[p.res]);
+                self.draw_counts(j, s, attempts, lambda * p.fanout as f64, simple, &res[p.res]);
             } else {
                 for _ in 0..c {
                     let time = SimTime::from_micros(t0 + self.rng_spread[j].random_range(0..MICROS_PER_SEC));
@@ -787,12 +817,16 @@ impl Traffic {
 
     /// Splits the `count` requests of a single-item pattern over the partitions of its
     /// resource by their weights, a multinomial, drawn exactly and fast: independent Poisson
-    /// counts of the same means (a Poisson process split by weight), then the difference to
-    /// `count` corrected, by adding requests drawn by weight or removing drawn requests chosen
+    /// counts of means proportional to the weights (a Poisson process split by weight: given
+    /// their sum, the counts are a multinomial of that sum), then the difference to `count`
+    /// corrected, by adding requests drawn by weight or removing drawn requests chosen
     /// uniformly (adding independent draws of the same law, or keeping a uniform subset of
-    /// them, leaves a multinomial). The correction is about the square root of `count`, so a
-    /// second costs one Poisson draw per partition, not one binomial.
-    fn draw_counts(&mut self, j: usize, s: u64, count: u64, out: &mut Vec<SimpleCount>, res: &Resource) {
+    /// them, leaves a multinomial). The means need only be proportional to the weights, so they
+    /// are the shares of a rate the pattern had recently (`expected`, its attempts a second,
+    /// within 1/256), each partition's Poisson law tabulated once: one uniform a partition a
+    /// second. The correction is about the square root of `count`. A rate that moves faster
+    /// than a rebuild every 16 seconds draws means summing to `count` instead.
+    fn draw_counts(&mut self, j: usize, s: u64, count: u64, expected: f64, out: &mut Vec<SimpleCount>, res: &Resource) {
         self.refresh_weights(j, s, res);
         let fixed = self.pats[j].fixed_units;
         let st = &mut self.state[j];
@@ -801,7 +835,18 @@ impl Traffic {
         let mut counts = std::mem::take(&mut st.counts);
         let mass = cum.last().copied().unwrap_or(0.0);
         if mass > 0.0 {
-            split_counts(&mut self.rng_spread[j], &weights, &cum, count, &mut counts);
+            let built_for = st.tables_key == st.weights_key && st.tables.len() == weights.len();
+            let near = |st: &PatternState| (expected - st.tables_rate).abs() <= st.tables_rate / 256.0;
+            if !built_for || (!near(st) && s >= st.tables_built + 16) {
+                // The slots all patterns' tables may hold (see `TABLE_SLOTS`).
+                let others: usize = self.state.iter().enumerate().filter(|&(k, _)| k != j).map(|(_, o)| o.tables.slot_count()).sum();
+                let st = &mut self.state[j];
+                st.tables.build(weights.iter().map(|w| w * expected / mass), TABLE_SLOTS.saturating_sub(others));
+                (st.tables_key, st.tables_rate, st.tables_built) = (st.weights_key, expected, s);
+            }
+            let st = &self.state[j];
+            let tables = near(st).then(|| (&st.tables, st.tables_rate / mass));
+            split_counts(&mut self.rng_spread[j], &weights, &cum, count, &mut counts, tables);
             for (p, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
                 match fixed {
                     Some(units) => out.push(SimpleCount { pat: j as u32, part: p as u32, count: c, units }),
@@ -1209,30 +1254,39 @@ mod split_tests {
     /// The split is a multinomial: the total is exact, and each partition's count has mean
     /// n p and variance n p (1 - p). 1,000 requests over weights 5 : 3 : 2 : 0, 4,000 times:
     /// means 500, 300, 200, 0 and variances 250, 210, 160 (the standard error of a variance
-    /// estimate from 4,000 draws is about 2.2 %).
+    /// estimate from 4,000 draws is about 2.2 %). So whatever the first draws' means: summing
+    /// to the count, or tabulated for 1,000, 700 (requests added) or 1,300 (removed) requests,
+    /// or for 1,300 with no room for tables (drawn one by one from the same means).
     #[test]
     fn the_split_is_a_multinomial() {
         let w = [0.5, 0.3, 0.2, 0.0];
         let cum = [0.5, 0.8, 1.0, 1.0];
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let mut counts = Vec::new();
-        let (mut sum, mut sq) = ([0.0f64; 4], [0.0f64; 4]);
-        let reps = 4_000;
-        for _ in 0..reps {
-            split_counts(&mut rng, &w, &cum, 1_000, &mut counts);
-            assert_eq!(counts.iter().sum::<u64>(), 1_000);
-            assert_eq!(counts[3], 0);
-            for (i, &c) in counts.iter().enumerate() {
-                sum[i] += c as f64;
-                sq[i] += (c as f64) * (c as f64);
+        for rate in [None, Some((1_000.0, usize::MAX)), Some((700.0, usize::MAX)), Some((1_300.0, usize::MAX)), Some((1_300.0, 0))] {
+            let tables = rate.map(|(r, slots)| {
+                let mut t = PoissonTables::default();
+                t.build(w.iter().map(|w| w * r), slots);
+                (t, r)
+            });
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let mut counts = Vec::new();
+            let (mut sum, mut sq) = ([0.0f64; 4], [0.0f64; 4]);
+            let reps = 4_000;
+            for _ in 0..reps {
+                split_counts(&mut rng, &w, &cum, 1_000, &mut counts, tables.as_ref().map(|(t, r)| (t, *r)));
+                assert_eq!(counts.iter().sum::<u64>(), 1_000);
+                assert_eq!(counts[3], 0);
+                for (i, &c) in counts.iter().enumerate() {
+                    sum[i] += c as f64;
+                    sq[i] += (c as f64) * (c as f64);
+                }
             }
-        }
-        for (i, p) in [0.5, 0.3, 0.2].into_iter().enumerate() {
-            let mean = sum[i] / reps as f64;
-            let var = sq[i] / reps as f64 - mean * mean;
-            assert!((mean - 1_000.0 * p).abs() < 1.0, "partition {i}: mean {mean}");
-            let want = 1_000.0 * p * (1.0 - p);
-            assert!((var / want - 1.0).abs() < 0.09, "partition {i}: variance {var}, want {want}");
+            for (i, p) in [0.5, 0.3, 0.2].into_iter().enumerate() {
+                let mean = sum[i] / reps as f64;
+                let var = sq[i] / reps as f64 - mean * mean;
+                assert!((mean - 1_000.0 * p).abs() < 1.0, "tables for {rate:?}, partition {i}: mean {mean}");
+                let want = 1_000.0 * p * (1.0 - p);
+                assert!((var / want - 1.0).abs() < 0.09, "tables for {rate:?}, partition {i}: variance {var}, want {want}");
+            }
         }
     }
 

@@ -19,7 +19,7 @@
 //! scaling, on-demand growth, splits for heat and size) and return commands this loop applies.
 
 mod admission;
-mod draw;
+pub(crate) mod draw;
 pub(crate) mod queue;
 mod result;
 mod schedule;

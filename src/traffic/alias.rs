@@ -15,63 +15,90 @@ impl AliasTable {
     /// If `weights` is empty or has more than `u32::MAX` entries (validation prevents both).
     #[must_use]
     pub(crate) fn new(weights: &[f64]) -> Self {
-        let n = weights.len();
-        assert!(n > 0 && n < u32::MAX as usize, "alias table over 1..2^32 outcomes");
-        let sum: f64 = weights.iter().sum();
-        let scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / sum).collect();
-        let mut prob = vec![0u32; n];
-        let mut alias: Vec<u32> = (0..n as u32).collect();
-        let mut small = Vec::new();
-        let mut large = Vec::new();
-        let mut p = scaled;
-        for (i, &x) in p.iter().enumerate() {
-            if x < 1.0 {
-                small.push(i);
-            } else {
-                large.push(i);
-            }
-        }
-        while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
-            prob[s] = to_threshold(p[s]);
-            alias[s] = l as u32;
-            p[l] = (p[l] + p[s]) - 1.0;
-            if p[l] < 1.0 {
-                large.pop();
-                small.push(l);
-            }
-        }
-        for i in large.into_iter().chain(small) {
-            prob[i] = u32::MAX;
-            alias[i] = i as u32;
-        }
-        Self { slots: prob.into_iter().zip(alias).map(|(p, a)| [p, a]).collect() }
+        let mut slots = Vec::with_capacity(weights.len());
+        push_slots(weights, &mut slots);
+        Self { slots }
     }
 
     /// Hints the processor to fetch the slot [`Self::sample`] of `r` reads. Changes nothing.
     #[inline]
     pub(crate) fn prefetch(&self, r: u64) {
-        if let Some(slot) = self.slots.get(self.slot(r)) {
-            crate::hint::prefetch(slot);
-        }
-    }
-
-    /// The slot a draw from `r` reads: its high 32 bits scaled to the table.
-    #[inline]
-    fn slot(&self, r: u64) -> usize {
-        (((r >> 32) * self.slots.len() as u64) >> 32) as usize
+        prefetch_slot(&self.slots, r);
     }
 
     /// One draw from a uniform 64-bit value.
     #[must_use]
     #[inline]
     pub(crate) fn sample(&self, r: u64) -> usize {
-        let i = self.slot(r);
-        let [p, a] = self.slots[i];
-        if (r as u32) < p || p == u32::MAX {
-            i
+        sample_slots(&self.slots, r)
+    }
+}
+
+/// Appends the alias slots of `weights` (non-negative, at least one positive) to `out`: per
+/// outcome, the threshold (scaled to 2^32) and the other outcome (relative to the first
+/// slot), side by side so that a draw touches one cache line. Many tables can so share one
+/// vector, each drawn by [`sample_slots`] over its own range.
+///
+/// # Panics
+/// If `weights` is empty or has more than `u32::MAX` entries.
+pub(crate) fn push_slots(weights: &[f64], out: &mut Vec<[u32; 2]>) {
+    let n = weights.len();
+    assert!(n > 0 && n < u32::MAX as usize, "alias table over 1..2^32 outcomes");
+    let sum: f64 = weights.iter().sum();
+    let mut p: Vec<f64> = weights.iter().map(|w| w * n as f64 / sum).collect();
+    let mut prob = vec![0u32; n];
+    let mut alias: Vec<u32> = (0..n as u32).collect();
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    for (i, &x) in p.iter().enumerate() {
+        if x < 1.0 {
+            small.push(i);
         } else {
-            a as usize
+            large.push(i);
         }
+    }
+    while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
+        prob[s] = to_threshold(p[s]);
+        alias[s] = l as u32;
+        p[l] = (p[l] + p[s]) - 1.0;
+        if p[l] < 1.0 {
+            large.pop();
+            small.push(l);
+        }
+    }
+    for i in large.into_iter().chain(small) {
+        prob[i] = u32::MAX;
+        alias[i] = i as u32;
+    }
+    out.extend(prob.into_iter().zip(alias).map(|(p, a)| [p, a]));
+}
+
+/// The slot a draw from `r` reads in a table of `n` slots: its high 32 bits scaled to the
+/// table.
+#[inline]
+fn slot_of(n: usize, r: u64) -> usize {
+    (((r >> 32) * n as u64) >> 32) as usize
+}
+
+/// Hints the processor to fetch the slot [`sample_slots`] of `r` reads. Changes nothing.
+#[inline]
+pub(crate) fn prefetch_slot(slots: &[[u32; 2]], r: u64) {
+    if let Some(slot) = slots.get(slot_of(slots.len(), r)) {
+        crate::hint::prefetch(slot);
+    }
+}
+
+/// One draw from a uniform 64-bit value, from the slots [`push_slots`] appended for one
+/// table.
+#[must_use]
+#[inline]
+pub(crate) fn sample_slots(slots: &[[u32; 2]], r: u64) -> usize {
+    let i = slot_of(slots.len(), r);
+    let [p, a] = slots[i];
+    if (r as u32) < p || p == u32::MAX {
+        i
+    } else {
+        a as usize
     }
 }
 
