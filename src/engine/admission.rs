@@ -584,9 +584,14 @@ impl Admission<'_> {
         self.scratch.by_part.clear();
         if let [run] = second.runs.as_slice() {
             let c = run.charge;
-            let res = &self.res[c.res as usize];
-            if res.partition_count() >= by_partition_from() {
+            let n = self.res[c.res as usize].partition_count();
+            if n >= by_partition_from() {
                 return self.admits_by_partition(&second.arrivals[run.start..run.end], run);
+            }
+            if second.counts.len() >= n {
+                // Each partition's demand is its count of requests, counted as they were drawn.
+                let fits = Self::partition_fits(self.res, self.pats, run, run.end - run.start);
+                return second.counts[..n].iter().enumerate().all(|(p, &k)| k == 0 || fits(p, u64::from(k)));
             }
         }
         self.scratch.start_demand(self.res.len());
@@ -613,27 +618,34 @@ impl Admission<'_> {
     /// fetched once (32 ahead), where counting demand request by request reached a random
     /// partition's slot and state for each.
     fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run) -> bool {
-        let c = run.charge;
-        let dim = c.dim;
-        let ec = self.pats[run.pat as usize].ec_read && dim == Dim::Read;
-        let res = &self.res[c.res as usize];
+        let res = &self.res[run.charge.res as usize];
         self.scratch.sort_by_partition(arrivals, res.partition_count());
-        // What each request asks of its partition's bucket (an eventually consistent read
-        // less, spread over the replicas) and of burst credit.
-        let part_units = if ec { res.ec_partition_units(c.units) } else { c.units };
-        let over = c.units * arrivals.len() as u64 > res.table_room(dim);
+        let fits = Self::partition_fits(self.res, self.pats, run, arrivals.len());
         let groups = &self.scratch.groups;
-        for (k, &(p, start, end)) in groups.iter().enumerate() {
+        let all = groups.iter().enumerate().all(|(k, &(p, start, end))| {
             if let Some(&(ahead, _, _)) = groups.get(k + 32) {
                 res.prefetch(ahead as usize);
             }
-            let n = u64::from(end - start);
-            if !res.surely_fits(p as usize, dim, n * part_units, 0, n * c.units, over) {
-                self.scratch.by_part.clear();
-                return false;
-            }
+            fits(p as usize, u64::from(end - start))
+        });
+        if !all {
+            self.scratch.by_part.clear();
         }
-        true
+        all
+    }
+
+    /// The rule of [`Self::admits_all`] for a second of one run of `len` requests: does
+    /// partition `p`, asked for `n` of them, surely hold them?
+    fn partition_fits<'a>(res: &'a [Resource], pats: &[CompiledPattern], run: &Run, len: usize) -> impl Fn(usize, u64) -> bool + 'a {
+        let c = run.charge;
+        let dim = c.dim;
+        let ec = pats[run.pat as usize].ec_read && dim == Dim::Read;
+        let res = &res[c.res as usize];
+        // What each request asks of its partition's bucket (an eventually consistent read
+        // less, spread over the replicas) and of burst credit.
+        let part_units = if ec { res.ec_partition_units(c.units) } else { c.units };
+        let over = c.units * len as u64 > res.table_room(dim);
+        move |p, n| res.surely_fits(p, dim, n * part_units, 0, n * c.units, over)
     }
 
     /// The rule of [`Self::admits_all`] over charges (each with whether it is an eventually

@@ -200,7 +200,15 @@ pub(crate) struct CompactSecond {
     pub(crate) second_us: u64,
     pub(crate) arrivals: Vec<Arrival>,
     pub(crate) runs: Vec<Run>,
+    /// Requests a partition, counted as they are drawn, when every pattern's resource has
+    /// fewer than [`COUNTED_PARTITIONS`] partitions (else empty): a second of one run is
+    /// checked from them without a pass over its requests. Several runs' counts mix.
+    pub(crate) counts: Vec<u32>,
 }
+
+/// Below this many partitions a compact second counts its requests a partition as it draws
+/// them (a table of 16 KB at most, cleared every second).
+pub(crate) const COUNTED_PARTITIONS: usize = 4096;
 
 /// The traffic of a run: compiled patterns, key distributions and random streams.
 pub(crate) struct Traffic {
@@ -734,15 +742,23 @@ impl Traffic {
         out.arrivals.clear();
         out.runs.clear();
         out.second_us = s * MICROS_PER_SEC;
+        let most = self.pats.iter().map(|p| res[p.res].partition_count()).max().unwrap_or(0);
+        out.counts.clear();
+        if most < COUNTED_PARTITIONS {
+            out.counts.resize(most, 0);
+        }
         for j in 0..self.pats.len() {
             let lambda = self.lambda(j, s);
             if lambda <= 0.0 {
                 continue;
             }
             let start = out.arrivals.len();
-            let arrivals = &mut out.arrivals;
+            let (arrivals, counts) = (&mut out.arrivals, &mut out.counts);
             self.block_arrivals(j, s, MICROS_PER_SEC as f64 / lambda, res, |_, offset_us, part| {
                 arrivals.push(Arrival { offset_us, part: part as u32 });
+                if let Some(c) = counts.get_mut(part) {
+                    *c += 1;
+                }
             });
             let end = out.arrivals.len();
             if end > start {

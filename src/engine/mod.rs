@@ -1133,6 +1133,12 @@ rate = { steps = [["0s", 4000], ["2m", 14000], ["4m", 4000]] }
         assert!((200..350).contains(&used), "partition by partition, the compact path admitted {used} of 360 seconds");
         assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
         assert!(with == without, "one pattern, partition by partition: the compact path and the replay differ");
+        // The same five partitions checked from the counts taken as the requests were drawn
+        // (the path below 4,096 partitions).
+        let (with, without, used, r) = sure_and_replay(&sc, None);
+        assert!((200..350).contains(&used), "from the counts, the compact path admitted {used} of 360 seconds");
+        assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
+        assert!(with == without, "one pattern, from the counts: the compact path and the replay differ");
     }
 
     /// The three agreement scenarios' throttled attempts over 30 seeds, in exact fidelity with
