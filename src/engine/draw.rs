@@ -1122,8 +1122,12 @@ impl PartitionDraw {
         if dist.tail_prob > 0.0 && span > 0 {
             if span <= COUNTED_TAIL {
                 let mut counts = vec![0u32; n];
-                for rank in dist.tail_lo..dist.tail_hi {
-                    counts[res.partition_of(key_hash(salt, ks as u64, rank, 0))] += 1;
+                if res.has_equal_ranges() {
+                    count_keys_equal(salt, ks as u64, dist.tail_lo..dist.tail_hi, &mut counts);
+                } else {
+                    for rank in dist.tail_lo..dist.tail_hi {
+                        counts[res.partition_of(key_hash(salt, ks as u64, rank, 0))] += 1;
+                    }
                 }
                 let each = dist.tail_prob / span as f64;
                 for (x, &c) in w.iter_mut().zip(&counts) {
@@ -1153,6 +1157,64 @@ impl PartitionDraw {
         let span = dist.tail_hi - dist.tail_lo;
         let rank = dist.tail_lo + ((u128::from(rng.next_u64()) * u128::from(span)) >> 64) as u64;
         res.partition_of(key_hash(salt, ks as u64, rank, 0))
+    }
+}
+
+/// Counts the keys `ranks` of key space `ks` into `counts`, one slot a partition of equal hash
+/// ranges: [`Resource::partition_of`]'s `floor(h × n / 2⁶⁴)`, written in 32-bit halves (no
+/// 128-bit product), so that the hashes of a block of keys are computed as vectors, with
+/// AVX-512 or AVX2 where the processor has them (the headline's 10 million keys are most of
+/// an exact run's set-up).
+fn count_keys_equal(salt: u64, ks: u64, ranks: std::ops::Range<u64>, counts: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512dq") {
+            // SAFETY: the processor has the features the function is compiled for.
+            unsafe { count_keys_avx512(salt, ks, ranks, counts) };
+            return;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above.
+            unsafe { count_keys_avx2(salt, ks, ranks, counts) };
+            return;
+        }
+    }
+    count_keys_blocks(salt, ks, ranks, counts);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn count_keys_avx512(salt: u64, ks: u64, ranks: std::ops::Range<u64>, counts: &mut [u32]) {
+    count_keys_blocks(salt, ks, ranks, counts);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn count_keys_avx2(salt: u64, ks: u64, ranks: std::ops::Range<u64>, counts: &mut [u32]) {
+    count_keys_blocks(salt, ks, ranks, counts);
+}
+
+/// [`count_keys_equal`] in blocks: the partitions of 1,024 keys (vectorisable), then their
+/// counts.
+#[inline(always)]
+fn count_keys_blocks(salt: u64, ks: u64, ranks: std::ops::Range<u64>, counts: &mut [u32]) {
+    const BLOCK: u64 = 1024;
+    let n = counts.len() as u64;
+    debug_assert!(n < 1 << 32);
+    let mut parts = [0u32; BLOCK as usize];
+    let mut lo = ranks.start;
+    while lo < ranks.end {
+        let len = (ranks.end - lo).min(BLOCK);
+        for (k, slot) in parts[..len as usize].iter_mut().enumerate() {
+            let h = key_hash(salt, ks, lo + k as u64, 0);
+            // floor(h × n / 2⁶⁴) = floor((hi·n + floor(lo·n / 2³²)) / 2³²), hi and lo h's halves.
+            let (hi, low) = ((h >> 32) * n, (h & 0xFFFF_FFFF) * n);
+            *slot = ((hi + (low >> 32)) >> 32) as u32;
+        }
+        for &p in &parts[..len as usize] {
+            counts[p as usize] += 1;
+        }
+        lo += len;
     }
 }
 
@@ -1322,6 +1384,29 @@ mod partition_draw_tests {
     use super::*;
     use crate::scenario::{CapacitySpec, KeySpaceSpec, Popularity};
     use rand::SeedableRng;
+
+    /// The block count of keys on equal ranges (vectorised where the processor allows) is the
+    /// partition of each key's hash, one by one, for 1, 7, 1,001 and 100,000 partitions and a
+    /// range of keys not a multiple of the block.
+    #[test]
+    fn keys_counted_in_blocks_are_keys_counted_one_by_one() {
+        for n in [1u64, 7, 1_001, 100_000] {
+            let res = Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000 * n - 3, write: 1 }, 0, true, false);
+            assert_eq!(res.partition_count() as u64, n);
+            assert!(res.has_equal_ranges());
+            let (salt, ks, ranks) = (0x5EED_u64.wrapping_mul(n), 3, 65_536..65_536 + 300_007);
+            let mut blocks = vec![0u32; n as usize];
+            count_keys_equal(salt, ks, ranks.clone(), &mut blocks);
+            let mut one = vec![0u32; n as usize];
+            for rank in ranks {
+                one[res.partition_of(key_hash(salt, ks, rank, 0))] += 1;
+            }
+            assert_eq!(blocks, one, "{n} partitions");
+            let mut plain = vec![0u32; n as usize];
+            count_keys_blocks(salt, ks, 65_536..65_536 + 300_007, &mut plain);
+            assert_eq!(plain, one, "{n} partitions, without vectors");
+        }
+    }
 
     /// Fast mode's weights of a tail spread over partitions of unequal ranges: five equal
     /// partitions (a uniform space of 10^6 keys: all tail) with the second split at a quarter

@@ -458,6 +458,13 @@ impl Resource {
         self.parts.len()
     }
 
+    /// The partitions are `n` equal hash ranges ([`equal_bounds`]): [`Self::partition_of`] is
+    /// `floor(h × n / 2⁶⁴)`.
+    #[must_use]
+    pub(crate) fn has_equal_ranges(&self) -> bool {
+        self.equal_ranges
+    }
+
     /// The partition holding hash `h`.
     #[inline]
     #[must_use]
