@@ -1405,6 +1405,13 @@ mod partition_draw_tests {
             let mut plain = vec![0u32; n as usize];
             count_keys_blocks(salt, ks, 65_536..65_536 + 300_007, &mut plain);
             assert_eq!(plain, one, "{n} partitions, without vectors");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                let mut avx2 = vec![0u32; n as usize];
+                // SAFETY: the processor has AVX2.
+                unsafe { count_keys_avx2(salt, ks, 65_536..65_536 + 300_007, &mut avx2) };
+                assert_eq!(avx2, one, "{n} partitions, AVX2");
+            }
         }
     }
 
