@@ -26,7 +26,7 @@ use crate::model::resource::{initial_partitions, Mode};
 use crate::scenario::{Action, CapacitySpec, Fidelity, Op, RateShape, Scenario};
 use crate::traffic::rate::peak_rate;
 
-/// Most requests an exact-mode run may simulate (about 65 s at the 45–47 M requests/s
+/// Most requests an exact-mode run may simulate (about 52 s at the 58 M requests/s
 /// `ddbsim bench` measures on the project's machine for the headline; slower where seconds
 /// are replayed request by request).
 pub const MAX_EXACT_REQUESTS: f64 = 3e9;
