@@ -13,7 +13,7 @@ use crate::metrics::Recorder;
 use crate::model::client::{AfterThrottle, Client};
 use crate::model::indexes::{IndexState, ItemCollections};
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
-use crate::model::resource::Resource;
+use crate::model::resource::{Resource, MANY_PARTITIONS};
 use crate::model::{Dim, Reason};
 use crate::time::{SimDuration, SimTime};
 use rand::Rng;
@@ -76,19 +76,18 @@ pub(crate) struct SimpleCount {
 }
 
 /// Partitions from which a one-pattern compact second is checked and taken partition by
-/// partition ([`Admission::admits_by_partition`]): where the partitions' state outgrows the
-/// nearest caches (192 bytes a partition: 4,096 are 768 KB).
+/// partition ([`Admission::admits_by_partition`]): [`MANY_PARTITIONS`].
 #[cfg(not(test))]
 #[inline]
 fn by_partition_from() -> usize {
-    4096
+    MANY_PARTITIONS
 }
 
 #[cfg(test)]
 thread_local! {
     /// [`by_partition_from`] on this thread (a test sets it to 1 to compare the path with the
     /// replay on a small table).
-    pub(crate) static BY_PARTITION_FROM: std::cell::Cell<usize> = const { std::cell::Cell::new(4096) };
+    pub(crate) static BY_PARTITION_FROM: std::cell::Cell<usize> = const { std::cell::Cell::new(MANY_PARTITIONS) };
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use super::admission::{Attempt, SimpleCount};
 use crate::model::dax::Dax;
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
-use crate::model::resource::Resource;
+use crate::model::resource::{Resource, MANY_PARTITIONS};
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec, SortKeys};
@@ -201,14 +201,10 @@ pub(crate) struct CompactSecond {
     pub(crate) arrivals: Vec<Arrival>,
     pub(crate) runs: Vec<Run>,
     /// Requests a partition, counted as they are drawn, when every pattern's resource has
-    /// fewer than [`COUNTED_PARTITIONS`] partitions (else empty): a second of one run is
+    /// fewer than [`MANY_PARTITIONS`] partitions (else empty): a second of one run is
     /// checked from them without a pass over its requests. Several runs' counts mix.
     pub(crate) counts: Vec<u32>,
 }
-
-/// Below this many partitions a compact second counts its requests a partition as it draws
-/// them (a table of 16 KB at most, cleared every second).
-pub(crate) const COUNTED_PARTITIONS: usize = 4096;
 
 /// The traffic of a run: compiled patterns, key distributions and random streams.
 pub(crate) struct Traffic {
@@ -744,7 +740,8 @@ impl Traffic {
         out.second_us = s * MICROS_PER_SEC;
         let most = self.pats.iter().map(|p| res[p.res].partition_count()).max().unwrap_or(0);
         out.counts.clear();
-        if most < COUNTED_PARTITIONS {
+        // A table of 16 KB at most, cleared every second.
+        if most < MANY_PARTITIONS {
             out.counts.resize(most, 0);
         }
         for j in 0..self.pats.len() {

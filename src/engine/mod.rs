@@ -1129,7 +1129,7 @@ rate = { steps = [["0s", 4000], ["2m", 14000], ["4m", 4000]] }
         );
         admission::BY_PARTITION_FROM.with(|c| c.set(1));
         let (with, without, used, r) = sure_and_replay(&sc, None);
-        admission::BY_PARTITION_FROM.with(|c| c.set(4096));
+        admission::BY_PARTITION_FROM.with(|c| c.set(crate::model::resource::MANY_PARTITIONS));
         assert!((200..350).contains(&used), "partition by partition, the compact path admitted {used} of 360 seconds");
         assert!(r.patterns[0].throttled_attempts > 0, "the reads were throttled");
         assert!(with == without, "one pattern, partition by partition: the compact path and the replay differ");

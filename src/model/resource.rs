@@ -209,9 +209,10 @@ pub(crate) struct Resource {
     filling: Vec<u32>,
 }
 
-/// Partitions from which a pass over them fetches each one ahead: where their state (192
-/// bytes each) outgrows the nearest caches.
-const FETCH_FROM: usize = 4096;
+/// Partitions from which their state (192 bytes each: 4,096 are 768 KB) outgrows the nearest
+/// caches: a pass over them fetches each one ahead, and exact mode's one-pattern seconds are
+/// checked and taken partition by partition (below, from counts taken as they are drawn).
+pub(crate) const MANY_PARTITIONS: usize = 4096;
 
 impl Resource {
     /// A resource created with `capacity` and `storage_bytes` of data.
@@ -774,7 +775,7 @@ impl Resource {
         self.second_consumed[i] += total;
         let (b, cost) = self.part_cost(d, u, ec);
         // Fetching ahead pays only where the partitions outgrow the nearest caches.
-        let fetch = self.parts.len() >= FETCH_FROM;
+        let fetch = self.parts.len() >= MANY_PARTITIONS;
         for (k, a) in by_part.iter().enumerate() {
             if let Some(ahead) = by_part.get(k + AHEAD).filter(|_| fetch) {
                 self.prefetch(at(ahead).1);

@@ -78,8 +78,8 @@ fn ln_factorial(k: f64) -> f64 {
 pub(crate) struct PoissonTables {
     /// The number of means.
     n: usize,
-    /// The tabulated means, in order: which mean, where its slots start, how many, and the
-    /// count of the first.
+    /// The tabulated means, in order: which mean (its index), where its slots start, how
+    /// many, and the count of the first.
     tables: Vec<Table>,
     /// Every table's alias slots, one after another.
     slots: Vec<[u32; 2]>,
@@ -87,7 +87,7 @@ pub(crate) struct PoissonTables {
 
 #[derive(Clone, Copy, Debug)]
 struct Table {
-    mean: u32,
+    which: u32,
     start: u32,
     len: u32,
     least: u32,
@@ -139,7 +139,7 @@ impl PoissonTables {
             }
             let start = self.slots.len() as u32;
             alias::push_slots(&probs, &mut self.slots);
-            self.tables.push(Table { mean: i, start, len: probs.len() as u32, least });
+            self.tables.push(Table { which: i, start, len: probs.len() as u32, least });
         }
     }
 
@@ -178,7 +178,7 @@ impl PoissonTables {
                 alias::prefetch_slot(slots_of(ahead), w);
             }
             let x = u64::from(t.least) + alias::sample_slots(slots_of(t), r) as u64;
-            counts[t.mean as usize] = x;
+            counts[t.which as usize] = x;
             total += x;
         }
         if tables.len() < self.n {
