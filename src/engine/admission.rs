@@ -95,6 +95,24 @@ fn by_partition_from() -> usize {
     BY_PARTITION_FROM.with(std::cell::Cell::get)
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How [`Admission::admits_by_partition`] decided on this thread: every partition surely
+    /// fitting by the busiest block, by each partition, or some partition not surely.
+    pub(crate) static BY_PARTITION_DECIDED: std::cell::Cell<[u64; 3]> = const { std::cell::Cell::new([0; 3]) };
+}
+
+/// Counts a decision of [`Admission::admits_by_partition`] (tests only).
+#[inline]
+fn decided(_how: usize) {
+    #[cfg(test)]
+    BY_PARTITION_DECIDED.with(|c| {
+        let mut v = c.get();
+        v[_how] += 1;
+        c.set(v);
+    });
+}
+
 /// Buffers reused every second.
 #[derive(Default)]
 pub(crate) struct Scratch {
@@ -128,9 +146,10 @@ pub(crate) struct Scratch {
     /// (each waited only the service time, so they are settled once, together).
     served_at_once: Vec<u64>,
     /// A one-pattern compact second's requests by partition (each partition's in time
-    /// order), when [`Self::sort_by_partition`] sorted them this second, with its groups:
-    /// (partition, start, end) in `by_part`.
+    /// order), when [`Self::sort_by_partition`] sorted them this second (`sorted`), with its
+    /// groups when listed: (partition, start, end) in `by_part`.
     by_part: Vec<Arrival>,
+    sorted: bool,
     by_part_tmp: Vec<Arrival>,
     groups: Vec<(u32, u32, u32)>,
     /// Radix counts of the sort.
@@ -157,6 +176,7 @@ impl Scratch {
             slots: Vec::new(),
             served_at_once: Vec::new(),
             by_part: Vec::new(),
+            sorted: false,
             by_part_tmp: Vec::new(),
             groups: Vec::new(),
             radix: Vec::new(),
@@ -164,40 +184,83 @@ impl Scratch {
     }
 
     /// Sorts `run` by partition (stably: each partition's requests stay in time order) into
-    /// `by_part`, a radix sort of at most 11 bits a pass over partitions `0..partitions`, and
-    /// lists each partition's requests in `groups`.
-    fn sort_by_partition(&mut self, run: &[Arrival], partitions: usize) {
+    /// `by_part`: with `whole`, a radix sort of at most 11 bits a pass over partitions
+    /// `0..partitions`, returning the most requests on one partition; else only by the top 11
+    /// bits of the partition (blocks of adjacent partitions, each block's requests in time
+    /// order), returning the most requests in one block, at least the most on one partition.
+    /// Every pass's counts are taken in one read, the first pass reads `run` itself, and the
+    /// buffers are sized without clearing (every slot is written).
+    fn sort_by_partition(&mut self, run: &[Arrival], partitions: usize, whole: bool) -> u32 {
         /// Bits a pass.
         const BITS: u32 = 11;
-        let Self { by_part, by_part_tmp, groups, radix, .. } = self;
-        by_part.clear();
-        by_part.extend_from_slice(run);
-        by_part_tmp.clear();
-        by_part_tmp.resize(run.len(), Arrival { offset_us: 0, part: 0 });
+        let Self { by_part, by_part_tmp, radix, sorted, .. } = self;
+        *sorted = true;
+        let n = run.len();
+        for v in [&mut *by_part, &mut *by_part_tmp] {
+            v.resize(n, Arrival { offset_us: 0, part: 0 });
+        }
         let bits = usize::BITS - partitions.saturating_sub(1).leading_zeros();
-        let passes = bits.div_ceil(BITS).max(1);
-        let width = bits.div_ceil(passes);
+        let (passes, width, low) = if whole {
+            let passes = bits.div_ceil(BITS).max(1);
+            (passes, bits.div_ceil(passes), 0)
+        } else {
+            (1, bits.min(BITS), bits.saturating_sub(BITS))
+        };
         let mask = (1u32 << width) - 1;
-        for pass in 0..passes {
-            let shift = pass * width;
-            radix.clear();
-            radix.resize(1 << width, 0);
-            for a in by_part.iter() {
-                radix[((a.part >> shift) & mask) as usize] += 1;
+        let size = 1usize << width;
+        radix.clear();
+        radix.resize(passes as usize * size, 0);
+        for a in run {
+            for pass in 0..passes {
+                radix[pass as usize * size + ((a.part >> (low + pass * width)) & mask) as usize] += 1;
             }
+        }
+        let mut most = 0;
+        for starts in radix.chunks_exact_mut(size) {
             let mut at = 0;
-            for c in radix.iter_mut() {
-                let n = *c;
+            for c in starts {
+                let k = *c;
+                most = most.max(k);
                 *c = at;
-                at += n;
+                at += k;
             }
-            for a in by_part.iter() {
-                let b = &mut radix[((a.part >> shift) & mask) as usize];
-                by_part_tmp[*b as usize] = *a;
+        }
+        // The last pass writes `by_part`.
+        let odd = passes % 2 == 1;
+        for (pass, starts) in (0..passes).zip(radix.chunks_exact_mut(size)) {
+            let into_by_part = (pass % 2 == 0) == odd;
+            let (src, dst): (&[Arrival], &mut [Arrival]) = match (pass, into_by_part) {
+                (0, true) => (run, by_part),
+                (0, false) => (run, by_part_tmp),
+                (_, true) => (by_part_tmp, by_part),
+                (_, false) => (by_part, by_part_tmp),
+            };
+            let shift = low + pass * width;
+            for a in src {
+                let b = &mut starts[((a.part >> shift) & mask) as usize];
+                dst[*b as usize] = *a;
                 *b += 1;
             }
-            std::mem::swap(by_part, by_part_tmp);
         }
+        if !whole || passes == 1 {
+            // One pass of whole partitions: its counts are the partitions'.
+            return most;
+        }
+        let (mut most, mut len, mut prev) = (0, 0, u32::MAX);
+        for a in by_part.iter() {
+            if a.part == prev {
+                len += 1;
+            } else {
+                most = most.max(len);
+                (len, prev) = (1, a.part);
+            }
+        }
+        most.max(len)
+    }
+
+    /// Lists each partition's requests of `by_part` in `groups`: (partition, start, end).
+    fn group_by_partition(&mut self) {
+        let Self { by_part, groups, .. } = self;
         groups.clear();
         let mut start = 0;
         for i in 1..=by_part.len() {
@@ -580,7 +643,7 @@ impl Admission<'_> {
         /// the last).
         const AHEAD: usize = 16;
         let any_ec = second.runs.iter().any(|run| self.pats[run.pat as usize].ec_read);
-        self.scratch.by_part.clear();
+        self.scratch.sorted = false;
         if let [run] = second.runs.as_slice() {
             let c = run.charge;
             let n = self.res[c.res as usize].partition_count();
@@ -618,7 +681,19 @@ impl Admission<'_> {
     /// partition's slot and state for each.
     fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run) -> bool {
         let res = &self.res[run.charge.res as usize];
-        self.scratch.sort_by_partition(arrivals, res.partition_count());
+        let (dim, part_units, over) = Self::run_terms(self.res, self.pats, run, arrivals.len());
+        if !over {
+            // By blocks of adjacent partitions: no partition is asked for more than its block,
+            // and if the busiest block fits the fullest partition, every partition holds its
+            // requests (the partitions' pass then visits each block's partitions together).
+            let most = self.scratch.sort_by_partition(arrivals, res.partition_count(), false);
+            if res.every_partition_fits(dim, u64::from(most) * part_units) {
+                decided(0);
+                return true;
+            }
+        }
+        self.scratch.sort_by_partition(arrivals, res.partition_count(), true);
+        self.scratch.group_by_partition();
         let fits = Self::partition_fits(self.res, self.pats, run, arrivals.len());
         let groups = &self.scratch.groups;
         let all = groups.iter().enumerate().all(|(k, &(p, start, end))| {
@@ -627,24 +702,29 @@ impl Admission<'_> {
             }
             fits(p as usize, u64::from(end - start))
         });
-        if !all {
-            self.scratch.by_part.clear();
-        }
+        self.scratch.sorted = all;
+        decided(if all { 1 } else { 2 });
         all
     }
 
     /// The rule of [`Self::admits_all`] for a second of one run of `len` requests: does
     /// partition `p`, asked for `n` of them, surely hold them?
     fn partition_fits<'a>(res: &'a [Resource], pats: &[CompiledPattern], run: &Run, len: usize) -> impl Fn(usize, u64) -> bool + 'a {
+        let (dim, part_units, over) = Self::run_terms(res, pats, run, len);
+        let (units, res) = (run.charge.units, &res[run.charge.res as usize]);
+        move |p, n| res.surely_fits(p, dim, n * part_units, 0, n * units, over)
+    }
+
+    /// The terms of [`Self::partition_fits`]: the run's dimension, what each request asks of
+    /// its partition's bucket (an eventually consistent read less, spread over the replicas),
+    /// and whether the run asks for more than the table-level room (its partitions' burst
+    /// credit must then hold what they ask for).
+    fn run_terms(res: &[Resource], pats: &[CompiledPattern], run: &Run, len: usize) -> (Dim, u64, bool) {
         let c = run.charge;
-        let dim = c.dim;
-        let ec = pats[run.pat as usize].ec_read && dim == Dim::Read;
+        let ec = pats[run.pat as usize].ec_read && c.dim == Dim::Read;
         let res = &res[c.res as usize];
-        // What each request asks of its partition's bucket (an eventually consistent read
-        // less, spread over the replicas) and of burst credit.
         let part_units = if ec { res.ec_partition_units(c.units) } else { c.units };
-        let over = c.units * len as u64 > res.table_room(dim);
-        move |p, n| res.surely_fits(p, dim, n * part_units, 0, n * c.units, over)
+        (c.dim, part_units, c.units * len as u64 > res.table_room(c.dim))
     }
 
     /// The rule of [`Self::admits_all`] over charges (each with whether it is an eventually
@@ -693,7 +773,8 @@ impl Admission<'_> {
                 let c = run.charge;
                 let ec = self.pats[run.pat as usize].ec_read && c.dim == Dim::Read;
                 // The partitions' pass by partition when the check sorted them.
-                let by_part = if self.scratch.by_part.len() == arrivals.len() { &self.scratch.by_part[..] } else { arrivals };
+                let by_part = if self.scratch.sorted { &self.scratch.by_part[..] } else { arrivals };
+                debug_assert_eq!(by_part.len(), arrivals.len());
                 self.res[c.res as usize].take_run_sure(
                     arrivals,
                     by_part,

@@ -207,6 +207,17 @@ pub(crate) struct Resource {
     /// Partitions whose burst credit is below its cap in a dimension (each such one, perhaps
     /// some full): the only ones banking unused capacity.
     filling: Vec<u32>,
+    /// Per partition bucket: the most debt a take left a partition with this second,
+    /// milli-unit-µs.
+    debt_hi: [u64; 2],
+    /// Per partition bucket: no partition's debt exceeds this during the current second
+    /// (`u64::MAX`: unknown). A bucket holds at most a second of its cap, and refills it in
+    /// a second, so a debt left before the previous second is paid, and the previous
+    /// second's `debt_hi` bounds the rest ([`Self::end_second`]).
+    debt_bound: [u64; 2],
+    /// Each partition's use of the second is read before the second closes (a global table
+    /// replicates it): [`Self::take_run_sure`] keeps it apart from the minute's.
+    second_use: bool,
 }
 
 /// Partitions from which their state (192 bytes each: 4,096 are 768 KB) outgrows the nearest
@@ -245,6 +256,9 @@ impl Resource {
             added_minute: 0,
             touched: Vec::new(),
             filling: Vec::new(),
+            debt_hi: [0; 2],
+            debt_bound: [0; 2],
+            second_use: false,
         };
         r.refresh_limits();
         if burst_full {
@@ -328,10 +342,18 @@ impl Resource {
         self.second_consumed[d as usize]
     }
 
-    /// Milli-units of `d` partition `p` consumed this second so far.
+    /// Milli-units of `d` partition `p` consumed this second so far (kept only after
+    /// [`Self::keep_second_use`]).
     #[inline]
     pub(crate) fn part_second_used(&self, p: usize, d: Dim) -> u64 {
+        debug_assert!(self.second_use, "a partition's use of the second, not kept");
         self.parts[p].used[d as usize]
+    }
+
+    /// Keeps each partition's use of the second apart until the second closes, for
+    /// [`Self::part_second_used`].
+    pub(crate) fn keep_second_use(&mut self) {
+        self.second_use = true;
     }
 
     /// Bytes stored on partition `p`.
@@ -487,6 +509,8 @@ impl Resource {
         self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
         self.bounds = bounds;
         self.parts = parts;
+        // Partitions from elsewhere: their debts are not known to be bounded.
+        self.debt_bound = [u64::MAX; 2];
         self.refresh_caps();
     }
 
@@ -559,6 +583,7 @@ impl Resource {
     /// Admission is at `t_us` from now on (clamped to the current second).
     #[inline]
     pub(crate) fn set_time(&mut self, t_us: u64) {
+        debug_assert!(t_us <= self.second_us + US, "admission at {t_us} µs, past the second's end");
         self.now_us = t_us.max(self.second_us);
     }
 
@@ -703,6 +728,7 @@ impl Resource {
         let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
+        self.debt_hi[b] = self.debt_hi[b].max(part.debt[b]);
         if part.used == [0; 2] {
             self.touched.push(p as u32);
         }
@@ -776,6 +802,10 @@ impl Resource {
         let (b, cost) = self.part_cost(d, u, ec);
         // Fetching ahead pays only where the partitions outgrow the nearest caches.
         let fetch = self.parts.len() >= MANY_PARTITIONS;
+        let mut hi = self.debt_hi[b];
+        // Nothing reads the partitions' use of the second before it closes (no replication):
+        // it goes to their minute at once, and the close need not visit them.
+        let to_minute = !self.second_use;
         for (k, a) in by_part.iter().enumerate() {
             if let Some(ahead) = by_part.get(k + AHEAD).filter(|_| fetch) {
                 self.prefetch(at(ahead).1);
@@ -787,11 +817,17 @@ impl Resource {
             part.debt = debt;
             part.at_us = self.now_us;
             part.debt[b] += cost * US;
-            if part.used == [0; 2] {
-                self.touched.push(p as u32);
+            hi = hi.max(part.debt[b]);
+            if to_minute {
+                part.minute_consumed[i] += u;
+            } else {
+                if part.used == [0; 2] {
+                    self.touched.push(p as u32);
+                }
+                part.used[i] += u;
             }
-            part.used[i] += u;
         }
+        self.debt_hi[b] = hi;
         self.now_us = last;
     }
 
@@ -828,6 +864,7 @@ impl Resource {
         let (b, cost) = self.part_cost(d, u, ec);
         let part = &mut self.parts[p];
         part.debt[b] += cost * US;
+        self.debt_hi[b] = self.debt_hi[b].max(part.debt[b]);
         if part.used == [0; 2] {
             self.touched.push(p as u32);
         }
@@ -855,6 +892,16 @@ impl Resource {
     #[must_use]
     pub(crate) fn linear(&self) -> bool {
         self.linear
+    }
+
+    /// [`Self::partition_fits_now`] of every partition at once, with no other demand: does
+    /// demand of `u` milli-units of `d` fit any partition's bucket now, whatever its debt
+    /// (at most [`Self::debt_bound`])?
+    #[must_use]
+    pub(crate) fn every_partition_fits(&self, d: Dim, u: u64) -> bool {
+        let (b, cost) = self.part_cost(d, u, false);
+        let debt = self.debt_bound[b].max(self.debt_hi[b]);
+        u128::from(debt) + u128::from(cost) * u128::from(US) <= u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)
     }
 
     /// Does demand of `u` milli-units of `d` on partition `p`, with `other` milli-units of the
@@ -959,6 +1006,15 @@ impl Resource {
                 p.filling
             });
         }
+        // Every take this second left its partition's debt at most `debt_hi`, no later than
+        // the second's end (admission's time never passes it); a second later it is paid, and
+        // debts left before this second are paid by then. A debt beyond the bucket (which
+        // admission never leaves) would outlast a second: the bound is then unknown for good.
+        for b in 0..2 {
+            let full = PARTITION_CAP_MILLI[b] * US;
+            self.debt_bound[b] = if self.debt_bound[b] == u64::MAX || self.debt_hi[b] > full { u64::MAX } else { self.debt_hi[b] };
+        }
+        self.debt_hi = [0; 2];
         self.used = [0; 2];
         self.second_consumed = [0; 2];
         self.second_us += US;
@@ -1030,11 +1086,17 @@ mod tests {
     /// credit) taking 1,500 RCU a second (the table's bucket holds 1,000 of it, burst credit
     /// the rest: the run taken one by one). The second second's partition pass runs sorted by
     /// partition (the partitions are first touched in the same order either way here, so
-    /// even the list of touched partitions is the same).
+    /// even the list of touched partitions is the same). Where each partition's use of the
+    /// second is kept apart ([`Resource::keep_second_use`]) the state is the same at every
+    /// point; else the run's use goes to the minute at once, and the state is the same once
+    /// the second closes.
     #[test]
     fn a_run_is_its_takes_one_by_one() {
-        for (read, takes) in [(6_000, 300u64), (1_000, 375)] {
+        for (read, takes, keep) in [(6_000, 300u64, true), (1_000, 375, true), (6_000, 300, false), (1_000, 375, false)] {
             let mut run = Resource::new("t".into(), false, &prov(read, 10), 0, true, false);
+            if keep {
+                run.keep_second_use();
+            }
             let mut one = run.clone();
             let parts = run.partition_count() as u64;
             assert_eq!(parts, if read == 6_000 { 3 } else { 1 });
@@ -1056,9 +1118,12 @@ mod tests {
                     one.set_time(t);
                     one.take_sure(p, Dim::Read, 4_000, false);
                 }
-                assert_eq!(format!("{run:?}"), format!("{one:?}"), "{read} RCU, second {second}");
+                if keep {
+                    assert_eq!(format!("{run:?}"), format!("{one:?}"), "{read} RCU, second {second}");
+                }
                 run.end_second();
                 one.end_second();
+                assert_eq!(format!("{run:?}"), format!("{one:?}"), "{read} RCU, second {second} closed, kept: {keep}");
             }
             let spent = one.parts.iter().map(|p| p.burst[0]).sum::<u64>() < one.parts.iter().map(|p| p.burst_cap[0]).sum::<u64>();
             assert_eq!(spent, read == 1_000, "{read} RCU: burst credit spent only beyond the table's bucket");
@@ -1224,6 +1289,42 @@ mod tests {
         assert_eq!(r.try_take(1, Dim::Read, MILLI), Err(Reason::MaxOnDemand));
     }
 
+    /// [`Resource::every_partition_fits`] from the previous second's fullest bucket: a 6,000
+    /// RCU, 10 WCU table (three partitions, full burst credit) takes 2,000 RCU on partition 0
+    /// at 0.5 s. In second 1 every partition surely holds 1,000 RCU more (2,000 + 1,000 = the
+    /// 3,000 cap), not 1,000.001 (partition 0 itself has refilled 1,500 of its 2,000 by then: the
+    /// bound is an upper one). A take in second 1 of 2,500 RCU at 1.9 s counts at once: then no
+    /// 501 RCU more fit anywhere (2,500 + 501 > 3,000), 500 do. After a quiet second 2, the
+    /// 2,500 are paid by second 3, and any partition holds its whole cap. In the linear model a
+    /// write unit is three read units of the one bucket.
+    #[test]
+    fn every_partition_fits_by_the_last_seconds_fullest_bucket() {
+        let mut r = Resource::new("t".into(), false, &prov(6_000, 10), 0, true, false);
+        assert_eq!(r.partition_count(), 3);
+        r.set_time(US / 2);
+        r.take_sure(0, Dim::Read, 2_000_000, false);
+        r.end_second();
+        assert!(r.every_partition_fits(Dim::Read, 1_000_000));
+        assert!(!r.every_partition_fits(Dim::Read, 1_000_001));
+        assert_eq!(r.part_debt(&r.parts[0], 0), 500_000 * US);
+        r.set_time(US + 9 * US / 10);
+        r.take_sure(1, Dim::Read, 2_500_000, false);
+        assert!(r.every_partition_fits(Dim::Read, 500_000));
+        assert!(!r.every_partition_fits(Dim::Read, 501_000));
+        r.end_second();
+        assert!(!r.every_partition_fits(Dim::Read, 501_000), "second 2: the 2,500 RCU taken at 1.9 s are not yet paid");
+        r.end_second();
+        assert!(r.every_partition_fits(Dim::Read, 3_000_000));
+        assert!(!r.every_partition_fits(Dim::Read, 3_000_001));
+        // Linear: 300 WCU written leave 900 read units of debt; 2,100 read units more fit, or 700
+        // write units.
+        let mut r = Resource::new("t".into(), false, &prov(6_000, 10), 0, true, true);
+        r.take_sure(0, Dim::Write, 300_000, false);
+        r.end_second();
+        assert!(r.every_partition_fits(Dim::Read, 2_100_000) && !r.every_partition_fits(Dim::Read, 2_100_001));
+        assert!(r.every_partition_fits(Dim::Write, 700_000) && !r.every_partition_fits(Dim::Write, 700_001));
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, failure_persistence: None, ..proptest::prelude::ProptestConfig::default() })]
 
@@ -1263,6 +1364,38 @@ mod tests {
         for d in Dim::ALL {
             let prov = r.provisioned(d) * 1_000;
             proptest::prop_assert!(consumed[d as usize] <= prov * (seconds + BURST_SECONDS) + n as u64);
+        }
+    }
+
+    /// No partition's debt is ever above what [`Resource::every_partition_fits`] assumes: takes
+    /// (reads and writes, some given back) at times moving through the seconds, some seconds
+    /// quiet, both partition models.
+    #[test]
+    fn the_debt_bound_holds(read in 1u64..20_000, write in 1u64..8_000, linear in proptest::prelude::any::<bool>(), asks in proptest::collection::vec((0usize..64, proptest::prelude::any::<bool>(), 1u64..3_000_000, 0u64..400_000, 0u8..8), 1..300)) {
+        let mut r = Resource::new("t".into(), false, &prov(read, write), 0, true, linear);
+        let n = r.partition_count();
+        let mut now = 0;
+        for (p, is_write, units, advance, tick) in asks {
+            let d = if is_write { Dim::Write } else { Dim::Read };
+            now = (now + advance).min(r.second_us + US);
+            r.set_time(now);
+            if let Ok(from_burst) = r.try_take(p % n, d, units) {
+                if tick == 1 {
+                    r.untake(p % n, d, units, from_burst);
+                }
+            }
+            if tick >= 6 {
+                for _ in 0..tick - 5 {
+                    r.end_second();
+                }
+                now = r.second_us;
+            }
+            for b in 0..2 {
+                let bound = r.debt_bound[b].max(r.debt_hi[b]);
+                for (i, part) in r.parts.iter().enumerate() {
+                    proptest::prop_assert!(r.part_debt(part, b) <= bound, "partition {i} bucket {b}: {} above {bound}", r.part_debt(part, b));
+                }
+            }
         }
     }
 
