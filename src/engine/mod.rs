@@ -783,9 +783,15 @@ impl<'a> Simulation<'a> {
                 m.lag_p99_us = idx.propagation.close_minute();
             }
             self.rec.resources[r].push(m);
-            let caps = [crate::limits::PARTITION_READ_CAP * MILLI * secs, crate::limits::PARTITION_WRITE_CAP * MILLI * secs];
-            let mut util = Vec::with_capacity(res.partition_count());
             let record = self.opts.record_partitions;
+            let heat = self.ctl[r].splits_for_heat();
+            if !record && !heat && !self.rec.entity_use.on() {
+                // Nothing reads the partitions' minute: their counts run on, sparing a pass
+                // over every partition (with many, most of a minute's close).
+                continue;
+            }
+            let caps = [crate::limits::PARTITION_READ_CAP * MILLI * secs, crate::limits::PARTITION_WRITE_CAP * MILLI * secs];
+            let mut util = Vec::with_capacity(if heat { res.partition_count() } else { 0 });
             let crate::metrics::Recorder { partitions: rows, entity_use, entity_shares, .. } = &mut self.rec;
             let names = &self.entity_names;
             res.close_minute(|p, consumed, throttles| {
@@ -807,9 +813,11 @@ impl<'a> Simulation<'a> {
                         entities,
                     });
                 }
-                util.push((consumed[0] as f64 / caps[0] as f64).max(consumed[1] as f64 / caps[1] as f64));
+                if heat {
+                    util.push((consumed[0] as f64 / caps[0] as f64).max(consumed[1] as f64 / caps[1] as f64));
+                }
             });
-            if secs == 60 {
+            if secs == 60 && heat {
                 let s = (minute + 1) * 60;
                 let traffic = &self.traffic;
                 let cmds = self.ctl[r].on_heat(s, &self.res[r], &util, |i| traffic.heat_split_point(r, &self.res[r], i, s));

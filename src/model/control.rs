@@ -460,6 +460,12 @@ impl CapacityController {
         out
     }
 
+    /// Does this resource split for heat (so [`Self::on_heat`] reads the partitions' use)?
+    #[must_use]
+    pub(crate) fn splits_for_heat(&self) -> bool {
+        self.settings.heat.is_some()
+    }
+
     /// After a full minute ending at second `s`: each partition's utilization of its cap (the
     /// larger of read and write). A partition above the heat threshold for the window gets a
     /// split at `split_point(partition)` after the delay, or a skipped event saying why.
