@@ -159,9 +159,11 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// Buffers for resources of these partition counts.
     pub(crate) fn new(partitions: impl Iterator<Item = usize>) -> Self {
+        // Zeroed allocations (not clones): large ones are mapped lazily, and a path that never
+        // counts demand never touches them.
         let demand: Vec<[Vec<u64>; 2]> = partitions.map(|n| [vec![0; n], vec![0; n]]).collect();
         Self {
-            asked: demand.clone(),
+            asked: demand.iter().map(|d| [vec![0; d[0].len()], vec![0; d[1].len()]]).collect(),
             totals: vec![[0; 2]; demand.len()],
             packed: Vec::new(),
             starts: Vec::new(),
