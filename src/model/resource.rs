@@ -269,12 +269,13 @@ impl Resource {
         };
         r.refresh_limits();
         if burst_full {
-            for d in Dim::ALL {
-                for i in 0..r.parts.len() {
-                    r.parts[i].burst[d as usize] = r.burst_cap(i, d);
-                }
+            // Every partition's credit full: none is filling (one pass, as 100,000 partitions'
+            // set-up counts).
+            for p in &mut r.parts {
+                p.burst = p.burst_cap;
+                p.filling = false;
             }
-            r.refresh_lists();
+            r.filling.clear();
         }
         r
     }
@@ -541,12 +542,6 @@ impl Resource {
     #[must_use]
     pub(crate) fn allocation_milli(&self, i: usize, d: Dim) -> u64 {
         (self.provisioned(d) as f64 * MILLI as f64 * self.parts[i].share).round() as u64
-    }
-
-    /// Largest burst credit partition `i` banks, milli-units.
-    #[must_use]
-    pub(crate) fn burst_cap(&self, i: usize, d: Dim) -> u64 {
-        self.parts[i].burst_cap[d as usize]
     }
 
     /// Splits partition `i` at hash `at` (which must lie inside its range); the lower child
