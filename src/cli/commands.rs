@@ -403,12 +403,9 @@ fn headline_with(rcu: u64) -> Result<Scenario, CliError> {
 /// `ddbsim bench`: the figures of README's performance table, measured in one run.
 pub(super) fn bench(a: &super::args::BenchArgs, stop: &StopToken) -> Result<(), CliError> {
     let sc = headline_with(3_000_000)?;
-    let (fast_d, exact_d, growth_d, simpy_d) = (
-        duration_flag("fast", &a.fast)?,
-        duration_flag("exact", &a.exact)?,
-        duration_flag("growth", &a.growth)?,
-        duration_flag("simpy-duration", &a.simpy_duration)?,
-    );
+    let (fast_d, exact_d, simpy_d) =
+        (duration_flag("fast", &a.fast)?, duration_flag("exact", &a.exact)?, duration_flag("simpy-duration", &a.simpy_duration)?);
+    let growth_ds = a.growth.split(',').map(|d| duration_flag("growth", d.trim())).collect::<Result<Vec<_>, _>>()?;
     if let Some(script) = a.simpy.as_ref().filter(|p| !p.is_file()) {
         return Err(CliError::Argument(format!("--simpy {}: no such file (the SimPy model is tools/simpy_baseline.py)", script.display())));
     }
@@ -445,10 +442,25 @@ pub(super) fn bench(a: &super::args::BenchArgs, stop: &StopToken) -> Result<(), 
         }
         None => None,
     };
-    let few = timed(&headline_with(300_000)?, Fidelity::Exact, growth_d, stop)?;
-    let many = timed(&headline_with(300_000_000)?, Fidelity::Exact, growth_d, stop)?;
-    let growth = many.wall_s / few.wall_s;
-    say(format!("exact, {growth_d} at 100 vs 100,000 partitions: {:.0} ms vs {:.0} ms, {growth:.2}x", few.wall_s * 1e3, many.wall_s * 1e3));
+    let (few_sc, many_sc) = (headline_with(300_000)?, headline_with(300_000_000)?);
+    let mut growths = Vec::new();
+    for &d in &growth_ds {
+        // Three runs of each, alternating (this machine's speed drifts by 10-20 % within
+        // minutes, and memory-bound runs of many partitions most): the median of each.
+        let (mut fews, mut manys) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            fews.push(timed(&few_sc, Fidelity::Exact, d, stop)?);
+            manys.push(timed(&many_sc, Fidelity::Exact, d, stop)?);
+        }
+        let median = |mut v: Vec<Timed>| {
+            v.sort_by(|a, b| a.wall_s.total_cmp(&b.wall_s));
+            v.swap_remove(1)
+        };
+        let (few, many) = (median(fews), median(manys));
+        let growth = many.wall_s / few.wall_s;
+        say(format!("exact, {d} at 100 vs 100,000 partitions: {:.0} ms vs {:.0} ms, {growth:.2}x", few.wall_s * 1e3, many.wall_s * 1e3));
+        growths.push((d, few, many, growth));
+    }
     // The fast run again as `ddbsim run` makes it, with its partitions recorded, its report,
     // charts and files written (to a folder removed after): the peak of this process.
     let mem_dir = std::env::temp_dir().join(format!("ddbsim-bench-{}", std::process::id()));
@@ -477,7 +489,12 @@ pub(super) fn bench(a: &super::args::BenchArgs, stop: &StopToken) -> Result<(), 
         let doc = serde_json::json!({
             "runs": [fast.json("fast"), exact.json("exact")],
             "exact_day_s": day_s,
-            "growth": { "partitions_100": few.json("exact"), "partitions_100000": many.json("exact"), "ratio": growth },
+            "growth": growths.iter().map(|(d, few, many, growth)| serde_json::json!({
+                "simulated_s": d.as_secs(),
+                "partitions_100": few.json("exact"),
+                "partitions_100000": many.json("exact"),
+                "ratio": growth,
+            })).collect::<Vec<_>>(),
             "peak_memory_bytes": peak,
             "simpy": simpy.as_ref().map(|t| serde_json::json!({
                 "run": t.json("simpy"),
@@ -501,11 +518,13 @@ pub(super) fn bench(a: &super::args::BenchArgs, stop: &StopToken) -> Result<(), 
             exact.wall_s,
             exact.requests_per_s() / 1e6
         );
-        println!(
-            "| exact mode, {growth_d} at 100 vs 100,000 partitions | {:.0} ms vs {:.0} ms: {growth:.2}× | within 1.5× |",
-            few.wall_s * 1e3,
-            many.wall_s * 1e3
-        );
+        for (d, few, many, growth) in &growths {
+            println!(
+                "| exact mode, {d} at 100 vs 100,000 partitions | {:.0} ms vs {:.0} ms: {growth:.2}× | within 1.5× |",
+                few.wall_s * 1e3,
+                many.wall_s * 1e3
+            );
+        }
         match &simpy {
             Some(t) => println!(
                 "| against SimPy (the same model, `tools/simpy_baseline.py`, {simpy_d} simulated) | {:.3} M requests/s: exact mode {:.0}×, fast {:.0}× | exact ≥ 300× |",

@@ -361,7 +361,7 @@ fn bench_prints_the_performance_table_from_one_run() {
     )
     .unwrap();
     let model = model.to_str().unwrap();
-    let args = ["bench", "--fast", "2m", "--exact", "5s", "--growth", "2s", "--simpy", model, "--simpy-duration", "3s"];
+    let args = ["bench", "--fast", "2m", "--exact", "5s", "--growth", "2s,3s", "--simpy", model, "--simpy-duration", "3s"];
     let o = ddbsim(&[&args[..], &["--json"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -371,9 +371,13 @@ fn bench_prints_the_performance_table_from_one_run() {
     assert!((exact["requests_per_s"].as_f64().unwrap() - rps(exact)).abs() < 1e-6 * rps(exact));
     // 50,000 requests a second for 5 s: a Poisson count within 5 standard deviations.
     assert!((exact["requests"].as_f64().unwrap() - 250_000.0).abs() < 5.0 * 500.0, "{exact}");
-    let g = &doc["growth"];
-    let walls = g["partitions_100000"]["wall_s"].as_f64().unwrap() / g["partitions_100"]["wall_s"].as_f64().unwrap();
-    assert!((g["ratio"].as_f64().unwrap() - walls).abs() < 1e-9);
+    let growth = doc["growth"].as_array().unwrap();
+    assert_eq!(growth.iter().map(|g| g["simulated_s"].as_u64()).collect::<Vec<_>>(), [Some(2), Some(3)]);
+    for g in growth {
+        let walls = g["partitions_100000"]["wall_s"].as_f64().unwrap() / g["partitions_100"]["wall_s"].as_f64().unwrap();
+        assert!((g["ratio"].as_f64().unwrap() - walls).abs() < 1e-9);
+        assert_eq!(g["partitions_100000"]["simulated_s"], g["simulated_s"]);
+    }
     let s = &doc["simpy"];
     assert_eq!(s["run"]["requests_per_s"].as_f64(), Some(25_000.0));
     assert_eq!(s["run"]["simulated_s"].as_u64(), Some(3));
@@ -383,14 +387,19 @@ fn bench_prints_the_performance_table_from_one_run() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let md = String::from_utf8_lossy(&o.stdout);
     let rows: Vec<&str> = md.lines().collect();
-    assert_eq!(rows.len(), 7, "{md}");
+    assert_eq!(rows.len(), 8, "{md}");
     assert!(rows.iter().all(|r| r.starts_with("| ") && r.ends_with(" |")), "{md}");
-    assert!(rows[5].contains("0.025 M requests/s: exact mode"), "{md}");
+    assert!(rows[4].starts_with("| exact mode, 2s at 100 vs 100,000 partitions") && rows[5].starts_with("| exact mode, 3s at"), "{md}");
+    assert!(rows[6].contains("0.025 M requests/s: exact mode"), "{md}");
     // A bad duration names its flag.
     let o = ddbsim(&["bench", "--exact", "nonsense"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--exact: \"nonsense\" is not a duration"), "{err}");
+    let o = ddbsim(&["bench", "--growth", "1m,soon"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--growth: \"soon\" is not a duration"), "{err}");
     let o = ddbsim(&["bench", "--fast", "1s", "--exact", "1s", "--growth", "1s", "--simpy", "no-such-model.py"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
