@@ -13,7 +13,7 @@ use crate::metrics::Recorder;
 use crate::model::client::{AfterThrottle, Client};
 use crate::model::indexes::{IndexState, ItemCollections};
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
-use crate::model::resource::{Resource, MANY_PARTITIONS};
+use crate::model::resource::{block_shift, Resource, BLOCK_BITS, MANY_PARTITIONS};
 use crate::model::{Dim, Reason};
 use crate::time::{SimDuration, SimTime};
 use rand::Rng;
@@ -188,13 +188,14 @@ impl Scratch {
     /// Sorts `run` by partition (stably: each partition's requests stay in time order) into
     /// `by_part`: with `whole`, a radix sort of at most 11 bits a pass over partitions
     /// `0..partitions`, returning the most requests on one partition; else only by the top 11
-    /// bits of the partition (blocks of adjacent partitions, each block's requests in time
-    /// order), returning the most requests in one block, at least the most on one partition.
-    /// Every pass's counts are taken in one read, the first pass reads `run` itself, and the
-    /// buffers are sized without clearing (every slot is written).
-    fn sort_by_partition(&mut self, run: &[Arrival], partitions: usize, whole: bool) -> u32 {
+    /// bits of the partition (blocks of adjacent partitions, [`block_shift`], each block's
+    /// requests in time order), returning the most requests in one block, at least the most on
+    /// one partition. Every pass's counts are taken in one read (or, by blocks, are `counts`,
+    /// counted as the requests were drawn), the first pass reads `run` itself, and the buffers
+    /// are sized without clearing (every slot is written).
+    fn sort_by_partition(&mut self, run: &[Arrival], partitions: usize, whole: bool, counts: Option<&[u32]>) -> u32 {
         /// Bits a pass.
-        const BITS: u32 = 11;
+        const BITS: u32 = BLOCK_BITS;
         let Self { by_part, by_part_tmp, radix, sorted, .. } = self;
         *sorted = true;
         let n = run.len();
@@ -206,15 +207,24 @@ impl Scratch {
             let passes = bits.div_ceil(BITS).max(1);
             (passes, bits.div_ceil(passes), 0)
         } else {
-            (1, bits.min(BITS), bits.saturating_sub(BITS))
+            (1, bits.min(BITS), block_shift(partitions))
         };
         let mask = (1u32 << width) - 1;
         let size = 1usize << width;
         radix.clear();
-        radix.resize(passes as usize * size, 0);
-        for a in run {
-            for pass in 0..passes {
-                radix[pass as usize * size + ((a.part >> (low + pass * width)) & mask) as usize] += 1;
+        match counts.filter(|_| !whole) {
+            Some(counts) => {
+                // Blocks beyond the partitions (counted over a larger resource's) are empty.
+                radix.extend_from_slice(&counts[..counts.len().min(size)]);
+                radix.resize(size, 0);
+            }
+            None => {
+                radix.resize(passes as usize * size, 0);
+                for a in run {
+                    for pass in 0..passes {
+                        radix[pass as usize * size + ((a.part >> (low + pass * width)) & mask) as usize] += 1;
+                    }
+                }
             }
         }
         let mut most = 0;
@@ -650,9 +660,11 @@ impl Admission<'_> {
             let c = run.charge;
             let n = self.res[c.res as usize].partition_count();
             if n >= by_partition_from() {
-                return self.admits_by_partition(&second.arrivals[run.start..run.end], run);
+                // The draw's counts, if by this resource's blocks.
+                let counts = Some(&second.counts[..]).filter(|_| second.count_shift == block_shift(n));
+                return self.admits_by_partition(&second.arrivals[run.start..run.end], run, counts);
             }
-            if second.counts.len() >= n {
+            if second.count_shift == 0 && second.counts.len() >= n {
                 // Each partition's demand is its count of requests, counted as they were drawn.
                 let fits = Self::partition_fits(self.res, self.pats, run, run.end - run.start);
                 return second.counts[..n].iter().enumerate().all(|(p, &k)| k == 0 || fits(p, u64::from(k)));
@@ -681,20 +693,20 @@ impl Admission<'_> {
     /// requests and the partitions are checked (and then taken, and closed) in order, each
     /// fetched once (32 ahead), where counting demand request by request reached a random
     /// partition's slot and state for each.
-    fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run) -> bool {
+    fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run, counts: Option<&[u32]>) -> bool {
         let res = &self.res[run.charge.res as usize];
         let (dim, part_units, over) = Self::run_terms(self.res, self.pats, run, arrivals.len());
         if !over {
             // By blocks of adjacent partitions: no partition is asked for more than its block,
             // and if the busiest block fits the fullest partition, every partition holds its
             // requests (the partitions' pass then visits each block's partitions together).
-            let most = self.scratch.sort_by_partition(arrivals, res.partition_count(), false);
+            let most = self.scratch.sort_by_partition(arrivals, res.partition_count(), false, counts);
             if res.every_partition_fits(dim, u64::from(most) * part_units) {
                 decided(0);
                 return true;
             }
         }
-        self.scratch.sort_by_partition(arrivals, res.partition_count(), true);
+        self.scratch.sort_by_partition(arrivals, res.partition_count(), true, None);
         self.scratch.group_by_partition();
         let fits = Self::partition_fits(self.res, self.pats, run, arrivals.len());
         let groups = &self.scratch.groups;

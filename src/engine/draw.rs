@@ -12,7 +12,7 @@
 use super::admission::{Attempt, SimpleCount};
 use crate::model::dax::Dax;
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
-use crate::model::resource::{Resource, MANY_PARTITIONS};
+use crate::model::resource::{block_shift, Resource, MANY_PARTITIONS};
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec, SortKeys};
@@ -200,10 +200,12 @@ pub(crate) struct CompactSecond {
     pub(crate) second_us: u64,
     pub(crate) arrivals: Vec<Arrival>,
     pub(crate) runs: Vec<Run>,
-    /// Requests a partition, counted as they are drawn, when every pattern's resource has
-    /// fewer than [`MANY_PARTITIONS`] partitions (else empty): a second of one run is
-    /// checked from them without a pass over its requests. Several runs' counts mix.
+    /// Requests a partition (`count_shift` 0), counted as they are drawn, when every
+    /// pattern's resource has fewer than [`MANY_PARTITIONS`] partitions, else requests a
+    /// block of adjacent partitions (`part >> count_shift`, [`block_shift`]): a second of one
+    /// run is checked from them without a pass over its requests. Several runs' counts mix.
     pub(crate) counts: Vec<u32>,
+    pub(crate) count_shift: u32,
 }
 
 /// The traffic of a run: compiled patterns, key distributions and random streams.
@@ -740,22 +742,19 @@ impl Traffic {
         out.second_us = s * MICROS_PER_SEC;
         let most = self.pats.iter().map(|p| res[p.res].partition_count()).max().unwrap_or(0);
         out.counts.clear();
-        // A table of 16 KB at most, cleared every second.
-        if most < MANY_PARTITIONS {
-            out.counts.resize(most, 0);
-        }
+        // A table of 16 KB at most (8 KB of blocks), cleared every second.
+        out.count_shift = if most < MANY_PARTITIONS { 0 } else { block_shift(most) };
+        out.counts.resize(most.div_ceil(1 << out.count_shift), 0);
         for j in 0..self.pats.len() {
             let lambda = self.lambda(j, s);
             if lambda <= 0.0 {
                 continue;
             }
             let start = out.arrivals.len();
-            let (arrivals, counts) = (&mut out.arrivals, &mut out.counts);
+            let (arrivals, counts, shift) = (&mut out.arrivals, &mut out.counts, out.count_shift);
             self.block_arrivals(j, s, MICROS_PER_SEC as f64 / lambda, res, |_, offset_us, part| {
                 arrivals.push(Arrival { offset_us, part: part as u32 });
-                if let Some(c) = counts.get_mut(part) {
-                    *c += 1;
-                }
+                counts[part >> shift] += 1;
             });
             let end = out.arrivals.len();
             if end > start {

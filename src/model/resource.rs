@@ -232,6 +232,16 @@ pub(crate) struct Resource {
 /// checked and taken partition by partition (below, from counts taken as they are drawn).
 pub(crate) const MANY_PARTITIONS: usize = 4096;
 
+/// Bits of the blocks of adjacent partitions exact mode counts a second's requests by on many
+/// partitions: a partition's block is its top 11 bits, `part >> block_shift(n)`.
+pub(crate) const BLOCK_BITS: u32 = 11;
+
+/// The shift of [`BLOCK_BITS`]' blocks among `n` partitions (0: a block a partition).
+#[must_use]
+pub(crate) fn block_shift(n: usize) -> u32 {
+    (usize::BITS - n.saturating_sub(1).leading_zeros()).saturating_sub(BLOCK_BITS)
+}
+
 impl Resource {
     /// A resource created with `capacity` and `storage_bytes` of data.
     ///
