@@ -46,31 +46,31 @@ pub(crate) fn push_slots(weights: &[f64], out: &mut Vec<[u32; 2]>) {
     assert!(n > 0 && n < u32::MAX as usize, "alias table over 1..2^32 outcomes");
     let sum: f64 = weights.iter().sum();
     let mut p: Vec<f64> = weights.iter().map(|w| w * n as f64 / sum).collect();
-    let mut prob = vec![0u32; n];
-    let mut alias: Vec<u32> = (0..n as u32).collect();
-    let mut small = Vec::new();
-    let mut large = Vec::new();
+    // Written in place (100,000 partitions' table is built with no other copy of it).
+    let base = out.len();
+    out.extend((0..n as u32).map(|i| [0, i]));
+    let slots = &mut out[base..];
+    let mut small: Vec<u32> = Vec::new();
+    let mut large: Vec<u32> = Vec::new();
     for (i, &x) in p.iter().enumerate() {
         if x < 1.0 {
-            small.push(i);
+            small.push(i as u32);
         } else {
-            large.push(i);
+            large.push(i as u32);
         }
     }
     while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
-        prob[s] = to_threshold(p[s]);
-        alias[s] = l as u32;
-        p[l] = (p[l] + p[s]) - 1.0;
-        if p[l] < 1.0 {
+        let (s, lu) = (s as usize, l as usize);
+        slots[s] = [to_threshold(p[s]), l];
+        p[lu] = (p[lu] + p[s]) - 1.0;
+        if p[lu] < 1.0 {
             large.pop();
             small.push(l);
         }
     }
     for i in large.into_iter().chain(small) {
-        prob[i] = u32::MAX;
-        alias[i] = i as u32;
+        slots[i as usize] = [u32::MAX, i];
     }
-    out.extend(prob.into_iter().zip(alias).map(|(p, a)| [p, a]));
 }
 
 /// The slot a draw from `r` reads in a table of `n` slots: its high 32 bits scaled to the
