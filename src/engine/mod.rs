@@ -1117,27 +1117,7 @@ rate = { steps = [["0s", 1200], ["3m", 6000], ["7m", 1200]] }
         // partitions or more, here from one): strong 4 KB reads on five partitions (12,000
         // RCU and 10 WCU) at 4,000 a second, then 14,000 (beyond the table's 12,000, and the
         // Zipf(1.1) head's partition beyond its 3,000), then 4,000.
-        let sc = scenario(
-            r#"
-[scenario]
-duration = "6m"
-seed = 8
-fidelity = "exact"
-[table]
-name = "T"
-partition_key = "k"
-capacity = { mode = "provisioned", read = 12000, write = 10 }
-[keys.k]
-cardinality = 1000
-popularity = { zipf = 1.1 }
-[[pattern]]
-name = "read"
-op = "get_item"
-item_bytes = 4000
-consistency = "strong"
-rate = { steps = [["0s", 4000], ["2m", 14000], ["4m", 4000]] }
-"#,
-        );
+        let sc = strong_reads(8, 12_000, r#"[["0s", 4000], ["2m", 14000], ["4m", 4000]]"#);
         admission::BY_PARTITION_FROM.with(|c| c.set(1));
         let (with, without, used, r) = sure_and_replay(&sc, None);
         admission::BY_PARTITION_FROM.with(|c| c.set(crate::model::resource::MANY_PARTITIONS));
@@ -1152,6 +1132,32 @@ rate = { steps = [["0s", 4000], ["2m", 14000], ["4m", 4000]] }
         assert!(with == without, "one pattern, from the counts: the compact path and the replay differ");
     }
 
+    /// Six exact minutes of strong 4 KB reads of 1,000 Zipf(1.1) keys at `steps`, on a table
+    /// of `read` RCU and 10 WCU.
+    fn strong_reads(seed: u64, read: u64, steps: &str) -> Scenario {
+        scenario(&format!(
+            r#"
+[scenario]
+duration = "6m"
+seed = {seed}
+fidelity = "exact"
+[table]
+name = "T"
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = {read}, write = 10 }}
+[keys.k]
+cardinality = 1000
+popularity = {{ zipf = 1.1 }}
+[[pattern]]
+name = "read"
+op = "get_item"
+item_bytes = 4000
+consistency = "strong"
+rate = {{ steps = {steps} }}
+"#
+        ))
+    }
+
     /// The compact path on a table of many partitions (15,000,000 RCU and 10 WCU: 5,001) is
     /// the replay too: strong 4 KB reads of Zipf(1.1) keys (the head key 17.9 % of them) at
     /// 4,000 a second (the head's partition about 720 RCU: every partition surely holds its
@@ -1161,27 +1167,7 @@ rate = { steps = [["0s", 4000], ["2m", 14000], ["4m", 4000]] }
     /// throttle), then 20,000 (about 3,590 RCU: throttled, replayed), then 4,000.
     #[test]
     fn the_compact_second_on_many_partitions_is_the_replay() {
-        let sc = scenario(
-            r#"
-[scenario]
-duration = "6m"
-seed = 9
-fidelity = "exact"
-[table]
-name = "T"
-partition_key = "k"
-capacity = { mode = "provisioned", read = 15000000, write = 10 }
-[keys.k]
-cardinality = 1000
-popularity = { zipf = 1.1 }
-[[pattern]]
-name = "read"
-op = "get_item"
-item_bytes = 4000
-consistency = "strong"
-rate = { steps = [["0s", 4000], ["2m", 16500], ["3m", 20000], ["4m", 4000]] }
-"#,
-        );
+        let sc = strong_reads(9, 15_000_000, r#"[["0s", 4000], ["2m", 16500], ["3m", 20000], ["4m", 4000]]"#);
         admission::BY_PARTITION_DECIDED.with(|c| c.set([0; 3]));
         let (with, without, used, r) = sure_and_replay(&sc, None);
         let [by_block, by_partition, not_sure] = admission::BY_PARTITION_DECIDED.with(std::cell::Cell::get);
