@@ -187,12 +187,12 @@ impl Scratch {
 
     /// Sorts `run` by partition (stably: each partition's requests stay in time order) into
     /// `by_part`: with `whole`, a radix sort of at most 11 bits a pass over partitions
-    /// `0..partitions`, returning the most requests on one partition; else only by the top 11
-    /// bits of the partition (blocks of adjacent partitions, [`block_shift`], each block's
-    /// requests in time order), returning the most requests in one block, at least the most on
-    /// one partition. Every pass's counts are taken in one read (or, by blocks, are `counts`,
-    /// counted as the requests were drawn), the first pass reads `run` itself, and the buffers
-    /// are sized without clearing (every slot is written).
+    /// `0..partitions`; else only by the top 11 bits of the partition (blocks of adjacent
+    /// partitions, [`block_shift`], each block's requests in time order), returning the most
+    /// requests in one block, at least the most on one partition (with `whole`, the most in one
+    /// bucket of a pass: not a bound). Every pass's counts are taken in one read (or, by
+    /// blocks, are `counts`, counted as the requests were drawn), the first pass reads `run`
+    /// itself, and the buffers are sized without clearing (every slot is written).
     fn sort_by_partition(&mut self, run: &[Arrival], partitions: usize, whole: bool, counts: Option<&[u32]>) -> u32 {
         /// Bits a pass.
         const BITS: u32 = BLOCK_BITS;
@@ -254,20 +254,7 @@ impl Scratch {
                 *b += 1;
             }
         }
-        if !whole || passes == 1 {
-            // One pass of whole partitions: its counts are the partitions'.
-            return most;
-        }
-        let (mut most, mut len, mut prev) = (0, 0, u32::MAX);
-        for a in by_part.iter() {
-            if a.part == prev {
-                len += 1;
-            } else {
-                most = most.max(len);
-                (len, prev) = (1, a.part);
-            }
-        }
-        most.max(len)
+        most
     }
 
     /// Lists each partition's requests of `by_part` in `groups`: (partition, start, end).
@@ -689,10 +676,13 @@ impl Admission<'_> {
     }
 
     /// [`Self::admits_compact`] of one pattern's requests `arrivals` on a resource of many
-    /// partitions: sorted by partition, so that each partition's demand is its count of
-    /// requests and the partitions are checked (and then taken, and closed) in order, each
-    /// fetched once (32 ahead), where counting demand request by request reached a random
-    /// partition's slot and state for each.
+    /// partitions. First by blocks of adjacent partitions (`counts`, when the draw counted them
+    /// by this resource's blocks): if the busiest block fits on top of the most debt any
+    /// partition can hold ([`Resource::every_partition_fits`]), every partition holds its
+    /// requests, none visited; the requests are then sorted by block for the partitions' pass.
+    /// Else sorted by partition, so that each partition's demand is its count of requests and
+    /// the partitions are checked (and then taken) in order, each fetched once (32 ahead), where
+    /// counting demand request by request reached a random partition's slot and state for each.
     fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run, counts: Option<&[u32]>) -> bool {
         let res = &self.res[run.charge.res as usize];
         let (dim, part_units, over) = Self::run_terms(self.res, self.pats, run, arrivals.len());
