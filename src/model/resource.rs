@@ -681,8 +681,7 @@ impl Resource {
     pub(crate) fn check_as(&self, p: usize, d: Dim, u: u64, ec: bool) -> Result<(), Reason> {
         let part = &self.parts[p];
         let (b, cost) = self.part_cost(d, u, ec);
-        let debt = self.part_debt(part, b);
-        if u128::from(debt) + u128::from(cost) * u128::from(US) > u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US) {
+        if !bucket_holds(b, self.part_debt(part, b), cost) {
             return Err(Reason::KeyRange);
         }
         let i = d as usize;
@@ -912,8 +911,7 @@ impl Resource {
     #[must_use]
     pub(crate) fn every_partition_fits(&self, d: Dim, u: u64) -> bool {
         let (b, cost) = self.part_cost(d, u, false);
-        let debt = self.debt_bound[b].max(self.debt_hi[b]);
-        u128::from(debt) + u128::from(cost) * u128::from(US) <= u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)
+        bucket_holds(b, self.debt_bound[b].max(self.debt_hi[b]), cost)
     }
 
     /// Does demand of `u` milli-units of `d` on partition `p`, with `other` milli-units of the
@@ -924,11 +922,10 @@ impl Resource {
         let part = &self.parts[p];
         if self.linear {
             let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
-            u128::from(self.part_debt(part, 0)) + u128::from(r + 3 * w) * u128::from(US)
-                <= u128::from(PARTITION_CAP_MILLI[0]) * u128::from(US)
+            bucket_holds(0, self.part_debt(part, 0), r + 3 * w)
         } else {
             let b = d as usize;
-            u128::from(self.part_debt(part, b)) + u128::from(u) * u128::from(US) <= u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)
+            bucket_holds(b, self.part_debt(part, b), u)
         }
     }
 
@@ -1047,6 +1044,13 @@ impl Resource {
         let t = &mut self.parts[p].minute_throttles[d as usize];
         *t = t.saturating_add(1);
     }
+}
+
+/// Does a partition's bucket `b`, with `debt` milli-unit-µs owed, hold `cost` milli-units
+/// more (its cap is a second of [`PARTITION_CAP_MILLI`])?
+#[inline]
+fn bucket_holds(b: usize, debt: u64, cost: u64) -> bool {
+    u128::from(debt) + u128::from(cost) * u128::from(US) <= u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)
 }
 
 /// Initial partition count (spec §2, P1–P3).
