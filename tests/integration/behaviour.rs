@@ -105,8 +105,13 @@ retry = "none"
     );
     let s = run_summary(&sc);
     // The one key's partition bucket: a full second (3,000) and 3,000 a second for 60 s, less
-    // the fraction of a unit left at the end.
-    assert!((182_997.0..=183_000.0).contains(&s.resources[0].consumed_rcu), "{}", s.resources[0].consumed_rcu);
+    // what is left in it at the end (and the refill lost in the first milliseconds, while it
+    // is still full). Each request takes one unit when the bucket holds one, so it stays near
+    // empty: it gains 3 units a ms and loses one for each of 4 requests a ms, a walk whose
+    // level exceeds x units with probability about e^(-0.6 x) (0.6 solves
+    // 4 e^(-θ) = 4 - 3θ): 20 units short, about one run in 100,000. (Seeds 1-8 leave 1 to
+    // 10 units, in both fidelities; the window was 3 units, which held for the first seed.)
+    assert!((182_980.0..=183_000.0).contains(&s.resources[0].consumed_rcu), "{}", s.resources[0].consumed_rcu);
     assert!(s.resources[0].throttle_events_by_reason["TableReadKeyRangeThroughputExceeded"] > 50_000);
 }
 
