@@ -208,6 +208,12 @@ pub(crate) struct Resource {
     equal_ranges: bool,
     /// Bytes writes added this minute (what TTL later expires a share of).
     added_minute: u64,
+    /// Bytes stored, all partitions' (kept as they change: a minute's close reads it, and
+    /// summing 100,000 partitions' second lines was most of that close).
+    bytes_total: u64,
+    /// Some partition may hold more than [`PARTITION_BYTES`] (set where bytes grow, cleared
+    /// when [`Self::split_for_size`] found none): else that search visits no partition.
+    oversized: bool,
     /// Partitions that consumed this second (each one with a use, perhaps some without):
     /// the second's close visits these, not every partition.
     touched: Vec<u32>,
@@ -227,7 +233,7 @@ pub(crate) struct Resource {
     second_use: bool,
 }
 
-/// Partitions from which their state (192 bytes each: 4,096 are 768 KB) outgrows the nearest
+/// Partitions from which their state (128 bytes each: 4,096 are 512 KB) outgrows the nearest
 /// caches: a pass over them fetches each one ahead, and exact mode's one-pattern seconds are
 /// checked and taken partition by partition (below, from counts taken as they are drawn).
 pub(crate) const MANY_PARTITIONS: usize = 4096;
@@ -257,7 +263,7 @@ impl Resource {
             is_index,
             mode,
             bounds: equal_bounds(n),
-            parts: (0..n).map(|i| Partition::with_share(1.0 / n as f64, storage_bytes / n + u64::from(i < storage_bytes % n))).collect(),
+            parts: Vec::new(),
             used: [0; 2],
             debt: [0; 2],
             at_us: 0,
@@ -271,32 +277,50 @@ impl Resource {
             ec_fanout_milli: MILLI,
             equal_ranges: true,
             added_minute: 0,
+            bytes_total: storage_bytes,
+            oversized: true,
             touched: Vec::new(),
             filling: Vec::new(),
             debt_hi: [0; 2],
             debt_bound: [0; 2],
             second_use: false,
         };
-        r.refresh_limits();
-        if burst_full {
-            // Every partition's credit full: none is filling (one pass, as 100,000 partitions'
-            // set-up counts).
-            for p in &mut r.parts {
-                p.burst = p.burst_cap;
-                p.filling = false;
-            }
-            r.filling.clear();
+        r.set_limits();
+        // The partitions in one pass, each complete (100,000 partitions are 12.8 MB, and
+        // their set-up counts in a short run): an equal share each, so one burst cap, and
+        // their credit full or empty (empty credit fills).
+        let share = 1.0 / n as f64;
+        let burst_cap = r.burst_cap_of(share);
+        let burst = if burst_full { burst_cap } else { [0; 2] };
+        let filling = burst != burst_cap;
+        r.parts = (0..n)
+            .map(|i| Partition {
+                burst_cap,
+                burst,
+                filling,
+                ..Partition::with_share(share, storage_bytes / n + u64::from(i < storage_bytes % n))
+            })
+            .collect();
+        if filling {
+            r.filling = (0..n as u32).collect();
         }
         r
     }
 
+    /// The burst cap of a partition with `share` of the provisioned capacity, milli-units
+    /// (300 s of its allocation).
+    fn burst_cap_of(&self, share: f64) -> [u64; 2] {
+        Dim::ALL.map(|d| BURST_SECONDS * (self.provisioned(d) as f64 * MILLI as f64 * share).round() as u64)
+    }
+
     #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
     fn refresh_caps(&mut self) {
-        let prov = [self.provisioned(Dim::Read) as f64 * MILLI as f64, self.provisioned(Dim::Write) as f64 * MILLI as f64];
-        for p in &mut self.parts {
+        for k in 0..self.parts.len() {
+            let cap = self.burst_cap_of(self.parts[k].share);
+            let p = &mut self.parts[k];
             for i in 0..2 {
-                p.burst_cap[i] = BURST_SECONDS * (prov[i] * p.share).round() as u64;
-                p.burst[i] = p.burst[i].min(p.burst_cap[i]);
+                p.burst_cap[i] = cap[i];
+                p.burst[i] = p.burst[i].min(cap[i]);
             }
         }
         self.refresh_lists();
@@ -382,19 +406,28 @@ impl Resource {
 
     /// Sets partition `p`'s bytes (a replica mirroring the table: not a write).
     pub(crate) fn set_part_bytes(&mut self, p: usize, bytes: u64) {
-        self.parts[p].bytes = bytes;
+        self.set_bytes(p, bytes);
+    }
+
+    /// Partition `p` holds `bytes` now: the total and the size flag follow.
+    #[inline]
+    fn set_bytes(&mut self, p: usize, bytes: u64) {
+        let b = &mut self.parts[p].bytes;
+        self.bytes_total = self.bytes_total - *b + bytes;
+        *b = bytes;
+        self.oversized |= bytes > PARTITION_BYTES;
     }
 
     /// Bytes stored.
     pub(crate) fn bytes(&self) -> u64 {
-        self.parts.iter().map(|p| p.bytes).sum()
+        debug_assert_eq!(self.bytes_total, self.parts.iter().map(|p| p.bytes).sum::<u64>());
+        self.bytes_total
     }
 
     /// Adds (or removes, when negative) `delta` bytes on partition `p`.
     #[inline]
     pub(crate) fn add_bytes(&mut self, p: usize, delta: i64) {
-        let b = &mut self.parts[p].bytes;
-        *b = b.saturating_add_signed(delta);
+        self.set_bytes(p, self.parts[p].bytes.saturating_add_signed(delta));
         self.added_minute += delta.max(0).unsigned_abs();
     }
 
@@ -420,6 +453,7 @@ impl Resource {
             p.bytes -= take;
             left -= take;
         }
+        self.bytes_total -= bytes - left;
         bytes - left
     }
 
@@ -449,6 +483,9 @@ impl Resource {
     /// `(partition, count before)` of each split.
     pub(crate) fn split_for_size(&mut self, point: impl Fn(u64, u128) -> Option<u64>) -> Vec<(usize, usize)> {
         let mut done = Vec::new();
+        if !self.oversized {
+            return done;
+        }
         while let Some(i) = self.parts.iter().position(|p| p.bytes > PARTITION_BYTES) {
             let (lo, hi) = self.range(i);
             let old = self.partition_count();
@@ -456,6 +493,7 @@ impl Resource {
             self.split(i, at, 0.5);
             done.push((i, old));
         }
+        self.oversized = false;
         done
     }
 
@@ -464,6 +502,11 @@ impl Resource {
         // The buckets refilled at the old rate up to now.
         self.settle_table();
         self.refresh_caps();
+        self.set_limits();
+    }
+
+    /// The table-level budgets of the capacity mode.
+    fn set_limits(&mut self) {
         for d in Dim::ALL {
             let i = d as usize;
             let (limit, reason) = match self.mode {
@@ -527,6 +570,8 @@ impl Resource {
         self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
         self.bounds = bounds;
         self.parts = parts;
+        self.bytes_total = self.parts.iter().map(|p| p.bytes).sum();
+        self.oversized = true;
         // Partitions from elsewhere: their debts are not known to be bounded.
         self.debt_bound = [u64::MAX; 2];
         self.refresh_caps();
@@ -1066,15 +1111,40 @@ pub(crate) fn initial_partitions(mode: &Mode, storage_bytes: u64) -> u64 {
     by_throughput.max(storage_bytes.div_ceil(SEED_PARTITION_BYTES)).max(1)
 }
 
-/// Hash-range starts of `n` equal partitions.
+/// Hash-range starts of `n` equal partitions: `floor(i × 2⁶⁴ / n)`, stepped rather than
+/// divided (`2⁶⁴ = q·n + r`: each step adds `q`, and `r` carries), as 100,000 partitions'
+/// set-up counts.
 #[must_use]
 pub(crate) fn equal_bounds(n: u64) -> Vec<u64> {
-    (0..n).map(|i| ((u128::from(i) << 64) / u128::from(n)) as u64).collect()
+    let n128 = u128::from(n.max(1));
+    let (q, r) = ((1u128 << 64) / n128, (1u128 << 64) % n128);
+    let (mut start, mut carry) = (0u128, 0u128);
+    (0..n)
+        .map(|_| {
+            let at = start as u64;
+            start += q;
+            carry += r;
+            if carry >= n128 {
+                carry -= n128;
+                start += 1;
+            }
+            at
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_bounds_are_the_quotients() {
+        for n in [1u64, 2, 3, 7, 1000, 1001, 65_537, 100_003] {
+            let direct: Vec<u64> = (0..n).map(|i| ((u128::from(i) << 64) / u128::from(n)) as u64).collect();
+            assert_eq!(equal_bounds(n), direct, "{n} partitions");
+        }
+        assert!(equal_bounds(0).is_empty());
+    }
 
     fn prov(read: u64, write: u64) -> CapacitySpec {
         CapacitySpec::Provisioned { read, write }
