@@ -211,8 +211,9 @@ pub(crate) struct Resource {
     /// Bytes stored, all partitions' (kept as they change: a minute's close reads it, and
     /// summing 100,000 partitions' second lines was most of that close).
     bytes_total: u64,
-    /// Some partition may hold more than [`PARTITION_BYTES`] (set where bytes grow, cleared
-    /// when [`Self::split_for_size`] found none): else that search visits no partition.
+    /// Some partition may hold more than [`PARTITION_BYTES`] (set where a partition's bytes
+    /// are set past it, cleared once [`Self::split_for_size`] has split every such one): else
+    /// that search visits no partition.
     oversized: bool,
     /// Partitions that consumed this second (each one with a use, perhaps some without):
     /// the second's close visits these, not every partition.
