@@ -291,7 +291,7 @@ impl Resource {
         // their set-up counts in a short run): an equal share each, so one burst cap, and
         // their credit full or empty (empty credit fills).
         let share = 1.0 / n as f64;
-        let burst_cap = r.burst_cap_of(share);
+        let burst_cap = r.burst_cap()(share);
         let burst = if burst_full { burst_cap } else { [0; 2] };
         let filling = burst != burst_cap;
         r.parts = (0..n)
@@ -308,17 +308,18 @@ impl Resource {
         r
     }
 
-    /// The burst cap of a partition with `share` of the provisioned capacity, milli-units
+    /// The burst cap of a partition by its share of the provisioned capacity, milli-units
     /// (300 s of its allocation).
-    fn burst_cap_of(&self, share: f64) -> [u64; 2] {
-        Dim::ALL.map(|d| BURST_SECONDS * (self.provisioned(d) as f64 * MILLI as f64 * share).round() as u64)
+    fn burst_cap(&self) -> impl Fn(f64) -> [u64; 2] {
+        let prov = Dim::ALL.map(|d| self.provisioned(d) as f64 * MILLI as f64);
+        move |share| prov.map(|x| BURST_SECONDS * (x * share).round() as u64)
     }
 
     #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
     fn refresh_caps(&mut self) {
-        for k in 0..self.parts.len() {
-            let cap = self.burst_cap_of(self.parts[k].share);
-            let p = &mut self.parts[k];
+        let cap_of = self.burst_cap();
+        for p in &mut self.parts {
+            let cap = cap_of(p.share);
             for i in 0..2 {
                 p.burst_cap[i] = cap[i];
                 p.burst[i] = p.burst[i].min(cap[i]);
