@@ -4,10 +4,10 @@
 use crate::engine::queue::{EventQueue, Keyed};
 use crate::model::resource::Resource;
 use crate::model::Dim;
+use crate::rng::SimRng;
 use crate::scenario::{CapacitySpec, KeySpaceSpec, Popularity};
 use crate::traffic::keys::{key_hash, KeyDist};
 use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// Admission of one-unit reads on a provisioned table of 1,000 partitions.
 pub struct Admission(Resource);
@@ -31,7 +31,7 @@ impl Admission {
 pub struct Keys {
     dist: KeyDist,
     res: Resource,
-    rng: ChaCha8Rng,
+    rng: SimRng,
 }
 
 impl Default for Keys {
@@ -47,7 +47,7 @@ impl Default for Keys {
         Self {
             dist: KeyDist::new(&ks, 0),
             res: Resource::new("t".into(), false, &CapacitySpec::Provisioned { read: 3_000_000, write: 1 }, 0, true, false),
-            rng: ChaCha8Rng::seed_from_u64(1),
+            rng: SimRng::seed_from_u64(1),
         }
     }
 }
@@ -62,7 +62,7 @@ impl Keys {
 /// `n` Poisson counts of mean `lambda` from a seeded stream; returns their sum.
 #[must_use]
 pub fn poisson_draws(seed: u64, n: u64, lambda: f64) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = SimRng::seed_from_u64(seed);
     (0..n).map(|_| crate::traffic::poisson::poisson(&mut rng, lambda)).sum()
 }
 
@@ -77,7 +77,7 @@ impl Keyed for E {
 /// Pushes `n` items at random times on the retry queue and pops them all; returns how many.
 #[must_use]
 pub fn queue_push_pop(seed: u64, n: u64) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = SimRng::seed_from_u64(seed);
     let mut q = EventQueue::default();
     for i in 0..n {
         q.push(E(rng.next_u64() % 1_000_000, i));

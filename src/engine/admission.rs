@@ -15,9 +15,9 @@ use crate::model::indexes::{IndexState, ItemCollections};
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::{block_shift, Resource, BLOCK_BITS, MANY_PARTITIONS};
 use crate::model::{Dim, Reason};
+use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 
 /// One attempt of a request: when, which try, and what it charges.
 #[derive(Clone, Debug)]
@@ -468,7 +468,7 @@ pub(crate) struct Admission<'a> {
     pub(crate) rec: &'a mut Recorder,
     pub(crate) client: &'a mut Client,
     pub(crate) retries: &'a mut EventQueue<Attempt>,
-    pub(crate) jitter: &'a mut ChaCha8Rng,
+    pub(crate) jitter: &'a mut SimRng,
     pub(crate) indexes: &'a mut [Option<IndexState>],
     pub(crate) collections: &'a mut ItemCollections,
     pub(crate) scratch: &'a mut Scratch,

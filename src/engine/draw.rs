@@ -14,6 +14,7 @@ use crate::model::dax::Dax;
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::{block_shift, Resource, MANY_PARTITIONS};
 use crate::model::{control, Dim};
+use crate::rng::SimRng;
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec, SortKeys};
 use crate::time::{SimTime, MICROS_PER_SEC};
@@ -23,7 +24,6 @@ use crate::traffic::poisson::{poisson, PoissonTables};
 use crate::traffic::rate::rate_at;
 use crate::units::MAX_ITEM_BYTES;
 use rand::{Rng, RngCore};
-use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp1};
 
 /// Most shards whose partitions the fast path tracks one by one; more are spread evenly.
@@ -70,14 +70,7 @@ struct PatternState {
 /// counts are independent Poisson draws of means proportional to the weights: from `tables`
 /// when given (the shares of a recent rate, the untabulated means the weights times the
 /// scale given), else of means summing to `count`.
-fn split_counts(
-    rng: &mut ChaCha8Rng,
-    weights: &[f64],
-    cum: &[f64],
-    count: u64,
-    counts: &mut Vec<u64>,
-    tables: Option<(&PoissonTables, f64)>,
-) {
+fn split_counts(rng: &mut SimRng, weights: &[f64], cum: &[f64], count: u64, counts: &mut Vec<u64>, tables: Option<(&PoissonTables, f64)>) {
     let mass = cum[cum.len() - 1];
     counts.clear();
     let mut total = 0;
@@ -226,12 +219,12 @@ pub(crate) struct Traffic {
     /// the same keys, and each one's splits follow the traffic of all of them.
     first_replica: usize,
     start_s_of_day: u64,
-    rng_arr: Vec<ChaCha8Rng>,
-    rng_keys: Vec<ChaCha8Rng>,
-    rng_sizes: Vec<ChaCha8Rng>,
-    rng_spread: Vec<ChaCha8Rng>,
+    rng_arr: Vec<SimRng>,
+    rng_keys: Vec<SimRng>,
+    rng_sizes: Vec<SimRng>,
+    rng_spread: Vec<SimRng>,
     /// Per pattern: whether a conditional write's condition fails.
-    rng_cond: Vec<ChaCha8Rng>,
+    rng_cond: Vec<SimRng>,
     /// Per resource: a GSI that exists but cannot be read yet (its backfill is running), or
     /// not yet created: reads of it fail.
     pub(crate) unreadable: Vec<bool>,
@@ -1163,7 +1156,7 @@ impl PartitionDraw {
     /// One request's partition of `res` from `word`, and in an uncounted tail a second word of
     /// `rng` for its key (its rank drawn as [`KeyDist::sample`] draws it).
     #[inline]
-    fn sample(&self, word: u64, rng: &mut ChaCha8Rng, res: &Resource, dist: &KeyDist, salt: u64, ks: usize) -> usize {
+    fn sample(&self, word: u64, rng: &mut SimRng, res: &Resource, dist: &KeyDist, salt: u64, ks: usize) -> usize {
         let slot = self.alias.sample(word);
         if slot < self.partitions {
             return slot;
@@ -1359,7 +1352,7 @@ mod split_tests {
                 t.build(w.iter().map(|w| w * r), slots);
                 (t, r)
             });
-            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let mut rng = SimRng::seed_from_u64(7);
             let mut counts = Vec::new();
             let (mut sum, mut sq) = ([0.0f64; 4], [0.0f64; 4]);
             let reps = 4_000;
@@ -1501,13 +1494,13 @@ mod partition_draw_tests {
             let draw = PartitionDraw::new(&dist, &res, salt, ks);
             let n = 400_000;
             let mut by_part = [0u64; 9];
-            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let mut rng = SimRng::seed_from_u64(1);
             for _ in 0..n {
                 let word = rng.next_u64();
                 by_part[draw.sample(word, &mut rng, &res, &dist, salt, ks)] += 1;
             }
             let mut by_key = [0u64; 9];
-            let mut rng = ChaCha8Rng::seed_from_u64(2);
+            let mut rng = SimRng::seed_from_u64(2);
             for _ in 0..n {
                 let rank = dist.sample(rng.next_u64(), rng.next_u64(), 0);
                 by_key[res.partition_of(key_hash(salt, ks as u64, rank, 0))] += 1;

@@ -37,6 +37,7 @@ use crate::model::replica::Replication;
 use crate::model::request::{initial_collection_bytes, initial_index_bytes, initial_large_collections, mean_written_item};
 use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
+use crate::rng::SimRng;
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::{Action, Fidelity, IndexRef, Scenario};
 use crate::time::{SimTime, MICROS_PER_SEC};
@@ -44,7 +45,6 @@ use crate::units::MILLI;
 use admission::{Admission, Attempt, Scratch, SimpleCount};
 use draw::{ClosedNext, Traffic};
 use queue::EventQueue;
-use rand_chacha::ChaCha8Rng;
 use schedule::{Schedule, Scheduled};
 
 /// Runs a scenario.
@@ -182,7 +182,7 @@ struct Simulation<'a> {
     traffic: Traffic,
     client: Client,
     retries: EventQueue<Attempt>,
-    jitter: ChaCha8Rng,
+    jitter: SimRng,
     schedule: Schedule,
     rec: Recorder,
     events: Vec<CapacityEvent>,

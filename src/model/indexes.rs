@@ -5,10 +5,10 @@ use super::request::index_entry_bytes;
 use super::resource::Resource;
 use super::{Dim, Reason};
 use crate::limits::{COLLECTION_LIMIT_BYTES, ITEM_OVERHEAD_BYTES};
+use crate::rng::SimRng;
 use crate::scenario::Projection;
 use crate::stats::Histogram;
 use crate::units;
-use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, LogNormal};
 use std::collections::BTreeMap;
 
@@ -24,7 +24,7 @@ const REPORTED_COLLECTION_BYTES: u64 = crate::limits::GIB;
 #[derive(Clone, Debug)]
 pub(crate) struct Propagation {
     law: LogNormal<f64>,
-    rng: ChaCha8Rng,
+    rng: SimRng,
     /// Delays of the index writes applied, µs.
     pub(crate) delays: Histogram,
     /// The same, for the current minute.
@@ -33,7 +33,7 @@ pub(crate) struct Propagation {
 
 impl Propagation {
     /// A log-normal delay with the given median and 99th percentile (µs).
-    pub(crate) fn new(median_us: u64, p99_us: u64, rng: ChaCha8Rng) -> Self {
+    pub(crate) fn new(median_us: u64, p99_us: u64, rng: SimRng) -> Self {
         let mu = (median_us as f64).ln();
         let sigma = ((p99_us as f64).ln() - mu).max(1e-9) / Z99;
         Self {
@@ -375,7 +375,7 @@ mod tests {
     #[test]
     fn a_backfill_plans_one_write_per_entry() {
         use rand::SeedableRng;
-        let mut s = IndexState::new(false, Propagation::new(100_000, 1_000_000, ChaCha8Rng::seed_from_u64(1)));
+        let mut s = IndexState::new(false, Propagation::new(100_000, 1_000_000, SimRng::seed_from_u64(1)));
         let plan = s.start(1_100_000_000, 1_000, 1.0, Projection::KeysOnly);
         assert!((plan.items - 1e6).abs() < 1e-6);
         assert_eq!(plan.milli_units, 1_000_000 * 1_000);
@@ -393,7 +393,7 @@ mod tests {
         use crate::scenario::CapacitySpec;
         use rand::SeedableRng;
         let mut res = Resource::new("G".into(), true, &CapacitySpec::Provisioned { read: 1, write: 5 }, 0, false, false);
-        let mut prop = Propagation::new(1, 1, ChaCha8Rng::seed_from_u64(1));
+        let mut prop = Propagation::new(1, 1, SimRng::seed_from_u64(1));
         let mut b = WriteBuffer::new(10, res.partition_count());
         b.push(&res, 0, 48_000, 48, &mut prop);
         assert_eq!(b.full(), None);

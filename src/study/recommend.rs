@@ -935,7 +935,7 @@ pub fn random_search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions, n: 
     let peak = peaks_in(&minute_demand(&r_od), |_| true);
     let give_up = give_up(sc, o, &r_od);
     let base = traffic_only(sc);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = crate::rng::SimRng::seed_from_u64(seed);
     let draws: Vec<(f64, f64, f64)> =
         (0..n).map(|_| (rng.random_range(20.0..=90.0), rng.random_range(0.0..=1.0), rng.random_range(1.0..=4.0))).collect();
     let costs = par_indexed(n, |i| {
