@@ -73,24 +73,62 @@ impl Mode {
     }
 }
 
-/// One partition's state. What every admission reads and writes (`used`, `debt`, `at_us`) and
-/// the minute's counts come first, in one 64-byte cache line: with many partitions a request
-/// lands on a partition no recent request touched, and one line to fetch, not two or three,
-/// is what its admission costs (exact mode at 100,000 partitions spent half its time here).
-/// Burst credit and what changes only with capacity or splits fill the second line.
-#[derive(Clone, Debug, Default)]
-#[repr(C, align(64))]
-pub(crate) struct Partition {
-    /// Milli-units consumed in the current second.
-    used: [u64; 2],
+/// What an admission of a partition reads and writes, apart from the rest of its state: its
+/// buckets and the minute's consumption, 32 bytes, two partitions a cache line. With many
+/// partitions a request lands on a partition no recent request touched, and the line fetched
+/// for it is what its admission costs; a pass that knows every take fits (exact mode's
+/// compact seconds) reads nothing else, so its takes on 100,000 partitions reach 3.2 MB, not
+/// the 11.2 MB of their whole state.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+pub(crate) struct Bucket {
     /// Debt of the partition's buckets (capacity minus tokens) at `at_us`, milli-unit-µs;
     /// the linear model uses the read bucket alone, in read units.
     debt: [u64; 2],
     /// When `debt` was last brought up to date, µs.
     at_us: u64,
-    /// Milli-units consumed in the current minute (in the first cache line with `used`: the
-    /// second's close reads both, and nothing else, of every partition that consumed).
-    minute_consumed: [u64; 2],
+    /// Milli-units consumed in the current minute. A partition's bucket holds a second of its
+    /// cap and refills it in a second, so a minute is at most 61 s of 3,000 RCU (9,000 of
+    /// eventually consistent reads at `ec_read_fanout` 3): 5.5·10⁸ milli-units, within 32 bits.
+    minute_consumed: [u32; 2],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 32 && std::mem::size_of::<Partition>() == 80);
+
+impl Bucket {
+    /// The two children of a split: each owes half the debt, and has half the minute's
+    /// consumption.
+    fn halves(&self) -> (Bucket, Bucket) {
+        let (d1, d2) = pair(self.debt);
+        let (c1, c2) = pair(self.minute_consumed.map(u64::from));
+        let c = |x: [u64; 2]| x.map(|v| v as u32);
+        (Bucket { debt: d1, at_us: self.at_us, minute_consumed: c(c1) }, Bucket { debt: d2, at_us: self.at_us, minute_consumed: c(c2) })
+    }
+
+    /// Adds `u` milli-units to the minute's consumption of dimension `i`.
+    #[inline]
+    fn consume(&mut self, i: usize, u: u64) {
+        debug_assert!(u64::from(self.minute_consumed[i]) + u <= u64::from(u32::MAX), "a minute's consumption past 32 bits");
+        self.minute_consumed[i] = self.minute_consumed[i].saturating_add(u as u32);
+    }
+}
+
+/// Splits each of two counts in halves, the first taking the odd one.
+fn pair(x: [u64; 2]) -> ([u64; 2], [u64; 2]) {
+    let split = |x: u64| {
+        let a = x / 2 + x % 2;
+        (a, x - a)
+    };
+    let (a0, b0) = split(x[0]);
+    let (a1, b1) = split(x[1]);
+    ([a0, a1], [b0, b1])
+}
+
+/// The rest of one partition's state (its buckets are a [`Bucket`] in an array of their own).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Partition {
+    /// Milli-units consumed in the current second.
+    used: [u64; 2],
     /// Throttle events in the current minute (saturating: the partition rows keep 32 bits).
     minute_throttles: [u32; 2],
     /// Banked burst credit, milli-units.
@@ -107,14 +145,6 @@ pub(crate) struct Partition {
     filling: bool,
 }
 
-// The close of a second reads one cache line a partition, and a partition is two lines (100,000
-// partitions are 12.8 MB to allocate and to reach).
-const _: () = assert!(
-    std::mem::offset_of!(Partition, minute_throttles) + 8 <= 64
-        && std::mem::offset_of!(Partition, used) < 64
-        && std::mem::size_of::<Partition>() == 128
-);
-
 impl Partition {
     fn with_share(share: f64, bytes: u64) -> Self {
         Self { share, bytes, ..Self::default() }
@@ -122,29 +152,15 @@ impl Partition {
 
     /// The two children of a split, the first taking `frac` of the data.
     fn halves(&self, frac: f64) -> (Partition, Partition) {
-        let split = |x: u64| {
-            let a = x / 2 + x % 2;
-            (a, x - a)
-        };
-        let pair = |x: [u64; 2]| {
-            let (a0, b0) = split(x[0]);
-            let (a1, b1) = split(x[1]);
-            ([a0, a1], [b0, b1])
-        };
         let (u1, u2) = pair(self.used);
-        let (d1, d2) = pair(self.debt);
         let (b1, b2) = pair(self.burst);
-        let (c1, c2) = pair(self.minute_consumed);
         let (t1, t2) = pair(self.minute_throttles.map(u64::from));
         let (t1, t2) = (t1.map(|t| t as u32), t2.map(|t| t as u32));
         let bytes1 = (self.bytes as f64 * frac.clamp(0.0, 1.0)) as u64;
         (
             Partition {
                 used: u1,
-                debt: d1,
-                at_us: self.at_us,
                 burst: b1,
-                minute_consumed: c1,
                 minute_throttles: t1,
                 share: self.share / 2.0,
                 bytes: bytes1,
@@ -153,10 +169,7 @@ impl Partition {
             },
             Partition {
                 used: u2,
-                debt: d2,
-                at_us: self.at_us,
                 burst: b2,
-                minute_consumed: c2,
                 minute_throttles: t2,
                 share: self.share / 2.0,
                 bytes: self.bytes - bytes1,
@@ -180,6 +193,8 @@ pub(crate) struct Resource {
     bounds: Vec<u64>,
     /// Partitions, in hash order.
     parts: Vec<Partition>,
+    /// Their buckets, in the same order.
+    buckets: Vec<Bucket>,
     /// Table-level milli-units used this second (from the budget, not burst).
     used: [u64; 2],
     /// Debt of the table-level buckets at `at_us`, milli-unit-µs.
@@ -234,9 +249,10 @@ pub(crate) struct Resource {
     second_use: bool,
 }
 
-/// Partitions from which their state (128 bytes each: 4,096 are 512 KB) outgrows the nearest
-/// caches: a pass over them fetches each one ahead, and exact mode's one-pattern seconds are
-/// checked and taken partition by partition (below, from counts taken as they are drawn).
+/// Partitions from which their state (112 bytes each with its buckets: 4,096 are 448 KB)
+/// outgrows the nearest caches: a pass over them fetches each one ahead, and exact mode's
+/// one-pattern seconds are checked and taken partition by partition (below, from counts taken
+/// as they are drawn).
 pub(crate) const MANY_PARTITIONS: usize = 4096;
 
 /// Bits of the blocks of adjacent partitions exact mode counts a second's requests by on many
@@ -265,6 +281,7 @@ impl Resource {
             mode,
             bounds: equal_bounds(n),
             parts: Vec::new(),
+            buckets: Vec::new(),
             used: [0; 2],
             debt: [0; 2],
             at_us: 0,
@@ -287,7 +304,7 @@ impl Resource {
             second_use: false,
         };
         r.set_limits();
-        // The partitions in one pass, each complete (100,000 partitions are 12.8 MB, and
+        // The partitions in one pass, each complete (100,000 partitions are 11.2 MB, and
         // their set-up counts in a short run): an equal share each, so one burst cap, and
         // their credit full or empty (empty credit fills).
         let share = 1.0 / n as f64;
@@ -302,6 +319,7 @@ impl Resource {
                 ..Partition::with_share(share, storage_bytes / n + u64::from(i < storage_bytes % n))
             })
             .collect();
+        r.buckets = vec![Bucket::default(); n as usize];
         if filling {
             r.filling = (0..n as u32).collect();
         }
@@ -461,7 +479,7 @@ impl Resource {
 
     /// Write milli-units partition `p`'s bucket holds now.
     pub(crate) fn write_room(&self, p: usize) -> u64 {
-        let part = &self.parts[p];
+        let part = &self.buckets[p];
         if self.linear {
             (PARTITION_CAP_MILLI[0] - self.part_debt(part, 0).div_ceil(US).min(PARTITION_CAP_MILLI[0])) / 3
         } else {
@@ -472,9 +490,9 @@ impl Resource {
     /// Closes the minute of every partition: `f(partition, consumed, throttle events)`, both
     /// by [`Dim`], then zeroes the minute's counts.
     pub(crate) fn close_minute(&mut self, mut f: impl FnMut(usize, [u64; 2], [u64; 2])) {
-        for (i, p) in self.parts.iter_mut().enumerate() {
-            f(i, p.minute_consumed, p.minute_throttles.map(u64::from));
-            p.minute_consumed = [0; 2];
+        for (i, (p, b)) in self.parts.iter_mut().zip(&mut self.buckets).enumerate() {
+            f(i, b.minute_consumed.map(u64::from), p.minute_throttles.map(u64::from));
+            b.minute_consumed = [0; 2];
             p.minute_throttles = [0; 2];
         }
     }
@@ -567,11 +585,12 @@ impl Resource {
     #[cfg(test)]
     /// Replaces the hash ranges (after splits); `equal` says whether they are the `n` equal
     /// ranges of [`equal_bounds`].
-    pub(crate) fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>) {
-        debug_assert_eq!(bounds.len(), parts.len());
+    pub(crate) fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>, buckets: Vec<Bucket>) {
+        debug_assert!(bounds.len() == parts.len() && parts.len() == buckets.len());
         self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
         self.bounds = bounds;
         self.parts = parts;
+        self.buckets = buckets;
         self.bytes_total = self.parts.iter().map(|p| p.bytes).sum();
         self.oversized = true;
         // Partitions from elsewhere: their debts are not known to be bounded.
@@ -607,6 +626,9 @@ impl Resource {
         let (a, b) = self.parts[i].halves(frac);
         self.parts[i] = a;
         self.parts.insert(i + 1, b);
+        let (a, b) = self.buckets[i].halves();
+        self.buckets[i] = a;
+        self.buckets.insert(i + 1, b);
         self.bounds.insert(i + 1, at);
         self.equal_ranges = self.bounds == equal_bounds(self.bounds.len() as u64);
         self.refresh_caps();
@@ -626,15 +648,19 @@ impl Resource {
             let len = self.parts.len();
             let mut bounds = Vec::with_capacity(2 * len);
             let mut parts = Vec::with_capacity(2 * len);
+            let mut buckets = Vec::with_capacity(2 * len);
             for i in 0..len {
                 let (lo, hi) = self.range(i);
                 let (a, b) = self.parts[i].halves(0.5);
                 bounds.extend([lo, ((u128::from(lo) + hi) / 2) as u64]);
                 parts.extend([a, b]);
+                let (a, b) = self.buckets[i].halves();
+                buckets.extend([a, b]);
             }
             self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
             self.bounds = bounds;
             self.parts = parts;
+            self.buckets = buckets;
         }
         self.refresh_caps();
     }
@@ -648,7 +674,7 @@ impl Resource {
 
     /// Partition `p`'s bucket debt in bucket `b` now, milli-unit-µs.
     #[inline]
-    fn part_debt(&self, p: &Partition, b: usize) -> u64 {
+    fn part_debt(&self, p: &Bucket, b: usize) -> u64 {
         let refill = PARTITION_CAP_MILLI[b].saturating_mul(self.now_us.saturating_sub(p.at_us).min(US));
         p.debt[b].saturating_sub(refill)
     }
@@ -696,10 +722,10 @@ impl Resource {
     /// Brings every bucket's debt up to now (partition `p` and the table).
     #[inline]
     fn settle_now(&mut self, p: usize) {
-        let d = [self.part_debt(&self.parts[p], 0), self.part_debt(&self.parts[p], 1)];
-        let part = &mut self.parts[p];
-        part.debt = d;
-        part.at_us = self.now_us;
+        let d = [self.part_debt(&self.buckets[p], 0), self.part_debt(&self.buckets[p], 1)];
+        let bucket = &mut self.buckets[p];
+        bucket.debt = d;
+        bucket.at_us = self.now_us;
         self.settle_table();
     }
 
@@ -726,9 +752,8 @@ impl Resource {
     /// The reason it would be throttled.
     #[inline]
     pub(crate) fn check_as(&self, p: usize, d: Dim, u: u64, ec: bool) -> Result<(), Reason> {
-        let part = &self.parts[p];
         let (b, cost) = self.part_cost(d, u, ec);
-        if !bucket_holds(b, self.part_debt(part, b), cost) {
+        if !bucket_holds(b, self.part_debt(&self.buckets[p], b), cost) {
             return Err(Reason::KeyRange);
         }
         let i = d as usize;
@@ -736,7 +761,7 @@ impl Resource {
             return Ok(());
         }
         let room = self.table_tokens(i);
-        if matches!(self.mode, Mode::Provisioned { .. }) && part.burst[i] >= u - room {
+        if matches!(self.mode, Mode::Provisioned { .. }) && self.parts[p].burst[i] >= u - room {
             Ok(())
         } else {
             Err(self.limit_reason[i])
@@ -784,9 +809,10 @@ impl Resource {
         self.debt[i] += u128::from(from_table) * u128::from(US);
         self.second_consumed[i] += u;
         let (b, cost) = self.part_cost(d, u, ec);
+        let bucket = &mut self.buckets[p];
+        bucket.debt[b] += cost * US;
+        self.debt_hi[b] = self.debt_hi[b].max(bucket.debt[b]);
         let part = &mut self.parts[p];
-        part.debt[b] += cost * US;
-        self.debt_hi[b] = self.debt_hi[b].max(part.debt[b]);
         if part.used == [0; 2] {
             self.touched.push(p as u32);
         }
@@ -866,19 +892,20 @@ impl Resource {
         let to_minute = !self.second_use;
         for (k, a) in by_part.iter().enumerate() {
             if let Some(ahead) = by_part.get(k + AHEAD).filter(|_| fetch) {
-                self.prefetch(at(ahead).1);
+                self.prefetch_bucket(at(ahead).1);
             }
             let (t, p) = at(a);
             self.set_time(t);
-            let debt = [self.part_debt(&self.parts[p], 0), self.part_debt(&self.parts[p], 1)];
-            let part = &mut self.parts[p];
-            part.debt = debt;
-            part.at_us = self.now_us;
-            part.debt[b] += cost * US;
-            hi = hi.max(part.debt[b]);
+            let debt = [self.part_debt(&self.buckets[p], 0), self.part_debt(&self.buckets[p], 1)];
+            let bucket = &mut self.buckets[p];
+            bucket.debt = debt;
+            bucket.at_us = self.now_us;
+            bucket.debt[b] += cost * US;
+            hi = hi.max(bucket.debt[b]);
             if to_minute {
-                part.minute_consumed[i] += u;
+                bucket.consume(i, u);
             } else {
+                let part = &mut self.parts[p];
                 if part.used == [0; 2] {
                     self.touched.push(p as u32);
                 }
@@ -902,8 +929,8 @@ impl Resource {
         self.debt[i] -= u128::from(u - from_burst) * u128::from(US);
         self.second_consumed[i] -= u;
         let (b, cost) = self.part_cost(d, u, ec);
+        self.buckets[p].debt[b] -= cost * US;
         let part = &mut self.parts[p];
-        part.debt[b] -= cost * US;
         part.burst[i] += from_burst;
         part.used[i] -= u;
     }
@@ -920,9 +947,10 @@ impl Resource {
         self.debt[i] += u128::from(u) * u128::from(US);
         self.second_consumed[i] += u;
         let (b, cost) = self.part_cost(d, u, ec);
+        let bucket = &mut self.buckets[p];
+        bucket.debt[b] += cost * US;
+        self.debt_hi[b] = self.debt_hi[b].max(bucket.debt[b]);
         let part = &mut self.parts[p];
-        part.debt[b] += cost * US;
-        self.debt_hi[b] = self.debt_hi[b].max(part.debt[b]);
         if part.used == [0; 2] {
             self.touched.push(p as u32);
         }
@@ -966,7 +994,7 @@ impl Resource {
     /// second's start, whatever its order?
     #[must_use]
     pub(crate) fn partition_fits_now(&self, p: usize, d: Dim, u: u64, other: u64) -> bool {
-        let part = &self.parts[p];
+        let part = &self.buckets[p];
         if self.linear {
             let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
             bucket_holds(0, self.part_debt(part, 0), r + 3 * w)
@@ -981,7 +1009,7 @@ impl Resource {
     pub(crate) fn take_up_to(&mut self, p: usize, d: Dim, want: u64) -> (u64, Option<Reason>) {
         let (b, per_unit) = self.part_cost(d, MILLI, false);
         let part_tokens = (u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US))
-            .saturating_sub(u128::from(self.part_debt(&self.parts[p], b)))
+            .saturating_sub(u128::from(self.part_debt(&self.buckets[p], b)))
             / u128::from(US);
         let part_room = (part_tokens * u128::from(MILLI) / u128::from(per_unit)) as u64;
         let i = d as usize;
@@ -1038,12 +1066,12 @@ impl Resource {
         for (k, &i) in self.touched.iter().enumerate() {
             // With many partitions the touched ones are far apart: fetch the line of the one 32
             // ahead.
-            if let Some(ahead) = self.touched.get(k + 32).and_then(|&a| self.parts.get(a as usize)) {
-                crate::hint::prefetch(ahead);
+            if let Some(&ahead) = self.touched.get(k + 32) {
+                self.prefetch(ahead as usize);
             }
-            let p = &mut self.parts[i as usize];
+            let (p, b) = (&mut self.parts[i as usize], &mut self.buckets[i as usize]);
             for d in 0..2 {
-                p.minute_consumed[d] += p.used[d];
+                b.consume(d, p.used[d]);
                 p.used[d] = 0;
             }
         }
@@ -1081,8 +1109,18 @@ impl Resource {
     /// on it. Changes nothing.
     #[inline]
     pub(crate) fn prefetch(&self, p: usize) {
-        if let Some(part) = self.parts.get(p) {
+        if let (Some(part), Some(bucket)) = (self.parts.get(p), self.buckets.get(p)) {
             crate::hint::prefetch(part);
+            crate::hint::prefetch(bucket);
+        }
+    }
+
+    /// [`Self::prefetch`] of partition `p`'s buckets alone (what checking a take, or a take
+    /// known to fit, reads).
+    #[inline]
+    pub(crate) fn prefetch_bucket(&self, p: usize) {
+        if let Some(bucket) = self.buckets.get(p) {
+            crate::hint::prefetch(bucket);
         }
     }
 
@@ -1296,7 +1334,7 @@ mod tests {
         // with no burst credit at all.
         let mut r = Resource::new("t".into(), false, &prov(1, 400), 0, false, false);
         assert_eq!(r.partition_count(), 1);
-        r.set_ranges(equal_bounds(4), vec![Partition::with_share(0.25, 0); 4]);
+        r.set_ranges(equal_bounds(4), vec![Partition::with_share(0.25, 0); 4], vec![Bucket::default(); 4]);
         for _ in 0..600 {
             for (p, n) in [(0, 50), (1, 50), (2, 50), (3, 150)] {
                 for _ in 0..n {
@@ -1314,8 +1352,8 @@ mod tests {
         let hs = [0u64, 1, u64::MAX / 8 - 1, u64::MAX / 8, u64::MAX / 8 + 1, u64::MAX / 2, u64::MAX - 1, u64::MAX];
         let fast: Vec<usize> = hs.iter().map(|&h| r.partition_of(h)).collect();
         let bounds = r.bounds().to_vec();
-        let parts = r.parts.clone();
-        r.set_ranges(bounds.clone(), parts);
+        let (parts, buckets) = (r.parts.clone(), r.buckets.clone());
+        r.set_ranges(bounds.clone(), parts, buckets);
         r.equal_ranges = false;
         let slow: Vec<usize> = hs.iter().map(|&h| r.partition_of(h)).collect();
         assert_eq!(fast, slow);
@@ -1356,7 +1394,7 @@ mod tests {
     #[test]
     fn linear_model_couples_reads_and_writes() {
         let mut r = Resource::new("t".into(), false, &prov(40_000, 40_000), 0, true, true);
-        r.set_ranges(equal_bounds(1), vec![Partition::with_share(1.0, 0); 1]);
+        r.set_ranges(equal_bounds(1), vec![Partition::with_share(1.0, 0); 1], vec![Bucket::default(); 1]);
         for _ in 0..500 {
             r.try_take(0, Dim::Write, MILLI).unwrap();
         }
@@ -1395,7 +1433,7 @@ mod tests {
         r.end_second();
         assert!(r.every_partition_fits(Dim::Read, 1_000_000));
         assert!(!r.every_partition_fits(Dim::Read, 1_000_001));
-        assert_eq!(r.part_debt(&r.parts[0], 0), 500_000 * US);
+        assert_eq!(r.part_debt(&r.buckets[0], 0), 500_000 * US);
         r.set_time(US + 9 * US / 10);
         r.take_sure(1, Dim::Read, 2_500_000, false);
         assert!(r.every_partition_fits(Dim::Read, 500_000));
@@ -1481,7 +1519,7 @@ mod tests {
             }
             for b in 0..2 {
                 let bound = r.debt_bound[b].max(r.debt_hi[b]);
-                for (i, part) in r.parts.iter().enumerate() {
+                for (i, part) in r.buckets.iter().enumerate() {
                     proptest::prop_assert!(r.part_debt(part, b) <= bound, "partition {i} bucket {b}: {} above {bound}", r.part_debt(part, b));
                 }
             }
