@@ -105,11 +105,12 @@ impl Bucket {
         (Bucket { debt: d1, at_us: self.at_us, minute_consumed: c(c1) }, Bucket { debt: d2, at_us: self.at_us, minute_consumed: c(c2) })
     }
 
-    /// Adds `u` milli-units to the minute's consumption of dimension `i`.
+    /// Adds `u` milli-units to the minute's consumption of dimension `i`. When nothing reads
+    /// the partitions' minutes (no partition rows, no split for heat, no entity shares: for the
+    /// whole run), their closes are skipped and the count runs on, unread: it wraps.
     #[inline]
     fn consume(&mut self, i: usize, u: u64) {
-        debug_assert!(u64::from(self.minute_consumed[i]) + u <= u64::from(u32::MAX), "a minute's consumption past 32 bits");
-        self.minute_consumed[i] = self.minute_consumed[i].saturating_add(u as u32);
+        self.minute_consumed[i] = self.minute_consumed[i].wrapping_add(u as u32);
     }
 }
 
@@ -1188,6 +1189,39 @@ mod tests {
 
     fn prov(read: u64, write: u64) -> CapacitySpec {
         CapacitySpec::Provisioned { read, write }
+    }
+
+    /// A partition's minute at the most it can serve — eventually consistent reads at the
+    /// highest fan-out, 3 × 3,000 RCU a second, its bucket full at the start — is counted
+    /// exactly in the bucket's 32-bit count: 9,000 units the first second (the full bucket)
+    /// plus 9,000 a second refilled, 61 × 9,000 = 549,000 RCU if every refill is taken, in
+    /// milli-units 5.49·10⁸ (the 32-bit count holds 4.29·10⁹; 16 bits would fail it).
+    #[test]
+    fn a_minute_at_the_partition_cap_is_counted_exactly() {
+        // 2,000 RCU provisioned: one partition; the table's own 2,000 a second and its full
+        // 600,000 units of burst credit cover the 549,000.
+        let mut r = Resource::new("t".into(), false, &prov(2_000, 1), 0, true, false);
+        assert_eq!(r.partition_count(), 1);
+        r.set_ec_fanout_milli(3_000);
+        let mut taken = 0u64;
+        for s in 0..60u64 {
+            // 1,000 reads of 10 RCU spread over the second: the bucket's full second of 9,000
+            // EC units first, then its refill of 9 units a millisecond.
+            for k in 0..1_000u64 {
+                r.set_time(s * US + k * 1_000);
+                while r.try_take_as(0, Dim::Read, 10 * MILLI, true).is_ok() {
+                    taken += 10 * MILLI;
+                }
+            }
+            r.end_second();
+        }
+        let mut counted = [0u64; 2];
+        r.close_minute(|_, consumed, _| counted = consumed);
+        assert_eq!(counted[0], taken);
+        // 9,000 EC RCU a second for 60 s plus the full bucket at the start: 549,000, and a
+        // little more since a read of 10 RCU costs its bucket 3.333 (rounded down) of 3,000;
+        // less what the last millisecond of each second refills and no take reaches.
+        assert!((535_000 * MILLI..=550_000 * MILLI).contains(&taken), "{taken}");
     }
 
     #[test]
