@@ -676,9 +676,10 @@ impl Admission<'_> {
     /// partition's buckets fetched 32 takes ahead (a partition's buckets are 32 bytes apart from
     /// the rest of its state: sorting the requests by block first, which kept a pass over
     /// 128-byte partitions within a few of them at a time, was now slower, on 100,000
-    /// partitions and on 1.3 million). Else sorted by partition, so that each partition's demand is its count of requests and
-    /// the partitions are checked (and then taken) in order, each fetched once (32 ahead), where
-    /// counting demand request by request reached a random partition's slot and state for each.
+    /// partitions and on 1.3 million). Else sorted by partition, so that each partition's
+    /// demand is its count of requests and the partitions are checked (and then taken) in
+    /// order, each fetched once (32 ahead), where counting demand request by request reached a
+    /// random partition's slot and state for each.
     fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run, counts: Option<&[u32]>) -> bool {
         let res = &self.res[run.charge.res as usize];
         let (dim, part_units, over) = Self::run_terms(self.res, self.pats, run, arrivals.len());
