@@ -480,11 +480,11 @@ impl Resource {
 
     /// Write milli-units partition `p`'s bucket holds now.
     pub(crate) fn write_room(&self, p: usize) -> u64 {
-        let part = &self.buckets[p];
+        let bucket = &self.buckets[p];
         if self.linear {
-            (PARTITION_CAP_MILLI[0] - self.part_debt(part, 0).div_ceil(US).min(PARTITION_CAP_MILLI[0])) / 3
+            (PARTITION_CAP_MILLI[0] - self.part_debt(bucket, 0).div_ceil(US).min(PARTITION_CAP_MILLI[0])) / 3
         } else {
-            PARTITION_CAP_MILLI[1] - self.part_debt(part, 1).div_ceil(US).min(PARTITION_CAP_MILLI[1])
+            PARTITION_CAP_MILLI[1] - self.part_debt(bucket, 1).div_ceil(US).min(PARTITION_CAP_MILLI[1])
         }
     }
 
@@ -624,15 +624,21 @@ impl Resource {
     /// Splits partition `i` at hash `at` (which must lie inside its range); the lower child
     /// takes `frac` of its data. Each child gets half the parent's allocation (spec §2, P6).
     pub(crate) fn split(&mut self, i: usize, at: u64, frac: f64) {
-        let (a, b) = self.parts[i].halves(frac);
-        self.parts[i] = a;
-        self.parts.insert(i + 1, b);
-        let (a, b) = self.buckets[i].halves();
-        self.buckets[i] = a;
-        self.buckets.insert(i + 1, b);
+        let ([p1, p2], [b1, b2]) = self.children(i, frac);
+        (self.parts[i], self.buckets[i]) = (p1, b1);
+        self.parts.insert(i + 1, p2);
+        self.buckets.insert(i + 1, b2);
         self.bounds.insert(i + 1, at);
         self.equal_ranges = self.bounds == equal_bounds(self.bounds.len() as u64);
         self.refresh_caps();
+    }
+
+    /// The two children of partition `i`, the first taking `frac` of its data: their state and
+    /// their buckets (the one place both halves are made, so the two arrays stay in step).
+    fn children(&self, i: usize, frac: f64) -> ([Partition; 2], [Bucket; 2]) {
+        let (p1, p2) = self.parts[i].halves(frac);
+        let (b1, b2) = self.buckets[i].halves();
+        ([p1, p2], [b1, b2])
     }
 
     /// The hash range of partition `i`: `(start, end)` with `end` exclusive (2^64 for the last).
@@ -652,11 +658,10 @@ impl Resource {
             let mut buckets = Vec::with_capacity(2 * len);
             for i in 0..len {
                 let (lo, hi) = self.range(i);
-                let (a, b) = self.parts[i].halves(0.5);
+                let (two, their_buckets) = self.children(i, 0.5);
                 bounds.extend([lo, ((u128::from(lo) + hi) / 2) as u64]);
-                parts.extend([a, b]);
-                let (a, b) = self.buckets[i].halves();
-                buckets.extend([a, b]);
+                parts.extend(two);
+                buckets.extend(their_buckets);
             }
             self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
             self.bounds = bounds;
@@ -995,13 +1000,13 @@ impl Resource {
     /// second's start, whatever its order?
     #[must_use]
     pub(crate) fn partition_fits_now(&self, p: usize, d: Dim, u: u64, other: u64) -> bool {
-        let part = &self.buckets[p];
+        let bucket = &self.buckets[p];
         if self.linear {
             let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
-            bucket_holds(0, self.part_debt(part, 0), r + 3 * w)
+            bucket_holds(0, self.part_debt(bucket, 0), r + 3 * w)
         } else {
             let b = d as usize;
-            bucket_holds(b, self.part_debt(part, b), u)
+            bucket_holds(b, self.part_debt(bucket, b), u)
         }
     }
 
