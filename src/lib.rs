@@ -38,6 +38,7 @@
 //! assert_eq!(r.totals().failed, 0);
 //! ```
 
+mod alloc;
 #[doc(hidden)]
 pub mod bench_support;
 mod cli;
@@ -58,6 +59,10 @@ pub mod study;
 mod time;
 mod traffic;
 pub mod units;
+
+/// Large blocks in huge pages (see [`alloc`]).
+#[global_allocator]
+static ALLOCATOR: alloc::Allocator = alloc::Allocator;
 
 pub use cli::main as cli_main;
 pub use cost::{bill, bill_of, Bill, BillOptions, Catalog, Usage};
