@@ -427,7 +427,7 @@ impl Scratch {
             // sixteen ahead while this one is checked.
             // Its demand slot too (an array of a slot a partition).
             if let Some(&(r, d, p)) = touched.get(k + 16) {
-                res[r as usize].prefetch_bucket(p as usize);
+                res[r as usize].prefetch_bucket(p as usize, if d == 0 { Dim::Read } else { Dim::Write });
                 crate::hint::prefetch(&demand[r as usize][d as usize][p as usize]);
             }
             let (r, d, p) = (r as usize, d as usize, p as usize);
@@ -673,10 +673,11 @@ impl Admission<'_> {
     /// by this resource's blocks): if the busiest block fits on top of the most debt any
     /// partition can hold ([`Resource::every_partition_fits`]), every partition holds its
     /// requests, none visited, and the partitions' pass takes them in time order, each
-    /// partition's buckets fetched 32 takes ahead (a partition's buckets are 32 bytes apart from
-    /// the rest of its state: sorting the requests by block first, which kept a pass over
-    /// 128-byte partitions within a few of them at a time, was now slower, on 100,000
-    /// partitions and on 1.3 million). Else sorted by partition, so that each partition's
+    /// partition's bucket of the dimension fetched 32 takes ahead (a bucket is 16 bytes, apart
+    /// from the rest of its partition's state: sorting the requests by block first, which kept
+    /// a pass over 128-byte partitions within a few of them at a time, was slower once the
+    /// buckets were 32 bytes, on 100,000 partitions and on 1.3 million). Else sorted by
+    /// partition, so that each partition's
     /// demand is its count of requests and the partitions are checked (and then taken) in
     /// order, each fetched once (32 ahead), where counting demand request by request reached a
     /// random partition's slot and state for each.
@@ -702,7 +703,7 @@ impl Admission<'_> {
         let groups = &self.scratch.groups;
         let all = groups.iter().enumerate().all(|(k, &(p, start, end))| {
             if let Some(&(ahead, _, _)) = groups.get(k + 32) {
-                res.prefetch_bucket(ahead as usize);
+                res.prefetch_bucket(ahead as usize, dim);
             }
             fits(p as usize, u64::from(end - start))
         });
@@ -792,7 +793,7 @@ impl Admission<'_> {
                 let arrivals = &second.arrivals[run.start..run.end];
                 for (i, a) in arrivals.iter().enumerate() {
                     if let Some(ahead) = arrivals.get(i + 16) {
-                        self.res[run.charge.res as usize].prefetch(ahead.part as usize);
+                        self.res[run.charge.res as usize].prefetch(ahead.part as usize, run.charge.dim);
                     }
                     take(self, 0, run, a);
                 }
@@ -900,7 +901,7 @@ impl Admission<'_> {
             // The partition of the attempt a few ahead in the batch, fetched while this one is
             // admitted: with many partitions each lands on one no recent attempt touched.
             if let Some(c) = batch.len().checked_sub(PREFETCH_AHEAD + 1).and_then(|k| batch[k].charges.as_slice().first()) {
-                self.res[c.res as usize].prefetch(c.part as usize);
+                self.res[c.res as usize].prefetch(c.part as usize, c.dim);
             }
             if let Some(a) = a {
                 self.process(a);

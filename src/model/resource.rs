@@ -73,46 +73,52 @@ impl Mode {
     }
 }
 
-/// What an admission of a partition reads and writes, apart from the rest of its state: its
-/// buckets and the minute's consumption, 32 bytes, two partitions a cache line. With many
-/// partitions a request lands on a partition no recent request touched, and the line fetched
-/// for it is what its admission costs; a pass that knows every take fits (exact mode's
-/// compact seconds) reads nothing else, so its takes on 100,000 partitions reach 3.2 MB, not
-/// the 11.2 MB of their whole state.
+/// What an admission of a partition reads and writes in one dimension, apart from the rest
+/// of its state: that dimension's bucket and its consumption of the minute, 16 bytes, four
+/// partitions a cache line, in an array a dimension. With many partitions a request lands on
+/// a partition no recent request touched, and the line fetched for it is what its admission
+/// costs; a pass that knows every take fits (exact mode's compact seconds) reads nothing
+/// else, so its reads on 100,000 partitions reach 1.6 MB, not the 11.2 MB of their whole
+/// state (nor the 3.2 MB of both dimensions' buckets side by side, as they were).
+///
+/// Each dimension's bucket is brought up to date on its own: taking one dimension leaves the
+/// other's debt as of its last take, which is the debt refilled later in one step instead of
+/// two. The two agree because a bucket never owes more than a second of its cap (admission
+/// checks it), so refilling `x` then `y` µs pays what refilling `x + y` does, both clamped at
+/// a second.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(32))]
+#[repr(C, align(16))]
 pub(crate) struct Bucket {
-    /// Debt of the partition's buckets (capacity minus tokens) at `at_us`, milli-unit-µs;
-    /// the linear model uses the read bucket alone, in read units.
-    debt: [u64; 2],
-    /// When `debt` was last brought up to date, µs.
-    at_us: u64,
-    /// Milli-units consumed in the current minute. A partition's bucket holds a second of its
-    /// cap and refills it in a second, so a minute is at most 61 s of 3,000 RCU (9,000 of
-    /// eventually consistent reads at `ec_read_fanout` 3): 5.5·10⁸ milli-units, within 32 bits.
-    minute_consumed: [u32; 2],
+    /// Debt (capacity minus tokens) at `at`, milli-unit-µs; the linear model uses the read
+    /// bucket alone, in read units.
+    debt: u64,
+    /// When `debt` was last brought up to date: the low 32 bits of the µs. The time is within
+    /// 2³¹ µs (35 minutes) of admission's ([`SWEEP_US`]), which its 32 bits then place.
+    at: u32,
+    /// Milli-units of this dimension consumed in the current minute. A partition's bucket
+    /// holds a second of its cap and refills it in a second, so a minute is at most 61 s of
+    /// 3,000 RCU (9,000 of eventually consistent reads at `ec_read_fanout` 3): 5.5·10⁸
+    /// milli-units, within 32 bits.
+    minute_consumed: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<Bucket>() == 32 && std::mem::size_of::<Partition>() == 80);
+const _: () = assert!(std::mem::size_of::<Bucket>() == 16 && std::mem::size_of::<Partition>() == 80);
 
 impl Bucket {
-    /// The two children of a split: each owes half the debt, and has half the minute's
-    /// consumption.
-    fn halves(&self) -> (Bucket, Bucket) {
-        let (d1, d2) = pair(self.debt);
-        let (c1, c2) = pair(self.minute_consumed.map(u64::from));
-        let c = |x: [u64; 2]| x.map(|v| v as u32);
-        (Bucket { debt: d1, at_us: self.at_us, minute_consumed: c(c1) }, Bucket { debt: d2, at_us: self.at_us, minute_consumed: c(c2) })
-    }
-
-    /// Adds `u` milli-units to the minute's consumption of dimension `i`. When nothing reads
-    /// the partitions' minutes (no partition rows, no split for heat, no entity shares: for the
-    /// whole run), their closes are skipped and the count runs on, unread: it wraps.
+    /// Adds `u` milli-units to the minute's consumption. When nothing reads the partitions'
+    /// minutes (no partition rows, no split for heat, no entity shares: for the whole run),
+    /// their closes are skipped and the count runs on, unread: it wraps.
     #[inline]
-    fn consume(&mut self, i: usize, u: u64) {
-        self.minute_consumed[i] = self.minute_consumed[i].wrapping_add(u as u32);
+    fn consume(&mut self, u: u64) {
+        self.minute_consumed = self.minute_consumed.wrapping_add(u as u32);
     }
 }
+
+/// How often every bucket's time is brought within reach of its 32 bits: every ten simulated
+/// minutes, a bucket not brought up to date for a second or more has its time moved up to a
+/// second ago. Its debt is unchanged: a second's refill pays it either way. Between two
+/// sweeps no bucket's time falls more than ten minutes and a second behind admission's.
+const SWEEP_US: u64 = 600 * US;
 
 /// Splits each of two counts in halves, the first taking the odd one.
 fn pair(x: [u64; 2]) -> ([u64; 2], [u64; 2]) {
@@ -125,7 +131,8 @@ fn pair(x: [u64; 2]) -> ([u64; 2], [u64; 2]) {
     ([a0, a1], [b0, b1])
 }
 
-/// The rest of one partition's state (its buckets are a [`Bucket`] in an array of their own).
+/// The rest of one partition's state (its buckets are a [`Bucket`] a dimension, in arrays of
+/// their own).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Partition {
     /// Milli-units consumed in the current second.
@@ -194,8 +201,9 @@ pub(crate) struct Resource {
     bounds: Vec<u64>,
     /// Partitions, in hash order.
     parts: Vec<Partition>,
-    /// Their buckets, in the same order.
-    buckets: Vec<Bucket>,
+    /// Their buckets, by dimension (the linear model: the read bucket, and the write
+    /// array's minute counts), each in the same order.
+    buckets: [Vec<Bucket>; 2],
     /// Table-level milli-units used this second (from the budget, not burst).
     used: [u64; 2],
     /// Debt of the table-level buckets at `at_us`, milli-unit-µs.
@@ -282,7 +290,7 @@ impl Resource {
             mode,
             bounds: equal_bounds(n),
             parts: Vec::new(),
-            buckets: Vec::new(),
+            buckets: [Vec::new(), Vec::new()],
             used: [0; 2],
             debt: [0; 2],
             at_us: 0,
@@ -320,7 +328,7 @@ impl Resource {
                 ..Partition::with_share(share, storage_bytes / n + u64::from(i < storage_bytes % n))
             })
             .collect();
-        r.buckets = vec![Bucket::default(); n as usize];
+        r.buckets = [vec![Bucket::default(); n as usize], vec![Bucket::default(); n as usize]];
         if filling {
             r.filling = (0..n as u32).collect();
         }
@@ -480,20 +488,20 @@ impl Resource {
 
     /// Write milli-units partition `p`'s bucket holds now.
     pub(crate) fn write_room(&self, p: usize) -> u64 {
-        let bucket = &self.buckets[p];
         if self.linear {
-            (PARTITION_CAP_MILLI[0] - self.part_debt(bucket, 0).div_ceil(US).min(PARTITION_CAP_MILLI[0])) / 3
+            (PARTITION_CAP_MILLI[0] - self.part_debt(0, p).div_ceil(US).min(PARTITION_CAP_MILLI[0])) / 3
         } else {
-            PARTITION_CAP_MILLI[1] - self.part_debt(bucket, 1).div_ceil(US).min(PARTITION_CAP_MILLI[1])
+            PARTITION_CAP_MILLI[1] - self.part_debt(1, p).div_ceil(US).min(PARTITION_CAP_MILLI[1])
         }
     }
 
     /// Closes the minute of every partition: `f(partition, consumed, throttle events)`, both
     /// by [`Dim`], then zeroes the minute's counts.
     pub(crate) fn close_minute(&mut self, mut f: impl FnMut(usize, [u64; 2], [u64; 2])) {
-        for (i, (p, b)) in self.parts.iter_mut().zip(&mut self.buckets).enumerate() {
-            f(i, b.minute_consumed.map(u64::from), p.minute_throttles.map(u64::from));
-            b.minute_consumed = [0; 2];
+        let [reads, writes] = &mut self.buckets;
+        for (i, ((p, r), w)) in self.parts.iter_mut().zip(reads).zip(writes).enumerate() {
+            f(i, [r.minute_consumed, w.minute_consumed].map(u64::from), p.minute_throttles.map(u64::from));
+            (r.minute_consumed, w.minute_consumed) = (0, 0);
             p.minute_throttles = [0; 2];
         }
     }
@@ -586,8 +594,8 @@ impl Resource {
     #[cfg(test)]
     /// Replaces the hash ranges (after splits); `equal` says whether they are the `n` equal
     /// ranges of [`equal_bounds`].
-    pub(crate) fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>, buckets: Vec<Bucket>) {
-        debug_assert!(bounds.len() == parts.len() && parts.len() == buckets.len());
+    pub(crate) fn set_ranges(&mut self, bounds: Vec<u64>, parts: Vec<Partition>, buckets: [Vec<Bucket>; 2]) {
+        debug_assert!(bounds.len() == parts.len() && buckets.iter().all(|b| b.len() == parts.len()));
         self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
         self.bounds = bounds;
         self.parts = parts;
@@ -624,21 +632,41 @@ impl Resource {
     /// Splits partition `i` at hash `at` (which must lie inside its range); the lower child
     /// takes `frac` of its data. Each child gets half the parent's allocation (spec §2, P6).
     pub(crate) fn split(&mut self, i: usize, at: u64, frac: f64) {
-        let ([p1, p2], [b1, b2]) = self.children(i, frac);
-        (self.parts[i], self.buckets[i]) = (p1, b1);
+        let ([p1, p2], halves) = self.children(i, frac);
+        self.parts[i] = p1;
         self.parts.insert(i + 1, p2);
-        self.buckets.insert(i + 1, b2);
+        for (buckets, [b1, b2]) in self.buckets.iter_mut().zip(halves) {
+            buckets[i] = b1;
+            buckets.insert(i + 1, b2);
+        }
         self.bounds.insert(i + 1, at);
         self.equal_ranges = self.bounds == equal_bounds(self.bounds.len() as u64);
         self.refresh_caps();
     }
 
     /// The two children of partition `i`, the first taking `frac` of its data: their state and
-    /// their buckets (the one place both halves are made, so the two arrays stay in step).
-    fn children(&self, i: usize, frac: f64) -> ([Partition; 2], [Bucket; 2]) {
+    /// their buckets by dimension (the one place both halves are made, so the arrays stay in
+    /// step). Each child owes half the debt and has half the minute's consumption. The debts
+    /// are halved as of the partition's last take in either dimension (the time both buckets
+    /// were last brought up to date when they were kept together), the other dimension's
+    /// brought up to it first.
+    fn children(&self, i: usize, frac: f64) -> ([Partition; 2], [[Bucket; 2]; 2]) {
         let (p1, p2) = self.parts[i].halves(frac);
-        let (b1, b2) = self.buckets[i].halves();
-        ([p1, p2], [b1, b2])
+        let b = [self.buckets[0][i], self.buckets[1][i]];
+        // How long before admission's time each was brought up to date (negative: later).
+        let ago = b.map(|b| i64::from((self.now_us as u32).wrapping_sub(b.at) as i32));
+        let last = ago[0].min(ago[1]);
+        let debt = [0, 1].map(|d| {
+            let refill = PARTITION_CAP_MILLI[d].saturating_mul(((ago[d] - last) as u64).min(US));
+            b[d].debt.saturating_sub(refill)
+        });
+        let at = (self.now_us as u32).wrapping_sub(last as u32);
+        let (d1, d2) = pair(debt);
+        let (c1, c2) = pair(b.map(|b| u64::from(b.minute_consumed)));
+        let half = |d: usize| {
+            [Bucket { debt: d1[d], at, minute_consumed: c1[d] as u32 }, Bucket { debt: d2[d], at, minute_consumed: c2[d] as u32 }]
+        };
+        ([p1, p2], [half(0), half(1)])
     }
 
     /// The hash range of partition `i`: `(start, end)` with `end` exclusive (2^64 for the last).
@@ -655,13 +683,15 @@ impl Resource {
             let len = self.parts.len();
             let mut bounds = Vec::with_capacity(2 * len);
             let mut parts = Vec::with_capacity(2 * len);
-            let mut buckets = Vec::with_capacity(2 * len);
+            let mut buckets = [Vec::with_capacity(2 * len), Vec::with_capacity(2 * len)];
             for i in 0..len {
                 let (lo, hi) = self.range(i);
                 let (two, their_buckets) = self.children(i, 0.5);
                 bounds.extend([lo, ((u128::from(lo) + hi) / 2) as u64]);
                 parts.extend(two);
-                buckets.extend(their_buckets);
+                for (buckets, two) in buckets.iter_mut().zip(their_buckets) {
+                    buckets.extend(two);
+                }
             }
             self.equal_ranges = bounds == equal_bounds(bounds.len() as u64);
             self.bounds = bounds;
@@ -678,11 +708,34 @@ impl Resource {
         self.now_us = t_us.max(self.second_us);
     }
 
-    /// Partition `p`'s bucket debt in bucket `b` now, milli-unit-µs.
+    /// Partition `p`'s debt in bucket `b` now, milli-unit-µs.
     #[inline]
-    fn part_debt(&self, p: &Bucket, b: usize) -> u64 {
-        let refill = PARTITION_CAP_MILLI[b].saturating_mul(self.now_us.saturating_sub(p.at_us).min(US));
-        p.debt[b].saturating_sub(refill)
+    fn part_debt(&self, b: usize, p: usize) -> u64 {
+        self.debt_of(b, &self.buckets[b][p])
+    }
+
+    /// `bucket`'s debt now (it is bucket `b` of its partition), milli-unit-µs.
+    #[inline]
+    fn debt_of(&self, b: usize, bucket: &Bucket) -> u64 {
+        let refill = PARTITION_CAP_MILLI[b].saturating_mul(self.since(bucket.at));
+        bucket.debt.saturating_sub(refill)
+    }
+
+    /// µs from `at` (a bucket's time) to admission's, at most a second (none when `at` is
+    /// later: a take earlier in the same second).
+    #[inline]
+    fn since(&self, at: u32) -> u64 {
+        let ago = (self.now_us as u32).wrapping_sub(at) as i32;
+        u64::from(ago.max(0).unsigned_abs()).min(US)
+    }
+
+    /// Brings bucket `b` of partition `p` up to now.
+    #[inline]
+    fn settle_bucket(&mut self, b: usize, p: usize) {
+        let debt = self.part_debt(b, p);
+        let bucket = &mut self.buckets[b][p];
+        bucket.debt = debt;
+        bucket.at = self.now_us as u32;
     }
 
     /// The partition bucket `u` milli-units of `d` draw from, and how much (the linear model
@@ -725,13 +778,10 @@ impl Resource {
         (cap.saturating_sub(self.table_debt(i)) / u128::from(US)) as u64
     }
 
-    /// Brings every bucket's debt up to now (partition `p` and the table).
+    /// Brings partition `p`'s bucket `b` and the table's buckets up to now.
     #[inline]
-    fn settle_now(&mut self, p: usize) {
-        let d = [self.part_debt(&self.buckets[p], 0), self.part_debt(&self.buckets[p], 1)];
-        let bucket = &mut self.buckets[p];
-        bucket.debt = d;
-        bucket.at_us = self.now_us;
+    fn settle_now(&mut self, b: usize, p: usize) {
+        self.settle_bucket(b, p);
         self.settle_table();
     }
 
@@ -759,7 +809,7 @@ impl Resource {
     #[inline]
     pub(crate) fn check_as(&self, p: usize, d: Dim, u: u64, ec: bool) -> Result<(), Reason> {
         let (b, cost) = self.part_cost(d, u, ec);
-        if !bucket_holds(b, self.part_debt(&self.buckets[p], b), cost) {
+        if !bucket_holds(b, self.part_debt(b, p), cost) {
             return Err(Reason::KeyRange);
         }
         let i = d as usize;
@@ -807,17 +857,17 @@ impl Resource {
     #[inline]
     pub(crate) fn take_sure(&mut self, p: usize, d: Dim, u: u64, ec: bool) -> u64 {
         debug_assert!(self.check_as(p, d, u, ec).is_ok(), "take_sure of an admission that throttles");
-        self.settle_now(p);
+        let (b, cost) = self.part_cost(d, u, ec);
+        self.settle_now(b, p);
         let i = d as usize;
         let from_table = if self.table_holds(i, u) { u } else { u.min(self.table_tokens(i)) };
         let from_burst = u - from_table;
         self.used[i] += from_table;
         self.debt[i] += u128::from(from_table) * u128::from(US);
         self.second_consumed[i] += u;
-        let (b, cost) = self.part_cost(d, u, ec);
-        let bucket = &mut self.buckets[p];
-        bucket.debt[b] += cost * US;
-        self.debt_hi[b] = self.debt_hi[b].max(bucket.debt[b]);
+        let bucket = &mut self.buckets[b][p];
+        bucket.debt += cost * US;
+        self.debt_hi[b] = self.debt_hi[b].max(bucket.debt);
         let part = &mut self.parts[p];
         if part.used == [0; 2] {
             self.touched.push(p as u32);
@@ -856,7 +906,7 @@ impl Resource {
         let Some(mut debt) = debt64 else {
             for (k, a) in run.iter().enumerate() {
                 if let Some(ahead) = run.get(k + AHEAD) {
-                    self.prefetch(at(ahead).1);
+                    self.prefetch(at(ahead).1, d);
                 }
                 let (t, p) = at(a);
                 self.set_time(t);
@@ -898,18 +948,21 @@ impl Resource {
         let to_minute = !self.second_use;
         for (k, a) in by_part.iter().enumerate() {
             if let Some(ahead) = by_part.get(k + AHEAD).filter(|_| fetch) {
-                self.prefetch_bucket(at(ahead).1);
+                self.prefetch_bucket(at(ahead).1, d);
             }
             let (t, p) = at(a);
             self.set_time(t);
-            let debt = [self.part_debt(&self.buckets[p], 0), self.part_debt(&self.buckets[p], 1)];
-            let bucket = &mut self.buckets[p];
+            let debt = self.part_debt(b, p) + cost * US;
+            let bucket = &mut self.buckets[b][p];
             bucket.debt = debt;
-            bucket.at_us = self.now_us;
-            bucket.debt[b] += cost * US;
-            hi = hi.max(bucket.debt[b]);
+            bucket.at = self.now_us as u32;
+            hi = hi.max(debt);
             if to_minute {
-                bucket.consume(i, u);
+                if b == i {
+                    bucket.consume(u);
+                } else {
+                    self.buckets[i][p].consume(u);
+                }
             } else {
                 let part = &mut self.parts[p];
                 if part.used == [0; 2] {
@@ -935,7 +988,7 @@ impl Resource {
         self.debt[i] -= u128::from(u - from_burst) * u128::from(US);
         self.second_consumed[i] -= u;
         let (b, cost) = self.part_cost(d, u, ec);
-        self.buckets[p].debt[b] -= cost * US;
+        self.buckets[b][p].debt -= cost * US;
         let part = &mut self.parts[p];
         part.burst[i] += from_burst;
         part.used[i] -= u;
@@ -947,15 +1000,15 @@ impl Resource {
     #[inline]
     pub(crate) fn take_bulk(&mut self, p: usize, d: Dim, u: u64, ec: bool) {
         self.now_us = self.second_us;
-        self.settle_now(p);
+        let (b, cost) = self.part_cost(d, u, ec);
+        self.settle_now(b, p);
         let i = d as usize;
         self.used[i] += u;
         self.debt[i] += u128::from(u) * u128::from(US);
         self.second_consumed[i] += u;
-        let (b, cost) = self.part_cost(d, u, ec);
-        let bucket = &mut self.buckets[p];
-        bucket.debt[b] += cost * US;
-        self.debt_hi[b] = self.debt_hi[b].max(bucket.debt[b]);
+        let bucket = &mut self.buckets[b][p];
+        bucket.debt += cost * US;
+        self.debt_hi[b] = self.debt_hi[b].max(bucket.debt);
         let part = &mut self.parts[p];
         if part.used == [0; 2] {
             self.touched.push(p as u32);
@@ -1000,13 +1053,12 @@ impl Resource {
     /// second's start, whatever its order?
     #[must_use]
     pub(crate) fn partition_fits_now(&self, p: usize, d: Dim, u: u64, other: u64) -> bool {
-        let bucket = &self.buckets[p];
         if self.linear {
             let (r, w) = if d == Dim::Read { (u, other) } else { (other, u) };
-            bucket_holds(0, self.part_debt(bucket, 0), r + 3 * w)
+            bucket_holds(0, self.part_debt(0, p), r + 3 * w)
         } else {
             let b = d as usize;
-            bucket_holds(b, self.part_debt(bucket, b), u)
+            bucket_holds(b, self.part_debt(b, p), u)
         }
     }
 
@@ -1014,9 +1066,8 @@ impl Resource {
     /// credit) hold now: what was taken, and why not all of it, if not.
     pub(crate) fn take_up_to(&mut self, p: usize, d: Dim, want: u64) -> (u64, Option<Reason>) {
         let (b, per_unit) = self.part_cost(d, MILLI, false);
-        let part_tokens = (u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US))
-            .saturating_sub(u128::from(self.part_debt(&self.buckets[p], b)))
-            / u128::from(US);
+        let part_tokens =
+            (u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)).saturating_sub(u128::from(self.part_debt(b, p))) / u128::from(US);
         let part_room = (part_tokens * u128::from(MILLI) / u128::from(per_unit)) as u64;
         let i = d as usize;
         let burst = if matches!(self.mode, Mode::Provisioned { .. }) { self.parts[p].burst[i] } else { 0 };
@@ -1073,12 +1124,16 @@ impl Resource {
             // With many partitions the touched ones are far apart: fetch the line of the one 32
             // ahead.
             if let Some(&ahead) = self.touched.get(k + 32) {
-                self.prefetch(ahead as usize);
+                let ahead = ahead as usize;
+                crate::hint::prefetch(&self.parts[ahead]);
+                self.buckets.iter().for_each(|b| crate::hint::prefetch(&b[ahead]));
             }
-            let (p, b) = (&mut self.parts[i as usize], &mut self.buckets[i as usize]);
+            let p = &mut self.parts[i as usize];
             for d in 0..2 {
-                b.consume(d, p.used[d]);
-                p.used[d] = 0;
+                if p.used[d] > 0 {
+                    self.buckets[d][i as usize].consume(p.used[d]);
+                    p.used[d] = 0;
+                }
             }
         }
         self.touched.clear();
@@ -1109,23 +1164,40 @@ impl Resource {
         self.second_consumed = [0; 2];
         self.second_us += US;
         self.now_us = self.second_us;
-    }
-
-    /// Hints the processor to fetch partition `p`'s state into cache: a request due soon lands
-    /// on it. Changes nothing.
-    #[inline]
-    pub(crate) fn prefetch(&self, p: usize) {
-        if let (Some(part), Some(bucket)) = (self.parts.get(p), self.buckets.get(p)) {
-            crate::hint::prefetch(part);
-            crate::hint::prefetch(bucket);
+        if self.second_us.is_multiple_of(SWEEP_US) {
+            self.sweep_buckets();
         }
     }
 
-    /// [`Self::prefetch`] of partition `p`'s buckets alone (what checking a take, or a take
-    /// known to fit, reads).
+    /// [`SWEEP_US`]: every bucket not brought up to date for a second or more has its time
+    /// moved up to a second ago (at a second's start, when no bucket's time is later).
+    fn sweep_buckets(&mut self) {
+        let second_ago = (self.now_us - US) as u32;
+        for buckets in &mut self.buckets {
+            for b in buckets.iter_mut() {
+                if u64::from((self.now_us as u32).wrapping_sub(b.at)) >= US {
+                    b.at = second_ago;
+                }
+            }
+        }
+    }
+
+    /// Hints the processor to fetch partition `p`'s state and its bucket of `d` into cache: a
+    /// request of `d` due soon lands on it. Changes nothing.
     #[inline]
-    pub(crate) fn prefetch_bucket(&self, p: usize) {
-        if let Some(bucket) = self.buckets.get(p) {
+    pub(crate) fn prefetch(&self, p: usize, d: Dim) {
+        if let Some(part) = self.parts.get(p) {
+            crate::hint::prefetch(part);
+            self.prefetch_bucket(p, d);
+        }
+    }
+
+    /// [`Self::prefetch`] of partition `p`'s bucket of `d` alone (what checking a take, or a
+    /// take known to fit, reads).
+    #[inline]
+    pub(crate) fn prefetch_bucket(&self, p: usize, d: Dim) {
+        let b = if self.linear { 0 } else { d as usize };
+        if let Some(bucket) = self.buckets[b].get(p) {
             crate::hint::prefetch(bucket);
         }
     }
@@ -1373,7 +1445,7 @@ mod tests {
         // with no burst credit at all.
         let mut r = Resource::new("t".into(), false, &prov(1, 400), 0, false, false);
         assert_eq!(r.partition_count(), 1);
-        r.set_ranges(equal_bounds(4), vec![Partition::with_share(0.25, 0); 4], vec![Bucket::default(); 4]);
+        r.set_ranges(equal_bounds(4), vec![Partition::with_share(0.25, 0); 4], [vec![Bucket::default(); 4], vec![Bucket::default(); 4]]);
         for _ in 0..600 {
             for (p, n) in [(0, 50), (1, 50), (2, 50), (3, 150)] {
                 for _ in 0..n {
@@ -1433,7 +1505,7 @@ mod tests {
     #[test]
     fn linear_model_couples_reads_and_writes() {
         let mut r = Resource::new("t".into(), false, &prov(40_000, 40_000), 0, true, true);
-        r.set_ranges(equal_bounds(1), vec![Partition::with_share(1.0, 0); 1], vec![Bucket::default(); 1]);
+        r.set_ranges(equal_bounds(1), vec![Partition::with_share(1.0, 0); 1], [vec![Bucket::default(); 1], vec![Bucket::default(); 1]]);
         for _ in 0..500 {
             r.try_take(0, Dim::Write, MILLI).unwrap();
         }
@@ -1463,6 +1535,51 @@ mod tests {
     /// 501 RCU more fit anywhere (2,500 + 501 > 3,000), 500 do. After a quiet second 2, the
     /// 2,500 are paid by second 3, and any partition holds its whole cap. In the linear model a
     /// write unit is three read units of the one bucket.
+    /// A bucket's time is kept in 32 bits of µs, which wrap every 4,294.967296 s. A partition
+    /// emptied at 0.5 s (3,000 RCU taken) and idle since is read at 0.5 s + 2³² µs + 0.1 s:
+    /// its bucket has refilled long ago and owes nothing, where the 32 bits alone would place
+    /// the take 0.1 s before and leave 2,700 RCU owed.
+    #[test]
+    fn a_bucket_idle_for_longer_than_its_32_bit_time_reaches_is_full() {
+        let mut r = Resource::new("t".into(), false, &prov(3_000, 1), 0, true, false);
+        r.set_time(US / 2);
+        r.take_sure(0, Dim::Read, 3_000_000, false);
+        assert_eq!(r.part_debt(0, 0), 3_000_000 * US);
+        let t = US / 2 + (1 << 32) + US / 10;
+        for _ in 0..t / US {
+            r.end_second();
+        }
+        r.set_time(t);
+        assert_eq!((r.now_us as u32).wrapping_sub(US as u32 / 2), 100_000, "the 32 bits alone: 0.1 s since the take");
+        assert_eq!(r.part_debt(0, 0), 0);
+        assert!(r.check_as(0, Dim::Read, 3_000_000, false).is_ok());
+    }
+
+    /// A split halves each bucket's debt as of the partition's last take in either dimension.
+    /// 3,000 RCU read at 0.2 s (3·10¹² milli-unit-µs owed), 500 WCU written at 0.6 s (5·10¹¹);
+    /// by 0.6 s the read bucket has refilled 0.4 s × 3,000 RCU and owes 1.8·10¹². Split at
+    /// 0.7 s: each child owes 9·10¹¹ of reads and 2.5·10¹¹ of writes as of 0.6 s, so at 0.7 s
+    /// 9·10¹¹ − 0.1 s × 3,000 RCU = 6·10¹¹ and 2.5·10¹¹ − 0.1 s × 1,000 WCU = 1.5·10¹¹.
+    /// (Halved as of the read's own time, 0.2 s, each child would owe no reads by 0.7 s;
+    /// halved at 0.7 s, 7.5·10¹¹.)
+    #[test]
+    fn a_split_halves_both_debts_as_of_the_last_take() {
+        let mut r = Resource::new("t".into(), false, &prov(3_000, 1_000), 0, true, false);
+        assert_eq!(r.partition_count(), 2);
+        r.set_time(US / 5);
+        r.take_sure(0, Dim::Read, 3_000_000, false);
+        r.set_time(3 * US / 5);
+        r.take_sure(0, Dim::Write, 500_000, false);
+        r.set_time(7 * US / 10);
+        r.split(0, 1 << 62, 0.5);
+        assert_eq!(r.partition_count(), 3);
+        for child in 0..2 {
+            assert_eq!(r.part_debt(0, child), 600_000 * US, "child {child}'s reads");
+            assert_eq!(r.part_debt(1, child), 150_000 * US, "child {child}'s writes");
+        }
+        assert_eq!(r.part_debt(0, 2), 0);
+    }
+
     #[test]
     fn every_partition_fits_by_the_last_seconds_fullest_bucket() {
         let mut r = Resource::new("t".into(), false, &prov(6_000, 10), 0, true, false);
@@ -1472,7 +1589,7 @@ mod tests {
         r.end_second();
         assert!(r.every_partition_fits(Dim::Read, 1_000_000));
         assert!(!r.every_partition_fits(Dim::Read, 1_000_001));
-        assert_eq!(r.part_debt(&r.buckets[0], 0), 500_000 * US);
+        assert_eq!(r.part_debt(0, 0), 500_000 * US);
         r.set_time(US + 9 * US / 10);
         r.take_sure(1, Dim::Read, 2_500_000, false);
         assert!(r.every_partition_fits(Dim::Read, 500_000));
@@ -1558,8 +1675,8 @@ mod tests {
             }
             for b in 0..2 {
                 let bound = r.debt_bound[b].max(r.debt_hi[b]);
-                for (i, part) in r.buckets.iter().enumerate() {
-                    proptest::prop_assert!(r.part_debt(part, b) <= bound, "partition {i} bucket {b}: {} above {bound}", r.part_debt(part, b));
+                for i in 0..r.partition_count() {
+                    proptest::prop_assert!(r.part_debt(b, i) <= bound, "partition {i} bucket {b}: {} above {bound}", r.part_debt(b, i));
                 }
             }
         }
