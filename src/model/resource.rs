@@ -85,7 +85,9 @@ impl Mode {
 /// other's debt as of its last take, which is the debt refilled later in one step instead of
 /// two. The two agree because a bucket never owes more than a second of its cap (admission
 /// checks it), so refilling `x` then `y` µs pays what refilling `x + y` does, both clamped at
-/// a second.
+/// a second; and because a partition's takes come in time order (a second's are merged by
+/// time). A take before the partition's last, should one come, would move only its own
+/// dimension's time back, where one shared time moved both.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 pub(crate) struct Bucket {
