@@ -713,12 +713,7 @@ impl Resource {
     /// Partition `p`'s debt in bucket `b` now, milli-unit-µs.
     #[inline]
     fn part_debt(&self, b: usize, p: usize) -> u64 {
-        self.debt_of(b, &self.buckets[b][p])
-    }
-
-    /// `bucket`'s debt now (it is bucket `b` of its partition), milli-unit-µs.
-    #[inline]
-    fn debt_of(&self, b: usize, bucket: &Bucket) -> u64 {
+        let bucket = &self.buckets[b][p];
         let refill = PARTITION_CAP_MILLI[b].saturating_mul(self.since(bucket.at));
         bucket.debt.saturating_sub(refill)
     }
@@ -1529,14 +1524,6 @@ mod tests {
         assert_eq!(r.try_take(1, Dim::Read, MILLI), Err(Reason::MaxOnDemand));
     }
 
-    /// [`Resource::every_partition_fits`] from the previous second's fullest bucket: a 6,000
-    /// RCU, 10 WCU table (three partitions, full burst credit) takes 2,000 RCU on partition 0
-    /// at 0.5 s. In second 1 every partition surely holds 1,000 RCU more (2,000 + 1,000 = the
-    /// 3,000 cap), not 1,000.001 (partition 0 itself has refilled 1,500 of its 2,000 by then: the
-    /// bound is an upper one). A take in second 1 of 2,500 RCU at 1.9 s counts at once: then no
-    /// 501 RCU more fit anywhere (2,500 + 501 > 3,000), 500 do. After a quiet second 2, the
-    /// 2,500 are paid by second 3, and any partition holds its whole cap. In the linear model a
-    /// write unit is three read units of the one bucket.
     /// A bucket's time is kept in 32 bits of µs, which wrap every 4,294.967296 s. A partition
     /// emptied at 0.5 s (3,000 RCU taken) and idle since is read at 0.5 s + 2³² µs + 0.1 s:
     /// its bucket has refilled long ago and owes nothing, where the 32 bits alone would place
@@ -1582,6 +1569,14 @@ mod tests {
         assert_eq!(r.part_debt(0, 2), 0);
     }
 
+    /// [`Resource::every_partition_fits`] from the previous second's fullest bucket: a 6,000
+    /// RCU, 10 WCU table (three partitions, full burst credit) takes 2,000 RCU on partition 0
+    /// at 0.5 s. In second 1 every partition surely holds 1,000 RCU more (2,000 + 1,000 = the
+    /// 3,000 cap), not 1,000.001 (partition 0 itself has refilled 1,500 of its 2,000 by then: the
+    /// bound is an upper one). A take in second 1 of 2,500 RCU at 1.9 s counts at once: then no
+    /// 501 RCU more fit anywhere (2,500 + 501 > 3,000), 500 do. After a quiet second 2, the
+    /// 2,500 are paid by second 3, and any partition holds its whole cap. In the linear model a
+    /// write unit is three read units of the one bucket.
     #[test]
     fn every_partition_fits_by_the_last_seconds_fullest_bucket() {
         let mut r = Resource::new("t".into(), false, &prov(6_000, 10), 0, true, false);
