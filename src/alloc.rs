@@ -6,9 +6,9 @@
 //! pages the kernel faults and zeroes them one page at a time: on this machine 8 MB touched
 //! for the first time took 3.8 ms and its unmapping 0.5 ms, about 2 µs a page; in 2 MiB pages
 //! the same 8 MB took 0.3–1 ms. A minute of the headline on 100,000 partitions went from
-//! 4,935 page faults to 2,008 and from 99–103 ms of processor time to 93 ms (`perf stat`, 15
-//! runs each). Smaller blocks, and every block elsewhere than Linux, are the system
-//! allocator's. Nothing the simulation computes depends on where its memory is.
+//! 4,935 page faults to 2,008, and its processor time from 99.0 and 103.2 ms to 92.7–101.8 ms
+//! (`perf stat`, sets of 15 runs). Smaller blocks, and every block elsewhere than Linux, are
+//! the system allocator's. Nothing the simulation computes depends on where its memory is.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
