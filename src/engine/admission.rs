@@ -427,7 +427,7 @@ impl Scratch {
             // sixteen ahead while this one is checked.
             // Its demand slot too (an array of a slot a partition).
             if let Some(&(r, d, p)) = touched.get(k + 16) {
-                res[r as usize].prefetch_bucket(p as usize, if d == 0 { Dim::Read } else { Dim::Write });
+                res[r as usize].prefetch_bucket(p as usize, Dim::ALL[d as usize]);
                 crate::hint::prefetch(&demand[r as usize][d as usize][p as usize]);
             }
             let (r, d, p) = (r as usize, d as usize, p as usize);
@@ -677,10 +677,9 @@ impl Admission<'_> {
     /// from the rest of its partition's state: sorting the requests by block first, which kept
     /// a pass over 128-byte partitions within a few of them at a time, was slower once the
     /// buckets were 32 bytes, on 100,000 partitions and on 1.3 million). Else sorted by
-    /// partition, so that each partition's
-    /// demand is its count of requests and the partitions are checked (and then taken) in
-    /// order, each fetched once (32 ahead), where counting demand request by request reached a
-    /// random partition's slot and state for each.
+    /// partition, so that each partition's demand is its count of requests and the partitions
+    /// are checked (and then taken) in order, each fetched once (32 ahead), where counting
+    /// demand request by request reached a random partition's slot and state for each.
     fn admits_by_partition(&mut self, arrivals: &[Arrival], run: &Run, counts: Option<&[u32]>) -> bool {
         let res = &self.res[run.charge.res as usize];
         let (dim, part_units, over) = Self::run_terms(self.res, self.pats, run, arrivals.len());

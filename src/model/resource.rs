@@ -122,6 +122,13 @@ impl Bucket {
 /// sweeps no bucket's time falls more than ten minutes and a second behind admission's.
 const SWEEP_US: u64 = 600 * US;
 
+/// How long before `now_us` a bucket's time `at` (its low 32 bits) lies, µs; negative when
+/// after it. The two are within 2³¹ µs of each other ([`SWEEP_US`]).
+#[inline]
+fn ago(now_us: u64, at: u32) -> i64 {
+    i64::from((now_us as u32).wrapping_sub(at) as i32)
+}
+
 /// Splits each of two counts in halves, the first taking the odd one.
 fn pair(x: [u64; 2]) -> ([u64; 2], [u64; 2]) {
     let split = |x: u64| {
@@ -656,10 +663,10 @@ impl Resource {
         let (p1, p2) = self.parts[i].halves(frac);
         let b = [self.buckets[0][i], self.buckets[1][i]];
         // How long before admission's time each was brought up to date (negative: later).
-        let ago = b.map(|b| i64::from((self.now_us as u32).wrapping_sub(b.at) as i32));
-        let last = ago[0].min(ago[1]);
+        let behind = b.map(|b| ago(self.now_us, b.at));
+        let last = behind[0].min(behind[1]);
         let debt = [0, 1].map(|d| {
-            let refill = PARTITION_CAP_MILLI[d].saturating_mul(((ago[d] - last) as u64).min(US));
+            let refill = PARTITION_CAP_MILLI[d].saturating_mul(((behind[d] - last) as u64).min(US));
             b[d].debt.saturating_sub(refill)
         });
         let at = (self.now_us as u32).wrapping_sub(last as u32);
@@ -722,8 +729,7 @@ impl Resource {
     /// later: a take earlier in the same second).
     #[inline]
     fn since(&self, at: u32) -> u64 {
-        let ago = (self.now_us as u32).wrapping_sub(at) as i32;
-        u64::from(ago.max(0).unsigned_abs()).min(US)
+        (ago(self.now_us, at).max(0) as u64).min(US)
     }
 
     /// Brings bucket `b` of partition `p` up to now.
@@ -1169,10 +1175,10 @@ impl Resource {
     /// [`SWEEP_US`]: every bucket not brought up to date for a second or more has its time
     /// moved up to a second ago (at a second's start, when no bucket's time is later).
     fn sweep_buckets(&mut self) {
-        let second_ago = (self.now_us - US) as u32;
+        let (now, second_ago) = (self.now_us as u32, (self.now_us - US) as u32);
         for buckets in &mut self.buckets {
             for b in buckets.iter_mut() {
-                if u64::from((self.now_us as u32).wrapping_sub(b.at)) >= US {
+                if u64::from(now.wrapping_sub(b.at)) >= US {
                     b.at = second_ago;
                 }
             }
