@@ -24,7 +24,6 @@ use crate::limits::{ITEM_OVERHEAD_BYTES, PARTITION_BYTES, PARTITION_READ_CAP, PA
 use crate::model::request::mean_bytes;
 use crate::model::resource::{initial_partitions, Mode};
 use crate::scenario::{Action, CapacitySpec, Fidelity, Op, RateShape, Scenario};
-use crate::traffic::rate::peak_rate;
 
 /// Most requests an exact-mode run may simulate (about 52 s at the 58 M requests/s
 /// `ddbsim bench` measures on the project's machine for the headline; slower where seconds
@@ -184,7 +183,7 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
     let fanout = |p: &crate::scenario::PatternSpec| {
         p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.random && !p.op.is_write()).map_or(1.0, |s| s.count as f64)
     };
-    let rates: Vec<f64> = sc.patterns.iter().enumerate().map(|(j, p)| peak_rate(&p.rate) * factor(j)).collect();
+    let rates: Vec<f64> = sc.patterns.iter().enumerate().map(|(j, p)| p.rate.peak() * factor(j)).collect();
     let peak: f64 = sc.patterns.iter().zip(&rates).map(|(p, r)| r * fanout(p) * p.items.max(1) as f64).sum();
     // Demand in units a second and data written, per resource (table first).
     let resources = 1 + sc.gsis.len();

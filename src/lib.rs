@@ -44,6 +44,7 @@ pub mod bench_support;
 mod cli;
 pub mod cost;
 mod engine;
+pub mod format;
 pub mod guard;
 mod hint;
 pub mod import;

@@ -4,8 +4,11 @@
 //! request units, storage. Each part of the window is billed in the capacity mode it had.
 
 use super::catalog::Catalog;
-use super::item::PriceItem;
 use super::usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};
+use crate::engine::RunResult;
+use crate::format::fmt_num;
+use crate::scenario::Scenario;
+use crate::scenario::{PriceItem, SavingsPlan};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -27,19 +30,6 @@ pub struct Reservation {
     pub wcu: u64,
     /// Term, years: 1 or 3.
     pub years: u32,
-}
-
-/// A Savings Plan (`[pricing] savings_plan`): an hourly commitment, in dollars after the
-/// discount, that pays for eligible usage (on-demand and provisioned units not covered by
-/// reserved capacity) at `discount` off list; eligible usage above it is billed at list, and
-/// an hour that uses less still pays the whole commitment. AWS publishes the rate per
-/// offering, not a DynamoDB discount: `discount` is the user's assumption.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SavingsPlan {
-    /// USD an hour.
-    pub commitment_per_hour: f64,
-    /// Share off list price, 0-1.
-    pub discount: f64,
 }
 
 /// Billing options.
@@ -160,15 +150,6 @@ impl Bill {
         } else {
             0.0
         }
-    }
-}
-
-/// A number as the arithmetic shows it: whole numbers without decimals, others with three.
-fn fmt_num(x: f64) -> String {
-    if (x - x.round()).abs() < 1e-9 {
-        format!("{}", x.round() as i64)
-    } else {
-        format!("{x:.3}")
     }
 }
 
@@ -526,6 +507,14 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         unverified_items: b.unverified.into_iter().filter_map(PriceItem::from_name).collect(),
         lines: b.lines,
     }
+}
+
+/// The bill of a run of `sc` in the mode(s) it ran, at `catalog` prices with the scenario's
+/// overrides and free-tier choice.
+#[must_use]
+pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
+    let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
+    bill(&Usage::of(r, sc), &catalog, &BillOptions::of(&sc.pricing))
 }
 
 #[cfg(test)]

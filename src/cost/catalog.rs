@@ -1,7 +1,7 @@
 //! Price catalogs: the built-in ones of seven regions (`prices/<region>.toml`) or a file of the
 //! user's, each price with its source and whether it was read off AWS's own pages.
 
-use super::item::PriceItem;
+use crate::scenario::PriceItem;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -13,13 +13,12 @@
 
 mod bill;
 mod catalog;
-pub mod item;
 mod usage;
 
+pub use crate::scenario::{PriceItem, SavingsPlan};
 pub use bill::{
-    bill, Bill, BillComponent, BillLine, BillOptions, Reservation, SavingsPlan, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK,
+    bill, bill_of, Bill, BillComponent, BillLine, BillOptions, Reservation, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK,
     STREAMS_FREE_PER_MONTH,
 };
 pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
-pub use item::PriceItem;
-pub use usage::{bill_of, BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};
+pub use usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};

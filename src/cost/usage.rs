@@ -1,8 +1,6 @@
 //! What a run used, as the bill needs it: per table and GSI, the request units consumed while
 //! on-demand, the provisioned units in force minute by minute, and the bytes stored.
 
-use super::bill::{bill, Bill, BillOptions};
-use super::catalog::Catalog;
 use crate::engine::RunResult;
 use crate::model::Dim;
 use crate::scenario::{BackupSpec, Scenario, StreamsSpec, TableClass};
@@ -307,14 +305,6 @@ impl Usage {
         let dax = r.dax.as_ref().map(|d| DaxUsage::of(&d.node_type, d.nodes, hours));
         Usage { hours, standard_ia: class == TableClass::StandardIa, resources, backups, streams, dax, insights: InsightsUsage::of(sc, r) }
     }
-}
-
-/// The bill of a run of `sc` in the mode(s) it ran, at `catalog` prices with the scenario's
-/// overrides and free-tier choice.
-#[must_use]
-pub fn bill_of(sc: &Scenario, r: &RunResult, catalog: &Catalog) -> Bill {
-    let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    bill(&Usage::of(r, sc), &catalog, &BillOptions::of(&sc.pricing))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //!   weights); other patterns (several items or indexes) are drawn one by one. When the second
 //!   must be replayed, [`Traffic::spread`] gives the counts uniform arrival times.
 
-use super::admission::{Attempt, SimpleCount};
+use super::attempt::{Attempt, SimpleCount};
 use crate::model::dax::Dax;
 use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::{block_shift, Resource, MANY_PARTITIONS};
@@ -20,7 +20,6 @@ use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::alias::AliasTable;
 use crate::traffic::keys::{collection_base, item_position, items_before, key_hash, KeyDist, COLLECTION_WIDTH, HEAD_KEYS};
 use crate::traffic::poisson::{poisson, PoissonTables};
-use crate::traffic::rate::rate_at;
 use crate::units::MAX_ITEM_BYTES;
 use rand::{Rng, RngCore};
 use rand_distr::{Distribution, Exp1};
@@ -363,7 +362,7 @@ impl Traffic {
 
     /// Pattern `j`'s requests a second at second `s`, before any DAX cache.
     pub(crate) fn base_lambda(&self, j: usize, s: u64) -> f64 {
-        rate_at(&self.pats[j].rate, s, self.start_s_of_day) * self.state[j].factor
+        self.pats[j].rate.at(s, self.start_s_of_day) * self.state[j].factor
     }
 
     /// Records second `s` at the DAX cluster, if any.

@@ -19,6 +19,7 @@
 //! scaling, on-demand growth, splits for heat and size) and return commands this loop applies.
 
 mod admission;
+mod attempt;
 pub(crate) mod draw;
 pub(crate) mod queue;
 mod result;
@@ -41,7 +42,8 @@ use crate::rng::{RngStreams, SimRng, Stream};
 use crate::scenario::{Action, Fidelity, IndexRef, Scenario};
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::units::MILLI;
-use admission::{Admission, Attempt, Scratch, SimpleCount};
+use admission::{Admission, Scratch};
+use attempt::{Attempt, SimpleCount};
 use draw::{ClosedNext, Traffic};
 use queue::EventQueue;
 use schedule::{Schedule, Scheduled};

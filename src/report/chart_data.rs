@@ -4,7 +4,6 @@
 //! A run of 1,000 minutes or fewer is plotted minute by minute.
 
 use super::metric::Metric;
-use super::plot::{CapacityPanel, Heatmap};
 use super::tables::{PartitionRow, SeriesRow};
 use crate::model::Dim;
 use std::collections::BTreeMap;
@@ -250,5 +249,183 @@ impl HeatCharts {
             }
         }
         out
+    }
+}
+
+/// A capacity event or `[[at]]` action to mark on the capacity chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// Minute since the start.
+    pub minute: f64,
+    /// Table or index name.
+    pub resource: String,
+    /// The dimension it concerns; `None` marks both panels of the resource.
+    pub dim: Option<&'static str>,
+    /// What happened.
+    pub label: String,
+}
+
+impl CapacityPanel {
+    /// The on-demand capacity (minute, units/s) where the resource was not provisioned.
+    #[must_use]
+    pub fn on_demand(&self) -> Vec<(f64, f64)> {
+        self.limit.iter().copied().filter(|(m, _)| !self.provisioned.iter().any(|q| q.0 == *m)).collect()
+    }
+}
+
+impl Marker {
+    /// The marker belongs on `p`: same resource, and its dimension or none.
+    #[must_use]
+    pub fn on(&self, p: &CapacityPanel) -> bool {
+        self.resource == p.resource && self.dim.is_none_or(|d| d.eq_ignore_ascii_case(p.dim))
+    }
+}
+
+/// What the capacity chart draws for one resource and dimension, in units per second.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CapacityPanel {
+    /// Resource name.
+    pub resource: String,
+    /// "Read" or "Write".
+    pub dim: &'static str,
+    /// Minutes each point stands for (1 up to 1,000 minutes of run).
+    pub bucket_minutes: f64,
+    /// First minute of each bucket.
+    pub minutes: Vec<f64>,
+    /// Requested units per second (every attempt).
+    pub requested: Vec<f64>,
+    /// Consumed units per second.
+    pub consumed: Vec<f64>,
+    /// Provisioned units at the buckets the resource was provisioned: (minute, units).
+    pub provisioned: Vec<(f64, f64)>,
+    /// Table-level limit, units per second: (minute, units).
+    pub limit: Vec<(f64, f64)>,
+    /// Throttle events per bucket.
+    pub throttle_events: Vec<f64>,
+}
+
+/// The heatmap of one resource and dimension: utilization of the partition cap per partition
+/// and time bucket, the largest of each bucket.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heatmap {
+    /// Resource name.
+    pub resource: String,
+    /// Reads or writes.
+    pub dim: crate::model::Dim,
+    /// (first minute, first partition, utilization 0-1+) of each bucket.
+    pub cells: Vec<(u64, u32, f64)>,
+    /// The largest utilization of any cell: the top of the colour scale.
+    pub max: f64,
+    /// Minutes.
+    pub minutes: u64,
+    /// Most partitions at any minute.
+    pub partitions: u32,
+    /// Minutes a cell spans.
+    pub time_bucket: u64,
+    /// Partitions a cell spans.
+    pub partition_bucket: u32,
+}
+
+/// One bar of the cost chart: mode, monthly USD by component, throttled share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostBar {
+    /// Mode.
+    pub mode: String,
+    /// (component, monthly USD), stacked in order.
+    pub parts: Vec<(String, f64)>,
+    /// Throttled share of attempts.
+    pub throttled_share: f64,
+    /// Picked.
+    pub picked: bool,
+}
+
+/// One candidate of `recommend` on the front chart.
+#[derive(Clone, Debug)]
+pub struct FrontPoint {
+    /// Mode: `on_demand`, `provisioned`, `autoscaling`, `reserved`.
+    pub mode: &'static str,
+    /// Throttled share of attempts (a least value when not complete).
+    pub throttled_share: f64,
+    /// Monthly cost, USD.
+    pub monthly_usd: f64,
+    /// Simulated to its end.
+    pub complete: bool,
+    /// On the cost-vs-throttling front.
+    pub on_front: bool,
+    /// The recommendation.
+    pub picked: bool,
+}
+
+/// One line of the sweep chart: label, points (x, mean, ci low, ci high).
+pub type SweepLine = (String, Vec<(f64, f64, f64, f64)>);
+
+/// The x axis of a sweep: where each swept value sits and how it reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepAxis {
+    /// The swept key.
+    pub name: String,
+    /// (position, label) of each value, in order.
+    pub ticks: Vec<(f64, String)>,
+    /// Positions are log2 of the values (a geometric range such as 1, 2, 4, ... 64).
+    pub log: bool,
+}
+
+impl SweepAxis {
+    /// The axis of `values` (as the sweep wrote them): log2 for positive numbers spanning at
+    /// least 8x whose consecutive ratios are at least 1.5 (doubling sweeps), linear for other
+    /// numbers, and one slot per value, in order, for anything else.
+    #[must_use]
+    pub fn of(name: &str, values: &[String]) -> Self {
+        let mut distinct: Vec<&String> = Vec::new();
+        for v in values {
+            if !distinct.contains(&v) {
+                distinct.push(v);
+            }
+        }
+        let nums: Option<Vec<f64>> = distinct.iter().map(|v| v.parse::<f64>().ok().filter(|x| x.is_finite())).collect();
+        let ticks = |pos: &dyn Fn(usize, f64) -> f64| -> Vec<(f64, String)> {
+            distinct.iter().enumerate().map(|(i, v)| (pos(i, v.parse::<f64>().unwrap_or(0.0)), (*v).clone())).collect()
+        };
+        match nums {
+            Some(mut n) if !n.is_empty() => {
+                n.sort_by(f64::total_cmp);
+                let geometric = n[0] > 0.0 && n[n.len() - 1] / n[0] >= 8.0 && n.windows(2).all(|w| w[1] / w[0] >= 1.5);
+                if geometric {
+                    Self { name: name.to_string(), ticks: ticks(&|_, x| x.log2()), log: true }
+                } else {
+                    Self { name: name.to_string(), ticks: ticks(&|_, x| x), log: false }
+                }
+            }
+            _ => Self { name: name.to_string(), ticks: ticks(&|i, _| i as f64), log: false },
+        }
+    }
+
+    /// The position of `value`.
+    #[must_use]
+    pub fn position(&self, value: &str) -> f64 {
+        self.ticks.iter().find(|t| t.1 == value).map_or(0.0, |t| t.0)
+    }
+}
+
+#[cfg(test)]
+mod sweep_axis_tests {
+    use super::SweepAxis;
+
+    fn of(v: &[&str]) -> SweepAxis {
+        SweepAxis::of("k", &v.iter().map(|s| (*s).to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn doubling_ranges_are_log_numbers_linear_and_words_in_order() {
+        let a = of(&["1", "2", "4", "8", "16", "2"]);
+        assert!(a.log);
+        assert_eq!(a.ticks.iter().map(|t| t.0).collect::<Vec<_>>(), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(a.position("8"), 3.0);
+        let b = of(&["100", "200", "300"]);
+        assert!(!b.log);
+        assert_eq!(b.position("200"), 200.0);
+        let c = of(&["sdk-2026", "none", "legacy"]);
+        assert!(!c.log);
+        assert_eq!(c.ticks, vec![(0.0, "sdk-2026".to_string()), (1.0, "none".to_string()), (2.0, "legacy".to_string())]);
     }
 }

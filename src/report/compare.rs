@@ -1,7 +1,8 @@
 //! What `compare` shows and writes: the terminal table with the pick's arithmetic,
 //! `compare.csv`, `compare.json`, the cost chart, and the statistics over replications.
 
-use super::plot::{self, CostBar};
+use super::chart_data::CostBar;
+use super::plot;
 use super::text::{align, component_name};
 use super::{json, Artifact, Render, ReportError};
 use crate::cost::{BillComponent, HOURS_PER_MONTH};
@@ -128,7 +129,7 @@ impl Comparison {
 impl Render for Comparison {
     fn text(&self) -> String {
         let mut o = String::new();
-        let window = super::verdict::window(self.duration_s);
+        let window = crate::format::window(self.duration_s);
         let costs = if self.extrapolated {
             format!("costs of the {window} window, extrapolated to a 730-hour month")
         } else {
@@ -217,7 +218,7 @@ impl Render for Comparison {
         let unit = if self.extrapolated {
             "USD per month (estimate)".to_string()
         } else {
-            format!("USD over the {} window", super::verdict::window(self.duration_s))
+            format!("USD over the {} window", crate::format::window(self.duration_s))
         };
         let (svg, png) = crate::draw_chart!(plot::PANEL_HEIGHT + 200, "cost", |root| plot::cost(root, &bars, self.max_throttle, &unit))?;
         Ok(vec![

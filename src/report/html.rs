@@ -3,10 +3,11 @@
 //! of the rest; the full data is in the CSV and JSON files beside it), the scenario text, the
 //! version and the seed. No network fetches: no external scripts, styles, fonts or images.
 
-use super::plot::{CapacityPanel, Marker, TimeAxis};
+use super::chart_data::{CapacityPanel, Marker};
+use super::plot::TimeAxis;
 use super::summary::Summary;
 use super::text::component_name;
-use super::verdict::{grouped, percent, usd};
+use crate::format::{grouped, percent, usd};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -201,8 +202,8 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         escape(&s.ddbsim_version),
         s.seed,
         escape(&s.fidelity),
-        escape(super::verdict::elapsed(s.duration_s).trim_start_matches('+')),
-        escape(&super::verdict::clock(s.start_unix_s, 0)),
+        escape(crate::format::elapsed(s.duration_s).trim_start_matches('+')),
+        escape(&crate::format::clock(s.start_unix_s, 0)),
         escape(&s.prices)
     );
     let v = &s.verdict;
@@ -344,7 +345,7 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
     let _ = write!(
         o,
         "<h2>Cost of this mode</h2><p><b>{}</b> for the simulated {:.3} h; {extrapolation}.</p>",
-        super::verdict::usd_window(c.total_usd),
+        crate::format::usd_window(c.total_usd),
         c.window_hours,
     );
     table(
@@ -365,8 +366,8 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             &["UTC", "elapsed", "resource", "action", "dimension", "old", "new", "detail"],
             s.capacity_events.iter().map(|e| {
                 vec![
-                    escape(&super::verdict::clock(s.start_unix_s, e.time_s)),
-                    escape(&super::verdict::elapsed(e.time_s)),
+                    escape(&crate::format::clock(s.start_unix_s, e.time_s)),
+                    escape(&crate::format::elapsed(e.time_s)),
                     escape(&e.resource),
                     e.action.name().to_string(),
                     e.dimension.map_or("", |d| d.name()).to_string(),

@@ -18,7 +18,7 @@ pub mod summary;
 pub mod sweep;
 pub mod tables;
 pub mod text;
-pub mod verdict;
+pub use summary::verdict;
 
 use crate::output::{OutputDir, OutputError};
 use std::path::{Path, PathBuf};
@@ -277,7 +277,7 @@ impl<'a> RunReport<'a> {
     }
 
     /// Markers for capacity events and `[[at]]` actions.
-    fn markers(&self) -> Vec<plot::Marker> {
+    fn markers(&self) -> Vec<chart_data::Marker> {
         use crate::model::CapacityAction;
         let s = &self.summary;
         let mut m = Vec::new();
@@ -287,7 +287,7 @@ impl<'a> RunReport<'a> {
             }
             let dim = e.dimension.map_or("", |d| d.name());
             let label = if e.old == e.new { e.action.name().to_string() } else { format!("{} {dim} {}", e.action.name(), e.new) };
-            m.push(plot::Marker {
+            m.push(chart_data::Marker {
                 minute: e.time_s as f64 / 60.0,
                 resource: e.resource.clone(),
                 dim: e.dimension.map(|d| d.name()),
@@ -296,7 +296,7 @@ impl<'a> RunReport<'a> {
         }
         let table = s.resources.first().map(|r| r.name.clone()).unwrap_or_default();
         for (t, label) in &s.timeline {
-            m.push(plot::Marker { minute: *t as f64 / 60.0, resource: table.clone(), dim: None, label: format!("[[at]] {label}") });
+            m.push(chart_data::Marker { minute: *t as f64 / 60.0, resource: table.clone(), dim: None, label: format!("[[at]] {label}") });
         }
         m
     }

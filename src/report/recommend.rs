@@ -1,7 +1,8 @@
 //! What `recommend` prints and writes: the pick with its reason, the best setting of each
 //! mode, and every candidate in `recommend.csv` / `recommend.json`.
 
-use super::plot::{self, FrontPoint};
+use super::chart_data::FrontPoint;
+use super::plot;
 use super::text::align;
 use super::{json, Artifact, Render, ReportError};
 use crate::study::recommend::{Recommendation, TableRow};

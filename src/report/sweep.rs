@@ -1,8 +1,10 @@
 //! What `sweep` and `shards` show and write: terminal tables, long-form CSV, JSON and charts.
 
-use super::plot::{self, SweepLine};
-use super::verdict::{percent, DEFAULT_MAX_THROTTLE};
+use super::chart_data::{SweepAxis, SweepLine};
+use super::plot;
+use super::verdict::DEFAULT_MAX_THROTTLE;
 use super::{json, Artifact, Render, ReportError};
+use crate::format::percent;
 use crate::stats::Stat;
 use crate::study::{ShardsOutput, SweepOutput};
 use serde::Serialize;
@@ -12,22 +14,17 @@ impl SweepOutput {
     /// The chart's x axis: the first swept key's values (log2 for doubling ranges, one slot per
     /// value for words).
     #[must_use]
-    pub fn chart_axis(&self) -> plot::SweepAxis {
+    pub fn chart_axis(&self) -> SweepAxis {
         let name = self.sets.first().map_or("point", |s| s.path.as_str());
         let values: Vec<String> =
             self.points.iter().map(|p| p.params.first().map_or_else(|| p.index.to_string(), |(_, v)| v.clone())).collect();
-        plot::SweepAxis::of(name, &values)
+        SweepAxis::of(name, &values)
     }
 
     /// Lines of the sweep chart: `metric` of each point against the first axis (at
     /// `axis` positions), one line per combination of the other axes.
     #[must_use]
-    pub fn chart_lines(
-        &self,
-        axis: &plot::SweepAxis,
-        metric: fn(&crate::study::HeadlineStats) -> (f64, f64, f64),
-        name: &str,
-    ) -> Vec<SweepLine> {
+    pub fn chart_lines(&self, axis: &SweepAxis, metric: fn(&crate::study::HeadlineStats) -> (f64, f64, f64), name: &str) -> Vec<SweepLine> {
         let mut lines: Vec<SweepLine> = Vec::new();
         for p in &self.points {
             let x = axis.position(&p.params.first().map_or_else(|| p.index.to_string(), |(_, v)| v.clone()));
@@ -237,9 +234,9 @@ impl ShardsOutput {
     /// against the shard count, as SVG and PNG.
     fn chart(&self) -> Result<(String, Vec<u8>), plot::ChartError> {
         let counts: Vec<String> = self.rows.iter().map(|r| r.count.to_string()).collect();
-        let axis = plot::SweepAxis::of("shards", &counts);
+        let axis = SweepAxis::of("shards", &counts);
         let x = |c: u64| axis.position(&c.to_string());
-        let thr: Vec<plot::SweepLine> = vec![(
+        let thr: Vec<SweepLine> = vec![(
             format!("throttled share of attempts (band: 95 % CI; judged at P{})", self.percentile),
             self.rows
                 .iter()
@@ -248,7 +245,7 @@ impl ShardsOutput {
                 })
                 .collect(),
         )];
-        let cost: Vec<plot::SweepLine> = vec![(
+        let cost: Vec<SweepLine> = vec![(
             "monthly cost".to_string(),
             self.rows.iter().map(|r| (x(r.count), r.monthly_usd, r.monthly_usd, r.monthly_usd)).collect(),
         )];

@@ -162,7 +162,7 @@ impl Summary {
             o,
             "cost ({}): {} for the {:.2} h simulated; {extrapolation}",
             self.prices,
-            super::verdict::usd_window(c.total_usd),
+            crate::format::usd_window(c.total_usd),
             c.window_hours
         );
         for l in c.lines.iter().filter(|l| l.cost_usd != 0.0) {

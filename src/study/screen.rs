@@ -22,7 +22,6 @@ use crate::model::resource::{initial_partitions, Mode};
 use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use crate::model::Dim;
 use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateShape, Scenario, TableClass};
-use crate::traffic::rate::rate_at;
 use crate::units::MILLI;
 
 /// Demand per minute, worked from the rate shapes.
@@ -87,7 +86,7 @@ impl Demand {
                         f *= factors[k].1;
                         k += 1;
                     }
-                    let l = rate_at(&p.rate, s, sod) * f;
+                    let l = p.rate.at(s, sod) * f;
                     sum += dax.as_ref().map_or(l, |d| l * d.miss_share(j, l));
                 }
                 let per_s = sum / (to - from) as f64;

@@ -1,6 +1,5 @@
 //! Synthetic traffic: how many requests each pattern makes per second, and which keys they touch.
 //!
-//! * [`rate`] evaluates rate shapes (constant, diurnal, spike, ramp, steps, trace).
 //! * [`alias`] samples a discrete distribution in O(1) (Vose's alias method).
 //! * [`keys`] turns a key space's popularity into key draws and per-partition weights.
 //! * [`poisson`] draws Poisson counts.
@@ -8,4 +7,3 @@
 pub(crate) mod alias;
 pub(crate) mod keys;
 pub(crate) mod poisson;
-pub(crate) mod rate;

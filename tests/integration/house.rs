@@ -449,8 +449,7 @@ fn no_import_cycle_between_files() {
             (a, bs)
         })
         .collect();
-    let found: Vec<String> =
-        cycles(&g).iter().map(|c| c.iter().map(|m| m.join("/")).collect::<Vec<_>>().join(" <-> ")).collect();
+    let found: Vec<String> = cycles(&g).iter().map(|c| c.iter().map(|m| m.join("/")).collect::<Vec<_>>().join(" <-> ")).collect();
     assert!(found.is_empty(), "import cycles between files:\n{}", found.join("\n"));
 }
 

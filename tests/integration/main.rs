@@ -10,8 +10,8 @@ mod entities; // single-table designs: entity types, collections, overloaded and
 mod fidelity; // fast within Monte Carlo noise of exact
 mod fuzz_corpus; // the fuzz targets' committed corpora and findings, replayed
 mod global_tables; // replicas: every write in every region, lag, regional bills
-mod house; // the house rules of src/: file and function lengths, no import cycles, layers that point one way
 mod hardening; // the adversarial review's findings, each reproduced
+mod house; // the house rules of src/: file and function lengths, no import cycles, layers that point one way
 mod import; // table definitions and CloudWatch history in the formats AWS tools write
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
 mod malformed; // a battery of bad scenarios, each with a clear error

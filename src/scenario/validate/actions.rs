@@ -4,10 +4,12 @@
 use super::{Names, Validator};
 use crate::limits::{MAX_REQUEST_RATE, MAX_SWITCHES_TO_ON_DEMAND_PER_DAY, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT};
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::*;
-use crate::scenario::*;
+use crate::scenario::raw::{RawAt, RawScalingChange, RawSwitchMode};
+use crate::scenario::{
+    Action, ActionSpec, AutoscalingSpec, CapacitySpec, GsiSpec, IndexRef, PatternSpec, RateShape, ScalingChange, ScalingTargetSpec,
+    TableSpec,
+};
 use crate::time::SimDuration;
-use crate::traffic::rate::peak_rate;
 
 impl Validator<'_, '_> {
     /// `[[at]]`: every action, sorted by time (stable: equal times keep the file's order), with
@@ -34,7 +36,7 @@ impl Validator<'_, '_> {
                     }
                 }
                 if let Action::ScaleRate { pattern, factor } = act.action {
-                    let peak = patterns.get(pattern).map_or(0.0, |p| peak_rate(&p.rate)) * factor;
+                    let peak = patterns.get(pattern).map_or(0.0, |p| p.rate.peak()) * factor;
                     if peak > MAX_REQUEST_RATE {
                         self.err(
                             &root.key("at").index(i).key("scale_rate").key("factor"),

@@ -3,8 +3,8 @@
 use super::Validator;
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::*;
-use crate::scenario::*;
+use crate::scenario::raw::{RawClient, RawRetry};
+use crate::scenario::ClientSpec;
 use crate::time::SimDuration;
 
 impl Validator<'_, '_> {

@@ -5,8 +5,8 @@ use super::{Names, Validator};
 use crate::limits::MAX_ITEM_BYTES;
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::*;
-use crate::scenario::*;
+use crate::scenario::raw::{RawEntity, RawEntityIndex, RawSize, RawSortSpread};
+use crate::scenario::{EntityIndex, EntitySpec, GsiSpec, IndexRef, KeySpaceSpec, LsiSpec, SizeSpec, SortKeys};
 use std::collections::BTreeMap;
 
 /// Most entity types in one scenario.

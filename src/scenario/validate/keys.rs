@@ -2,8 +2,8 @@
 
 use super::Validator;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::*;
-use crate::scenario::*;
+use crate::scenario::raw::{RawKeySpace, RawPopularity, RawShardBy, RawSortSpread};
+use crate::scenario::{KeySpaceSpec, Popularity, Shards, SortKeys};
 
 use crate::time::SimDuration;
 

@@ -9,12 +9,15 @@ mod pattern;
 mod table;
 
 use super::locate::{line_col, KeyPath, Locator};
-use super::raw::*;
-use super::*;
-use crate::cost::item::PriceItem;
+use super::raw::{RawCheck, RawFidelity, RawMeta, RawPricing, RawScenario};
+use super::{
+    defaults, Action, CapacitySpec, CheckSpec, Fidelity, IndexRef, Op, PriceItem, PricingSpec, Problem, RateShape, ReplicaSpec,
+    SavingsPlan, Scenario, ScenarioError, SimDuration, TableSpec,
+};
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Regions the built-in price catalogs cover (`crate::cost::BUILTIN`, checked by a test).
 pub const KNOWN_REGIONS: &[&str] =
@@ -629,7 +632,7 @@ impl Validator<'_, '_> {
                     format!("a discount is a share of list price between 0 and 1 (0.12 is 12 %), not {}", sp.discount),
                 );
             }
-            crate::cost::SavingsPlan { commitment_per_hour: sp.commitment_per_hour.max(0.0), discount: sp.discount.clamp(0.0, 0.99) }
+            SavingsPlan { commitment_per_hour: sp.commitment_per_hour.max(0.0), discount: sp.discount.clamp(0.0, 0.99) }
         });
         PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate, savings_plan }
     }

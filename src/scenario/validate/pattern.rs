@@ -4,10 +4,9 @@ use super::{Names, Validator};
 use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_PATTERN_BYTES_PER_SECOND, MAX_TRANSACT_ITEMS};
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::*;
-use crate::scenario::*;
+use crate::scenario::raw::{RawConsistency, RawFanout, RawIndexWrite, RawOp, RawPattern, RawRate};
+use crate::scenario::{ClosedLoop, EntitySpec, GsiSpec, IndexRef, IndexWrite, KeySpaceSpec, Op, PatternSpec, RateShape};
 use crate::time::SimDuration;
-use crate::traffic::rate::peak_rate;
 use crate::units::Consistency;
 use std::path::Path;
 
@@ -137,7 +136,7 @@ impl Validator<'_, '_> {
         };
         let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
         let mean_item = size.mean();
-        let demand = peak_rate(&rate) * items as f64 * mean_item;
+        let demand = rate.peak() * items as f64 * mean_item;
         if demand > MAX_PATTERN_BYTES_PER_SECOND {
             self.err(
                 &at.key("rate"),

@@ -8,8 +8,14 @@ use crate::limits::{
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::*;
-use crate::scenario::*;
+use crate::scenario::raw::{
+    RawAutoscaling, RawBackups, RawCapacity, RawConsumerKind, RawGsi, RawGsiBackpressure, RawGsiCapacity, RawHeat, RawInitialBurst, RawLsi,
+    RawPartitionLimitModel, RawProjection, RawScalingPolicy, RawScalingTarget, RawStreamView, RawStreams, RawTable, RawTableClass,
+};
+use crate::scenario::{
+    AutoscalingSpec, BackupSpec, CapacitySpec, GsiSpec, HeatSpec, IndexRef, InsightsMode, LsiSpec, Projection, ScalingTargetSpec,
+    StreamsSpec, TableClass, TableSpec,
+};
 use crate::time::SimDuration;
 
 impl Validator<'_, '_> {

@@ -16,18 +16,17 @@
 //! Steady and burst replace each open-loop rate and drop `scale_rate` actions (the phase sets
 //! the rates); the other actions stay. Closed loops keep their threads in every phase.
 
-pub mod findings;
+pub mod rules;
 
 use crate::cost::{bill_of, Catalog};
 use crate::engine::{simulate, RunOptions, RunResult};
 use crate::model::Dim;
 use crate::scenario::{Action, CheckSpec, RateShape, Scenario};
 use crate::time::SimDuration;
-use crate::traffic::rate::peak_rate;
 use crate::units::MILLI;
 use serde::Serialize;
 
-pub use findings::{Finding, Severity};
+pub use rules::{Finding, Severity};
 
 /// A phase of the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -148,7 +147,7 @@ impl Measure {
     /// "throttled 33.3 % (limit 0.1 %)".
     #[must_use]
     pub fn text(&self) -> String {
-        use crate::report::verdict::percent;
+        use crate::format::percent;
         let (v, l) = match self.name.as_str() {
             "p99_latency_ms" => (format!("{:.1} ms", self.value), format!("{:.0} ms", self.limit)),
             "partition_skew" => (format!("+{}", percent(self.value)), format!("+{}", percent(self.limit))),
@@ -247,7 +246,7 @@ pub fn peaks(sc: &Scenario) -> Vec<Option<f64>> {
                     }
                 }
             }
-            Some(peak_rate(&p.rate) * most)
+            Some(p.rate.peak() * most)
         })
         .collect();
     let Some(total) = sc.check.peak else { return own };
@@ -485,7 +484,7 @@ pub fn check<'a>(sc: &'a Scenario, o: &CheckOptions, catalog: &'a Catalog) -> (C
         });
     }
     let runs = Runs { sc, peaks: peaks.clone(), steady, burst, soak, base, catalog };
-    let findings = findings::review(&runs);
+    let findings = rules::review(&runs);
     let plan = Plan {
         peak_by_pattern: sc.patterns.iter().zip(&peaks).filter_map(|(p, x)| x.map(|x| (p.name.clone(), x))).collect(),
         peak_requests_per_s: plan_peak,

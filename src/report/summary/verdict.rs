@@ -2,8 +2,10 @@
 //! and when it throttled, why (the throttle reasons and failure causes in words), what the window
 //! cost, and the next thing to try. Built from [`Summary`] alone, so `ddbsim plot` rebuilds it.
 
-use super::summary::{ResourceSummary, Summary, ThrottleSpan};
+use super::resources::{ResourceSummary, ThrottleSpan};
+use super::Summary;
 use crate::engine::ResourceKind;
+use crate::format::{clock, elapsed, grouped, percent, usd, usd_window, window};
 use crate::model::CapacityMode;
 use serde::{Deserialize, Serialize};
 
@@ -38,20 +40,6 @@ pub struct VerdictLine {
     pub text: String,
 }
 
-/// `n` with thousands separated by commas.
-#[must_use]
-pub fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut o = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            o.push(',');
-        }
-        o.push(c);
-    }
-    o
-}
-
 /// Capacity events counted by action, in order of first appearance: `412 scale_out, 120 scale_in`.
 #[must_use]
 pub fn event_counts<'a>(events: impl IntoIterator<Item = &'a crate::engine::CapacityEvent>) -> String {
@@ -63,60 +51,6 @@ pub fn event_counts<'a>(events: impl IntoIterator<Item = &'a crate::engine::Capa
         }
     }
     counts.iter().map(|(a, n)| format!("{} {a}", grouped(*n))).collect::<Vec<_>>().join(", ")
-}
-
-/// Dollars with cents and thousands separated: `$16,035.57`.
-#[must_use]
-pub fn usd(x: f64) -> String {
-    let cents = (x.abs() * 100.0).round() as u64;
-    format!("{}${}.{:02}", if x < 0.0 { "-" } else { "" }, grouped(cents / 100), cents % 100)
-}
-
-/// Dollars for a window's cost: as [`usd`], with four decimals below a dollar so that a short
-/// window's cost does not read as $0.00.
-#[must_use]
-pub fn usd_window(x: f64) -> String {
-    if x.abs() < 1.0 && x != 0.0 {
-        format!("{}${:.4}", if x < 0.0 { "-" } else { "" }, x.abs())
-    } else {
-        usd(x)
-    }
-}
-
-/// A share as a percentage with enough digits to tell small shares from zero.
-#[must_use]
-pub fn percent(x: f64) -> String {
-    let p = x * 100.0;
-    if p == 0.0 || p >= 10.0 {
-        format!("{p:.1} %")
-    } else if p >= 0.01 {
-        format!("{p:.2} %")
-    } else {
-        format!("{p:.4} %")
-    }
-}
-
-/// `2026-03-02 09:01 UTC` for second `s` of a run starting at `start_unix_s`.
-#[must_use]
-pub fn clock(start_unix_s: i64, s: u64) -> String {
-    let t = start_unix_s.saturating_add(i64::try_from(s).unwrap_or(i64::MAX));
-    match time::OffsetDateTime::from_unix_timestamp(t) {
-        Ok(d) => format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", d.year(), u8::from(d.month()), d.day(), d.hour(), d.minute()),
-        Err(_) => format!("+{s} s"),
-    }
-}
-
-/// Elapsed time since the start: `+45 s`, `+12 min`, `+3 h`, `+3 h 05 min`, `+2 d`, `+2 d 04 h`.
-#[must_use]
-pub fn elapsed(s: u64) -> String {
-    match s {
-        0..=59 => format!("+{s} s"),
-        60..=3_599 => format!("+{} min", s / 60),
-        3_600..=86_399 if s % 3_600 < 60 => format!("+{} h", s / 3_600),
-        3_600..=86_399 => format!("+{} h {:02} min", s / 3_600, s % 3_600 / 60),
-        _ if s % 86_400 < 3_600 => format!("+{} d", s / 86_400),
-        _ => format!("+{} d {:02} h", s / 86_400, s % 86_400 / 3_600),
-    }
 }
 
 /// The worst-throttled resource and dimension: the most throttle events.
@@ -286,18 +220,6 @@ impl Verdict {
     }
 }
 
-/// A window's length as people say it: `2 h`, `90 min`, `45 s`.
-#[must_use]
-pub fn window(s: u64) -> String {
-    if s.is_multiple_of(3_600) {
-        format!("{} h", s / 3_600)
-    } else if s.is_multiple_of(60) {
-        format!("{} min", s / 60)
-    } else {
-        format!("{s} s")
-    }
-}
-
 /// The next thing to try.
 fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &str, held: bool) -> String {
     let quota = s.patterns.iter().map(|p| p.failed_retry_quota).sum::<u64>();
@@ -362,34 +284,4 @@ fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &st
         );
     }
     format!("`ddbsim recommend {path}` searches provisioned, auto-scaling (target, min, max, daily floors), on-demand and reserved settings for the cheapest that holds")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_read_as_people_write_them() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(362_866_305), "362,866,305");
-        assert_eq!(usd(16_035.574), "$16,035.57");
-        assert_eq!(usd(0.234), "$0.23");
-        assert_eq!(usd(-1_234.5), "-$1,234.50");
-        assert_eq!(percent(0.0), "0.0 %");
-        assert_eq!(percent(0.001), "0.10 %");
-        assert_eq!(percent(0.271), "27.1 %");
-        assert_eq!(percent(0.000_012), "0.0012 %");
-        // 2026-03-02T09:00:00Z is 1,772,442,000 s after the epoch (20,514 days + 9 h).
-        assert_eq!(20_514 * 86_400 + 9 * 3_600, 1_772_442_000);
-        assert_eq!(clock(1_772_442_000, 0), "2026-03-02 09:00 UTC");
-        assert_eq!(clock(1_772_442_000, 15 * 3_600 + 61), "2026-03-03 00:01 UTC");
-        assert_eq!(elapsed(45), "+45 s");
-        assert_eq!(elapsed(720), "+12 min");
-        assert_eq!(elapsed(3 * 3_600 + 300), "+3 h 05 min");
-        assert_eq!(elapsed(2 * 86_400 + 4 * 3_600), "+2 d 04 h");
-        assert_eq!(elapsed(6 * 3_600), "+6 h");
-        assert_eq!(elapsed(86_400 + 59), "+1 d");
-    }
 }

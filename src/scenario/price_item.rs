@@ -1,6 +1,6 @@
-//! The price items a catalog lists. A ground-floor file: it imports nothing, so the scenario
-//! (whose `[pricing.overrides]` name items) and the cost model share one list, and a misspelt
-//! item is a compile error.
+//! The price items a catalog lists. It imports nothing, so the scenario (whose
+//! `[pricing.overrides]` name items) and the cost model (which prices them) share one list, and a
+//! misspelt item is a compile error.
 
 use std::fmt;
 

@@ -1,0 +1,49 @@
+//! `[[gsi]]` and `[[lsi]]`: secondary indexes and their projections.
+
+use super::features::InsightsMode;
+use super::table::{AutoscalingSpec, CapacitySpec};
+
+/// Index projection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    /// Keys only.
+    KeysOnly,
+    /// All attributes.
+    All,
+    /// Keys and this many bytes of attributes.
+    IncludeBytes(u64),
+}
+
+/// A GSI.
+#[derive(Clone, Debug)]
+pub struct GsiSpec {
+    /// Name.
+    pub name: String,
+    /// Key space of its partition key.
+    pub partition_key: usize,
+    /// Projection.
+    pub projection: Projection,
+    /// Share of items carrying the index key.
+    pub coverage: f64,
+    /// Capacity (inherits the table's mode).
+    pub capacity: CapacitySpec,
+    /// Auto scaling.
+    pub autoscaling: Option<AutoscalingSpec>,
+    /// Created during the run by an `add_gsi` action, not at the start.
+    pub added_during_run: bool,
+    /// Median propagation delay, µs.
+    pub propagation_median_us: u64,
+    /// 99th-percentile propagation delay, µs.
+    pub propagation_p99_us: u64,
+    /// CloudWatch Contributor Insights on the index, if on.
+    pub contributor_insights: Option<InsightsMode>,
+}
+
+/// An LSI.
+#[derive(Clone, Debug)]
+pub struct LsiSpec {
+    /// Name.
+    pub name: String,
+    /// Projection.
+    pub projection: Projection,
+}

@@ -1,0 +1,58 @@
+//! `[keys.NAME]`: key spaces, their popularity, write sharding and sort keys.
+
+use crate::time::SimDuration;
+
+/// A key space.
+#[derive(Clone, Debug)]
+pub struct KeySpaceSpec {
+    /// Name.
+    pub name: String,
+    /// Number of distinct values.
+    pub cardinality: u64,
+    /// Popularity.
+    pub popularity: Popularity,
+    /// Names of explicit values, in weight order (for reports).
+    pub value_names: Vec<String>,
+    /// Write sharding.
+    pub shards: Option<Shards>,
+    /// A sort key: items per value and how traffic spreads over them.
+    pub sort_keys: Option<SortKeys>,
+}
+
+/// The sort keys of each partition-key value: its item collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortKeys {
+    /// Items per partition-key value.
+    pub items: u64,
+    /// Every request goes to the newest item (an increasing sort key) rather than a uniform one.
+    pub newest: bool,
+}
+
+/// Key popularity.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Popularity {
+    /// Equal weights.
+    Uniform,
+    /// Zipf exponent.
+    Zipf(f64),
+    /// `keys` hot values sharing `share` of the traffic.
+    Hot {
+        /// Hot values.
+        keys: u64,
+        /// Their share, 0-1.
+        share: f64,
+    },
+    /// Time-ordered keys: all traffic on the current period's key.
+    Sequential(SimDuration),
+    /// Explicit weights, one per value (normalised).
+    Weights(Vec<f64>),
+}
+
+/// Write sharding of a key space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// Suffixes.
+    pub count: u64,
+    /// Reads must query every shard (random suffix) rather than one (calculated suffix).
+    pub random: bool,
+}

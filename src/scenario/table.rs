@@ -1,0 +1,158 @@
+//! `[table]`: the base table's class, capacity mode, auto scaling and the model's knobs.
+
+use super::defaults;
+use super::features::{BackupSpec, InsightsMode, StreamsSpec, TtlSpec};
+use crate::time::SimDuration;
+
+/// Table class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableClass {
+    /// Standard.
+    Standard,
+    /// Standard-Infrequent Access.
+    StandardIa,
+}
+
+/// The base table.
+#[derive(Clone, Debug)]
+pub struct TableSpec {
+    /// Table name.
+    pub name: String,
+    /// Key space of the partition key.
+    pub partition_key: usize,
+    /// Table class.
+    pub table_class: TableClass,
+    /// Bytes stored at the start.
+    pub storage_bytes: u64,
+    /// Capacity mode.
+    pub capacity: CapacitySpec,
+    /// Auto scaling (provisioned tables).
+    pub autoscaling: Option<AutoscalingSpec>,
+    /// Burst buckets start full.
+    pub initial_burst_full: bool,
+    /// Partition read and write limits are coupled linearly.
+    pub linear_partition_limit: bool,
+    /// A partition serves this many times its read cap of eventually consistent reads.
+    pub ec_read_fanout: f64,
+    /// UpdateTable latency within warm throughput.
+    pub update_latency: SimDuration,
+    /// Time a capacity-mode switch takes (the old mode applies meanwhile).
+    pub switch_duration: SimDuration,
+    /// Buffered GSI back-pressure: each index partition buffers this many seconds of its write
+    /// capacity (`None`: synchronous back-pressure).
+    pub gsi_buffer: Option<SimDuration>,
+    /// UpdateTable latency when partitions must be added.
+    pub partition_add_latency: SimDuration,
+    /// Time a pre-warm takes.
+    pub prewarm_delay: SimDuration,
+    /// On-demand doubling time, minutes.
+    pub on_demand_doubling_minutes: f64,
+    /// Split for heat, if on.
+    pub split_for_heat: Option<HeatSpec>,
+    /// Backups, restores and exports (billed; they use no capacity).
+    pub backups: BackupSpec,
+    /// DynamoDB Streams, if on.
+    pub streams: Option<StreamsSpec>,
+    /// Time to live, if on.
+    pub ttl: Option<TtlSpec>,
+    /// Multi-region strong consistency: the latency it adds to each write.
+    pub mrsc_write_latency: Option<SimDuration>,
+    /// CloudWatch Contributor Insights on the table, if on.
+    pub contributor_insights: Option<InsightsMode>,
+}
+
+/// Split-for-heat settings (spec §2; thresholds are [UNKNOWN] in the docs, so configurable).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeatSpec {
+    /// Share of a partition cap sustained to count as hot.
+    pub threshold: f64,
+    /// Minutes it must be sustained.
+    pub window_minutes: u64,
+    /// Seconds the split takes once decided.
+    pub delay_s: u64,
+}
+
+impl Default for HeatSpec {
+    fn default() -> Self {
+        Self {
+            threshold: defaults::HEAT_THRESHOLD,
+            window_minutes: defaults::HEAT_WINDOW.as_secs() / 60,
+            delay_s: defaults::HEAT_DELAY.as_secs(),
+        }
+    }
+}
+
+/// Capacity mode and settings of a table or GSI.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CapacitySpec {
+    /// Provisioned capacity units per second.
+    Provisioned {
+        /// RCU.
+        read: u64,
+        /// WCU.
+        write: u64,
+    },
+    /// On-demand.
+    OnDemand {
+        /// Warm read throughput, RRU/s.
+        warm_read: u64,
+        /// Warm write throughput, WRU/s.
+        warm_write: u64,
+        /// Maximum read request units per second, if set.
+        max_read: Option<u64>,
+        /// Maximum write request units per second, if set.
+        max_write: Option<u64>,
+        /// Per-table quota, per dimension.
+        table_quota: u64,
+    },
+}
+
+/// Auto scaling settings.
+#[derive(Clone, Debug)]
+pub struct AutoscalingSpec {
+    /// `aws` or `instant`.
+    pub instant: bool,
+    /// Read target, if scaled.
+    pub read: Option<ScalingTargetSpec>,
+    /// Write target, if scaled.
+    pub write: Option<ScalingTargetSpec>,
+    /// Alarm-to-action delay.
+    pub alarm_delay: SimDuration,
+}
+
+/// One scalable target.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalingTargetSpec {
+    /// Minimum units.
+    pub min: u64,
+    /// Maximum units.
+    pub max: u64,
+    /// Target utilization, 0.2-0.9.
+    pub target: f64,
+    /// Scale-in cooldown.
+    pub scale_in_cooldown: SimDuration,
+    /// Scale-out cooldown.
+    pub scale_out_cooldown: SimDuration,
+}
+
+/// New settings of one scalable target (`None`: unchanged).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScalingChange {
+    /// New minimum units.
+    pub min: Option<u64>,
+    /// New maximum units.
+    pub max: Option<u64>,
+    /// New target utilization, 0.2-0.9.
+    pub target: Option<f64>,
+}
+
+impl ScalingTargetSpec {
+    /// These settings after `c`.
+    #[must_use]
+    pub fn with(mut self, c: &ScalingChange) -> Self {
+        self.min = c.min.unwrap_or(self.min);
+        self.max = c.max.unwrap_or(self.max);
+        self.target = c.target.unwrap_or(self.target);
+        self
+    }
+}

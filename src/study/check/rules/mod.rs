@@ -1,0 +1,290 @@
+//! The design review of `ddbsim check`: the design guides' pitfalls and smells, each turned
+//! into a rule with numbers from the scenario and the check's runs, and a fix whose effect is
+//! simulated where ddbsim can simulate it.
+//!
+//! Key loads are worked from the scenario the way a person would by hand: a pattern's rate at
+//! the plan's peak, times the share of its traffic on the busiest key value (1/n uniform,
+//! `share/keys` for hot keys, 1/H(n,s) for Zipf, all of it for a time-ordered key), times the
+//! units of one request at the mean item size (spec §1), divided over write shards.
+//!
+//! Each rule is a file behind the [`Rule`] trait: the ids of the findings it makes, the worst
+//! severity it gives, the evidence it reads and the fix it re-simulates; [`RULES`] lists them in
+//! the order their findings are reported (errors first, then warnings, then the rest, each in
+//! this order).
+
+mod all_projection;
+mod autoscaling_lag;
+mod capacity_below_peak;
+mod dax_pays;
+mod fixed_provisioned;
+mod gsi_back_pressure;
+mod hot_key;
+mod key_load;
+mod low_cardinality;
+mod lsi_collections;
+mod on_demand_burst;
+mod retry_storm;
+mod scans;
+mod sequential;
+mod shards;
+mod stream_pollers;
+mod too_many_gsis;
+
+use super::{burst_scenario, steady_scenario, window, Phase, Runs};
+use crate::cost::{bill, BillComponent, BillOptions, Usage, HOURS_PER_MONTH};
+use crate::engine::{RunOptions, RunResult};
+use crate::format::{grouped, percent, usd};
+use crate::limits::{COLLECTION_LIMIT_BYTES, GB, ITEM_OVERHEAD_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::model::request::{index_entry_bytes, mean_bytes, CompiledPattern};
+use crate::model::{Dim, Reason};
+use crate::scenario::{
+    AutoscalingSpec, CapacitySpec, IndexRef, KeySpaceSpec, Op, Popularity, Projection, ScalingTargetSpec, Scenario, Shards, StreamsSpec,
+};
+use crate::time::SimDuration;
+use crate::units::MILLI;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub use fixed_provisioned::SPIKY_PEAK_OVER_MEAN;
+pub use hot_key::NEAR_CAP;
+use key_load::{index_write_units, load_numbers, rank_share, top_label};
+pub use key_load::{key_loads, top_share, KeyLoad};
+pub use low_cardinality::LOW_CARDINALITY;
+pub use retry_storm::RETRY_STORM_ATTEMPTS;
+use shards::shard_effect;
+pub use too_many_gsis::MAX_GSIS;
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// A smell, or a limit within reach.
+    Warn,
+    /// The design fails its traffic, or will.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warn` or `info`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warn => "warn",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One finding of the review.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// Stable identifier, e.g. `hot-key`.
+    pub id: String,
+    /// How serious.
+    pub severity: Severity,
+    /// The table or index it concerns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// One line.
+    pub title: String,
+    /// The numbers behind it, in words.
+    pub evidence: Vec<String>,
+    /// The same numbers by name, for machines.
+    pub numbers: BTreeMap<String, f64>,
+    /// The rule's source: the design guide's pitfall or smell, and the behaviour it rests on.
+    pub source: String,
+    /// What to do.
+    pub fix: String,
+    /// The fix's simulated effect, when ddbsim could simulate it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+}
+
+/// What a rule reads to decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The scenario, worked by hand (key loads, index units, growth).
+    Scenario,
+    /// The steady phase's run.
+    Steady,
+    /// The burst phase's run.
+    Burst,
+    /// The soak phase's run.
+    Soak,
+    /// A run of the scenario's own traffic shape for its own duration.
+    OwnShape,
+}
+
+/// One rule of the design review: a pitfall or smell of the design guides, with numbers.
+pub trait Rule: Sync {
+    /// The ids of the findings it makes (`hot-key`).
+    fn ids(&self) -> &'static [&'static str];
+    /// The most serious severity it gives.
+    fn worst(&self) -> Severity;
+    /// What it reads to decide.
+    fn reads(&self) -> &'static [Evidence];
+    /// The fix it simulates to state the fix's effect, if it simulates one.
+    fn resimulates(&self) -> Option<&'static str>;
+    /// Its findings on the check's runs.
+    fn review(&self, cx: &Context<'_>) -> Vec<Finding>;
+}
+
+/// What every rule may read: the check's runs and the key loads worked from the scenario.
+pub struct Context<'a> {
+    /// The check's runs.
+    pub runs: &'a Runs<'a>,
+    /// The busiest value's load of each resource, key space and dimension at the peak.
+    pub loads: Vec<KeyLoad>,
+    /// The (GSI, key space) pairs whose index key has fewer than [`LOW_CARDINALITY`] values:
+    /// `low-cardinality-index-key` judges them, the key rules leave them alone.
+    pub low_index_keys: Vec<(usize, usize)>,
+}
+
+impl<'a> Context<'a> {
+    /// The context of `runs`.
+    #[must_use]
+    pub fn of(runs: &'a Runs<'a>) -> Self {
+        let sc = runs.sc;
+        let low_index_keys = (0..sc.gsis.len())
+            .flat_map(|g| index_key_spaces(sc, g).into_iter().map(move |ks| (g, ks)))
+            .filter(|&(_, ks)| sc.key_spaces[ks].cardinality < LOW_CARDINALITY)
+            .collect();
+        Self { runs, loads: key_loads(sc, &runs.peaks), low_index_keys }
+    }
+
+    /// `l` is the load of a low-cardinality index key.
+    fn is_low_index_key(&self, l: &KeyLoad) -> bool {
+        l.res > 0 && self.low_index_keys.contains(&(l.res - 1, l.key_space))
+    }
+}
+
+/// Every rule, in the order its findings are reported within a severity.
+pub static RULES: [&dyn Rule; 15] = [
+    &low_cardinality::LowCardinality,
+    &sequential::Sequential,
+    &hot_key::HotKey,
+    &capacity_below_peak::CapacityBelowPeak,
+    &autoscaling_lag::AutoscalingLag,
+    &gsi_back_pressure::GsiBackPressure,
+    &too_many_gsis::TooManyGsis,
+    &all_projection::AllProjection,
+    &lsi_collections::LsiCollections,
+    &fixed_provisioned::FixedProvisioned,
+    &on_demand_burst::OnDemandBurst,
+    &retry_storm::RetryStorm,
+    &scans::Scans,
+    &stream_pollers::StreamPollers,
+    &dax_pays::DaxPays,
+];
+
+/// Reviews the design: every rule, in [`RULES`] order; errors first in the result.
+#[must_use]
+pub fn review(runs: &Runs<'_>) -> Vec<Finding> {
+    let cx = Context::of(runs);
+    let mut out: Vec<Finding> = RULES.iter().flat_map(|r| r.review(&cx)).collect();
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+const SKILL: &str = "AWS dynamodb-design skill (seeds/004)";
+
+fn resource_name(sc: &Scenario, res: usize) -> String {
+    if res == 0 {
+        sc.table.name.clone()
+    } else {
+        sc.gsis[res - 1].name.clone()
+    }
+}
+
+fn numbers(v: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    v.iter().map(|(k, x)| ((*k).to_string(), *x)).collect()
+}
+
+fn units(x: f64) -> String {
+    if x >= 100.0 {
+        grouped(x.round() as u64)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Throttled share of attempts of a run (all of it).
+fn throttled_share(r: &RunResult) -> f64 {
+    r.totals().throttled_share()
+}
+
+fn steady_throttle_evidence(runs: &Runs<'_>, res: usize, dim: Dim) -> (String, f64) {
+    let r = &runs.steady;
+    let events: u64 = r.resources.get(res).map_or(0, |x| x.minutes.iter().map(|m| m.events(dim)).sum());
+    let (a, t, _) = window(r, 0, usize::MAX);
+    let share = if a == 0 { 0.0 } else { t as f64 / a as f64 };
+    (format!("the steady hour throttled {} of attempts ({} {} throttle events here)", percent(share), grouped(events), dim.name()), share)
+}
+
+/// The key spaces GSI `g`'s partition key takes: those the entity types write into it (an
+/// overloaded index has several), and its declared one when a pattern without an entity
+/// writes it or no entity type does.
+fn index_key_spaces(sc: &Scenario, g: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = sc.entities.iter().filter_map(|e| e.in_gsi(g)).map(|w| w.key_space).collect();
+    let plain = sc.patterns.iter().any(|p| p.entity.is_none() && p.index_writes.iter().any(|w| w.0 == g));
+    if v.is_empty() || plain {
+        v.push(sc.gsis[g].partition_key);
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The entity types whose items put key space `ks` on resource `res` (0 the table, `g + 1`
+/// GSI `g`), as a phrase: ` (entity Order)`, ` (entities Order, Review)`, or empty.
+fn entities_phrase(sc: &Scenario, res: usize, ks: usize) -> String {
+    let names: Vec<&str> = sc
+        .entities
+        .iter()
+        .filter(|e| if res == 0 { e.key_space == ks } else { e.in_gsi(res - 1).is_some_and(|w| w.key_space == ks) })
+        .map(|e| e.name.as_str())
+        .collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!(" (entity {})", names[0]),
+        _ => format!(" (entities {})", names.join(", ")),
+    }
+}
+
+/// Demand of a run per resource, [read, write]: first attempts' units a second over the
+/// minutes from `from`.
+fn offered_per_s(r: &RunResult, from: usize) -> Vec<[f64; 2]> {
+    r.resources
+        .iter()
+        .map(|res| {
+            let ms = &res.minutes[from.min(res.minutes.len())..];
+            let secs: u64 = (from..from + ms.len()).map(|m| r.minute_seconds(m)).sum::<u64>().max(1);
+            [0, 1].map(|d| ms.iter().map(|m| m.offered[d]).sum::<u64>() as f64 / MILLI as f64 / secs as f64)
+        })
+        .collect()
+}
+
+/// The capacity settings of resource `res` (0 the table, `g + 1` GSI `g`).
+fn capacity_of(sc: &Scenario, res: usize) -> (CapacitySpec, Option<&AutoscalingSpec>) {
+    if res == 0 {
+        (sc.table.capacity, sc.table.autoscaling.as_ref())
+    } else {
+        (sc.gsis[res - 1].capacity, sc.gsis[res - 1].autoscaling.as_ref())
+    }
+}
+
+/// Sets resource `res`'s provisioned units of dimension `d` in `s`.
+fn set_units(s: &mut Scenario, res: usize, d: usize, units: u64) {
+    let cap = if res == 0 { &mut s.table.capacity } else { &mut s.gsis[res - 1].capacity };
+    if let CapacitySpec::Provisioned { read, write } = cap {
+        if d == 0 {
+            *read = units;
+        } else {
+            *write = units;
+        }
+    }
+}
