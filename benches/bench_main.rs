@@ -4,6 +4,10 @@ use criterion::criterion_main;
 
 mod benchmarks;
 
+/// The binary's allocator, so the benchmarks measure what `ddbsim` runs on.
+#[global_allocator]
+static ALLOCATOR: ddbsim::alloc::Allocator = ddbsim::alloc::Allocator;
+
 criterion_main!(
     benchmarks::scenario_run::benches,
     benchmarks::micro::benches,

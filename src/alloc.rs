@@ -1,5 +1,7 @@
-//! The process's allocator: the system's, except that on Linux a block of 1 MiB or more is
-//! mapped on its own, aligned to 2 MiB and advised to the kernel as transparent huge pages.
+//! An allocator for the `ddbsim` binary: the system's, except that on Linux a block of 1 MiB or
+//! more is mapped on its own, aligned to 2 MiB and advised to the kernel as transparent huge
+//! pages. The library declares no global allocator (a program that embeds it chooses its own);
+//! the binary (`src/main.rs`) and the benchmarks declare this one.
 //!
 //! A table's per-partition state is a few large arrays (100,000 partitions: 8 MB of partition
 //! state, 3.2 MB of buckets, 0.8 MB each for their ranges and the key draw's table). In 4 KiB
@@ -12,8 +14,8 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-/// The allocator `ddbsim` runs on (see the module's documentation).
-pub(crate) struct Allocator;
+/// The allocator the `ddbsim` binary runs on (see the module's documentation).
+pub struct Allocator;
 
 /// Blocks of this many bytes or more are mapped on their own.
 #[cfg(target_os = "linux")]
@@ -139,25 +141,42 @@ unsafe impl GlobalAlloc for Allocator {
 
 #[cfg(test)]
 mod tests {
+    /// The allocator called directly (the library declares no global allocator): a large block
+    /// is its own mapping, zeroed, at a huge page's boundary, and keeps its bytes when it grows
+    /// past its mapping and when it shrinks back to the system allocator; a small block grown
+    /// into a large one keeps its bytes too.
     #[cfg(target_os = "linux")]
     #[test]
     fn a_large_block_is_aligned_zeroed_and_keeps_its_bytes_when_it_grows_and_shrinks() {
-        use super::{HUGE, LARGE};
-        // 1.5 MiB of u64: a block of its own, zeroed, at a huge page's boundary.
-        let mut v = vec![0u64; (LARGE + LARGE / 2) / 8];
-        assert_eq!(v.as_ptr() as usize % HUGE, 0);
-        assert!(v.iter().all(|&x| x == 0));
-        v.iter_mut().enumerate().for_each(|(i, x)| *x = i as u64);
-        // Grown past its mapping (a new one, copied), then shrunk below the threshold (back
-        // to the system allocator, copied).
-        v.reserve_exact(HUGE / 8);
-        assert!(v.iter().enumerate().all(|(i, &x)| x == i as u64));
-        v.truncate(1000);
-        v.shrink_to_fit();
-        assert!(v.iter().enumerate().all(|(i, &x)| x == i as u64));
-        // And a small block grown into a large one.
-        let mut w: Vec<u8> = Vec::with_capacity(16);
-        w.extend(std::iter::repeat_n(7u8, LARGE + 1));
-        assert!(w.iter().all(|&x| x == 7));
+        use super::{Allocator, HUGE, LARGE};
+        use std::alloc::{GlobalAlloc, Layout};
+        let a = Allocator;
+        let n = LARGE + LARGE / 2;
+        let layout = Layout::from_size_align(n, 8).unwrap();
+        // SAFETY: every pointer is used within the layout it was allocated or reallocated with,
+        // and released with that layout.
+        unsafe {
+            let p = a.alloc_zeroed(layout);
+            assert!(!p.is_null());
+            assert_eq!(p as usize % HUGE, 0);
+            let bytes = std::slice::from_raw_parts_mut(p, n);
+            assert!(bytes.iter().all(|&x| x == 0));
+            bytes.iter_mut().enumerate().for_each(|(i, x)| *x = (i % 251) as u8);
+            // Grown past its mapping (a new one, copied).
+            let grown = n + HUGE;
+            let q = a.realloc(p, layout, grown);
+            assert!(std::slice::from_raw_parts(q, n).iter().enumerate().all(|(i, &x)| x == (i % 251) as u8));
+            // Shrunk below the threshold (back to the system allocator, copied).
+            let r = a.realloc(q, Layout::from_size_align(grown, 8).unwrap(), 1_000);
+            assert!(std::slice::from_raw_parts(r, 1_000).iter().enumerate().all(|(i, &x)| x == (i % 251) as u8));
+            a.dealloc(r, Layout::from_size_align(1_000, 8).unwrap());
+            // A small block grown into a large one.
+            let small = Layout::from_size_align(16, 8).unwrap();
+            let w = a.alloc(small);
+            std::ptr::write_bytes(w, 7, 16);
+            let w = a.realloc(w, small, LARGE + 1);
+            assert!(std::slice::from_raw_parts(w, 16).iter().all(|&x| x == 7));
+            a.dealloc(w, Layout::from_size_align(LARGE + 1, 8).unwrap());
+        }
     }
 }

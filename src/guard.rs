@@ -21,9 +21,10 @@
 
 use crate::engine::RunOptions;
 use crate::limits::{ITEM_OVERHEAD_BYTES, PARTITION_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::limits::{READ_BLOCK_BYTES, WRITE_BLOCK_BYTES};
 use crate::model::request::mean_bytes;
 use crate::model::resource::{initial_partitions, Mode};
-use crate::scenario::{Action, CapacitySpec, Fidelity, Op, RateShape, Scenario};
+use crate::scenario::{Action, CapacitySpec, Fidelity, Op, PatternSpec, RateShape, Scenario};
 
 /// Most requests an exact-mode run may simulate (about 52 s at the 58 M requests/s
 /// `ddbsim bench` measures on the project's machine for the headline; slower where seconds
@@ -180,69 +181,15 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
             })
             .fold(1.0, f64::max)
     };
-    let fanout = |p: &crate::scenario::PatternSpec| {
-        p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.random && !p.op.is_write()).map_or(1.0, |s| s.count as f64)
-    };
+    let fanout = |p: &PatternSpec| fanout(sc, p);
     let rates: Vec<f64> = sc.patterns.iter().enumerate().map(|(j, p)| p.rate.peak() * factor(j)).collect();
     let peak: f64 = sc.patterns.iter().zip(&rates).map(|(p, r)| r * fanout(p) * p.items.max(1) as f64).sum();
     // Demand in units a second and data written, per resource (table first).
     let resources = 1 + sc.gsis.len();
-    let mut demand = vec![[0.0f64; 2]; resources];
-    let mut written = 0.0;
-    for (p, &rate) in sc.patterns.iter().zip(&rates) {
-        let item = mean_bytes(p.size) as f64;
-        let items = p.items.max(1) as f64;
-        let r = match p.index {
-            Some(crate::scenario::IndexRef::Gsi(g)) => g + 1,
-            _ => 0,
-        };
-        if p.op.is_write() {
-            demand[r][1] += rate * items * (item / 1024.0).ceil().max(1.0);
-            for &(g, _) in &p.index_writes {
-                demand[g + 1][1] += rate * items * 2.0;
-            }
-            if matches!(p.op, Op::PutItem | Op::BatchWrite | Op::TransactWrite) {
-                written += rate * items * (item + ITEM_OVERHEAD_BYTES as f64);
-            }
-        } else {
-            demand[r][0] += rate * fanout(p) * (items * item / 4096.0).ceil().max(1.0);
-        }
-    }
+    let (demand, written) = demand(sc, &rates);
     let data = sc.table.storage_bytes as f64 + written * secs;
-    // The most capacity each resource may be given during the run.
-    let mut max_units = vec![[0u64; 2]; resources];
     let caps: Vec<&CapacitySpec> = std::iter::once(&sc.table.capacity).chain(sc.gsis.iter().map(|g| &g.capacity)).collect();
-    for (r, c) in caps.iter().enumerate() {
-        max_units[r] = match c {
-            CapacitySpec::Provisioned { read, write } => [*read, *write],
-            CapacitySpec::OnDemand { warm_read, warm_write, .. } => [*warm_read, *warm_write],
-        };
-        let scaling = if r == 0 { sc.table.autoscaling.as_ref() } else { sc.gsis[r - 1].autoscaling.as_ref() };
-        if let Some(a) = scaling {
-            for (d, t) in [a.read, a.write].into_iter().enumerate() {
-                if let Some(t) = t {
-                    max_units[r][d] = max_units[r][d].max(t.max);
-                }
-            }
-        }
-    }
-    for a in &sc.actions {
-        if let Action::SetCapacity { index, read, write } | Action::Prewarm { index, read, write } = a.action {
-            let r = index.map_or(0, |g| g + 1);
-            max_units[r] = [max_units[r][0].max(read.unwrap_or(0)), max_units[r][1].max(write.unwrap_or(0))];
-        }
-        if let Action::SwitchMode { units: Some(u), .. } = a.action {
-            max_units[0] = [max_units[0][0].max(u[0]), max_units[0][1].max(u[1])];
-        }
-        if let Action::SetAutoscaling { index, changes } = a.action {
-            let r = index.map_or(0, |g| g + 1);
-            for (d, c) in changes.iter().enumerate() {
-                if let Some(c) = c {
-                    max_units[r][d] = max_units[r][d].max(c.min.unwrap_or(0)).max(c.max.unwrap_or(0));
-                }
-            }
-        }
-    }
+    let max_units = max_units(sc, &caps);
     let start: Vec<u64> =
         caps.iter().enumerate().map(|(r, c)| initial_partitions(&Mode::of(c), if r == 0 { sc.table.storage_bytes } else { 0 })).collect();
     let end: Vec<f64> = caps
@@ -281,17 +228,7 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
     let scenario_bytes = POINT_BYTES + sc.source_text.len() as f64 + steps * STEP_BYTES;
     // Reading the scenario parses its text into a tree first, freed before the run starts.
     let parse = sc.source_text.len() as f64 * PARSE_BYTES_PER_BYTE;
-    // With an LSI, every partition-key value written is tracked: at most the key space's
-    // values, at most one per write.
-    let collections = if sc.lsis.is_empty() {
-        0.0
-    } else {
-        let writes: f64 =
-            sc.patterns.iter().zip(&rates).filter(|(p, _)| p.op.is_write()).map(|(p, r)| r * p.items.max(1) as f64).sum::<f64>() * secs;
-        let values =
-            sc.key_spaces.get(sc.table.partition_key).map_or(1.0, |k| k.cardinality as f64 * k.shards.map_or(1.0, |s| s.count as f64));
-        writes.min(values) * COLLECTION_ENTRY_BYTES
-    };
+    let collections = collections(sc, &rates, secs);
     // Fast mode's Poisson tables of the patterns with weights: a partition of mean m holds
     // about 17 √m + 16 slots, at most 17 √(n × rate) + 16 n over n partitions (the most when
     // the rate is even), all patterns' at most `TABLE_SLOTS`.
@@ -389,5 +326,91 @@ pub fn check_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Result<Estima
         Ok(e)
     } else {
         Err(GuardError(format!("{}: refusing to run: {}. Add --force to run anyway.", sc.source_path.display(), problems.join("; "))))
+    }
+}
+
+/// Reads of a randomly write-sharded key query every shard.
+fn fanout(sc: &Scenario, p: &PatternSpec) -> f64 {
+    p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.random && !p.op.is_write()).map_or(1.0, |s| s.count as f64)
+}
+
+/// Demand in units a second per resource (table first) at the patterns' peak `rates`, and the
+/// bytes a second written.
+fn demand(sc: &Scenario, rates: &[f64]) -> (Vec<[f64; 2]>, f64) {
+    let resources = 1 + sc.gsis.len();
+    let mut demand = vec![[0.0f64; 2]; resources];
+    let mut written = 0.0;
+    for (p, &rate) in sc.patterns.iter().zip(rates) {
+        let item = mean_bytes(p.size) as f64;
+        let items = p.items.max(1) as f64;
+        let r = match p.index {
+            Some(crate::scenario::IndexRef::Gsi(g)) => g + 1,
+            _ => 0,
+        };
+        if p.op.is_write() {
+            demand[r][1] += rate * items * (item / WRITE_BLOCK_BYTES as f64).ceil().max(1.0);
+            for &(g, _) in &p.index_writes {
+                demand[g + 1][1] += rate * items * 2.0;
+            }
+            if matches!(p.op, Op::PutItem | Op::BatchWrite | Op::TransactWrite) {
+                written += rate * items * (item + ITEM_OVERHEAD_BYTES as f64);
+            }
+        } else {
+            demand[r][0] += rate * fanout(sc, p) * (items * item / READ_BLOCK_BYTES as f64).ceil().max(1.0);
+        }
+    }
+    (demand, written)
+}
+
+/// The most capacity each resource may be given during the run: its capacity, its auto-scaling
+/// maximum, and every action's.
+fn max_units(sc: &Scenario, caps: &[&CapacitySpec]) -> Vec<[u64; 2]> {
+    let resources = caps.len();
+    let mut max_units = vec![[0u64; 2]; resources];
+    for (r, c) in caps.iter().enumerate() {
+        max_units[r] = match c {
+            CapacitySpec::Provisioned { read, write } => [*read, *write],
+            CapacitySpec::OnDemand { warm_read, warm_write, .. } => [*warm_read, *warm_write],
+        };
+        let scaling = if r == 0 { sc.table.autoscaling.as_ref() } else { sc.gsis[r - 1].autoscaling.as_ref() };
+        if let Some(a) = scaling {
+            for (d, t) in [a.read, a.write].into_iter().enumerate() {
+                if let Some(t) = t {
+                    max_units[r][d] = max_units[r][d].max(t.max);
+                }
+            }
+        }
+    }
+    for a in &sc.actions {
+        if let Action::SetCapacity { index, read, write } | Action::Prewarm { index, read, write } = a.action {
+            let r = index.map_or(0, |g| g + 1);
+            max_units[r] = [max_units[r][0].max(read.unwrap_or(0)), max_units[r][1].max(write.unwrap_or(0))];
+        }
+        if let Action::SwitchMode { units: Some(u), .. } = a.action {
+            max_units[0] = [max_units[0][0].max(u[0]), max_units[0][1].max(u[1])];
+        }
+        if let Action::SetAutoscaling { index, changes } = a.action {
+            let r = index.map_or(0, |g| g + 1);
+            for (d, c) in changes.iter().enumerate() {
+                if let Some(c) = c {
+                    max_units[r][d] = max_units[r][d].max(c.min.unwrap_or(0)).max(c.max.unwrap_or(0));
+                }
+            }
+        }
+    }
+    max_units
+}
+
+/// With an LSI, every partition-key value written is tracked: at most the key space's values,
+/// at most one per write.
+fn collections(sc: &Scenario, rates: &[f64], secs: f64) -> f64 {
+    if sc.lsis.is_empty() {
+        0.0
+    } else {
+        let writes: f64 =
+            sc.patterns.iter().zip(rates).filter(|(p, _)| p.op.is_write()).map(|(p, r)| r * p.items.max(1) as f64).sum::<f64>() * secs;
+        let values =
+            sc.key_spaces.get(sc.table.partition_key).map_or(1.0, |k| k.cardinality as f64 * k.shards.map_or(1.0, |s| s.count as f64));
+        writes.min(values) * COLLECTION_ENTRY_BYTES
     }
 }

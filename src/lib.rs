@@ -38,7 +38,7 @@
 //! assert_eq!(r.totals().failed, 0);
 //! ```
 
-mod alloc;
+pub mod alloc;
 #[doc(hidden)]
 pub mod bench_support;
 mod cli;
@@ -61,9 +61,6 @@ mod time;
 mod traffic;
 pub mod units;
 
-/// Large blocks in huge pages (see [`alloc`]).
-#[global_allocator]
-static ALLOCATOR: alloc::Allocator = alloc::Allocator;
 
 pub use cli::main as cli_main;
 pub use cost::{bill, bill_of, Bill, BillOptions, Catalog, Usage};
@@ -72,7 +69,7 @@ pub use engine::{
     RunOptions, RunResult, StopToken,
 };
 pub use metrics::{MinuteRecord, PartitionMinute, PatternTotals, Totals};
-pub use model::{CapacityAction, CapacityMode, Dim, Reason};
+pub use model::{CapacityAction, CapacityMode, Dim, Reason, ThrottlingReason};
 pub use output::OutputError;
 pub use report::{Render, Summary};
 pub use scenario::{load, parse_str, Fidelity, Scenario, ScenarioError};

@@ -98,6 +98,34 @@ pub const MAX_GSIS: usize = 20;
 /// Most LSIs on a table (§8).
 pub const MAX_LSIS: usize = 5;
 
+// ------------------------------------------------------------------ streams (§10.2)
+
+/// Most GetRecords calls a stream shard serves in a second (Developer Guide, "DynamoDB Streams":
+/// 5 a second per shard), so a poller's interval on a shard is at least 200 ms.
+pub const MAX_GET_RECORDS_PER_SHARD_PER_S: u64 = 5;
+
+// ------------------------------------------------------------------ DAX (§10.2)
+
+/// A DAX node's "normalized" cost of one cache hit of 1 KB, of one miss of 1 KB, and of one
+/// write of 1 KB per node, as AWS's DAX sizing calculator counts them
+/// (awslabs/amazon-dynamodb-tools `tools/dax_calculator`; an estimate).
+pub const DAX_HIT_COST: f64 = 1.0;
+/// A miss of 1 KB, normalized (see [`DAX_HIT_COST`]).
+pub const DAX_MISS_COST: f64 = 10.0;
+/// A write of 1 KB on each node, normalized (see [`DAX_HIT_COST`]).
+pub const DAX_WRITE_COST: f64 = 25.0;
+
+// ------------------------------------------------------------------ billing conventions (§10)
+
+/// Hours in a billing month, as AWS's calculator counts them (§10.3).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+/// Hours in a year (§10.1, reserved capacity's term).
+pub const HOURS_PER_YEAR: f64 = 8_760.0;
+/// DynamoDB Streams read request units free each month with the free tier (§10.2).
+pub const STREAMS_FREE_PER_MONTH: f64 = 2_500_000.0;
+/// Units in a reserved-capacity block (§10.1).
+pub const RESERVED_BLOCK: u64 = 100;
+
 // ------------------------------------------------------------------ ddbsim's own ceilings
 
 /// Most provisioned, warm or maximum throughput of a table or GSI, units a second. AWS

@@ -13,7 +13,7 @@ for s in scenarios/*.toml scenarios/imported/*.toml; do
   done
 done
 for n in hot-key quickstart spiky-batch production-bill gsi-cascade dax-catalog global-catalog; do
-  "$bin" compare scenarios/$n.toml --duration 1h --json --force >"$out/compare-$n.json" 2>/dev/null || echo "exit $?" >>"$out/compare-$n.json"
+  "$bin" compare scenarios/$n.toml --duration 1h --json --force --out "$out/cmp-$n" >"$out/compare-$n.json" 2>/dev/null || echo "exit $?" >>"$out/compare-$n.json"
   "$bin" recommend scenarios/$n.toml --duration 1h --budget 6 --json --out "$out/rec-$n" >"$out/recommend-$n.json" 2>/dev/null || echo "exit $?" >>"$out/recommend-$n.json"
 done
 for n in good-design hot-key ecommerce-single-table over-indexed status-gsi lsi-power-user user-activity date-partition-key; do

@@ -4,22 +4,15 @@
 //! request units, storage. Each part of the window is billed in the capacity mode it had.
 
 use super::catalog::Catalog;
+use super::component::BillComponent;
 use super::usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};
 use crate::engine::RunResult;
 use crate::format::fmt_num;
+pub use crate::limits::{HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK, STREAMS_FREE_PER_MONTH};
 use crate::scenario::Scenario;
 use crate::scenario::{PriceItem, SavingsPlan};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-
-/// Hours in a billing month, as AWS's calculator counts them (spec §10.3).
-pub const HOURS_PER_MONTH: f64 = 730.0;
-/// Hours in a year.
-pub const HOURS_PER_YEAR: f64 = 8_760.0;
-/// DynamoDB Streams read request units free each month with the free tier (spec §10.2).
-pub const STREAMS_FREE_PER_MONTH: f64 = 2_500_000.0;
-/// Units in a reserved-capacity block (spec §10.1).
-pub const RESERVED_BLOCK: u64 = 100;
 
 /// Reserved capacity bought.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,44 +46,6 @@ impl BillOptions {
     pub fn of(p: &crate::scenario::PricingSpec) -> Self {
         Self { free_tier: p.free_tier, reservation: None, extrapolate: p.extrapolate, savings_plan: p.savings_plan }
     }
-}
-
-/// What a bill line charges for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum BillComponent {
-    /// Read capacity: provisioned RCU-hours or on-demand read request units.
-    Reads,
-    /// Write capacity: provisioned WCU-hours or on-demand write request units.
-    Writes,
-    /// Storage, GB-months.
-    Storage,
-    /// Reserved capacity's upfront fee, amortised over the term.
-    ReservedUpfront,
-    /// Reserved capacity's hourly fee.
-    ReservedHourly,
-    /// Point-in-time recovery, GB-months of the table's size.
-    Pitr,
-    /// On-demand backups stored, GB-months.
-    Backups,
-    /// Restores, per GB.
-    Restores,
-    /// Exports to S3, per GB.
-    Exports,
-    /// DynamoDB Streams read request units (pollers' GetRecords calls).
-    Streams,
-    /// DAX node-hours.
-    Dax,
-    /// Global tables: data a region's own writes send to the other regions, per GB.
-    ReplicationTransfer,
-    /// CloudWatch Contributor Insights: rules and events.
-    ContributorInsights,
-    /// A Savings Plan's commitment, every hour of the window.
-    SavingsPlanCommitment,
-    /// The list price of the eligible usage the commitment paid for, credited (negative), as
-    /// AWS's "Savings Plan negation" lines are.
-    SavingsPlanCovered,
 }
 
 /// One line of a bill.
@@ -333,9 +288,7 @@ impl Biller<'_> {
     /// A DAX cluster: node-hours at its node type's price (DAX is not covered by DynamoDB's
     /// Savings Plans or reserved capacity here).
     fn dax(&mut self, table: &str, d: &DaxUsage) {
-        let Some(item) = crate::scenario::DaxNodeType::from_name(&d.node_type).map(crate::scenario::DaxNodeType::price_item) else {
-            return;
-        };
+        let item = d.node_type.price_item();
         let price = self.catalog.price(item).usd;
         let arithmetic = format!("{} x {} node-hours (a partial hour billed whole) x ${price}", d.node_type, fmt_num(d.node_hours));
         self.line(table, BillComponent::Dax, d.node_hours, "node-hours", item, arithmetic);
@@ -385,7 +338,7 @@ impl Biller<'_> {
     fn insights(&mut self, u: &InsightsUsage) {
         let rule = self.catalog.price(PriceItem::ContributorInsightsRuleMonth).usd;
         let months = self.hours / HOURS_PER_MONTH;
-        let arithmetic = format!("{} rules ({}) x {:.3} h / 730 h x ${rule}", u.rules, u.mode, self.hours);
+        let arithmetic = format!("{} rules ({}) x {:.3} h / 730 h x ${rule}", u.rules, u.mode.name(), self.hours);
         self.line(
             &u.resource,
             BillComponent::ContributorInsights,

@@ -224,7 +224,7 @@ impl Catalog {
     #[must_use]
     pub fn reserved_break_even(&self, write: bool, years: u32) -> f64 {
         let (upfront, hourly) = PriceItem::reserved(years, write);
-        let per_100_hour = self.price(upfront).usd / (8_760.0 * f64::from(years)) + self.price(hourly).usd;
+        let per_100_hour = self.price(upfront).usd / (crate::limits::HOURS_PER_YEAR * f64::from(years)) + self.price(hourly).usd;
         per_100_hour / (100.0 * self.price(PriceItem::provisioned(write, false)).usd)
     }
 }

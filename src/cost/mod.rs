@@ -13,12 +13,13 @@
 
 mod bill;
 mod catalog;
+mod component;
 mod usage;
 
 pub use crate::scenario::{PriceItem, SavingsPlan};
 pub use bill::{
-    bill, bill_of, Bill, BillComponent, BillLine, BillOptions, Reservation, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK,
-    STREAMS_FREE_PER_MONTH,
+    bill, bill_of, Bill, BillLine, BillOptions, Reservation, HOURS_PER_MONTH, HOURS_PER_YEAR, RESERVED_BLOCK, STREAMS_FREE_PER_MONTH,
 };
 pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
-pub use usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};
+pub use component::{BillComponent, CostGroup};
+pub use usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, TableSeries, Usage};

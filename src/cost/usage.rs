@@ -3,7 +3,7 @@
 
 use crate::engine::RunResult;
 use crate::model::Dim;
-use crate::scenario::{BackupSpec, Scenario, StreamsSpec, TableClass};
+use crate::scenario::{BackupSpec, DaxNodeType, InsightsMode, Scenario, StreamsSpec, TableClass};
 use crate::units::MILLI;
 use serde::Serialize;
 
@@ -159,8 +159,8 @@ pub struct Usage {
 pub struct InsightsUsage {
     /// Table or index.
     pub resource: String,
-    /// `accessed_and_throttled_keys` or `throttled_keys`.
-    pub mode: String,
+    /// The mode.
+    pub mode: InsightsMode,
     /// Rules DynamoDB creates for it.
     pub rules: u32,
     /// Events: every item a request (throttled or not) touches there, or only the throttled
@@ -174,7 +174,6 @@ impl InsightsUsage {
     /// admitted write's index entries on a GSI; a throttled-keys event is a throttle event.
     #[must_use]
     pub fn of(sc: &Scenario, r: &RunResult) -> Vec<Self> {
-        use crate::scenario::InsightsMode;
         let n = 1 + sc.gsis.len();
         let mut accessed = vec![0.0f64; n];
         for (p, t) in sc.patterns.iter().zip(&r.patterns) {
@@ -198,11 +197,7 @@ impl InsightsUsage {
                     r.resources.get(i).map_or(0, |x| x.minutes.iter().map(|m| m.events(Dim::Read) + m.events(Dim::Write)).sum());
                 Some(InsightsUsage {
                     resource: name.clone(),
-                    mode: match mode {
-                        InsightsMode::AccessedAndThrottledKeys => "accessed_and_throttled_keys",
-                        InsightsMode::ThrottledKeys => "throttled_keys",
-                    }
-                    .to_string(),
+                    mode,
                     rules: mode.rules(sort_key),
                     events: match mode {
                         InsightsMode::AccessedAndThrottledKeys => accessed[i],
@@ -217,8 +212,8 @@ impl InsightsUsage {
 /// A DAX cluster's node-hours over the window.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DaxUsage {
-    /// Node type ("dax.r5.large").
-    pub node_type: String,
+    /// Node type.
+    pub node_type: DaxNodeType,
     /// Nodes.
     pub nodes: u32,
     /// Node-hours billed: each node's hours, a partial hour billed as a whole one.
@@ -228,11 +223,24 @@ pub struct DaxUsage {
 impl DaxUsage {
     /// `nodes` nodes of `node_type` running for `hours`.
     #[must_use]
-    pub fn of(node_type: &str, nodes: u32, hours: f64) -> Self {
+    pub fn of(node_type: DaxNodeType, nodes: u32, hours: f64) -> Self {
         // A partial node-hour is billed as a full hour (DAX pricing, [3P]); the 1e-9 keeps a
         // whole number of hours whole.
-        Self { node_type: node_type.to_string(), nodes, node_hours: f64::from(nodes) * (hours - 1e-9).ceil().max(0.0) }
+        Self { node_type, nodes, node_hours: f64::from(nodes) * (hours - 1e-9).ceil().max(0.0) }
     }
+}
+
+/// The table's series minute by minute, as the table-level lines bill them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableSeries {
+    /// Seconds each minute lasted.
+    pub minute_secs: Vec<u64>,
+    /// Stored GB (10^9 bytes) in each minute.
+    pub stored_gb: Vec<f64>,
+    /// Partitions (the stream's shards) in each minute.
+    pub partitions: Vec<u64>,
+    /// Stream records written in each minute (a record per KB written or deleted by TTL).
+    pub stream_records: Vec<f64>,
 }
 
 impl Usage {
@@ -241,8 +249,6 @@ impl Usage {
     /// units consumed while on-demand.
     #[must_use]
     pub fn of(r: &RunResult, sc: &Scenario) -> Self {
-        let table = &sc.table;
-        let class = table.table_class;
         let secs = |m: usize| r.minute_seconds(m);
         // Global tables: the regions a region's own writes replicate to.
         let regions = r.resources.iter().filter(|x| x.kind == crate::engine::ResourceKind::Replica).count();
@@ -279,31 +285,41 @@ impl Usage {
                     } else {
                         (series.iter().map(|m| m.consumed[1] - m.replicated_writes).sum::<u64>() as f64 / MILLI as f64)
                             * regions as f64
-                            * 1_024.0
+                            * crate::limits::WRITE_BLOCK_BYTES as f64
                             / crate::limits::GB as f64
                     },
                 }
             })
             .collect();
-        // The table's backups and stream, from its minutes (each minute's length once).
+        // The table's series: each minute's length, bytes, partitions (stream shards) and
+        // stream records (writes, and TTL's deletes: a record per KB deleted, as a write's).
         let table_minutes = r.resources.first().map_or(&[][..], |t| &t.minutes[..]);
-        let minute_secs: Vec<u64> = (0..table_minutes.len()).map(secs).collect();
-        let backups = if table.backups.is_empty() {
+        let series = TableSeries {
+            minute_secs: (0..table_minutes.len()).map(secs).collect(),
+            stored_gb: table_minutes.iter().map(|x| x.stored_bytes as f64 / crate::limits::GB as f64).collect(),
+            partitions: table_minutes.iter().map(|x| x.partitions).collect(),
+            stream_records: table_minutes
+                .iter()
+                .map(|x| x.consumed[1] as f64 / MILLI as f64 + x.ttl_deleted_bytes as f64 / 1_024.0)
+                .collect(),
+        };
+        Usage::assemble(sc, r.duration_s as f64 / 3_600.0, resources, &series, InsightsUsage::of(sc, r))
+    }
+
+    /// The one way a usage is put together, from a run or from `recommend`'s screen: the
+    /// resources' usage as recorded, and the table-level lines (backups, the stream, the DAX
+    /// cluster) from the table's series and the scenario.
+    #[must_use]
+    pub fn assemble(sc: &Scenario, hours: f64, resources: Vec<ResourceUsage>, table: &TableSeries, insights: Vec<InsightsUsage>) -> Self {
+        let spec = &sc.table;
+        let backups = if spec.backups.is_empty() {
             BackupUsage::default()
         } else {
-            let gb: Vec<f64> = table_minutes.iter().map(|x| x.stored_bytes as f64 / crate::limits::GB as f64).collect();
-            BackupUsage::of(&table.backups, &gb, &minute_secs)
+            BackupUsage::of(&spec.backups, &table.stored_gb, &table.minute_secs)
         };
-        let streams = table.streams.as_ref().map(|spec| {
-            let parts: Vec<u64> = table_minutes.iter().map(|x| x.partitions).collect();
-            // TTL's deletes are stream records too (a record per KB deleted, as a write's).
-            let writes: Vec<f64> =
-                table_minutes.iter().map(|x| x.consumed[1] as f64 / MILLI as f64 + x.ttl_deleted_bytes as f64 / 1_024.0).collect();
-            StreamsUsage::of(spec, &parts, &writes, &minute_secs)
-        });
-        let hours = r.duration_s as f64 / 3_600.0;
-        let dax = r.dax.as_ref().map(|d| DaxUsage::of(&d.node_type, d.nodes, hours));
-        Usage { hours, standard_ia: class == TableClass::StandardIa, resources, backups, streams, dax, insights: InsightsUsage::of(sc, r) }
+        let streams = spec.streams.as_ref().map(|s| StreamsUsage::of(s, &table.partitions, &table.stream_records, &table.minute_secs));
+        let dax = sc.dax.as_ref().map(|d| DaxUsage::of(d.node_type, d.nodes, hours));
+        Usage { hours, standard_ia: spec.table_class == TableClass::StandardIa, resources, backups, streams, dax, insights }
     }
 }
 

@@ -945,7 +945,7 @@ impl<'a> Simulation<'a> {
             stale_read_share,
             item_collections,
             dax: self.traffic.dax.map(|d| DaxOutcome {
-                node_type: d.spec.node_type.name().to_string(),
+                node_type: d.spec.node_type,
                 nodes: d.spec.nodes,
                 minutes: d.minutes.iter().map(|m| DaxMinute { hits: m[0], misses: m[1], peak_load_share: m[2] }).collect(),
             }),

@@ -255,7 +255,7 @@ pub struct DaxMinute {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DaxOutcome {
     /// Node type.
-    pub node_type: String,
+    pub node_type: crate::scenario::DaxNodeType,
     /// Nodes.
     pub nodes: u32,
     /// Per minute.

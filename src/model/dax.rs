@@ -19,6 +19,7 @@
 //!   miss ten times that, a write 25 times that on every node; the cluster serves the node
 //!   type's per-node capacity times its nodes. Load above it is reported, not throttled.
 
+use crate::limits::{DAX_HIT_COST, DAX_MISS_COST, DAX_WRITE_COST};
 use crate::scenario::{DaxSpec, Op, Scenario};
 use crate::traffic::keys::KeyDist;
 
@@ -177,9 +178,9 @@ impl Dax {
                     let h = c.at(l);
                     self.cur[0] += l * h;
                     self.cur[1] += l * (1.0 - h);
-                    load += l * h * kb + l * (1.0 - h) * kb * 10.0;
+                    load += l * h * kb * DAX_HIT_COST + l * (1.0 - h) * kb * DAX_MISS_COST;
                 }
-                Role::Write(kb) => load += lambda(j) * 25.0 * kb * nodes,
+                Role::Write(kb) => load += lambda(j) * DAX_WRITE_COST * kb * nodes,
             }
         }
         self.cur[2] = self.cur[2].max(load / self.ceiling);

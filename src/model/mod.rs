@@ -157,12 +157,115 @@ impl Reason {
     /// The full `ThrottlingReasons` reason, e.g. `IndexWriteKeyRangeThroughputExceeded`.
     #[must_use]
     pub fn api_reason(self, index: bool, dim: Dim) -> String {
-        let tail = match self {
-            Reason::KeyRange => "KeyRangeThroughputExceeded",
-            Reason::Provisioned => "ProvisionedThroughputExceeded",
-            Reason::MaxOnDemand => "MaxOnDemandThroughputExceeded",
-            Reason::AccountLimit => "AccountLimitExceeded",
-        };
-        format!("{}{}{}", if index { "Index" } else { "Table" }, if dim == Dim::Read { "Read" } else { "Write" }, tail)
+        ThrottlingReason { on_index: index, dim, reason: self }.name().to_string()
+    }
+}
+
+/// A `ThrottlingReasons` reason whole: on the table or an index, reads or writes, and why.
+/// It reads, compares, orders and serialises as its API name
+/// (`TableWriteKeyRangeThroughputExceeded`), so a map keyed by it lists reasons as the names
+/// sort and can be read with a name.
+#[derive(Clone, Copy, Debug)]
+pub struct ThrottlingReason {
+    /// Counted on a GSI (`Index...`), else on the table (`Table...`).
+    pub on_index: bool,
+    /// Reads or writes.
+    pub dim: Dim,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl ThrottlingReason {
+    /// The 16 API names, by `[on_index][dim][reason]`.
+    const NAMES: [[[&'static str; 4]; 2]; 2] = [
+        [
+            [
+                "TableReadKeyRangeThroughputExceeded",
+                "TableReadProvisionedThroughputExceeded",
+                "TableReadMaxOnDemandThroughputExceeded",
+                "TableReadAccountLimitExceeded",
+            ],
+            [
+                "TableWriteKeyRangeThroughputExceeded",
+                "TableWriteProvisionedThroughputExceeded",
+                "TableWriteMaxOnDemandThroughputExceeded",
+                "TableWriteAccountLimitExceeded",
+            ],
+        ],
+        [
+            [
+                "IndexReadKeyRangeThroughputExceeded",
+                "IndexReadProvisionedThroughputExceeded",
+                "IndexReadMaxOnDemandThroughputExceeded",
+                "IndexReadAccountLimitExceeded",
+            ],
+            [
+                "IndexWriteKeyRangeThroughputExceeded",
+                "IndexWriteProvisionedThroughputExceeded",
+                "IndexWriteMaxOnDemandThroughputExceeded",
+                "IndexWriteAccountLimitExceeded",
+            ],
+        ],
+    ];
+
+    /// The API name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self.on_index as usize][self.dim as usize][self.reason as usize]
+    }
+
+    /// The reason named `name`.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Self> {
+        [false, true].into_iter().find_map(|on_index| {
+            Dim::ALL
+                .into_iter()
+                .find_map(|dim| Reason::ALL.into_iter().map(|reason| Self { on_index, dim, reason }).find(|r| r.name() == name))
+        })
+    }
+}
+
+impl PartialEq for ThrottlingReason {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for ThrottlingReason {}
+
+impl PartialOrd for ThrottlingReason {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ThrottlingReason {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl std::borrow::Borrow<str> for ThrottlingReason {
+    fn borrow(&self) -> &str {
+        self.name()
+    }
+}
+
+impl std::fmt::Display for ThrottlingReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for ThrottlingReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ThrottlingReason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Self::parse(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown ThrottlingReasons reason \"{name}\"")))
     }
 }

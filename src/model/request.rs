@@ -173,7 +173,7 @@ pub(crate) fn index_entry_bytes(p: Projection, item_bytes: u64) -> u64 {
 /// Mean bytes of the items the scenario writes (its first write pattern; 1 KB without one):
 /// sizes the entries of indexes built over the data already in the table.
 pub(crate) fn mean_written_item(sc: &Scenario) -> u64 {
-    sc.patterns.iter().find(|p| p.op.is_write()).map_or(1_024, |p| mean_bytes(p.size))
+    sc.patterns.iter().find(|p| p.op.is_write()).map_or(crate::scenario::defaults::ITEM_BYTES, |p| mean_bytes(p.size))
 }
 
 /// Bytes GSI `g` holds at the start: `coverage` of the table's items, each an entry sized by
@@ -249,54 +249,13 @@ impl CompiledPattern {
             _ => 1,
         };
         let entity = p.entity.map(|e| &sc.entities[e]);
-        let gsi: Vec<GsiWrite> = p
-            .index_writes
-            .iter()
-            .map(|&(g, k)| {
-                // An entity writes its own key space into the index, from the share of its
-                // items that carry the key; a deleted item's entry leaves the index.
-                let (key_space, coverage) =
-                    entity.and_then(|e| e.in_gsi(g)).map_or((sc.gsis[g].partition_key, sc.gsis[g].coverage), |w| (w.key_space, w.share));
-                let entry = (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64;
-                GsiWrite {
-                    delta: match (k, p.op) {
-                        (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,
-                        (_, Op::DeleteItem) if entity.is_some() => -entry,
-                        _ => 0,
-                    },
-                    res: g + 1,
-                    key_space,
-                    writes: k.writes(),
-                    coverage,
-                    projection: sc.gsis[g].projection,
-                    fixed: match k {
-                        IndexWrite::Move { from, to } => Some((Some(from), to)),
-                        IndexWrite::InsertAt { value } => Some((None, value)),
-                        _ => None,
-                    },
-                }
-            })
-            .collect();
+        let gsi = gsi_writes(sc, p, entity);
         // The LSIs a write maintains: all of them, or those whose sort key the entity carries.
         let lsis: Vec<&LsiSpec> =
             sc.lsis.iter().enumerate().filter(|(l, _)| entity.is_none_or(|e| e.lsi.contains(l))).map(|x| x.1).collect();
         // With LSIs, an item collection (the items and LSI entries of one partition-key value)
         // is capped (spec §8): inserts are drawn with their key to track it.
-        let collection_growth =
-            (!sc.lsis.is_empty() && matches!(p.op, Op::PutItem | Op::DeleteItem) && p.key_space.is_some() && p.index.is_none()).then(
-                || {
-                    let item = mean_bytes(p.size);
-                    let bytes = (item
-                        + ITEM_OVERHEAD_BYTES
-                        + lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>())
-                        as i64;
-                    if p.op == Op::DeleteItem {
-                        -bytes
-                    } else {
-                        bytes
-                    }
-                },
-            );
+        let collection_growth = collection_growth(sc, p, &lsis);
         let kind = match p.op {
             Op::BatchGet | Op::BatchWrite => Kind::Batch,
             Op::TransactGet | Op::TransactWrite => Kind::AllOrNothing,
@@ -313,17 +272,7 @@ impl CompiledPattern {
             SizeSpec::Fixed(_) => None,
         };
         let item = (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64;
-        // A log-normal query is paged when its mean reaches a quarter of a page: its draws above
-        // a page are then split too (below that, a page's worth is rare and charged whole).
-        // A page holds at most 1 MB, and at most `limit` items (their mean size).
-        let page_bytes = p.limit.map_or(PAGE_BYTES, |l| l.saturating_mul(mean_bytes(p.size)).clamp(1, PAGE_BYTES));
-        let paged = matches!(p.op, Op::Query | Op::Scan)
-            && match p.size {
-                SizeSpec::Fixed(b) => b.saturating_mul(items_per_attempt) > page_bytes,
-                SizeSpec::LogNormal { mean, .. } => {
-                    mean * items_per_attempt as f64 > page_bytes as f64 / if p.limit.is_some() { 1.0 } else { 4.0 }
-                }
-            };
+        let (paged, page_bytes) = paging(p, items_per_attempt);
         let mut pat = Self {
             op: p.op,
             kind,
@@ -421,6 +370,70 @@ impl CompiledPattern {
             self.gsi.iter().find(|g| g.res == res).map_or(0, |g| g.delta)
         }
     }
+}
+
+/// The index writes of a pattern's requests: per GSI it writes, the key space written, the
+/// share of items carrying it, the entry's bytes and any fixed values.
+fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Vec<GsiWrite> {
+    p.index_writes
+        .iter()
+        .map(|&(g, k)| {
+            // An entity writes its own key space into the index, from the share of its
+            // items that carry the key; a deleted item's entry leaves the index.
+            let (key_space, coverage) =
+                entity.and_then(|e| e.in_gsi(g)).map_or((sc.gsis[g].partition_key, sc.gsis[g].coverage), |w| (w.key_space, w.share));
+            let entry = (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64;
+            GsiWrite {
+                delta: match (k, p.op) {
+                    (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,
+                    (_, Op::DeleteItem) if entity.is_some() => -entry,
+                    _ => 0,
+                },
+                res: g + 1,
+                key_space,
+                writes: k.writes(),
+                coverage,
+                projection: sc.gsis[g].projection,
+                fixed: match k {
+                    IndexWrite::Move { from, to } => Some((Some(from), to)),
+                    IndexWrite::InsertAt { value } => Some((None, value)),
+                    _ => None,
+                },
+            }
+        })
+        .collect()
+}
+
+/// Bytes a put adds to (a delete takes from) its item collection, with its LSI entries, when
+/// the table has an LSI.
+fn collection_growth(sc: &Scenario, p: &PatternSpec, lsis: &[&LsiSpec]) -> Option<i64> {
+    (!sc.lsis.is_empty() && matches!(p.op, Op::PutItem | Op::DeleteItem) && p.key_space.is_some() && p.index.is_none()).then(|| {
+        let item = mean_bytes(p.size);
+        let bytes = (item
+            + ITEM_OVERHEAD_BYTES
+            + lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()) as i64;
+        if p.op == Op::DeleteItem {
+            -bytes
+        } else {
+            bytes
+        }
+    })
+}
+
+/// Whether a query or scan is paged, and the bytes of a page.
+fn paging(p: &PatternSpec, items_per_attempt: u64) -> (bool, u64) {
+    // A log-normal query is paged when its mean reaches a quarter of a page: its draws above
+    // a page are then split too (below that, a page's worth is rare and charged whole).
+    // A page holds at most 1 MB, and at most `limit` items (their mean size).
+    let page_bytes = p.limit.map_or(PAGE_BYTES, |l| l.saturating_mul(mean_bytes(p.size)).clamp(1, PAGE_BYTES));
+    let paged = matches!(p.op, Op::Query | Op::Scan)
+        && match p.size {
+            SizeSpec::Fixed(b) => b.saturating_mul(items_per_attempt) > page_bytes,
+            SizeSpec::LogNormal { mean, .. } => {
+                mean * items_per_attempt as f64 > page_bytes as f64 / if p.limit.is_some() { 1.0 } else { 4.0 }
+            }
+        };
+    (paged, page_bytes)
 }
 
 #[cfg(test)]

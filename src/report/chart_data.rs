@@ -57,8 +57,8 @@ pub struct SeriesCharts {
 pub struct DurationCurve {
     /// Resource name.
     pub resource: String,
-    /// "Read" or "Write".
-    pub dim: &'static str,
+    /// Reads or writes.
+    pub dim: Dim,
     /// Provisioned units per second, highest first (empty when never provisioned).
     pub provisioned: Vec<f64>,
     /// Consumed units per second, highest first.
@@ -75,7 +75,7 @@ impl SeriesCharts {
     /// Adds one row of `timeseries.csv`.
     pub fn add(&mut self, r: &SeriesRow) {
         let b = r.time_s / 60 / self.bucket;
-        if r.resource == "client" {
+        if r.metric.is_client() {
             let i = match r.metric {
                 Metric::LatencyP50Ms => 0,
                 Metric::LatencyP99Ms => 1,
@@ -110,7 +110,7 @@ impl SeriesCharts {
         let mut panels = Vec::new();
         let width = self.bucket as f64;
         for res in &self.order {
-            for (dim, d) in [("Read", Dim::Read), ("Write", Dim::Write)] {
+            for d in Dim::ALL {
                 let get = |m: Metric| self.cells.get(&(res.clone(), m));
                 let empty = BTreeMap::new();
                 let requested = get(Metric::Requested(d)).unwrap_or(&empty);
@@ -125,7 +125,7 @@ impl SeriesCharts {
                 let limit = get(Metric::CapacityLimit(d)).map_or_else(Vec::new, |m| m.iter().map(|(&b, c)| (x(b), c.mean())).collect());
                 panels.push(CapacityPanel {
                     resource: res.clone(),
-                    dim,
+                    dim: d,
                     bucket_minutes: width,
                     minutes: requested.keys().map(|&b| x(b)).collect(),
                     requested: per_s(requested),
@@ -144,8 +144,8 @@ impl SeriesCharts {
     pub fn duration_curves(&self) -> Vec<DurationCurve> {
         let mut out = Vec::new();
         for res in &self.order {
-            for (dim, d) in [("Read", 0usize), ("Write", 1)] {
-                let Some([prov, cons]) = self.minutes.get(&(res.clone(), d)) else { continue };
+            for dim in Dim::ALL {
+                let Some([prov, cons]) = self.minutes.get(&(res.clone(), dim as usize)) else { continue };
                 if cons.iter().all(|c| *c == 0.0) {
                     continue;
                 }
@@ -260,7 +260,7 @@ pub struct Marker {
     /// Table or index name.
     pub resource: String,
     /// The dimension it concerns; `None` marks both panels of the resource.
-    pub dim: Option<&'static str>,
+    pub dim: Option<Dim>,
     /// What happened.
     pub label: String,
 }
@@ -277,17 +277,17 @@ impl Marker {
     /// The marker belongs on `p`: same resource, and its dimension or none.
     #[must_use]
     pub fn on(&self, p: &CapacityPanel) -> bool {
-        self.resource == p.resource && self.dim.is_none_or(|d| d.eq_ignore_ascii_case(p.dim))
+        self.resource == p.resource && self.dim.is_none_or(|d| d == p.dim)
     }
 }
 
 /// What the capacity chart draws for one resource and dimension, in units per second.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CapacityPanel {
     /// Resource name.
     pub resource: String,
-    /// "Read" or "Write".
-    pub dim: &'static str,
+    /// Reads or writes.
+    pub dim: Dim,
     /// Minutes each point stands for (1 up to 1,000 minutes of run).
     pub bucket_minutes: f64,
     /// First minute of each bucket.
@@ -331,8 +331,8 @@ pub struct Heatmap {
 pub struct CostBar {
     /// Mode.
     pub mode: String,
-    /// (component, monthly USD), stacked in order.
-    pub parts: Vec<(String, f64)>,
+    /// (group, USD), stacked in the groups' order.
+    pub parts: Vec<(crate::cost::CostGroup, f64)>,
     /// Throttled share of attempts.
     pub throttled_share: f64,
     /// Picked.
@@ -343,7 +343,7 @@ pub struct CostBar {
 #[derive(Clone, Debug)]
 pub struct FrontPoint {
     /// Mode: `on_demand`, `provisioned`, `autoscaling`, `reserved`.
-    pub mode: &'static str,
+    pub mode: crate::study::recommend::Mode,
     /// Throttled share of attempts (a least value when not complete).
     pub throttled_share: f64,
     /// Monthly cost, USD.

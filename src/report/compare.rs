@@ -3,9 +3,9 @@
 
 use super::chart_data::CostBar;
 use super::plot;
-use super::text::{align, component_name};
+use super::text::align;
 use super::{json, Artifact, Render, ReportError};
-use crate::cost::{BillComponent, HOURS_PER_MONTH};
+use crate::cost::{CostGroup, HOURS_PER_MONTH};
 use crate::study::{Comparison, ReplicatedComparison};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -51,32 +51,17 @@ impl Comparison {
                     _ => 0.0,
                 };
                 let table = r.bill.lines.first().map(|l| l.resource.clone()).unwrap_or_default();
-                let mut parts: Vec<(String, f64)> = Vec::new();
+                let mut parts: Vec<(CostGroup, f64)> = Vec::new();
                 for l in &r.bill.lines {
-                    // A replica is `table@region` ('@' is not allowed in a table name).
-                    let key = if l.resource.contains('@') {
-                        "replicas"
-                    } else if l.resource != table {
-                        "indexes"
-                    } else {
-                        match l.component {
-                            BillComponent::ReservedUpfront | BillComponent::ReservedHourly => "reserved",
-                            BillComponent::Pitr | BillComponent::Backups | BillComponent::Restores | BillComponent::Exports => "backups",
-                            BillComponent::Streams => "streams",
-                            BillComponent::ReplicationTransfer => "replicas",
-                            BillComponent::ContributorInsights => "monitoring",
-                            BillComponent::SavingsPlanCommitment | BillComponent::SavingsPlanCovered => "savings plan",
-                            other => component_name(other),
-                        }
-                    };
-                    match parts.iter_mut().find(|p| p.0 == key) {
+                    let group = CostGroup::of_line(l, &table);
+                    match parts.iter_mut().find(|p| p.0 == group) {
                         Some(p) => p.1 += l.cost_usd * scale,
-                        None => parts.push((key.to_string(), l.cost_usd * scale)),
+                        None => parts.push((group, l.cost_usd * scale)),
                     }
                 }
                 // A Savings Plan that saves money (commitment below the list price it covered)
                 // is drawn as smaller parts, scaled to the bill's total, not as a negative bar.
-                if let Some(i) = parts.iter().position(|p| p.0 == "savings plan" && p.1 < 0.0) {
+                if let Some(i) = parts.iter().position(|p| p.0 == CostGroup::SavingsPlan && p.1 < 0.0) {
                     let saving = parts.remove(i).1;
                     let gross: f64 = parts.iter().map(|p| p.1).sum();
                     let keep = if gross > 0.0 { ((gross + saving) / gross).max(0.0) } else { 0.0 };
@@ -84,20 +69,7 @@ impl Comparison {
                         p.1 *= keep;
                     }
                 }
-                let order = [
-                    "reads",
-                    "writes",
-                    "storage",
-                    "reserved",
-                    "indexes",
-                    "replicas",
-                    "streams",
-                    "dax",
-                    "backups",
-                    "monitoring",
-                    "savings plan",
-                ];
-                parts.sort_by_key(|p| order.iter().position(|o| *o == p.0).unwrap_or(order.len()));
+                parts.sort_by_key(|p| p.0);
                 CostBar { mode: r.mode.to_string(), parts, throttled_share: r.throttled_attempt_share, picked: self.picked(&r.mode) }
             })
             .collect()

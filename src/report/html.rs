@@ -6,8 +6,8 @@
 use super::chart_data::{CapacityPanel, Marker};
 use super::plot::TimeAxis;
 use super::summary::Summary;
-use super::text::component_name;
 use crate::format::{grouped, percent, usd};
+use crate::model::Dim;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -143,7 +143,7 @@ impl Page<'_> {
             .map(|p| {
                 let at = |pts: &[(f64, f64)], m: f64| pts.iter().find(|q| q.0 == m).map(|q| sig(q.1));
                 let on_demand = p.on_demand();
-                let dim = p.dim.to_lowercase();
+                let dim = p.dim.name();
                 let mut events = vec![None; p.minutes.len()];
                 for m in self.markers.iter().filter(|m| m.on(p)) {
                     let i = p.minutes.partition_point(|x| *x <= m.minute).saturating_sub(1);
@@ -153,7 +153,7 @@ impl Page<'_> {
                 }
                 PanelData {
                     title: format!("{} — {} capacity", p.resource, dim),
-                    unit: if p.dim == "Read" { "RCU/s" } else { "WCU/s" },
+                    unit: if p.dim == Dim::Read { "RCU/s" } else { "WCU/s" },
                     bucket: if p.bucket_minutes > 1.0 { format!("{} min", p.bucket_minutes) } else { "min".to_string() },
                     x: p.minutes.iter().map(|m| unix(*m)).collect(),
                     requested: p.requested.iter().map(|v| sig(*v)).collect(),
@@ -180,6 +180,19 @@ impl Page<'_> {
 #[must_use]
 pub fn run_report(s: &Summary, page: &Page<'_>) -> String {
     let mut o = String::new();
+    head(&mut o, s);
+    verdict(&mut o, s);
+    figures(&mut o, page);
+    requests(&mut o, s);
+    resources(&mut o, s);
+    latency_and_cost(&mut o, s);
+    capacity_events(&mut o, s);
+    tail(&mut o, s, page);
+    o
+}
+
+/// The page's head, its title and the run's particulars.
+fn head(o: &mut String, s: &Summary) {
     let title = format!("ddbsim report — {}", s.scenario);
     let _ = write!(
         o,
@@ -206,6 +219,10 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         escape(&crate::format::clock(s.start_unix_s, 0)),
         escape(&s.prices)
     );
+}
+
+/// The verdict: held or not, and where, when, why, the cost and the next thing to try.
+fn verdict(o: &mut String, s: &Summary) {
     let v = &s.verdict;
     let _ = write!(
         o,
@@ -214,9 +231,13 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         escape(&v.headline)
     );
     for l in &v.lines {
-        let _ = write!(o, "<dt>{}</dt><dd>{}</dd>", escape(&l.topic), escape(&l.text));
+        let _ = write!(o, "<dt>{}</dt><dd>{}</dd>", l.topic.name(), escape(&l.text));
     }
     o.push_str("</dl></section>\n");
+}
+
+/// The interactive charts' place, the heatmap and the load-duration chart.
+fn figures(o: &mut String, page: &Page<'_>) {
     o.push_str(
         "<h2>Capacity and latency over time</h2><p class=\"note\">Hover for values; drag across a chart to zoom every chart in time, double-click to zoom out; click a legend entry to hide its series. Time is UTC.</p>\n<div id=\"interactive\"></div>\n",
     );
@@ -234,9 +255,13 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             base64(page.load_duration_png)
         );
     }
+}
+
+/// Requests by pattern, the closed loops, the clients, DAX and replication.
+fn requests(o: &mut String, s: &Summary) {
     o.push_str("<h2>Requests by pattern</h2>");
     table(
-        &mut o,
+        o,
         &[
             "pattern",
             "operation",
@@ -278,9 +303,13 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             let _ = writeln!(o, "<p class=\"note\">{}</p>", escape(&rep.describe(&r.name)));
         }
     }
+}
+
+/// The table and its indexes, their throttle reasons, and the hottest keys.
+fn resources(o: &mut String, s: &Summary) {
     o.push_str("<h2>Table and indexes</h2>");
     table(
-        &mut o,
+        o,
         &[
             "resource",
             "kind",
@@ -313,13 +342,13 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
     );
     for r in &s.resources {
         for (reason, n) in &r.throttle_events_by_reason {
-            let _ = write!(o, "<p>{}: <code>{}</code> × {}</p>", escape(&r.name), escape(reason), grouped(*n));
+            let _ = write!(o, "<p>{}: <code>{}</code> × {}</p>", escape(&r.name), escape(reason.name()), grouped(*n));
         }
     }
     if !s.hot_keys.is_empty() {
         o.push_str("<h2>Hottest keys</h2>");
         table(
-            &mut o,
+            o,
             &["key", "resource", "partition", "requests/s"],
             s.hot_keys
                 .iter()
@@ -327,6 +356,10 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             "summary.json",
         );
     }
+}
+
+/// Latency percentiles and the bill.
+fn latency_and_cost(o: &mut String, s: &Summary) {
     let l = &s.latency_ms;
     let _ = write!(
         o,
@@ -349,20 +382,24 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
         c.window_hours,
     );
     table(
-        &mut o,
+        o,
         &["resource", "component", "arithmetic", "USD (window)"],
-        c.lines.iter().map(|l| vec![escape(&l.resource), component_name(l.component).to_string(), escape(&l.arithmetic), num(l.cost_usd)]),
+        c.lines.iter().map(|l| vec![escape(&l.resource), l.component.name().to_string(), escape(&l.arithmetic), num(l.cost_usd)]),
         "summary.json",
     );
     if !c.unverified_items.is_empty() {
         let names: Vec<&str> = c.unverified_items.iter().map(|i| i.name()).collect();
         let _ = write!(o, "<p class=\"note\">Unverified prices (third-party or tooling sources): {}</p>", names.join(", "));
     }
+}
+
+/// Every capacity event.
+fn capacity_events(o: &mut String, s: &Summary) {
     if !s.capacity_events.is_empty() {
         let counts = super::verdict::event_counts(&s.capacity_events);
         let _ = write!(o, "<h2>Capacity events</h2><p>{} in all: {}.</p>", grouped(s.capacity_events.len() as u64), escape(&counts));
         table(
-            &mut o,
+            o,
             &["UTC", "elapsed", "resource", "action", "dimension", "old", "new", "detail"],
             s.capacity_events.iter().map(|e| {
                 vec![
@@ -379,10 +416,13 @@ figure{{margin:1em 0}}figure img{{max-width:100%;height:auto;display:block}}pre{
             "summary.json (capacity_events)",
         );
     }
+}
+
+/// The scenario's text, the data of the interactive charts and their scripts.
+fn tail(o: &mut String, s: &Summary, page: &Page<'_>) {
     let _ = writeln!(o, "<h2>Scenario</h2><pre>{}</pre>", escape(&s.scenario_text));
     let data = serde_json::to_string(&page.data()).unwrap_or_else(|_| "{}".into()).replace("</", "<\\/");
     let _ = writeln!(o, "<script type=\"application/json\" id=\"ddbsim-data\">{data}</script>");
     let _ = writeln!(o, "<script>{}</script>\n<script>{}</script>", UPLOT_JS.replace("</script", "<\\/script"), REPORT_JS);
     o.push_str("</body></html>\n");
-    o
 }

@@ -57,6 +57,19 @@ pub enum Metric {
     LatencyMaxMs,
 }
 
+impl Metric {
+    /// A metric of the client (its latency), not of a table, GSI or replica: its rows carry
+    /// [`CLIENT`] where a resource's carry its name, and a table may be called `client` too,
+    /// so the metric is what tells them apart.
+    #[must_use]
+    pub const fn is_client(self) -> bool {
+        matches!(self, Metric::LatencyP50Ms | Metric::LatencyP99Ms | Metric::LatencyMaxMs)
+    }
+}
+
+/// The `resource` column of the client's rows in `timeseries.csv`.
+pub const CLIENT: &str = "client";
+
 fn word(d: Dim) -> &'static str {
     match d {
         Dim::Read => "Read",

@@ -287,12 +287,7 @@ impl<'a> RunReport<'a> {
             }
             let dim = e.dimension.map_or("", |d| d.name());
             let label = if e.old == e.new { e.action.name().to_string() } else { format!("{} {dim} {}", e.action.name(), e.new) };
-            m.push(chart_data::Marker {
-                minute: e.time_s as f64 / 60.0,
-                resource: e.resource.clone(),
-                dim: e.dimension.map(|d| d.name()),
-                label,
-            });
+            m.push(chart_data::Marker { minute: e.time_s as f64 / 60.0, resource: e.resource.clone(), dim: e.dimension, label });
         }
         let table = s.resources.first().map(|r| r.name.clone()).unwrap_or_default();
         for (t, label) in &s.timeline {

@@ -5,14 +5,14 @@ use super::chart_data::FrontPoint;
 use super::plot;
 use super::text::align;
 use super::{json, Artifact, Render, ReportError};
-use crate::study::recommend::{Recommendation, TableRow};
+use crate::study::recommend::{Mode, Recommendation, TableRow};
 use serde::Serialize;
 use std::fmt::Write as _;
 
 #[derive(Serialize)]
 struct CsvRow<'a> {
     candidate: usize,
-    mode: &'a str,
+    mode: Mode,
     monthly_usd: f64,
     throttled_share: f64,
     failed_requests: u64,
@@ -97,7 +97,7 @@ impl Render for Recommendation {
                 let runner_up = self
                     .best_by_mode
                     .iter()
-                    .filter(|(m, j)| *j != i && m != c.settings.mode())
+                    .filter(|(m, j)| *j != i && *m != c.settings.mode())
                     .min_by(|a, b| self.candidates[a.1].monthly_usd.total_cmp(&self.candidates[b.1].monthly_usd));
                 if let Some((m, j)) = runner_up {
                     let r = &self.candidates[*j];

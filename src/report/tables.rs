@@ -120,7 +120,7 @@ pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
         }
         if let Some(l) = r.latency_by_minute.get(m) {
             for (metric, v) in [(Metric::LatencyP50Ms, l[0]), (Metric::LatencyP99Ms, l[1]), (Metric::LatencyMaxMs, l[2])] {
-                f(SeriesRow { time_s, resource: "client".into(), metric, value: v as f64 / 1_000.0 });
+                f(SeriesRow { time_s, resource: super::metric::CLIENT.into(), metric, value: v as f64 / 1_000.0 });
             }
         }
     }

@@ -6,28 +6,6 @@ use crate::engine::CapacityEvent;
 use crate::model::{CapacityAction, CapacityMode};
 use std::fmt::Write as _;
 
-/// The name of a bill component, as `summary.json` writes it.
-#[must_use]
-pub fn component_name(c: BillComponent) -> &'static str {
-    match c {
-        BillComponent::Reads => "reads",
-        BillComponent::Writes => "writes",
-        BillComponent::Storage => "storage",
-        BillComponent::ReservedUpfront => "reserved_upfront",
-        BillComponent::ReservedHourly => "reserved_hourly",
-        BillComponent::Pitr => "pitr",
-        BillComponent::Backups => "backups",
-        BillComponent::Restores => "restores",
-        BillComponent::Exports => "exports",
-        BillComponent::Streams => "streams",
-        BillComponent::Dax => "dax",
-        BillComponent::ReplicationTransfer => "replication_transfer",
-        BillComponent::ContributorInsights => "contributor_insights",
-        BillComponent::SavingsPlanCommitment => "savings_plan_commitment",
-        BillComponent::SavingsPlanCovered => "savings_plan_covered",
-    }
-}
-
 /// One line of a bill as the terminal prints it: `Orders writes: 500 WCU x 1.000 h x $0.00065
 /// = $0.3250 (price unverified)`; a credit reads `-$0.5682`, and a Savings Plan's lines say
 /// their discount is an assumption.
@@ -39,7 +17,7 @@ pub fn bill_line(l: &crate::cost::BillLine) -> String {
         _ if l.unverified => " (price unverified)",
         _ => "",
     };
-    format!("{} {}: {} = {sign}${:.4}{flag}", l.resource, component_name(l.component), l.arithmetic, l.cost_usd.abs())
+    format!("{} {}: {} = {sign}${:.4}{flag}", l.resource, l.component.name(), l.arithmetic, l.cost_usd.abs())
 }
 
 impl Summary {
@@ -47,7 +25,6 @@ impl Summary {
     #[must_use]
     pub fn to_table(&self) -> String {
         let mut o = String::new();
-        let pct = |x: f64| format!("{:.3}%", x * 100.0);
         let _ = writeln!(
             o,
             "ddbsim {} · {} · seed {} · {} fidelity · {} s simulated",
@@ -56,6 +33,19 @@ impl Summary {
         let _ = writeln!(o);
         o.push_str(&self.verdict.to_text());
         let _ = writeln!(o);
+        self.patterns_table(&mut o);
+        let _ = writeln!(o);
+        self.resources_table(&mut o);
+        let _ = writeln!(o);
+        self.totals_text(&mut o);
+        self.cost_text(&mut o);
+        self.events_text(&mut o);
+        o
+    }
+
+    /// Requests by pattern, and each closed loop's progress.
+    fn patterns_table(&self, o: &mut String) {
+        let pct = |x: f64| format!("{:.3}%", x * 100.0);
         let rows: Vec<[String; 8]> = std::iter::once([
             "pattern".into(),
             "op".into(),
@@ -85,7 +75,10 @@ impl Summary {
                 let _ = writeln!(o, "  {}: {}", p.name, c.describe(self.duration_s));
             }
         }
-        let _ = writeln!(o);
+    }
+
+    /// The table and its indexes, and their throttle reasons.
+    fn resources_table(&self, o: &mut String) {
         let rows: Vec<[String; 7]> = std::iter::once([
             "resource".into(),
             "mode".into(),
@@ -118,7 +111,11 @@ impl Summary {
                 let _ = writeln!(o, "  {}: {reason} × {n}", r.name);
             }
         }
-        let _ = writeln!(o);
+    }
+
+    /// Latency, the run's totals, failed conditions, clients, DAX and replication.
+    fn totals_text(&self, o: &mut String) {
+        let pct = |x: f64| format!("{:.3}%", x * 100.0);
         let l = &self.latency_ms;
         let _ = writeln!(
             o,
@@ -153,6 +150,10 @@ impl Summary {
                 let _ = writeln!(o, "{}", rep.describe(&r.name));
             }
         }
+    }
+
+    /// The bill, line by line.
+    fn cost_text(&self, o: &mut String) {
         let c = &self.cost;
         let extrapolation = match (c.monthly_usd, c.yearly_usd) {
             (Some(m), Some(y)) => format!("extrapolated, if the window repeats: ${m:.2} a month (730 h), ${y:.2} a year"),
@@ -168,6 +169,10 @@ impl Summary {
         for l in c.lines.iter().filter(|l| l.cost_usd != 0.0) {
             let _ = writeln!(o, "  {}", bill_line(l));
         }
+    }
+
+    /// The first capacity events.
+    fn events_text(&self, o: &mut String) {
         let shown: Vec<&CapacityEvent> = self.capacity_events.iter().filter(|e| e.action != CapacityAction::PartitionsAdded).collect();
         if !shown.is_empty() {
             let _ = writeln!(o, "capacity events ({}: {}):", shown.len(), super::verdict::event_counts(shown.iter().copied()));
@@ -181,7 +186,6 @@ impl Summary {
                 let _ = writeln!(o, "  … {} more in summary.json", shown.len() - 12);
             }
         }
-        o
     }
 }
 

@@ -5,7 +5,8 @@ use super::raw;
 use crate::time::SimDuration;
 
 /// A CloudWatch Contributor Insights mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum InsightsMode {
     /// Every request (successful or throttled) is an event; the most accessed and most throttled
     /// keys are reported.
@@ -21,6 +22,15 @@ impl InsightsMode {
         match raw {
             raw::RawInsightsMode::AccessedAndThrottledKeys => InsightsMode::AccessedAndThrottledKeys,
             raw::RawInsightsMode::ThrottledKeys => InsightsMode::ThrottledKeys,
+        }
+    }
+
+    /// `accessed_and_throttled_keys` or `throttled_keys`, as the scenario names it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            InsightsMode::AccessedAndThrottledKeys => "accessed_and_throttled_keys",
+            InsightsMode::ThrottledKeys => "throttled_keys",
         }
     }
 
@@ -147,6 +157,25 @@ impl DaxNodeType {
             DaxNodeType::R5X16large => P::DaxR5X16largeHour,
             DaxNodeType::R5X24large => P::DaxR5X24largeHour,
         }
+    }
+}
+
+impl std::fmt::Display for DaxNodeType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for DaxNodeType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DaxNodeType {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Self::from_name(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown DAX node type \"{name}\"")))
     }
 }
 

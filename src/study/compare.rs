@@ -219,7 +219,7 @@ fn autoscaled(sc: &Scenario, start: &[[u64; 2]], peak_caps: &[[u64; 2]], target:
     let mut s = provisioned(sc, start);
     let spec = |min: u64, peak: u64| ScalingTargetSpec {
         min,
-        max: (peak * 4).max(40_000),
+        max: (peak * 4).max(crate::limits::DEFAULT_TABLE_QUOTA),
         target,
         scale_in_cooldown: SimDuration::ZERO,
         scale_out_cooldown: SimDuration::ZERO,

@@ -15,13 +15,13 @@
 //! per-second buckets), partitions and hot keys, retries. Its throttled share is of demanded
 //! units, where the engine's is of attempts. It is a screen, labelled as such.
 
-use crate::cost::{ResourceUsage, Usage};
+use crate::cost::{ResourceUsage, TableSeries, Usage};
 use crate::limits::{BURST_SECONDS, GB, ITEM_OVERHEAD_BYTES};
 use crate::model::request::{initial_index_bytes, mean_bytes, CompiledPattern};
 use crate::model::resource::{initial_partitions, Mode};
 use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use crate::model::Dim;
-use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateShape, Scenario, TableClass};
+use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateShape, Scenario};
 use crate::units::MILLI;
 
 /// Demand per minute, worked from the rate shapes.
@@ -168,82 +168,138 @@ struct Track {
 /// Screens candidate `sc` (its capacity settings) against `demand`.
 #[must_use]
 pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
-    let nres = demand.units.len();
     let minutes = demand.units.first().map_or(0, Vec::len);
-    let specs: Vec<(CapacitySpec, Option<&AutoscalingSpec>)> = std::iter::once((sc.table.capacity, sc.table.autoscaling.as_ref()))
-        .chain(sc.gsis.iter().map(|g| (g.capacity, g.autoscaling.as_ref())))
-        .collect();
-    let mut tracks: Vec<[Track; 2]> = specs
-        .iter()
-        .map(|(cap, auto)| {
-            let mk = |d: usize| {
-                let (units, growth) = match *cap {
-                    CapacitySpec::Provisioned { read, write } => ([read, write][d] as f64, None),
-                    CapacitySpec::OnDemand { warm_read, warm_write, .. } => {
-                        let warm = [warm_read, warm_write][d];
-                        (warm as f64, Some(OnDemandGrowth::new(warm, sc.table.on_demand_doubling_minutes)))
-                    }
-                };
-                let target = auto.and_then(|a| if d == 0 { a.read } else { a.write });
-                let bank = if sc.table.initial_burst_full && growth.is_none() { units * BURST_SECONDS as f64 } else { 0.0 };
-                Track { units, bank, pending: None, scaler: target.map(Autoscaler::new), growth }
-            };
-            [mk(0), mk(1)]
-        })
-        .collect();
-    let mut partitions: Vec<u64> = specs
-        .iter()
-        .enumerate()
-        .map(|(r, (cap, _))| {
-            let units = match *cap {
-                CapacitySpec::Provisioned { read, write } => [read, write],
-                CapacitySpec::OnDemand { warm_read, warm_write, .. } => [warm_read, warm_write],
-            };
-            initial_partitions(&Mode::Provisioned { units }, demand.bytes[r].first().copied().unwrap_or(0.0) as u64)
-        })
-        .collect();
-    let mut quota = vec![DecreaseQuota::default(); nres];
-    let mut actions: Vec<(u64, Option<usize>, [Option<crate::scenario::ScalingChange>; 2])> = sc
-        .actions
-        .iter()
-        .filter_map(|a| match &a.action {
-            Action::SetAutoscaling { index, changes } => Some((a.time.as_secs(), *index, *changes)),
-            _ => None,
-        })
-        .collect();
-    actions.sort_by_key(|a| a.0);
-    let mut next_action = 0;
-    // Write units the table served (what replicates to each replica).
-    let mut table_writes = 0.0;
-    let (mut throttled, mut demanded) = (0.0f64, 0.0f64);
-    let mut prov = vec![[Vec::with_capacity(minutes), Vec::with_capacity(minutes)]; nres];
-    let mut od_units = vec![[0.0f64; 2]; nres];
+    let mut st = Screen::new(sc, demand, minutes);
     for m in 0..minutes {
+        st.scheduled(m);
+        let consumed = st.serve(m);
+        st.end_minute(m, &consumed);
+    }
+    st.finish()
+}
+
+/// A screen under way: each resource's capacity tracks and what they served.
+struct Screen<'a> {
+    sc: &'a Scenario,
+    demand: &'a Demand,
+    /// Resources: the table, then its GSIs.
+    nres: usize,
+    /// Each resource's capacity and auto scaling.
+    specs: Vec<(CapacitySpec, Option<&'a AutoscalingSpec>)>,
+    /// Per resource, read and write.
+    tracks: Vec<[Track; 2]>,
+    partitions: Vec<u64>,
+    quota: Vec<DecreaseQuota>,
+    /// The scenario's `set_autoscaling` actions: (second, GSI, read and write changes).
+    actions: Vec<(u64, Option<usize>, [Option<crate::scenario::ScalingChange>; 2])>,
+    next_action: usize,
+    /// Write units the table served (what replicates to each replica).
+    table_writes: f64,
+    throttled: f64,
+    demanded: f64,
+    /// Per resource, read and write: provisioned units per minute (0 while on-demand).
+    prov: Vec<[Vec<f64>; 2]>,
+    /// Per resource, read and write: units served on-demand.
+    od_units: Vec<[f64; 2]>,
+}
+
+impl<'a> Screen<'a> {
+    fn new(sc: &'a Scenario, demand: &'a Demand, minutes: usize) -> Self {
+        let nres = demand.units.len();
+        let specs: Vec<(CapacitySpec, Option<&AutoscalingSpec>)> = std::iter::once((sc.table.capacity, sc.table.autoscaling.as_ref()))
+            .chain(sc.gsis.iter().map(|g| (g.capacity, g.autoscaling.as_ref())))
+            .collect();
+        let tracks: Vec<[Track; 2]> = specs
+            .iter()
+            .map(|(cap, auto)| {
+                let mk = |d: usize| {
+                    let (units, growth) = match *cap {
+                        CapacitySpec::Provisioned { read, write } => ([read, write][d] as f64, None),
+                        CapacitySpec::OnDemand { warm_read, warm_write, .. } => {
+                            let warm = [warm_read, warm_write][d];
+                            (warm as f64, Some(OnDemandGrowth::new(warm, sc.table.on_demand_doubling_minutes)))
+                        }
+                    };
+                    let target = auto.and_then(|a| if d == 0 { a.read } else { a.write });
+                    let bank = if sc.table.initial_burst_full && growth.is_none() { units * BURST_SECONDS as f64 } else { 0.0 };
+                    Track { units, bank, pending: None, scaler: target.map(Autoscaler::new), growth }
+                };
+                [mk(0), mk(1)]
+            })
+            .collect();
+        let partitions: Vec<u64> = specs
+            .iter()
+            .enumerate()
+            .map(|(r, (cap, _))| {
+                let units = match *cap {
+                    CapacitySpec::Provisioned { read, write } => [read, write],
+                    CapacitySpec::OnDemand { warm_read, warm_write, .. } => [warm_read, warm_write],
+                };
+                initial_partitions(&Mode::Provisioned { units }, demand.bytes[r].first().copied().unwrap_or(0.0) as u64)
+            })
+            .collect();
+        let mut actions: Vec<(u64, Option<usize>, [Option<crate::scenario::ScalingChange>; 2])> = sc
+            .actions
+            .iter()
+            .filter_map(|a| match &a.action {
+                Action::SetAutoscaling { index, changes } => Some((a.time.as_secs(), *index, *changes)),
+                _ => None,
+            })
+            .collect();
+        actions.sort_by_key(|a| a.0);
+        actions.sort_by_key(|a| a.0);
+        Self {
+            sc,
+            demand,
+            nres,
+            specs,
+            tracks,
+            partitions,
+            quota: vec![DecreaseQuota::default(); nres],
+            actions,
+            next_action: 0,
+            table_writes: 0.0,
+            throttled: 0.0,
+            demanded: 0.0,
+            prov: vec![[Vec::with_capacity(minutes), Vec::with_capacity(minutes)]; nres],
+            od_units: vec![[0.0f64; 2]; nres],
+        }
+    }
+
+    /// Scheduled changes of the scalable targets due in minute `m`.
+    fn scheduled(&mut self, m: usize) {
+        let sc = self.sc;
         let from = m as u64 * 60;
-        let secs = demand.secs(m);
         // Scheduled changes of the scalable targets due in this minute.
-        while next_action < actions.len() && actions[next_action].0 < from + 60 {
-            let (at, index, changes) = actions[next_action];
+        while self.next_action < self.actions.len() && self.actions[self.next_action].0 < from + 60 {
+            let (at, index, changes) = self.actions[self.next_action];
             let r = index.map_or(0, |g| g + 1);
-            for d in 0..2 {
-                let units = tracks[r][d].units as u64;
-                if let (Some(c), Some(s)) = (changes[d], tracks[r][d].scaler.as_mut()) {
+            for (d, change) in changes.into_iter().enumerate() {
+                let units = self.tracks[r][d].units as u64;
+                if let (Some(c), Some(s)) = (change, self.tracks[r][d].scaler.as_mut()) {
                     s.spec = s.spec.with(&c);
                     let clamp = units.clamp(s.spec.min, s.spec.max.max(s.spec.min));
                     if clamp != units {
-                        let latency = latency(sc, &mut partitions[r], &tracks[r], d, clamp);
-                        tracks[r][d].pending = Some((at + latency, clamp));
+                        let latency = latency(sc, &mut self.partitions[r], &self.tracks[r], d, clamp);
+                        self.tracks[r][d].pending = Some((at + latency, clamp));
                     }
                 }
             }
-            next_action += 1;
+            self.next_action += 1;
         }
-        // Per resource and dimension: the share of the minute's demand throttled.
-        let mut failed_share = vec![[0.0f64; 2]; nres];
-        let mut consumed = vec![[0.0f64; 2]; nres];
-        for r in 0..nres {
+    }
+
+    /// Serves minute `m`'s demand; returns each resource's consumed units a second.
+    fn serve(&mut self, m: usize) -> Vec<[f64; 2]> {
+        let demand = self.demand;
+        let from = m as u64 * 60;
+        let secs = demand.secs(m);
+        // Per resource and dimension: the share of the minute's demand self.throttled.
+        let mut failed_share = vec![[0.0f64; 2]; self.nres];
+        let mut consumed = vec![[0.0f64; 2]; self.nres];
+        for r in 0..self.nres {
             for d in 0..2 {
-                let t = &mut tracks[r][d];
+                let t = &mut self.tracks[r][d];
                 // A change applying within the minute: the capacity is time-weighted.
                 let mut avg = t.units;
                 if let Some((at, new)) = t.pending {
@@ -268,16 +324,16 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
                 };
                 consumed[r][d] = served / secs;
                 if r == 0 && d == 1 {
-                    table_writes += served;
+                    self.table_writes += served;
                 }
                 if want > 0.0 {
                     failed_share[r][d] = (want - served) / want;
                 }
                 if t.growth.is_some() {
-                    od_units[r][d] += served;
-                    prov[r][d].push(0.0);
+                    self.od_units[r][d] += served;
+                    self.prov[r][d].push(0.0);
                 } else {
-                    prov[r][d].push(avg * secs / 60.0);
+                    self.prov[r][d].push(avg * secs / 60.0);
                 }
             }
         }
@@ -286,104 +342,101 @@ pub fn screen(sc: &Scenario, demand: &Demand) -> Screened {
         let write_fail = failed_share.iter().map(|f| f[1]).fold(0.0, f64::max);
         for (r, (fail, want)) in failed_share.iter().zip(&demand.units).enumerate() {
             let w = if r == 0 { want[m][1] } else { 0.0 };
-            throttled += (fail[0] * want[m][0] + write_fail * w) * secs;
-            demanded += (want[m][0] + w) * secs;
+            self.throttled += (fail[0] * want[m][0] + write_fail * w) * secs;
+            self.demanded += (want[m][0] + w) * secs;
         }
-        // The minute's end: on-demand growth, target tracking.
-        let end = from + secs as u64;
-        for r in 0..nres {
-            for d in 0..2 {
-                let (units, pending) = (tracks[r][d].units, tracks[r][d].pending.is_some());
-                if let Some(g) = tracks[r][d].growth.as_mut() {
-                    tracks[r][d].units = g.minute(consumed[r][d]);
+        consumed
+    }
+
+    /// The minute's end: on-demand growth and target tracking on what it consumed.
+    fn end_minute(&mut self, m: usize, consumed: &[[f64; 2]]) {
+        let sc = self.sc;
+        let end = m as u64 * 60 + self.demand.secs(m) as u64;
+        for (r, used) in consumed.iter().enumerate() {
+            for (d, &used) in used.iter().enumerate() {
+                let (units, pending) = (self.tracks[r][d].units, self.tracks[r][d].pending.is_some());
+                if let Some(g) = self.tracks[r][d].growth.as_mut() {
+                    self.tracks[r][d].units = g.minute(used);
                     continue;
                 }
-                let Some(s) = tracks[r][d].scaler.as_mut() else { continue };
-                let decision = s.evaluate(consumed[r][d], units as u64, end);
+                let Some(s) = self.tracks[r][d].scaler.as_mut() else { continue };
+                let decision = s.evaluate(used, units as u64, end);
                 let new = match decision {
                     Decision::Hold => continue,
                     _ if pending => continue,
                     Decision::ScaleOut(n) | Decision::ScaleIn(n) => n,
                 };
-                let delay = specs[r].1.map_or(0, |a| if a.instant { 0 } else { a.alarm_delay.as_secs() });
+                let delay = self.specs[r].1.map_or(0, |a| if a.instant { 0 } else { a.alarm_delay.as_secs() });
                 let call_at = end + delay;
                 if matches!(decision, Decision::ScaleIn(_)) {
                     let now = sc.start_unix_s + call_at as i64;
-                    if !quota[r].allowed(now) {
+                    if !self.quota[r].allowed(now) {
                         continue;
                     }
-                    quota[r].record(now);
+                    self.quota[r].record(now);
                 }
                 s.acted(decision, call_at);
-                let instant = specs[r].1.is_some_and(|a| a.instant);
-                let latency = if instant { 0 } else { latency(sc, &mut partitions[r], &tracks[r], d, new) };
-                tracks[r][d].pending = Some((call_at + latency, new));
+                let instant = self.specs[r].1.is_some_and(|a| a.instant);
+                let latency = if instant { 0 } else { latency(sc, &mut self.partitions[r], &self.tracks[r], d, new) };
+                self.tracks[r][d].pending = Some((call_at + latency, new));
             }
         }
     }
-    let names: Vec<String> = std::iter::once(sc.table.name.clone()).chain(sc.gsis.iter().map(|g| g.name.clone())).collect();
-    let mut resources: Vec<ResourceUsage> = (0..nres)
-        .map(|r| {
-            let od = tracks[r][0].growth.is_some();
-            let [pr, pw] = std::mem::take(&mut prov[r]);
-            ResourceUsage {
-                name: names[r].clone(),
-                on_demand: od,
-                provisioned: !od,
-                provisioned_hours: if od { 0.0 } else { demand.duration_s as f64 / 3_600.0 },
-                on_demand_read_units: od_units[r][0],
-                on_demand_write_units: od_units[r][1],
-                on_demand_units_by_minute: Vec::new(),
-                provisioned_rcu_by_minute: pr,
-                provisioned_wcu_by_minute: pw,
-                storage_gb_by_minute: demand.bytes[r].iter().enumerate().map(|(m, b)| b / GB as f64 * demand.secs(m) / 60.0).collect(),
-                region: None,
-                transfer_gb: 0.0,
+
+    /// The screen's throttled share and the usage to bill.
+    fn finish(mut self) -> Screened {
+        let (sc, demand) = (self.sc, self.demand);
+        let names: Vec<String> = std::iter::once(sc.table.name.clone()).chain(sc.gsis.iter().map(|g| g.name.clone())).collect();
+        let mut resources: Vec<ResourceUsage> = (0..self.nres)
+            .map(|r| {
+                let od = self.tracks[r][0].growth.is_some();
+                let [pr, pw] = std::mem::take(&mut self.prov[r]);
+                ResourceUsage {
+                    name: names[r].clone(),
+                    on_demand: od,
+                    provisioned: !od,
+                    provisioned_hours: if od { 0.0 } else { demand.duration_s as f64 / 3_600.0 },
+                    on_demand_read_units: self.od_units[r][0],
+                    on_demand_write_units: self.od_units[r][1],
+                    on_demand_units_by_minute: Vec::new(),
+                    provisioned_rcu_by_minute: pr,
+                    provisioned_wcu_by_minute: pw,
+                    storage_gb_by_minute: demand.bytes[r].iter().enumerate().map(|(m, b)| b / GB as f64 * demand.secs(m) / 60.0).collect(),
+                    region: None,
+                    transfer_gb: 0.0,
+                }
+            })
+            .collect();
+        // Global tables: each replica takes the table's writes and its write capacity (the same in
+        // every replica), its own read capacity if set (else the table's), no reads, and the
+        // table's items; the screen does not simulate replication lag.
+        // The screen puts every region's writes on the table: they are sent to each other region.
+        resources[0].transfer_gb = self.table_writes * sc.replicas.len() as f64 * crate::limits::WRITE_BLOCK_BYTES as f64 / GB as f64;
+        for rep in &sc.replicas {
+            let t = &resources[0];
+            let mut u = t.clone();
+            u.name = rep.name(&sc.table.name);
+            u.on_demand_read_units = 0.0;
+            if let Some(rcu) = rep.read_capacity {
+                u.provisioned_rcu_by_minute = vec![rcu as f64; t.provisioned_rcu_by_minute.len()];
             }
-        })
-        .collect();
-    // Global tables: each replica takes the table's writes and its write capacity (the same in
-    // every replica), its own read capacity if set (else the table's), no reads, and the
-    // table's items; the screen does not simulate replication lag.
-    // The screen puts every region's writes on the table: they are sent to each other region.
-    resources[0].transfer_gb = table_writes * sc.replicas.len() as f64 * 1_024.0 / GB as f64;
-    for rep in &sc.replicas {
-        let t = &resources[0];
-        let mut u = t.clone();
-        u.name = rep.name(&sc.table.name);
-        u.on_demand_read_units = 0.0;
-        if let Some(rcu) = rep.read_capacity {
-            u.provisioned_rcu_by_minute = vec![rcu as f64; t.provisioned_rcu_by_minute.len()];
+            u.transfer_gb = 0.0;
+            u.region = Some(rep.region.clone());
+            resources.push(u);
         }
-        u.transfer_gb = 0.0;
-        u.region = Some(rep.region.clone());
-        resources.push(u);
-    }
-    Screened {
-        throttled_share: if demanded > 0.0 { throttled / demanded } else { 0.0 },
-        usage: Usage {
-            hours: demand.duration_s as f64 / 3_600.0,
-            standard_ia: sc.table.table_class == TableClass::StandardIa,
-            backups: if sc.table.backups.is_empty() {
-                crate::cost::BackupUsage::default()
-            } else {
-                let gb: Vec<f64> = demand.bytes[0].iter().map(|b| b / GB as f64).collect();
-                let secs: Vec<u64> = (0..gb.len()).map(|m| demand.secs(m) as u64).collect();
-                crate::cost::BackupUsage::of(&sc.table.backups, &gb, &secs)
-            },
-            // The stream's shards at the screen's final partition count (it never lowers it).
-            dax: sc.dax.as_ref().map(|d| crate::cost::DaxUsage::of(d.node_type.name(), d.nodes, demand.duration_s as f64 / 3_600.0)),
-            // Contributor Insights costs every candidate about alike (its events are the requests,
-            // its rules fixed; the throttled-keys mode's few events left out); the final runs bill it.
-            insights: Vec::new(),
-            streams: sc.table.streams.as_ref().map(|spec| {
-                let n = demand.units[0].len();
-                let writes: Vec<f64> = (0..n).map(|m| demand.units[0][m][1] * demand.secs(m)).collect();
-                let secs: Vec<u64> = (0..n).map(|m| demand.secs(m) as u64).collect();
-                crate::cost::StreamsUsage::of(spec, &vec![partitions[0]; n], &writes, &secs)
-            }),
-            resources,
-        },
+        // The table's series: the stream's shards at the screen's final partition count (it
+        // never lowers it).
+        let n = demand.units[0].len();
+        let series = TableSeries {
+            minute_secs: (0..n).map(|m| demand.secs(m) as u64).collect(),
+            stored_gb: demand.bytes[0].iter().map(|b| b / GB as f64).collect(),
+            partitions: vec![self.partitions[0]; n],
+            stream_records: (0..n).map(|m| demand.units[0][m][1] * demand.secs(m)).collect(),
+        };
+        // Contributor Insights costs every candidate about alike (its events are the requests,
+        // its rules fixed; the throttled-keys mode's few events left out); the final runs bill it.
+        let usage = Usage::assemble(sc, demand.duration_s as f64 / 3_600.0, resources, &series, Vec::new());
+        Screened { throttled_share: if self.demanded > 0.0 { self.throttled / self.demanded } else { 0.0 }, usage }
     }
 }
 

@@ -277,7 +277,10 @@ retry = "none"
     let s = run_summary(&scenario(&text(", max_write = 500")));
     // The table-level bucket at the 500 WU/s maximum: 500 + 500 x 120.
     assert!((60_497.0..=60_500.0).contains(&s.resources[0].consumed_wcu), "{}", s.resources[0].consumed_wcu);
-    assert_eq!(s.resources[0].throttle_events_by_reason.keys().collect::<Vec<_>>(), vec!["TableWriteMaxOnDemandThroughputExceeded"]);
+    assert_eq!(
+        s.resources[0].throttle_events_by_reason.keys().map(|k| k.name()).collect::<Vec<_>>(),
+        vec!["TableWriteMaxOnDemandThroughputExceeded"]
+    );
 }
 
 /// Write sharding spreads a hot key: 8 random shards of a 1,500 WU/s key over 6 partitions put

@@ -41,7 +41,7 @@ fn phase(c: &CheckOutput, p: Phase) -> &ddbsim::study::check::PhaseResult {
 }
 
 fn measure(c: &CheckOutput, p: Phase, name: &str) -> f64 {
-    phase(c, p).measures.iter().find(|m| m.name == name).unwrap().value
+    phase(c, p).measures.iter().find(|m| m.name.name() == name).unwrap().value
 }
 
 /// hot-key.toml: one device at 1,500 writes/s of 800 bytes (1 WCU each): 1,500 WCU/s on one
@@ -61,7 +61,7 @@ fn a_hot_key_fails_with_its_numbers_and_a_shard_count() {
     assert!(within(measure(&c, Phase::Steady, "throttled_share"), 1.0 / 3.0, 0.01));
     assert!(within(measure(&c, Phase::Burst, "throttled_share"), 2.0 / 3.0, 0.01));
     let spread = &phase(&c, Phase::Distribution).spread;
-    let w = spread.iter().find(|s| s.dimension == "write").unwrap();
+    let w = spread.iter().find(|s| s.dimension == ddbsim::Dim::Write).unwrap();
     assert_eq!(w.partitions, 6);
     assert!(within(w.max_over_mean, 6.0, 1e-9), "{w:?}");
     assert!(!phase(&c, Phase::Distribution).passed);

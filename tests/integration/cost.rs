@@ -632,3 +632,32 @@ fn the_guides_cost_example_is_949_provisioned_and_3285_on_demand() {
     let od = c.rows.iter().find(|r| r.mode.to_string() == "on_demand").unwrap().monthly_usd.unwrap();
     assert!((od / 3_285.00 - 1.0).abs() < 0.002, "{od}");
 }
+
+/// A DAX cluster's node-hours always reach the bill, at its node type's price. Before node types
+/// were typed through to the bill, a usage naming a type the catalog could not price (say
+/// "dax.r6g.large") was silently dropped from the bill (this test, written with that name,
+/// failed then); now a node type is a `DaxNodeType` from the scenario to the bill line, and an
+/// unknown one is refused where the scenario names it.
+#[test]
+fn a_dax_cluster_always_reaches_the_bill() {
+    use ddbsim::cost::{bill, BillOptions, DaxUsage, PriceItem, ResourceUsage, Usage};
+    use ddbsim::scenario::DaxNodeType;
+    let catalog = Catalog::builtin();
+    for t in DaxNodeType::ALL {
+        // 3 nodes for 2 hours: 6 node-hours at the type's price.
+        let table = ResourceUsage { name: "t".into(), ..ResourceUsage::default() };
+        let usage = Usage { hours: 2.0, resources: vec![table], dax: Some(DaxUsage::of(t, 3, 2.0)), ..Usage::default() };
+        let b = bill(&usage, &catalog, &BillOptions::default());
+        let line = b.lines.iter().find(|l| l.component == BillComponent::Dax).unwrap_or_else(|| panic!("no DAX line for {t}"));
+        let price = catalog.price(t.price_item()).usd;
+        assert!((line.cost_usd - 6.0 * price).abs() < 1e-9, "{t}: {} vs 6 x {price}", line.cost_usd);
+    }
+    assert_eq!(DaxNodeType::R5Large.price_item(), PriceItem::DaxR5LargeHour);
+    let e = ddbsim::scenario::parse_str(
+        "[scenario]\nduration = \"1m\"\n[table]\nname = \"t\"\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n[keys.k]\ncardinality = 10\n\
+         [dax]\nnode_type = \"dax.r6g.large\"\nnodes = 3\n[[pattern]]\nname = \"r\"\nop = \"get_item\"\nrate = { constant = 1 }\n",
+        Path::new("dax.toml"),
+    )
+    .expect_err("an unknown node type is refused");
+    assert!(e.to_string().contains("dax.node_type"), "{e}");
+}

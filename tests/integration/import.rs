@@ -608,8 +608,8 @@ fn cloudformation_contributor_insights() {
     )
     .unwrap();
     let i = import(&[path], &[], None, "t").unwrap();
-    assert_eq!(i.table.insights.as_deref(), Some("throttled_keys"));
-    assert_eq!(i.table.gsis[0].insights.as_deref(), Some("accessed_and_throttled_keys"));
+    assert_eq!(i.table.insights.map(|m| m.name()), Some("throttled_keys"));
+    assert_eq!(i.table.gsis[0].insights.map(|m| m.name()), Some("accessed_and_throttled_keys"));
     let (_d, sc) = load(&i);
     assert_eq!(sc.table.contributor_insights, Some(ddbsim::scenario::InsightsMode::ThrottledKeys));
     assert_eq!(sc.gsis[0].contributor_insights, Some(ddbsim::scenario::InsightsMode::AccessedAndThrottledKeys));

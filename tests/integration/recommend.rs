@@ -3,7 +3,7 @@
 //! community scaling simulator.
 
 use ddbsim::cost::Catalog;
-use ddbsim::study::recommend::{apply, random_search, recommend, Modes, RecommendOptions, Settings};
+use ddbsim::study::recommend::{apply, random_search, recommend, Mode, Modes, RecommendOptions, Settings};
 use ddbsim::{RunOptions, SimDuration};
 use std::path::Path;
 
@@ -27,7 +27,7 @@ fn recommend_beats_256_random_candidates_with_a_quarter_of_the_runs() {
     assert!(rec.simulations <= 64, "{} simulations", rec.simulations);
     let random = random_search(&sc, &catalog, &o, 256, 7).expect("some random setting is within the limit");
     let auto =
-        rec.best_by_mode.iter().find(|(m, _)| m == "autoscaling").map(|(_, i)| &rec.candidates[*i]).expect("an auto-scaling setting");
+        rec.best_by_mode.iter().find(|(m, _)| *m == Mode::Autoscaling).map(|(_, i)| &rec.candidates[*i]).expect("an auto-scaling setting");
     assert!(matches!(auto.settings, Settings::Autoscaling { .. }));
     eprintln!("search: ${:.2} a month in {} simulations; random: ${random:.2} in 256", auto.monthly_usd, rec.simulations);
     assert!(auto.monthly_usd <= random * 1.0001, "search ${:.2} vs random ${random:.2}", auto.monthly_usd);
@@ -63,7 +63,7 @@ rate = { constant = 500 }
     )
     .unwrap();
     let rec = recommend(&sc, &Catalog::builtin(), &RecommendOptions::default());
-    let best = rec.best_by_mode.iter().find(|(m, _)| m == "provisioned").map(|(_, i)| &rec.candidates[*i]).unwrap();
+    let best = rec.best_by_mode.iter().find(|(m, _)| *m == Mode::Provisioned).map(|(_, i)| &rec.candidates[*i]).unwrap();
     let Settings::Provisioned { units } = &best.settings else { panic!() };
     // The peak minute's demand of a Poisson 500/s is a little above 500 (about 500 + 3 sigma
     // of a minute's mean); one step of the bisection is (2 - 0.25) / 64 of it, about 14 WCU.
@@ -139,7 +139,7 @@ rate = { steps = [["0s", 0], ["2h", 1000], ["150m", 0], ["26h", 1000], ["1590m",
     let o = RecommendOptions { modes, budget: Some(24), ..RecommendOptions::default() };
     let rec = recommend(&sc, &Catalog::builtin(), &o);
     assert!(rec.simulations <= 24, "{} simulations", rec.simulations);
-    assert_eq!(rec.best_by_mode.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>(), ["autoscaling"]);
+    assert_eq!(rec.best_by_mode.iter().map(|(m, _)| *m).collect::<Vec<_>>(), [Mode::Autoscaling]);
     let pick = &rec.candidates[rec.pick.expect("a pick")];
     let Settings::Autoscaling { target, daily, .. } = &pick.settings else { panic!("{:?}", pick.settings) };
     assert_eq!(daily.len(), 1, "{}", pick.description);

@@ -29,7 +29,7 @@ fn the_charts_plot_what_the_csv_files_say() {
     let mut charts = SeriesCharts::new(8);
     series.iter().for_each(|r| charts.add(r));
     let panels = charts.panels();
-    let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == "Write").expect("a write panel");
+    let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == ddbsim::Dim::Write).expect("a write panel");
     let csv_value = |metric: &str, t: u64| {
         series.iter().find(|r| r.resource == "UserActivity" && r.metric.to_string() == metric && r.time_s == t).unwrap().value
     };
@@ -57,7 +57,7 @@ fn the_charts_plot_what_the_csv_files_say() {
     }
     // The load-duration curve: the CSV's provisioned and consumed values, sorted from the top.
     let curves = charts.duration_curves();
-    let wc = curves.iter().find(|c| c.resource == "UserActivity" && c.dim == "Write").expect("a write curve");
+    let wc = curves.iter().find(|c| c.resource == "UserActivity" && c.dim == ddbsim::Dim::Write).expect("a write curve");
     let mut prov: Vec<f64> = series
         .iter()
         .filter(|r| r.resource == "UserActivity" && r.metric.to_string() == "ProvisionedWriteCapacityUnits")
@@ -284,4 +284,38 @@ fn the_headline_report_is_small_and_renders_in_3_seconds() {
     eprintln!("headline report: {size} bytes, loaded in {ms} ms");
     assert!(ms <= 3_000, "the headline report took {ms} ms to load");
     assert_eq!(body_attr(&dom, "data-interactive-charts"), "3");
+}
+
+/// A table may be called `client` (any name a table can have): its capacity panels are its
+/// own, and the client's latency stays the client's. The client's series are told from a
+/// table's by what they measure, not by a resource name a table can also have. (Before, a row
+/// was the client's when its resource was named `client`: a table so named lost its capacity
+/// panels, and this test failed.)
+#[test]
+fn a_table_named_client_keeps_its_charts() {
+    let d = tempfile::tempdir().unwrap();
+    let sc = d.path().join("client.toml");
+    std::fs::write(
+        &sc,
+        "[scenario]\nduration = \"3m\"\n\n[table]\nname = \"client\"\npartition_key = \"id\"\ncapacity = { mode = \"provisioned\", read = 100, write = 100 }\n\n\
+         [keys.id]\ncardinality = 1000\n\n[[pattern]]\nname = \"reads\"\nop = \"get_item\"\nrate = { constant = 50 }\n\n\
+         [[pattern]]\nname = \"writes\"\nop = \"put_item\"\nrate = { constant = 20 }\n",
+    )
+    .unwrap();
+    let out = d.path().join("out");
+    let o = ddbsim(&["run", sc.to_str().unwrap(), "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let series: Vec<SeriesRow> = read_csv(&out.join("timeseries.csv"));
+    let mut charts = SeriesCharts::new(3);
+    series.iter().for_each(|r| charts.add(r));
+    let panels = charts.panels();
+    // 50 reads of 1 KB a second, eventually consistent by default (0.5 RCU each): 25 RCU/s;
+    // 20 writes of 1 KB (1 WCU each): 20 WCU/s.
+    let read = panels.iter().find(|p| p.resource == "client" && p.dim == ddbsim::Dim::Read).expect("the table's read panel");
+    let write = panels.iter().find(|p| p.resource == "client" && p.dim == ddbsim::Dim::Write).expect("the table's write panel");
+    assert!((read.consumed.iter().sum::<f64>() / 3.0 - 25.0).abs() < 2.5, "{:?}", read.consumed);
+    assert!((write.consumed.iter().sum::<f64>() / 3.0 - 20.0).abs() < 3.0, "{:?}", write.consumed);
+    assert_eq!(charts.latency().len(), 3, "the client's latency, a point a minute");
+    let svg = std::fs::read_to_string(out.join("capacity.svg")).unwrap();
+    assert!(svg.contains("client — read capacity") && svg.contains("client — write capacity"));
 }

@@ -40,7 +40,7 @@ fn the_capacity_template_at_twice_its_formula_fails_the_email_lookups() {
     assert_eq!(p("recent-users").requests.failed, 0);
     // Table-level throttling over even keys: no value of a million is "the hottest key" (the
     // busiest takes a thousandth of a request a second), so the verdict names none.
-    let w = s.verdict.lines.iter().find(|l| l.topic == "where").expect("a where line");
+    let w = s.verdict.lines.iter().find(|l| l.topic.name() == "where").expect("a where line");
     assert!(w.text.starts_with("Users (table) reads: partition 0 took 100.0 % of the throttle events"), "{}", w.text);
     assert!(!w.text.contains("hottest key"), "{}", w.text);
     // The throttle events are mostly the table's, the failures worst on the email lookups:
@@ -96,7 +96,7 @@ fn the_load_test_plan_finds_the_status_index() {
     assert!(!phase(Phase::Burst).passed);
     let d = phase(Phase::Distribution);
     assert!(!d.passed);
-    let spread = |res: &str, dim: &str| d.spread.iter().find(|s| s.resource == res && s.dimension == dim).unwrap();
+    let spread = |res: &str, dim: &str| d.spread.iter().find(|s| s.resource == res && s.dimension.name() == dim).unwrap();
     let t = spread("TimeIndex", "write");
     assert_eq!(t.partitions, 5);
     assert!(within(t.max_over_mean, 0.97 * 5.0, 0.01), "{}", t.max_over_mean);

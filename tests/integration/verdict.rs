@@ -7,7 +7,7 @@ use ddbsim::scenario::load;
 use std::path::Path;
 
 fn line<'a>(v: &'a ddbsim::report::verdict::Verdict, topic: &str) -> Vec<&'a str> {
-    v.lines.iter().filter(|l| l.topic == topic).map(|l| l.text.as_str()).collect()
+    v.lines.iter().filter(|l| l.topic.name() == topic).map(|l| l.text.as_str()).collect()
 }
 
 /// hot-key: one device at 1,500 writes/s on a 6-partition table (1,000 RCU / 5,000 WCU:

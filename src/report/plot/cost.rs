@@ -1,6 +1,7 @@
 //! Cost by capacity mode, stacked by bill group.
 
-use super::{err, legend, ChartError, COMPONENTS, FONT};
+use super::{err, legend, ChartError, FONT};
+use crate::cost::CostGroup;
 use crate::format::compact;
 use crate::report::chart_data::CostBar;
 use plotters::coord::Shift;
@@ -55,26 +56,24 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar],
         .label_style((FONT, 12))
         .draw()
         .map_err(&e)?;
-    for (name, color) in COMPONENTS {
+    for group in CostGroup::ALL {
+        let (r, g, b) = group.rgb();
+        let color = RGBColor(r, g, b);
         let rects: Vec<Rectangle<(f64, f64)>> = bars
             .iter()
             .enumerate()
             .filter_map(|(i, b)| {
-                let below: f64 = b.parts.iter().take_while(|p| p.0 != name).map(|p| p.1).sum();
+                let below: f64 = b.parts.iter().take_while(|p| p.0 != group).map(|p| p.1).sum();
                 let x = i as f64;
-                let fill = if over(b) {
-                    OVER_LIMIT.mix(0.5 + 0.1 * COMPONENTS.iter().position(|c| c.0 == name).unwrap_or(0) as f64)
-                } else {
-                    color.mix(1.0)
-                };
-                b.parts.iter().find(|p| p.0 == name).map(|p| Rectangle::new([(x - 0.35, below), (x + 0.35, below + p.1)], fill.filled()))
+                let fill = if over(b) { OVER_LIMIT.mix(0.5 + 0.1 * group as usize as f64) } else { color.mix(1.0) };
+                b.parts.iter().find(|p| p.0 == group).map(|p| Rectangle::new([(x - 0.35, below), (x + 0.35, below + p.1)], fill.filled()))
             })
             .collect();
         if !rects.is_empty() {
             chart
                 .draw_series(rects)
                 .map_err(&e)?
-                .label(name)
+                .label(group.label())
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], color.filled()));
         }
     }
@@ -101,4 +100,27 @@ pub fn cost<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, bars: &[CostBar],
     legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     root.present().map_err(&e)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every part of a bar is drawn and named in the legend: a group the palette does not know
+    /// must not vanish from the chart (its dollars would be missing from the stack). Before
+    /// bill lines were grouped by [`CostGroup`], a part named outside the chart's palette was
+    /// silently left out (this test, with a "vector writes" part, failed then).
+    #[test]
+    fn every_part_of_a_bar_is_drawn() {
+        let bars = vec![CostBar {
+            mode: "on_demand".into(),
+            parts: CostGroup::ALL.iter().map(|&g| (g, 1.0)).collect(),
+            throttled_share: 0.0,
+            picked: true,
+        }];
+        let (svg, _) = crate::draw_chart!(400, "cost", |root| cost(root, &bars, 0.001, "USD")).unwrap();
+        for label in CostGroup::ALL.map(CostGroup::label) {
+            assert!(svg.contains(&format!("\n{label}\n</text>")), "{label} is not in the legend");
+        }
+    }
 }

@@ -2,6 +2,7 @@
 
 use super::{err, legend, ChartError, CONSUMED, EVENT, FONT, LIMIT, PROVISIONED, THROTTLED};
 use crate::report::chart_data::FrontPoint;
+use crate::study::recommend::Mode;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -46,7 +47,7 @@ pub fn front<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[FrontPoin
         .map_err(&e)?
         .label("front: none cheaper throttles less")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.mix(0.5)));
-    let modes = [("on_demand", CONSUMED), ("provisioned", PROVISIONED), ("autoscaling", EVENT), ("reserved", LIMIT)];
+    let modes = [(Mode::OnDemand, CONSUMED), (Mode::Provisioned, PROVISIONED), (Mode::Autoscaling, EVENT), (Mode::Reserved, LIMIT)];
     for (mode, color) in modes {
         let of: Vec<&FrontPoint> = pts.iter().filter(|p| p.mode == mode).collect();
         if of.is_empty() {
@@ -58,7 +59,7 @@ pub fn front<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pts: &[FrontPoin
                 Circle::new((x(p), p.monthly_usd), 5, style)
             }))
             .map_err(&e)?
-            .label(mode.replace('_', "-"))
+            .label(mode.name().replace('_', "-"))
             .legend(move |(x, y)| Circle::new((x + 8, y), 5, color.filled()));
     }
     if pts.iter().any(|p| !p.complete) {

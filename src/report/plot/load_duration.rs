@@ -3,6 +3,7 @@
 
 use super::{err, legend, ChartError, CONSUMED, EVENT, FONT, PROVISIONED};
 use crate::format::compact;
+use crate::model::Dim;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -50,16 +51,12 @@ pub fn load_duration<DB: DrawingBackend>(
     }
     let areas = root.split_evenly((curves.len(), 1));
     for (c, area) in curves.iter().zip(&areas) {
-        let unit = if c.dim == "Read" { "RCU" } else { "WCU" };
-        let share = break_even[usize::from(c.dim == "Write")];
+        let unit = if c.dim == Dim::Read { "RCU" } else { "WCU" };
+        let share = break_even[c.dim as usize];
         let y_max = c.provisioned.first().copied().unwrap_or(0.0).max(c.consumed.first().copied().unwrap_or(0.0)).max(1.0) * 1.1;
         let mut chart = ChartBuilder::on(area)
             .caption(
-                format!(
-                    "{} — {} load-duration curve: how much of the time capacity is at or above each level",
-                    c.resource,
-                    c.dim.to_lowercase()
-                ),
+                format!("{} — {} load-duration curve: how much of the time capacity is at or above each level", c.resource, c.dim.name()),
                 (FONT, 16),
             )
             .margin(8)

@@ -42,20 +42,6 @@ const EVENT: RGBColor = RGBColor(148, 103, 189);
 const P50: RGBColor = RGBColor(31, 119, 180);
 const P99: RGBColor = RGBColor(255, 127, 14);
 const PMAX: RGBColor = RGBColor(214, 39, 40);
-const COMPONENTS: [(&str, RGBColor); 11] = [
-    ("reads", RGBColor(31, 119, 180)),
-    ("writes", RGBColor(255, 127, 14)),
-    ("storage", RGBColor(44, 160, 44)),
-    ("reserved", RGBColor(148, 103, 189)),
-    ("indexes", RGBColor(140, 86, 75)),
-    ("replicas", RGBColor(255, 187, 120)),
-    ("streams", RGBColor(23, 190, 207)),
-    ("dax", RGBColor(227, 119, 194)),
-    ("backups", RGBColor(127, 127, 127)),
-    ("monitoring", RGBColor(199, 199, 199)),
-    ("savings plan", RGBColor(188, 189, 34)),
-];
-
 /// Draws the series labels of `chart` at `pos`, in the style of every chart.
 fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,

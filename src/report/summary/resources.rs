@@ -4,7 +4,7 @@
 use super::requests::LagSummary;
 use crate::engine::{ResourceKind, RunResult};
 use crate::metrics::MinuteRecord;
-use crate::model::{CapacityMode, Dim, Reason};
+use crate::model::{CapacityMode, Dim, Reason, ThrottlingReason};
 use crate::report::tables::units;
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
@@ -43,7 +43,7 @@ pub struct ResourceSummary {
     /// Write throttle events.
     pub write_throttle_events: u64,
     /// Throttle events by `ThrottlingReasons` reason (non-zero only).
-    pub throttle_events_by_reason: BTreeMap<String, u64>,
+    pub throttle_events_by_reason: BTreeMap<ThrottlingReason, u64>,
     /// Requests with a throttled event (table only; CloudWatch `ThrottledRequests`).
     pub throttled_requests: u64,
     /// Warm throughput at the end, read units per second.
@@ -107,8 +107,8 @@ impl ReplicaSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ThrottleSpan {
-    /// `read` or `write`.
-    pub dimension: String,
+    /// Reads or writes.
+    pub dimension: Dim,
     /// Throttle events.
     pub events: u64,
     /// Start of the first minute with throttle events, seconds since the start.
@@ -126,10 +126,10 @@ pub struct ThrottleSpan {
 }
 
 impl ThrottleSpan {
-    /// `reason` (a `ThrottlingReasons` name) is of this span's dimension.
+    /// `reason` is of this span's dimension.
     #[must_use]
-    pub fn is_reason(&self, reason: &str) -> bool {
-        reason.contains(if self.dimension == "read" { "Read" } else { "Write" })
+    pub fn is_reason(&self, reason: ThrottlingReason) -> bool {
+        reason.dim == self.dimension
     }
 }
 
@@ -157,7 +157,7 @@ fn throttle_spans(r: &RunResult, ri: usize, series: &[MinuteRecord]) -> Vec<Thro
             }
             let t = m as u64 * 60;
             let s = span.get_or_insert(ThrottleSpan {
-                dimension: d.name().to_string(),
+                dimension: d,
                 events: 0,
                 first_s: t,
                 last_s: t,
@@ -243,7 +243,7 @@ pub(super) fn resources_of(sc: &Scenario, r: &RunResult) -> Vec<ResourceSummary>
                 for d in Dim::ALL {
                     let n = sum.throttle_events[reason as usize][d as usize];
                     if n > 0 {
-                        by_reason.insert(reason.api_reason(is_index, d), n);
+                        by_reason.insert(ThrottlingReason { on_index: is_index, dim: d, reason }, n);
                     }
                 }
             }

@@ -6,7 +6,7 @@ use super::resources::{ResourceSummary, ThrottleSpan};
 use super::Summary;
 use crate::engine::ResourceKind;
 use crate::format::{clock, elapsed, grouped, percent, usd, usd_window, window};
-use crate::model::CapacityMode;
+use crate::model::{CapacityMode, Dim, Reason, ThrottlingReason};
 use serde::{Deserialize, Serialize};
 
 /// The throttled share of attempts (and of requests failed) a design may reach and still hold,
@@ -31,11 +31,41 @@ pub struct Verdict {
     pub lines: Vec<VerdictLine>,
 }
 
+/// What a line of the verdict is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Topic {
+    /// Which resource, dimension, partitions and keys throttled.
+    Where,
+    /// From when to when.
+    When,
+    /// The throttle reasons and failures, in words.
+    Why,
+    /// What the window cost.
+    Cost,
+    /// The next thing to try.
+    Next,
+}
+
+impl Topic {
+    /// `where`, `when`, `why`, `cost` or `next`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Topic::Where => "where",
+            Topic::When => "when",
+            Topic::Why => "why",
+            Topic::Cost => "cost",
+            Topic::Next => "next",
+        }
+    }
+}
+
 /// One line of the verdict.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VerdictLine {
-    /// `where`, `when`, `why`, `cost` or `next`.
-    pub topic: String,
+    /// What it is about.
+    pub topic: Topic,
     /// What to say.
     pub text: String,
 }
@@ -59,27 +89,25 @@ fn worst(s: &Summary) -> Option<(&ResourceSummary, &ThrottleSpan)> {
 }
 
 /// What a `ThrottlingReasons` reason means, in words.
-fn reason_words(reason: &str, r: &ResourceSummary) -> String {
-    let dim = if reason.contains("Read") { "read" } else { "write" };
-    let cap = if dim == "read" { "3,000 RCU" } else { "1,000 WCU" };
-    if reason.ends_with("KeyRangeThroughputExceeded") {
+fn reason_words(reason: ThrottlingReason, r: &ResourceSummary) -> String {
+    let dim = reason.dim.name();
+    let cap = if reason.dim == Dim::Read { "3,000 RCU" } else { "1,000 WCU" };
+    if reason.reason == Reason::KeyRange {
         if r.mode == CapacityMode::OnDemand {
             format!("a partition's {cap} a second, or on-demand capacity not yet grown to the traffic (it doubles the previous peak at most every 30 minutes)")
         } else {
             format!("a partition's {cap} a second: more {} capacity does not lift it", kind_word(r))
         }
-    } else if reason.ends_with("ProvisionedThroughputExceeded") {
+    } else if reason.reason == Reason::Provisioned {
         if r.autoscaling {
             format!("provisioned {dim} capacity and burst credit used up before auto scaling caught up (it acts after two one-minute datapoints above the target)")
         } else {
             format!("provisioned {dim} capacity and burst credit used up")
         }
-    } else if reason.ends_with("MaxOnDemandThroughputExceeded") {
+    } else if reason.reason == Reason::MaxOnDemand {
         format!("the on-demand maximum {dim} throughput set on the {}", kind_word(r))
-    } else if reason.ends_with("AccountLimitExceeded") {
-        format!("the account's per-table {dim} quota")
     } else {
-        reason.to_string()
+        format!("the account's per-table {dim} quota")
     }
 }
 
@@ -112,11 +140,11 @@ impl Verdict {
             n => format!(", {} requests failed ({})", grouped(n), percent(t.failed_share)),
         });
         let mut lines = Vec::new();
-        let mut line = |topic: &str, text: String| lines.push(VerdictLine { topic: topic.to_string(), text });
+        let mut line = |topic: Topic, text: String| lines.push(VerdictLine { topic, text });
         let path = if s.scenario_path.is_empty() { "SCENARIO".to_string() } else { s.scenario_path.clone() };
         let worst = worst(s);
         if let Some((r, span)) = worst {
-            let mut w = format!("{} {}s", describe(r), span.dimension);
+            let mut w = format!("{} {}s", describe(r), span.dimension.name());
             if let Some(p) = &span.partitions {
                 let of = if r.partitions > 0 { format!(" of {}", r.partitions) } else { String::new() };
                 w.push_str(&format!(
@@ -136,9 +164,9 @@ impl Verdict {
             if others > 0 {
                 w.push_str(&format!("; {others} other resource/dimension{} throttled too", if others == 1 { "" } else { "s" }));
             }
-            line("where", w);
+            line(Topic::Where, w);
             line(
-                "when",
+                Topic::When,
                 format!(
                     "from {} ({}) to {} ({}), {} minute{} with throttling; worst minute {} with {} throttle events",
                     clock(s.start_unix_s, span.first_s),
@@ -151,18 +179,18 @@ impl Verdict {
                     grouped(span.worst_minute_events)
                 ),
             );
-            let mut reasons: Vec<(&String, &u64)> = r.throttle_events_by_reason.iter().collect();
+            let mut reasons: Vec<(&ThrottlingReason, &u64)> = r.throttle_events_by_reason.iter().collect();
             reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             let why: Vec<String> = reasons
                 .iter()
-                .filter(|(k, _)| span.is_reason(k))
-                .map(|(k, n)| format!("{k} × {}: {}", grouped(**n), reason_words(k, r)))
+                .filter(|(k, _)| span.is_reason(**k))
+                .map(|(k, n)| format!("{k} × {}: {}", grouped(**n), reason_words(**k, r)))
                 .collect();
             let mut why = why.join("; ");
-            if r.kind == ResourceKind::Gsi && span.dimension == "write" {
+            if r.kind == ResourceKind::Gsi && span.dimension == Dim::Write {
                 why.push_str(" — a GSI that cannot take its index writes throttles the writes to its base table (back-pressure)");
             }
-            line("why", why);
+            line(Topic::Why, why);
         }
         let failed: Vec<String> = [
             (
@@ -195,15 +223,15 @@ impl Verdict {
             if let (true, Some(p)) = (s.patterns.len() > 1, worst) {
                 text.push_str(&format!("; the most failed: {}, {} of its requests", p.name, percent(p.requests.failed_share)));
             }
-            line("why", text);
+            line(Topic::Why, text);
         }
         let c = &s.cost;
         let extrapolation = match c.monthly_usd {
             Some(m) => format!("estimate: {} a month if the window repeated for 730 h", usd(m)),
             None => "not extrapolated to a month: [pricing] extrapolate = \"none\", the default below a day".to_string(),
         };
-        line("cost", format!("{} for the {} simulated ({extrapolation})", usd_window(c.total_usd), window(s.duration_s)));
-        line("next", next(s, worst, &path, held));
+        line(Topic::Cost, format!("{} for the {} simulated ({extrapolation})", usd_window(c.total_usd), window(s.duration_s)));
+        line(Topic::Next, next(s, worst, &path, held));
         Self { held, max_throttle, throttled_share: t.throttled_attempt_share, failed: t.failed, headline, lines }
     }
 }
@@ -214,7 +242,7 @@ impl Verdict {
     pub fn to_text(&self) -> String {
         let mut o = format!("{}\n", self.headline);
         for l in &self.lines {
-            o.push_str(&format!("  {:<6} {}\n", l.topic, l.text));
+            o.push_str(&format!("  {:<6} {}\n", l.topic.name(), l.text));
         }
         o
     }
@@ -240,11 +268,11 @@ fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &st
         }
         return format!("`ddbsim compare {path}` to see the traffic under each capacity mode");
     };
-    let top = r.throttle_events_by_reason.iter().filter(|(k, _)| span.is_reason(k)).max_by_key(|(_, n)| **n);
-    let reason = top.map_or("", |(k, _)| k.as_str());
+    let top = r.throttle_events_by_reason.iter().filter(|(k, _)| span.is_reason(**k)).max_by_key(|(_, n)| **n);
+    let reason = top.map(|(k, _)| k.reason);
     let concentrated = span.partitions.as_ref().is_some_and(|p| p.throttled <= 2 && r.partitions > 2);
     let hot = s.hot_keys.iter().find(|k| k.resource == r.name);
-    if reason.ends_with("KeyRangeThroughputExceeded") && (concentrated || r.mode == CapacityMode::Provisioned) {
+    if reason == Some(Reason::KeyRange) && (concentrated || r.mode == CapacityMode::Provisioned) {
         if let Some(k) = hot {
             return format!(
                 "write-shard the hot key {}: `ddbsim shards {path} --key {}` finds the shard count that holds",
@@ -261,23 +289,23 @@ fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &st
         }
         return "spread the traffic over more partition-key values: one key range is at its partition's cap".to_string();
     }
-    if reason.ends_with("KeyRangeThroughputExceeded") {
+    if reason == Some(Reason::KeyRange) {
         return format!(
             "pre-warm the {}: set warm throughput (`[table] warm_read/warm_write`) or a `prewarm` action before the peak",
             kind_word(r)
         );
     }
-    if reason.ends_with("MaxOnDemandThroughputExceeded") {
+    if reason == Some(Reason::MaxOnDemand) {
         return format!(
             "raise the on-demand maximum of {} above its peak of {:.0} units/s",
             r.name,
-            if span.dimension == "read" { r.peak_minute_rcu_per_s } else { r.peak_minute_wcu_per_s }
+            if span.dimension == Dim::Read { r.peak_minute_rcu_per_s } else { r.peak_minute_wcu_per_s }
         );
     }
-    if reason.ends_with("AccountLimitExceeded") {
+    if reason == Some(Reason::AccountLimit) {
         return "ask AWS Support for a higher per-table throughput quota, or split the traffic over tables".to_string();
     }
-    if r.kind == ResourceKind::Gsi && span.dimension == "write" {
+    if r.kind == ResourceKind::Gsi && span.dimension == Dim::Write {
         return format!(
             "give the GSI {} the write capacity of its base table's writes that reach it (or make it on-demand): `ddbsim recommend {path}`",
             r.name

@@ -4,7 +4,7 @@
 use super::{Names, Validator};
 use crate::limits::{MAX_REQUEST_RATE, MAX_SWITCHES_TO_ON_DEMAND_PER_DAY, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT};
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawAt, RawScalingChange, RawSwitchMode};
+use crate::scenario::raw::{RawAt, RawScalingChange, RawSetAutoscaling, RawSwitchMode};
 use crate::scenario::{
     Action, ActionSpec, AutoscalingSpec, CapacitySpec, GsiSpec, IndexRef, PatternSpec, RateShape, ScalingChange, ScalingTargetSpec,
     TableSpec,
@@ -67,7 +67,6 @@ impl Validator<'_, '_> {
         actions.into_iter().map(|a| a.1).collect()
     }
 
-    #[allow(clippy::too_many_lines)]
     fn action(&mut self, at: &KeyPath, a: &RawAt, duration: SimDuration, names: &Names, gsis: &mut [GsiSpec]) -> Option<ActionSpec> {
         let time = self.duration(&at.key("time"), &a.time)?;
         if time >= duration {
@@ -122,36 +121,7 @@ impl Validator<'_, '_> {
                 write: opt_units(self, &cp.key("write"), c.write, "write capacity"),
             }
         } else if let Some(m) = &a.switch_mode {
-            let sp = at.key("switch_mode");
-            let on_demand = match m.target() {
-                "on_demand" => true,
-                "provisioned" => false,
-                other => {
-                    let p = if matches!(m, RawSwitchMode::To(_)) { sp.key("to") } else { sp };
-                    self.err(&p, format!("switch_mode is \"on_demand\" or \"provisioned\", not \"{other}\""));
-                    return None;
-                }
-            };
-            let units = match m {
-                RawSwitchMode::Mode(_) => None,
-                RawSwitchMode::To(t) if on_demand => {
-                    if t.read.is_some() || t.write.is_some() {
-                        self.err(&sp, "read and write are provisioned capacity; a switch to on-demand takes none");
-                    }
-                    None
-                }
-                RawSwitchMode::To(t) => match (t.read, t.write) {
-                    (Some(r), Some(w)) => Some([
-                        self.units(&sp.key("read"), r, "provisioned read capacity"),
-                        self.units(&sp.key("write"), w, "provisioned write capacity"),
-                    ]),
-                    _ => {
-                        self.err(&sp, "a switch to provisioned with capacity needs both `read` and `write` (UpdateTable takes both)");
-                        None
-                    }
-                },
-            };
-            Action::SwitchMode { on_demand, units }
+            self.switch_mode(&at.key("switch_mode"), m)?
         } else if let Some(c) = &a.prewarm {
             let cp = at.key("prewarm");
             if c.read.is_none() && c.write.is_none() {
@@ -163,52 +133,9 @@ impl Validator<'_, '_> {
                 write: opt_units(self, &cp.key("write"), c.write, "warm write throughput"),
             }
         } else if let Some(c) = &a.set_autoscaling {
-            let cp = at.key("set_autoscaling");
-            if c.read.is_none() && c.write.is_none() {
-                self.err(&cp, "set_autoscaling needs `read` or `write`");
-            }
-            let change = |v: &mut Self, name: &str, ch: Option<&RawScalingChange>| {
-                ch.map(|ch| {
-                    let p = cp.key(name);
-                    if ch.min.is_none() && ch.max.is_none() && ch.target.is_none() {
-                        v.err(&p, "a scaling change needs `min`, `max` or `target`");
-                    }
-                    if let Some(t) = ch.target {
-                        if !(MIN_TARGET_PERCENT..=MAX_TARGET_PERCENT).contains(&t) {
-                            v.err(&p.key("target"), format!("target utilization must be between 20 and 90 percent, not {t}"));
-                        }
-                    }
-                    ScalingChange {
-                        min: ch.min.map(|x| v.units(&p.key("min"), x, "minimum capacity")),
-                        max: ch.max.map(|x| v.units(&p.key("max"), x, "maximum capacity")),
-                        target: ch.target.map(|t| t / 100.0),
-                    }
-                })
-            };
-            let read = change(self, "read", c.read.as_ref());
-            let write = change(self, "write", c.write.as_ref());
-            Action::SetAutoscaling { index, changes: [read, write] }
+            self.set_autoscaling(&at.key("set_autoscaling"), c, index)
         } else if let Some(g) = &a.add_gsi {
-            match names.indexes.get(g) {
-                Some(IndexRef::Gsi(i)) => {
-                    if gsis[*i].added_during_run {
-                        self.err(&at.key("add_gsi"), format!("\"{g}\" is already added by another [[at]]"));
-                    }
-                    gsis[*i].added_during_run = true;
-                    Action::AddGsi(*i)
-                }
-                Some(IndexRef::Lsi(_)) => {
-                    self.err(
-                        &at.key("add_gsi"),
-                        format!("\"{g}\" is an LSI: LSIs are defined when the table is created and cannot be added later"),
-                    );
-                    return None;
-                }
-                None => {
-                    self.err(&at.key("add_gsi"), format!("no GSI named \"{g}\" in [[gsi]]"));
-                    return None;
-                }
-            }
+            self.add_gsi(&at.key("add_gsi"), g, names, gsis)?
         } else if let Some(s) = &a.scale_rate {
             let sp = at.key("scale_rate");
             let pattern = names.patterns.get(&s.pattern).copied().unwrap_or_else(|| {
@@ -223,6 +150,88 @@ impl Validator<'_, '_> {
             return None;
         };
         Some(ActionSpec { time, action })
+    }
+
+    /// `switch_mode`: to on-demand, or to provisioned with or without its capacity.
+    fn switch_mode(&mut self, sp: &KeyPath, m: &RawSwitchMode) -> Option<Action> {
+        let on_demand = match m.target() {
+            "on_demand" => true,
+            "provisioned" => false,
+            other => {
+                let p = if matches!(m, RawSwitchMode::To(_)) { sp.key("to") } else { sp.clone() };
+                self.err(&p, format!("switch_mode is \"on_demand\" or \"provisioned\", not \"{other}\""));
+                return None;
+            }
+        };
+        let units = match m {
+            RawSwitchMode::Mode(_) => None,
+            RawSwitchMode::To(t) if on_demand => {
+                if t.read.is_some() || t.write.is_some() {
+                    self.err(sp, "read and write are provisioned capacity; a switch to on-demand takes none");
+                }
+                None
+            }
+            RawSwitchMode::To(t) => match (t.read, t.write) {
+                (Some(r), Some(w)) => Some([
+                    self.units(&sp.key("read"), r, "provisioned read capacity"),
+                    self.units(&sp.key("write"), w, "provisioned write capacity"),
+                ]),
+                _ => {
+                    self.err(sp, "a switch to provisioned with capacity needs both `read` and `write` (UpdateTable takes both)");
+                    None
+                }
+            },
+        };
+        Some(Action::SwitchMode { on_demand, units })
+    }
+
+    /// `set_autoscaling`: new settings of the read and write scalable targets.
+    fn set_autoscaling(&mut self, cp: &KeyPath, c: &RawSetAutoscaling, index: Option<usize>) -> Action {
+        if c.read.is_none() && c.write.is_none() {
+            self.err(cp, "set_autoscaling needs `read` or `write`");
+        }
+        let change = |v: &mut Self, name: &str, ch: Option<&RawScalingChange>| {
+            ch.map(|ch| {
+                let p = cp.key(name);
+                if ch.min.is_none() && ch.max.is_none() && ch.target.is_none() {
+                    v.err(&p, "a scaling change needs `min`, `max` or `target`");
+                }
+                if let Some(t) = ch.target {
+                    if !(MIN_TARGET_PERCENT..=MAX_TARGET_PERCENT).contains(&t) {
+                        v.err(&p.key("target"), format!("target utilization must be between 20 and 90 percent, not {t}"));
+                    }
+                }
+                ScalingChange {
+                    min: ch.min.map(|x| v.units(&p.key("min"), x, "minimum capacity")),
+                    max: ch.max.map(|x| v.units(&p.key("max"), x, "maximum capacity")),
+                    target: ch.target.map(|t| t / 100.0),
+                }
+            })
+        };
+        let read = change(self, "read", c.read.as_ref());
+        let write = change(self, "write", c.write.as_ref());
+        Action::SetAutoscaling { index, changes: [read, write] }
+    }
+
+    /// `add_gsi`: a GSI of `[[gsi]]` created during the run.
+    fn add_gsi(&mut self, ap: &KeyPath, g: &str, names: &Names, gsis: &mut [GsiSpec]) -> Option<Action> {
+        match names.indexes.get(g) {
+            Some(IndexRef::Gsi(i)) => {
+                if gsis[*i].added_during_run {
+                    self.err(ap, format!("\"{g}\" is already added by another [[at]]"));
+                }
+                gsis[*i].added_during_run = true;
+                Some(Action::AddGsi(*i))
+            }
+            Some(IndexRef::Lsi(_)) => {
+                self.err(ap, format!("\"{g}\" is an LSI: LSIs are defined when the table is created and cannot be added later"));
+                None
+            }
+            None => {
+                self.err(ap, format!("no GSI named \"{g}\" in [[gsi]]"));
+                None
+            }
+        }
     }
 
     /// `set_autoscaling` changes a scalable target that exists (the table's or the GSI's

@@ -61,79 +61,101 @@ impl Validator<'_, '_> {
                 }
             };
             let size = self.item_size(&at.key("item_bytes"), e.item_bytes.as_ref());
-            let mut gsi = Vec::new();
-            for (name, w) in &e.gsi {
-                let ip = at.key("gsi").key(name);
-                let g = match names.indexes.get(name) {
-                    Some(IndexRef::Gsi(g)) => *g,
-                    Some(IndexRef::Lsi(_)) => {
-                        self.err(&ip, format!("\"{name}\" is an LSI; list it under `lsi`"));
-                        continue;
-                    }
-                    None => {
-                        let known: Vec<&str> = gsis.iter().map(|g| g.name.as_str()).collect();
-                        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                        self.err(&ip, format!("no GSI named \"{name}\"; defined: {known}"));
-                        continue;
-                    }
-                };
-                let (key, share, kp) = match w {
-                    RawEntityIndex::Key(k) => (k, None, ip.clone()),
-                    RawEntityIndex::Sparse(s) => (&s.key, s.share, ip.key("key")),
-                };
-                let share = share.unwrap_or(1.0);
-                if !(share > 0.0 && share <= 1.0) {
-                    self.err(
-                        &ip.key("share"),
-                        format!("share is the part of the entity's items that carry the index key: above 0 and at most 1, not {share}"),
-                    );
-                }
-                let Some(ks) = self.key_ref(names, &kp, key) else { continue };
-                gsi.push(EntityIndex { gsi: g, key_space: ks, share: share.clamp(f64::MIN_POSITIVE, 1.0) });
-            }
-            let lsi = match &e.lsi {
-                None => (0..lsis.len()).collect(),
-                Some(list) => {
-                    let mut v = Vec::new();
-                    for (k, name) in list.iter().enumerate() {
-                        match names.indexes.get(name) {
-                            Some(IndexRef::Lsi(l)) if !v.contains(l) => v.push(*l),
-                            Some(IndexRef::Lsi(_)) => self.err(&at.key("lsi").index(k), format!("\"{name}\" is listed twice")),
-                            Some(IndexRef::Gsi(_)) => {
-                                self.err(
-                                    &at.key("lsi").index(k),
-                                    format!("\"{name}\" is a GSI; list it under `gsi` with the key it writes"),
-                                );
-                            }
-                            None => self.err(&at.key("lsi").index(k), format!("no LSI named \"{name}\"")),
-                        }
-                    }
-                    v
-                }
-            };
-            let mut start_items = Vec::new();
-            for (value, &n) in &e.start_items {
-                let vp = at.key("start_items").key(value);
-                if n > MAX_ENTITY_ITEMS {
-                    self.err(&vp, format!("items under one value must be at most {MAX_ENTITY_ITEMS:e}, not {n}"));
-                }
-                match value_rank(&key_spaces[key_space], value) {
-                    Some(rank) => start_items.push((rank, n.min(MAX_ENTITY_ITEMS))),
-                    None => {
-                        let space = &key_spaces[key_space];
-                        let known = if space.value_names.is_empty() {
-                            format!("`{}#1` to `{}#{}` (by popularity rank)", space.name, space.name, space.cardinality)
-                        } else {
-                            space.value_names.join(", ")
-                        };
-                        self.err(&vp, format!("\"{value}\" is not a value of key space `{}`: {known}", space.name));
-                    }
-                }
-            }
-            start_items.sort_unstable();
+            let gsi = self.entity_gsis(&at, e, names, gsis);
+            let lsi = self.entity_lsis(&at, e, names, lsis.len());
+            let start_items = self.start_items(&at, e, &key_spaces[key_space]);
             let offset = out.iter().filter(|o| o.key_space == key_space).map(|o| o.items).fold(0u64, u64::saturating_add);
             out.push(EntitySpec { name: e.name.clone(), key_space, items, offset, newest, size, gsi, lsi, start_items });
         }
+        self.collections(&out, key_spaces);
+        out
+    }
+
+    /// The GSIs an entity type's items write, with the key space written and the share of
+    /// items carrying it.
+    fn entity_gsis(&mut self, at: &KeyPath, e: &RawEntity, names: &Names, gsis: &[GsiSpec]) -> Vec<EntityIndex> {
+        let mut gsi = Vec::new();
+        for (name, w) in &e.gsi {
+            let ip = at.key("gsi").key(name);
+            let g = match names.indexes.get(name) {
+                Some(IndexRef::Gsi(g)) => *g,
+                Some(IndexRef::Lsi(_)) => {
+                    self.err(&ip, format!("\"{name}\" is an LSI; list it under `lsi`"));
+                    continue;
+                }
+                None => {
+                    let known: Vec<&str> = gsis.iter().map(|g| g.name.as_str()).collect();
+                    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                    self.err(&ip, format!("no GSI named \"{name}\"; defined: {known}"));
+                    continue;
+                }
+            };
+            let (key, share, kp) = match w {
+                RawEntityIndex::Key(k) => (k, None, ip.clone()),
+                RawEntityIndex::Sparse(s) => (&s.key, s.share, ip.key("key")),
+            };
+            let share = share.unwrap_or(1.0);
+            if !(share > 0.0 && share <= 1.0) {
+                self.err(
+                    &ip.key("share"),
+                    format!("share is the part of the entity's items that carry the index key: above 0 and at most 1, not {share}"),
+                );
+            }
+            let Some(ks) = self.key_ref(names, &kp, key) else { continue };
+            gsi.push(EntityIndex { gsi: g, key_space: ks, share: share.clamp(f64::MIN_POSITIVE, 1.0) });
+        }
+        gsi
+    }
+
+    /// The LSIs an entity type's items carry the sort key of (every LSI unless it lists them).
+    fn entity_lsis(&mut self, at: &KeyPath, e: &RawEntity, names: &Names, lsis: usize) -> Vec<usize> {
+        match &e.lsi {
+            None => (0..lsis).collect(),
+            Some(list) => {
+                let mut v = Vec::new();
+                for (k, name) in list.iter().enumerate() {
+                    match names.indexes.get(name) {
+                        Some(IndexRef::Lsi(l)) if !v.contains(l) => v.push(*l),
+                        Some(IndexRef::Lsi(_)) => self.err(&at.key("lsi").index(k), format!("\"{name}\" is listed twice")),
+                        Some(IndexRef::Gsi(_)) => {
+                            self.err(&at.key("lsi").index(k), format!("\"{name}\" is a GSI; list it under `gsi` with the key it writes"));
+                        }
+                        None => self.err(&at.key("lsi").index(k), format!("no LSI named \"{name}\"")),
+                    }
+                }
+                v
+            }
+        }
+    }
+
+    /// Partition-key values (ranks) of key space `space` that start with another number of an
+    /// entity type's items, in rank order.
+    fn start_items(&mut self, at: &KeyPath, e: &RawEntity, space: &KeySpaceSpec) -> Vec<(u64, u64)> {
+        let mut start_items = Vec::new();
+        for (value, &n) in &e.start_items {
+            let vp = at.key("start_items").key(value);
+            if n > MAX_ENTITY_ITEMS {
+                self.err(&vp, format!("items under one value must be at most {MAX_ENTITY_ITEMS:e}, not {n}"));
+            }
+            match value_rank(space, value) {
+                Some(rank) => start_items.push((rank, n.min(MAX_ENTITY_ITEMS))),
+                None => {
+                    let known = if space.value_names.is_empty() {
+                        format!("`{}#1` to `{}#{}` (by popularity rank)", space.name, space.name, space.cardinality)
+                    } else {
+                        space.value_names.join(", ")
+                    };
+                    self.err(&vp, format!("\"{value}\" is not a value of key space `{}`: {known}", space.name));
+                }
+            }
+        }
+        start_items.sort_unstable();
+        start_items
+    }
+
+    /// Each key space the entity types share holds their items as one collection per value.
+    fn collections(&mut self, out: &[EntitySpec], key_spaces: &mut [KeySpaceSpec]) {
+        let root = KeyPath::root();
         // Each key space the entity types share holds their items as one collection per value.
         for (ks, space) in key_spaces.iter_mut().enumerate() {
             let on: Vec<&EntitySpec> = out.iter().filter(|e| e.key_space == ks).collect();
@@ -162,7 +184,6 @@ impl Validator<'_, '_> {
                 space.sort_keys = Some(SortKeys { items: total.min(MAX_ENTITY_ITEMS), newest: false });
             }
         }
-        out
     }
 
     /// An item size: fixed bytes or a log-normal law.

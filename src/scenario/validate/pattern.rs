@@ -11,7 +11,7 @@ use crate::units::Consistency;
 use std::path::Path;
 
 impl Validator<'_, '_> {
-    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn pattern(
         &mut self,
         at: &KeyPath,
@@ -23,19 +23,55 @@ impl Validator<'_, '_> {
         table_pk: usize,
         duration: SimDuration,
     ) -> PatternSpec {
-        let op = match p.op {
-            RawOp::GetItem => Op::GetItem,
-            RawOp::Query => Op::Query,
-            RawOp::Scan => Op::Scan,
-            RawOp::PutItem => Op::PutItem,
-            RawOp::UpdateItem => Op::UpdateItem,
-            RawOp::DeleteItem => Op::DeleteItem,
-            RawOp::BatchGet => Op::BatchGet,
-            RawOp::BatchWrite => Op::BatchWrite,
-            RawOp::TransactGet => Op::TransactGet,
-            RawOp::TransactWrite => Op::TransactWrite,
+        let op = op_of(p.op);
+        let index = self.pattern_index(at, p, names, op);
+        let entity_at = self.pattern_entity(at, p, entities);
+        let entity = entity_at.map(|e| &entities[e]);
+        let default_pk = self.default_key_space(at, index, entity, gsis, table_pk);
+        let key_space = self.pattern_key_space(at, p, op, names, entity, default_pk);
+        let size = match (entity, &p.item_bytes) {
+            (Some(e), None) => e.size,
+            _ => self.item_size(&at.key("item_bytes"), p.item_bytes.as_ref()),
         };
-        let index = p.index.as_ref().and_then(|name| {
+        let items = self.pattern_items(at, p, op);
+        let consistency = self.consistency(at, p, op, index);
+        let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
+        let mean_item = size.mean();
+        let demand = rate.peak() * items as f64 * mean_item;
+        if demand > MAX_PATTERN_BYTES_PER_SECOND {
+            self.err(
+                &at.key("rate"),
+                format!("at its peak this pattern moves {demand:.3e} bytes a second (rate x items x item bytes), above ddbsim's ceiling of 1e15"),
+            );
+        }
+        let mut index_writes = self.index_writes(at, p, op, names, entity, gsis, key_spaces);
+        let after_write = self.after_write(at, p, op, index);
+        index_writes.sort_by_key(|w| w.0);
+        let (limit, segments) = self.paging(at, p, op, items);
+        let (fanout_all, condition_fails) = self.fanout_and_condition(at, p, op);
+        PatternSpec {
+            name: p.name.clone(),
+            op,
+            entity: entity_at,
+            key_space,
+            index,
+            replica: None,
+            size,
+            items,
+            consistency,
+            rate,
+            index_writes,
+            after_write,
+            condition_fails,
+            limit,
+            segments,
+            fanout_all,
+        }
+    }
+
+    /// The index a query or scan reads, by name.
+    fn pattern_index(&mut self, at: &KeyPath, p: &RawPattern, names: &Names, op: Op) -> Option<IndexRef> {
+        p.index.as_ref().and_then(|name| {
             let found = names.indexes.get(name).copied();
             if found.is_none() {
                 self.err(&at.key("index"), format!("no index named \"{name}\" in [[gsi]] or [[lsi]]"));
@@ -43,8 +79,12 @@ impl Validator<'_, '_> {
                 self.err(&at.key("index"), format!("{} cannot read an index; only query and scan can", op.api_name()));
             }
             found
-        });
-        let entity_at = p.entity.as_ref().and_then(|name| {
+        })
+    }
+
+    /// The entity type a pattern reads or writes, by name.
+    fn pattern_entity(&mut self, at: &KeyPath, p: &RawPattern, entities: &[EntitySpec]) -> Option<usize> {
+        p.entity.as_ref().and_then(|name| {
             let found = entities.iter().position(|e| &e.name == name);
             if found.is_none() {
                 let known: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
@@ -52,9 +92,20 @@ impl Validator<'_, '_> {
                 self.err(&at.key("entity"), format!("no entity named \"{name}\" in [[entity]]; defined: {known}"));
             }
             found
-        });
-        let entity = entity_at.map(|e| &entities[e]);
-        let default_pk = match (index, entity) {
+        })
+    }
+
+    /// The key space a pattern's keys come from unless it names one: its entity's (in the
+    /// index it reads), the GSI's, or the table's.
+    fn default_key_space(
+        &mut self,
+        at: &KeyPath,
+        index: Option<IndexRef>,
+        entity: Option<&EntitySpec>,
+        gsis: &[GsiSpec],
+        table_pk: usize,
+    ) -> usize {
+        match (index, entity) {
             (Some(IndexRef::Gsi(g)), Some(e)) => match e.in_gsi(g) {
                 Some(w) => w.key_space,
                 None => {
@@ -78,8 +129,20 @@ impl Validator<'_, '_> {
             (Some(IndexRef::Gsi(g)), None) => gsis.get(g).map_or(table_pk, |g| g.partition_key),
             (_, Some(e)) => e.key_space,
             (_, None) => table_pk,
-        };
-        let key_space = match (&p.key, op) {
+        }
+    }
+
+    /// The key space of the partition-key values touched (`None` for a scan).
+    fn pattern_key_space(
+        &mut self,
+        at: &KeyPath,
+        p: &RawPattern,
+        op: Op,
+        names: &Names,
+        entity: Option<&EntitySpec>,
+        default_pk: usize,
+    ) -> Option<usize> {
+        match (&p.key, op) {
             (Some(_), Op::Scan) => {
                 self.err(&at.key("key"), "a scan reads every partition; it takes no `key`");
                 None
@@ -96,11 +159,11 @@ impl Validator<'_, '_> {
                 Some(ks)
             }
             (None, _) => Some(default_pk),
-        };
-        let size = match (entity, &p.item_bytes) {
-            (Some(e), None) => e.size,
-            _ => self.item_size(&at.key("item_bytes"), p.item_bytes.as_ref()),
-        };
+        }
+    }
+
+    /// Items per request, within the operation's limit.
+    fn pattern_items(&mut self, at: &KeyPath, p: &RawPattern, op: Op) -> u64 {
         let items = p.items.unwrap_or(defaults::ITEMS);
         let max_items = match op {
             Op::GetItem | Op::PutItem | Op::UpdateItem | Op::DeleteItem => 1,
@@ -112,7 +175,12 @@ impl Validator<'_, '_> {
         if items == 0 || items > max_items {
             self.err(&at.key("items"), format!("{} takes 1 to {max_items} items per request, not {items}", op.api_name()));
         }
-        let consistency = match (p.consistency, op) {
+        items
+    }
+
+    /// Read consistency, checked against the operation and the index.
+    fn consistency(&mut self, at: &KeyPath, p: &RawPattern, op: Op, index: Option<IndexRef>) -> Consistency {
+        match (p.consistency, op) {
             (Some(_), o) if o.is_write() => {
                 self.err(&at.key("consistency"), format!("{} is a write; consistency applies to reads", op.api_name()));
                 Consistency::Strong
@@ -133,16 +201,22 @@ impl Validator<'_, '_> {
             (Some(RawConsistency::Eventual), _) => Consistency::Eventual,
             (Some(RawConsistency::Strong), _) => Consistency::Strong,
             (None, _) => defaults::CONSISTENCY,
-        };
-        let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
-        let mean_item = size.mean();
-        let demand = rate.peak() * items as f64 * mean_item;
-        if demand > MAX_PATTERN_BYTES_PER_SECOND {
-            self.err(
-                &at.key("rate"),
-                format!("at its peak this pattern moves {demand:.3e} bytes a second (rate x items x item bytes), above ddbsim's ceiling of 1e15"),
-            );
         }
+    }
+
+    /// Index writes per request: an entity's writes write the GSIs its items carry keys of,
+    /// and `index_writes` overrides them one by one.
+    #[allow(clippy::too_many_arguments)]
+    fn index_writes(
+        &mut self,
+        at: &KeyPath,
+        p: &RawPattern,
+        op: Op,
+        names: &Names,
+        entity: Option<&EntitySpec>,
+        gsis: &[GsiSpec],
+        key_spaces: &[KeySpaceSpec],
+    ) -> Vec<(usize, IndexWrite)> {
         // An entity's writes write the GSIs its items carry keys of: an insert for a new item,
         // one index write for an update or a delete; `index_writes` overrides them one by one.
         let mut index_writes: Vec<(usize, IndexWrite)> = match entity {
@@ -206,14 +280,22 @@ impl Validator<'_, '_> {
                 None => self.err(&ip, format!("no GSI named \"{name}\"")),
             }
         }
-        let after_write = p.after_write.as_ref().and_then(|d| {
+        index_writes
+    }
+
+    /// The read-after-write delay of a GSI read.
+    fn after_write(&mut self, at: &KeyPath, p: &RawPattern, op: Op, index: Option<IndexRef>) -> Option<SimDuration> {
+        p.after_write.as_ref().and_then(|d| {
             let ap = at.key("after_write");
             if !matches!(index, Some(IndexRef::Gsi(_))) || op.is_write() {
                 self.err(&ap, "after_write applies to reads of a GSI (query or scan with `index`)");
             }
             self.duration(&ap, d)
-        });
-        index_writes.sort_by_key(|w| w.0);
+        })
+    }
+
+    /// A query's or scan's page limit and a scan's segments.
+    fn paging(&mut self, at: &KeyPath, p: &RawPattern, op: Op, items: u64) -> (Option<u64>, u64) {
         let limit = p.limit.map(|l| {
             if !matches!(op, Op::Query | Op::Scan) {
                 self.err(&at.key("limit"), format!("{} returns no pages; `limit` applies to query and scan", op.api_name()));
@@ -237,6 +319,12 @@ impl Validator<'_, '_> {
             }
             n.clamp(1, 1_000_000)
         });
+        (limit, segments)
+    }
+
+    /// Which shards a read of a sharded key touches, and the share of writes whose condition
+    /// fails.
+    fn fanout_and_condition(&mut self, at: &KeyPath, p: &RawPattern, op: Op) -> (Option<bool>, f64) {
         let fanout_all = p.fanout.map(|f| {
             if !matches!(op, Op::GetItem | Op::Query) {
                 self.err(
@@ -265,24 +353,7 @@ impl Validator<'_, '_> {
                 x.clamp(0.0, 1.0)
             }
         };
-        PatternSpec {
-            name: p.name.clone(),
-            op,
-            entity: entity_at,
-            key_space,
-            index,
-            replica: None,
-            size,
-            items,
-            consistency,
-            rate,
-            index_writes,
-            after_write,
-            condition_fails,
-            limit,
-            segments,
-            fanout_all,
-        }
+        (fanout_all, condition_fails)
     }
 
     pub(super) fn rate_shape(&mut self, at: &KeyPath, r: &RawRate, duration: SimDuration) -> RateShape {
@@ -491,5 +562,21 @@ impl Validator<'_, '_> {
             self.err(at, format!("\"{name}\" is not a value of key space `{}`: {known}", key_spaces[ks].name));
         }
         r.unwrap_or(0) as u64
+    }
+}
+
+/// The operation of a raw `op`.
+fn op_of(op: RawOp) -> Op {
+    match op {
+        RawOp::GetItem => Op::GetItem,
+        RawOp::Query => Op::Query,
+        RawOp::Scan => Op::Scan,
+        RawOp::PutItem => Op::PutItem,
+        RawOp::UpdateItem => Op::UpdateItem,
+        RawOp::DeleteItem => Op::DeleteItem,
+        RawOp::BatchGet => Op::BatchGet,
+        RawOp::BatchWrite => Op::BatchWrite,
+        RawOp::TransactGet => Op::TransactGet,
+        RawOp::TransactWrite => Op::TransactWrite,
     }
 }

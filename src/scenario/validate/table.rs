@@ -3,8 +3,8 @@
 
 use super::{Names, Validator};
 use crate::limits::{
-    MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ,
-    ON_DEMAND_DEFAULT_WARM_WRITE,
+    MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT,
+    ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
@@ -135,13 +135,14 @@ impl Validator<'_, '_> {
             match c.kind {
                 RawConsumerKind::Poller => {
                     let d = self.opt_duration(&at.key("poll_interval"), c.poll_interval.as_ref(), defaults::STREAMS_POLL_INTERVAL);
-                    if d < SimDuration::from_millis(200) {
+                    let min_ms = 1_000 / MAX_GET_RECORDS_PER_SHARD_PER_S;
+                    if d < SimDuration::from_millis(min_ms) {
                         self.err(
                             &at.key("poll_interval"),
                             "a shard serves at most 5 GetRecords calls a second: poll_interval is at least 200ms",
                         );
                     }
-                    pollers_ms.push((d.as_micros() / 1_000).max(200));
+                    pollers_ms.push((d.as_micros() / 1_000).max(min_ms));
                 }
                 kind => {
                     if c.poll_interval.is_some() {

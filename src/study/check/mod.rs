@@ -69,11 +69,38 @@ impl Phase {
     }
 }
 
+/// What a threshold of a phase measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeasureName {
+    /// Throttled share of attempts.
+    ThrottledShare,
+    /// Failed share of requests.
+    FailedShare,
+    /// The worst minute's p99 latency, ms.
+    P99LatencyMs,
+    /// The busiest partition's excess over the mean.
+    PartitionSkew,
+}
+
+impl MeasureName {
+    /// `throttled_share`, `failed_share`, `p99_latency_ms` or `partition_skew`, as serialised.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            MeasureName::ThrottledShare => "throttled_share",
+            MeasureName::FailedShare => "failed_share",
+            MeasureName::P99LatencyMs => "p99_latency_ms",
+            MeasureName::PartitionSkew => "partition_skew",
+        }
+    }
+}
+
 /// One threshold of a phase, measured.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Measure {
-    /// What is measured, e.g. `throttled_share`.
-    pub name: String,
+    /// What is measured.
+    pub name: MeasureName,
     /// The value.
     pub value: f64,
     /// The largest value that passes.
@@ -90,8 +117,8 @@ pub struct Measure {
 pub struct Spread {
     /// Table or index.
     pub resource: String,
-    /// `read` or `write`.
-    pub dimension: String,
+    /// Reads or writes.
+    pub dimension: Dim,
     /// Partitions at the end of the window.
     pub partitions: u64,
     /// Mean consumed units per second per partition.
@@ -148,17 +175,16 @@ impl Measure {
     #[must_use]
     pub fn text(&self) -> String {
         use crate::format::percent;
-        let (v, l) = match self.name.as_str() {
-            "p99_latency_ms" => (format!("{:.1} ms", self.value), format!("{:.0} ms", self.limit)),
-            "partition_skew" => (format!("+{}", percent(self.value)), format!("+{}", percent(self.limit))),
-            _ => (percent(self.value), percent(self.limit)),
+        let (v, l) = match self.name {
+            MeasureName::P99LatencyMs => (format!("{:.1} ms", self.value), format!("{:.0} ms", self.limit)),
+            MeasureName::PartitionSkew => (format!("+{}", percent(self.value)), format!("+{}", percent(self.limit))),
+            MeasureName::ThrottledShare | MeasureName::FailedShare => (percent(self.value), percent(self.limit)),
         };
-        let what = match self.name.as_str() {
-            "throttled_share" => "throttled",
-            "failed_share" => "failed",
-            "p99_latency_ms" => "worst minute's p99",
-            "partition_skew" => "busiest partition",
-            other => other,
+        let what = match self.name {
+            MeasureName::ThrottledShare => "throttled",
+            MeasureName::FailedShare => "failed",
+            MeasureName::P99LatencyMs => "worst minute's p99",
+            MeasureName::PartitionSkew => "busiest partition",
         };
         let at = self.resource.as_ref().map_or(String::new(), |r| format!(" on {r}"));
         format!("{what}{at} {v} (limit {l})")
@@ -329,11 +355,11 @@ fn judge_window(phase: Phase, r: &RunResult, from_s: u64, plan: &CheckSpec, requ
     let (attempts, throttled, p99_us) = window(r, from, to);
     let limit = plan.max_throttle;
     let max_p99_ms = plan.max_p99_latency.as_micros() as f64 / 1_000.0;
-    let m = |name: &str, value: f64, limit: f64| Measure { name: name.into(), value, limit, passed: value <= limit, resource: None };
+    let m = |name: MeasureName, value: f64, limit: f64| Measure { name, value, limit, passed: value <= limit, resource: None };
     let measures = vec![
-        m("throttled_share", share(throttled, attempts), limit),
-        m("failed_share", failed_share_in(r, from), limit),
-        m("p99_latency_ms", p99_us as f64 / 1_000.0, max_p99_ms),
+        m(MeasureName::ThrottledShare, share(throttled, attempts), limit),
+        m(MeasureName::FailedShare, failed_share_in(r, from), limit),
+        m(MeasureName::P99LatencyMs, p99_us as f64 / 1_000.0, max_p99_ms),
     ];
     PhaseResult {
         phase,
@@ -376,7 +402,7 @@ pub fn distribution(r: &RunResult, plan: &CheckSpec) -> PhaseResult {
             let var = per.iter().map(|&x| (ups(x) - mean).powi(2)).sum::<f64>() / n as f64;
             spread.push(Spread {
                 resource: res.name.clone(),
-                dimension: d.name().to_string(),
+                dimension: d,
                 partitions: n as u64,
                 mean_units_per_s: mean,
                 max_units_per_s: ups(max),
@@ -393,11 +419,11 @@ pub fn distribution(r: &RunResult, plan: &CheckSpec) -> PhaseResult {
         .map(|s| {
             let value = s.max_over_mean - 1.0;
             Measure {
-                name: "partition_skew".into(),
+                name: MeasureName::PartitionSkew,
                 value,
                 limit: plan.max_partition_skew,
                 passed: value <= plan.max_partition_skew + 1e-12,
-                resource: Some(format!("{} {}", s.resource, s.dimension)),
+                resource: Some(format!("{} {}", s.resource, s.dimension.name())),
             }
         })
         .collect();

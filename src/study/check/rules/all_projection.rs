@@ -1,9 +1,13 @@
 //! `all-projection`: `ALL` projections on a write-heavy table, priced against `KEYS_ONLY`.
 
-use super::{
-    grouped, index_entry_bytes, mean_bytes, numbers, percent, units, usd, Context, Dim, Evidence, Finding, Projection, Rule, RunResult,
-    Runs, Severity, ITEM_OVERHEAD_BYTES, MILLI, SKILL,
-};
+use super::{numbers, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::engine::RunResult;
+use crate::format::{grouped, percent, usd};
+use crate::limits::ITEM_OVERHEAD_BYTES;
+use crate::model::request::{index_entry_bytes, mean_bytes};
+use crate::model::Dim;
+use crate::scenario::Projection;
+use crate::units::MILLI;
 
 /// `ALL` projections on a write-heavy table, priced against `KEYS_ONLY`.
 pub(super) struct AllProjection;
@@ -57,7 +61,7 @@ fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
             / MILLI as f64
             / r.duration_s.max(1) as f64
     };
-    let item = sc.patterns.iter().find(|p| p.op.is_write()).map_or(1_024, |p| mean_bytes(p.size));
+    let item = sc.patterns.iter().find(|p| p.op.is_write()).map_or(crate::scenario::defaults::ITEM_BYTES, |p| mean_bytes(p.size));
     let names: Vec<&str> = written.iter().map(|&g| sc.gsis[g].name.as_str()).collect();
     Some(Finding {
         id: "all-projection".into(),

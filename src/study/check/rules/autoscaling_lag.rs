@@ -1,9 +1,12 @@
 //! `autoscaling-lag`: an auto-scaled table or GSI that throttles while target tracking catches up with a step.
 
 use super::{
-    burst_scenario, capacity_of, grouped, numbers, offered_per_s, percent, resource_name, set_units, steady_scenario, units, window,
-    CapacitySpec, Context, Dim, Evidence, Finding, Phase, Reason, Rule, Runs, Severity,
+    burst_scenario, capacity_of, numbers, offered_per_s, resource_name, set_units, steady_scenario, units, window, Context, Evidence,
+    Finding, Phase, Rule, Runs, Severity,
 };
+use crate::format::{grouped, percent};
+use crate::model::{Dim, Reason};
+use crate::scenario::CapacitySpec;
 
 /// An auto-scaled table or GSI that throttles while target tracking catches up with a step.
 pub(super) struct AutoscalingLag;

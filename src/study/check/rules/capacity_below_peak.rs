@@ -1,9 +1,13 @@
 //! `capacity-below-peak`: a provisioned table or GSI without auto scaling whose fixed capacity is below the peak or the burst.
 
 use super::{
-    burst_scenario, capacity_of, grouped, numbers, offered_per_s, percent, resource_name, set_units, steady_scenario, throttled_share,
-    units, window, CapacitySpec, Context, Dim, Evidence, Finding, Rule, RunResult, Runs, Severity,
+    burst_scenario, capacity_of, numbers, offered_per_s, resource_name, set_units, steady_scenario, throttled_share, units, window,
+    Context, Evidence, Finding, Rule, Runs, Severity,
 };
+use crate::engine::RunResult;
+use crate::format::{grouped, percent};
+use crate::model::Dim;
+use crate::scenario::CapacitySpec;
 
 /// A provisioned table or GSI without auto scaling whose fixed capacity is below the peak or the burst.
 pub(super) struct CapacityBelowPeak;
@@ -90,7 +94,7 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
             format!(
                 "; burst credit (300 s of {} {unit}) carries the difference for {:.0} s at most",
                 grouped(cap as u64),
-                300.0 * cap / (peak - cap)
+                crate::limits::BURST_SECONDS as f64 * cap / (peak - cap)
             )
         } else {
             String::new()

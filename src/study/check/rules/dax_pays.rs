@@ -1,6 +1,8 @@
 //! `dax-costs-more-than-it-saves`: a DAX cluster that costs more than the table reads it saves.
 
-use super::{numbers, usd, Context, Evidence, Finding, Rule, Runs, Severity, HOURS_PER_MONTH};
+use super::{numbers, Context, Evidence, Finding, Rule, Runs, Severity};
+use crate::cost::HOURS_PER_MONTH;
+use crate::format::usd;
 
 /// A DAX cluster that costs more than the table reads it saves.
 pub(super) struct DaxPays;

@@ -1,9 +1,11 @@
 //! `fixed-provisioned-spiky`: a provisioned table or GSI without auto scaling whose demand peaks far above its mean.
 
-use super::{
-    numbers, percent, resource_name, throttled_share, units, usd, AutoscalingSpec, CapacitySpec, Context, Dim, Evidence, Finding, Rule,
-    Runs, ScalingTargetSpec, Severity, MILLI, SKILL,
-};
+use super::{numbers, resource_name, throttled_share, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::engine::RunResult;
+use crate::format::{percent, usd};
+use crate::model::Dim;
+use crate::scenario::{AutoscalingSpec, CapacitySpec, ScalingTargetSpec, Scenario};
+use crate::units::MILLI;
 
 /// A provisioned table without auto scaling whose demand peaks above this many times its mean.
 pub const SPIKY_PEAK_OVER_MEAN: f64 = 4.0;
@@ -65,37 +67,7 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     // The same traffic with auto scaling at 70 % on every fixed dimension.
-    let mut auto = sc.clone();
-    let target = |min: f64, prov: u64, peak: f64| ScalingTargetSpec {
-        min: (min.ceil() as u64).max(1),
-        max: prov.max((peak / 0.7).ceil() as u64),
-        target: 0.7,
-        scale_in_cooldown: crate::scenario::defaults::COOLDOWN,
-        scale_out_cooldown: crate::scenario::defaults::COOLDOWN,
-    };
-    let mut unused = Vec::new();
-    for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
-        let m = &base.resources[res].minutes;
-        let mut t = [None, None];
-        for d in [Dim::Read, Dim::Write] {
-            let prov: u64 = m.iter().map(|x| x.provisioned_unit_seconds[d as usize]).sum();
-            let used: u64 = m.iter().map(|x| x.consumed[d as usize]).sum::<u64>() / MILLI;
-            unused.push(if prov == 0 { 0.0 } else { 1.0 - used as f64 / prov as f64 });
-            let per: Vec<f64> =
-                m.iter().enumerate().map(|(i, x)| x.offered[d as usize] as f64 / MILLI as f64 / base.minute_seconds(i) as f64).collect();
-            let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
-            let peak = per.iter().copied().fold(0.0, f64::max);
-            let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
-            let CapacitySpec::Provisioned { read, write } = cap else { continue };
-            t[d as usize] = Some(target(mean, if d == Dim::Read { read } else { write }, peak));
-        }
-        let spec = AutoscalingSpec { instant: false, read: t[0], write: t[1], alarm_delay: crate::scenario::defaults::ALARM_DELAY };
-        if res == 0 {
-            auto.table.autoscaling = Some(spec);
-        } else {
-            auto.gsis[res - 1].autoscaling = Some(spec);
-        }
-    }
+    let (auto, unused) = autoscaled_at_70(sc, &base, &fixed);
     let scaled = runs.simulate(&auto, false);
     let od = crate::study::compare::on_demand(sc);
     let on_demand = runs.simulate(&od, false);
@@ -154,4 +126,42 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
             percent(od_share)
         )),
     }]
+}
+
+/// `sc` with auto scaling at 70 % on every fixed dimension (minimum the mean, maximum at least
+/// the peak over 0.7), from the demand of `base` (a run of its own shape); and each fixed
+/// dimension's share of provisioned unit-seconds unused in `base`.
+fn autoscaled_at_70(sc: &Scenario, base: &RunResult, fixed: &dyn Fn(usize) -> bool) -> (Scenario, Vec<f64>) {
+    let mut auto = sc.clone();
+    let target = |min: f64, prov: u64, peak: f64| ScalingTargetSpec {
+        min: (min.ceil() as u64).max(1),
+        max: prov.max((peak / 0.7).ceil() as u64),
+        target: 0.7,
+        scale_in_cooldown: crate::scenario::defaults::COOLDOWN,
+        scale_out_cooldown: crate::scenario::defaults::COOLDOWN,
+    };
+    let mut unused = Vec::new();
+    for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
+        let m = &base.resources[res].minutes;
+        let mut t = [None, None];
+        for d in [Dim::Read, Dim::Write] {
+            let prov: u64 = m.iter().map(|x| x.provisioned_unit_seconds[d as usize]).sum();
+            let used: u64 = m.iter().map(|x| x.consumed[d as usize]).sum::<u64>() / MILLI;
+            unused.push(if prov == 0 { 0.0 } else { 1.0 - used as f64 / prov as f64 });
+            let per: Vec<f64> =
+                m.iter().enumerate().map(|(i, x)| x.offered[d as usize] as f64 / MILLI as f64 / base.minute_seconds(i) as f64).collect();
+            let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
+            let peak = per.iter().copied().fold(0.0, f64::max);
+            let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
+            let CapacitySpec::Provisioned { read, write } = cap else { continue };
+            t[d as usize] = Some(target(mean, if d == Dim::Read { read } else { write }, peak));
+        }
+        let spec = AutoscalingSpec { instant: false, read: t[0], write: t[1], alarm_delay: crate::scenario::defaults::ALARM_DELAY };
+        if res == 0 {
+            auto.table.autoscaling = Some(spec);
+        } else {
+            auto.gsis[res - 1].autoscaling = Some(spec);
+        }
+    }
+    (auto, unused)
 }

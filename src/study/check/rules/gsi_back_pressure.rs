@@ -1,9 +1,10 @@
 //! `gsi-back-pressure`: a provisioned GSI with less write capacity than its base-table writes need.
 
-use super::{
-    grouped, index_write_units, numbers, percent, steady_scenario, throttled_share, units, CapacitySpec, Context, Dim, Evidence, Finding,
-    Reason, Rule, Runs, Severity, SKILL,
-};
+use super::key_load::index_write_units;
+use super::{numbers, steady_scenario, throttled_share, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::format::{grouped, percent};
+use crate::model::{Dim, Reason};
+use crate::scenario::CapacitySpec;
 
 /// A provisioned GSI with less write capacity than its base-table writes need.
 pub(super) struct GsiBackPressure;

@@ -1,9 +1,11 @@
 //! `hot-key`: a key value past (or near) its partition's cap at the plan's peak or burst.
 
-use super::{
-    entities_phrase, grouped, load_numbers, percent, resource_name, shard_effect, steady_throttle_evidence, top_label, top_share, units,
-    Context, Dim, Evidence, Finding, KeyLoad, Popularity, Rule, Runs, Severity, SKILL,
-};
+use super::key_load::{load_numbers, top_label, top_share, KeyLoad};
+use super::shards::shard_effect;
+use super::{entities_phrase, resource_name, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::format::{grouped, percent};
+use crate::model::Dim;
+use crate::scenario::Popularity;
 
 /// A key at this share of a partition's cap is a warning.
 pub const NEAR_CAP: f64 = 0.8;

@@ -1,10 +1,13 @@
 //! The load on the busiest value of each key space, worked from the scenario the way a person
 //! would by hand (the evidence of the key rules).
 
-use super::{
-    mean_bytes, numbers, BTreeMap, CompiledPattern, Dim, KeySpaceSpec, Op, Popularity, Scenario, MILLI, PARTITION_READ_CAP,
-    PARTITION_WRITE_CAP,
-};
+use super::numbers;
+use crate::limits::{PARTITION_READ_CAP, PARTITION_WRITE_CAP};
+use crate::model::request::{mean_bytes, CompiledPattern};
+use crate::model::Dim;
+use crate::scenario::{KeySpaceSpec, Op, Popularity, Scenario};
+use crate::units::MILLI;
+use std::collections::BTreeMap;
 
 /// Share of a key space's traffic on its busiest value (spec §2: one value lives on one
 /// partition).

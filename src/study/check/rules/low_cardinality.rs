@@ -1,9 +1,11 @@
 //! `low-cardinality-index-key`: a GSI keyed on a value with few distinct values (fewer than [`LOW_CARDINALITY`]; a constant one at worst).
 
-use super::{
-    entities_phrase, numbers, percent, shard_effect, steady_throttle_evidence, top_label, top_share, units, Context, Dim, Evidence,
-    Finding, KeyLoad, Rule, Runs, Severity, PARTITION_WRITE_CAP, SKILL,
-};
+use super::key_load::{top_label, top_share, KeyLoad};
+use super::shards::shard_effect;
+use super::{entities_phrase, numbers, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::format::percent;
+use crate::limits::PARTITION_WRITE_CAP;
+use crate::model::Dim;
 
 /// GSI partition keys with fewer values than this are low-cardinality (the design skill's
 /// "GSI partition key has < 100 unique values").

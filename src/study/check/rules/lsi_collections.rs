@@ -1,9 +1,11 @@
 //! `lsi-collection-limit`: lSI item collections growing towards 10 GB.
 
-use super::{
-    grouped, numbers, percent, rank_share, CompiledPattern, Context, Evidence, Finding, Op, Rule, Runs, Scenario, Severity,
-    COLLECTION_LIMIT_BYTES, GB, SKILL,
-};
+use super::key_load::rank_share;
+use super::{numbers, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::format::{grouped, percent};
+use crate::limits::{COLLECTION_LIMIT_BYTES, GB};
+use crate::model::request::CompiledPattern;
+use crate::scenario::{Op, Scenario};
 
 /// LSI item collections growing towards 10 GB.
 pub(super) struct LsiCollections;

@@ -31,27 +31,19 @@ mod stream_pollers;
 mod too_many_gsis;
 
 use super::{burst_scenario, steady_scenario, window, Phase, Runs};
-use crate::cost::{bill, BillComponent, BillOptions, Usage, HOURS_PER_MONTH};
-use crate::engine::{RunOptions, RunResult};
-use crate::format::{grouped, percent, usd};
-use crate::limits::{COLLECTION_LIMIT_BYTES, GB, ITEM_OVERHEAD_BYTES, PARTITION_READ_CAP, PARTITION_WRITE_CAP};
-use crate::model::request::{index_entry_bytes, mean_bytes, CompiledPattern};
-use crate::model::{Dim, Reason};
-use crate::scenario::{
-    AutoscalingSpec, CapacitySpec, IndexRef, KeySpaceSpec, Op, Popularity, Projection, ScalingTargetSpec, Scenario, Shards, StreamsSpec,
-};
-use crate::time::SimDuration;
+use crate::engine::RunResult;
+use crate::format::{grouped, percent};
+use crate::model::Dim;
+use crate::scenario::{AutoscalingSpec, CapacitySpec, Scenario};
 use crate::units::MILLI;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 pub use fixed_provisioned::SPIKY_PEAK_OVER_MEAN;
 pub use hot_key::NEAR_CAP;
-use key_load::{index_write_units, load_numbers, rank_share, top_label};
 pub use key_load::{key_loads, top_share, KeyLoad};
 pub use low_cardinality::LOW_CARDINALITY;
 pub use retry_storm::RETRY_STORM_ATTEMPTS;
-use shards::shard_effect;
 pub use too_many_gsis::MAX_GSIS;
 
 /// How serious a finding is.

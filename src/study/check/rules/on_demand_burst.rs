@@ -1,9 +1,13 @@
 //! `on-demand-steady`: an on-demand table or GSI that throttles at the steady peak or in the burst.
 
 use super::{
-    burst_scenario, grouped, numbers, percent, resource_name, steady_scenario, units, window, CapacitySpec, Context, Dim, Evidence,
-    Finding, Phase, Rule, RunResult, Runs, Severity, MILLI,
+    burst_scenario, numbers, resource_name, steady_scenario, units, window, Context, Evidence, Finding, Phase, Rule, Runs, Severity,
 };
+use crate::engine::RunResult;
+use crate::format::{grouped, percent};
+use crate::model::Dim;
+use crate::scenario::CapacitySpec;
+use crate::units::MILLI;
 
 /// An on-demand table or GSI that throttles at the steady peak or in the burst.
 pub(super) struct OnDemandBurst;

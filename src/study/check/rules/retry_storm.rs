@@ -1,6 +1,9 @@
 //! `retry-storm`: retries that multiply the load: attempts per request in a phase.
 
-use super::{grouped, numbers, percent, Context, Dim, Evidence, Finding, Phase, Reason, Rule, RunResult, Runs, Severity};
+use super::{numbers, Context, Evidence, Finding, Phase, Rule, Runs, Severity};
+use crate::engine::RunResult;
+use crate::format::{grouped, percent};
+use crate::model::{Dim, Reason};
 
 /// Attempts per request from which retries are a storm.
 pub const RETRY_STORM_ATTEMPTS: f64 = 1.5;

@@ -1,6 +1,10 @@
 //! `scan-on-hot-path`: scans on a hot path.
 
-use super::{numbers, percent, units, CompiledPattern, Context, Evidence, Finding, Op, Rule, Runs, Severity, MILLI, SKILL};
+use super::{numbers, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::format::percent;
+use crate::model::request::CompiledPattern;
+use crate::scenario::Op;
+use crate::units::MILLI;
 
 /// Scans on a hot path.
 pub(super) struct Scans;

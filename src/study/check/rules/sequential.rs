@@ -1,9 +1,12 @@
 //! `sequential-partition-key`: a date or other time-ordered partition key: all of a period's traffic on one value.
 
-use super::{
-    grouped, load_numbers, resource_name, shard_effect, steady_throttle_evidence, units, Context, Dim, Evidence, Finding, KeyLoad,
-    Popularity, Rule, Runs, Severity, NEAR_CAP, SKILL,
-};
+use super::hot_key::NEAR_CAP;
+use super::key_load::{load_numbers, KeyLoad};
+use super::shards::shard_effect;
+use super::{resource_name, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::format::grouped;
+use crate::model::Dim;
+use crate::scenario::Popularity;
 
 /// A date or other time-ordered partition key: all of a period's traffic on one value.
 pub(super) struct Sequential;

@@ -1,6 +1,10 @@
 //! The fix the key rules simulate: the smallest write-shard count that holds the peak.
 
-use super::{percent, steady_scenario, throttled_share, RunOptions, Runs, Shards, SimDuration};
+use super::{steady_scenario, throttled_share, Runs};
+use crate::engine::RunOptions;
+use crate::format::percent;
+use crate::scenario::Shards;
+use crate::time::SimDuration;
 
 /// Minutes of each run of the write-sharding search.
 pub(super) const SHARD_SEARCH: SimDuration = SimDuration::from_secs(15 * 60);

@@ -1,9 +1,11 @@
 //! `stream-pollers-cost-more-than-writes`: stream pollers whose GetRecords calls cost more than the writes whose records they read.
 
-use super::{
-    bill, grouped, numbers, usd, BillComponent, BillOptions, Context, Dim, Evidence, Finding, Rule, Runs, Scenario, Severity, StreamsSpec,
-    Usage, HOURS_PER_MONTH, MILLI,
-};
+use super::{numbers, Context, Evidence, Finding, Rule, Runs, Severity};
+use crate::cost::{bill, BillComponent, BillOptions, Usage, HOURS_PER_MONTH};
+use crate::format::{grouped, usd};
+use crate::model::Dim;
+use crate::scenario::{Scenario, StreamsSpec};
+use crate::units::MILLI;
 
 /// Stream pollers whose GetRecords calls cost more than the writes whose records they read.
 pub(super) struct StreamPollers;

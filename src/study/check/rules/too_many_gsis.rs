@@ -1,6 +1,8 @@
 //! `too-many-gsis`: more than [`MAX_GSIS`] GSIs on one table.
 
-use super::{numbers, Context, Dim, Evidence, Finding, IndexRef, Rule, Runs, Severity, SKILL};
+use super::{numbers, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use crate::model::Dim;
+use crate::scenario::IndexRef;
 
 /// More GSIs than this on one table is over-indexing (the design skill's "more than 5").
 pub const MAX_GSIS: usize = 5;

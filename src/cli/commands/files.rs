@@ -1,0 +1,120 @@
+//! `ddbsim validate`, `ddbsim import` and `ddbsim schema`.
+
+use crate::cli::CliError;
+use crate::scenario;
+use std::path::{Path, PathBuf};
+
+/// `ddbsim validate`.
+pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: bool) -> Result<(), CliError> {
+    let mut bad = 0;
+    let mut files = Vec::new();
+    for p in paths {
+        match scenario::load_with(p, &scenario::LoadOptions { allow_outside }) {
+            Ok(sc) => {
+                files.push(serde_json::json!({ "path": p.display().to_string(), "valid": true, "problems": [] }));
+                if !as_json {
+                    println!(
+                        "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
+                        p.display(),
+                        sc.patterns.len(),
+                        sc.key_spaces.len(),
+                        sc.gsis.len(),
+                        sc.lsis.len()
+                    );
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                let text = e.to_string();
+                let problems: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                files.push(serde_json::json!({ "path": p.display().to_string(), "valid": false, "problems": problems }));
+                if !as_json {
+                    eprintln!("{e}");
+                }
+            }
+        }
+    }
+    if as_json {
+        print!("{}", String::from_utf8(crate::report::json_bytes(&serde_json::json!({ "files": files }))).expect("JSON is UTF-8"));
+    }
+    if bad > 0 {
+        return Err(CliError::Argument(format!("{bad} of {} scenario files have problems", paths.len())));
+    }
+    Ok(())
+}
+
+/// `ddbsim import`: the scenario to stdout, or to `out` with its trace files beside it. The
+/// files are staged in a temporary folder beside `out`, the scenario is validated there, and
+/// only then are they moved into place (a failed import leaves nothing behind).
+pub(in crate::cli) fn import(
+    sources: &[PathBuf],
+    table: Option<&str>,
+    metrics: &[PathBuf],
+    out: Option<&Path>,
+    as_json: bool,
+) -> Result<(), CliError> {
+    let stem = out.and_then(|o| o.file_stem()).map(|s| s.to_string_lossy().into_owned());
+    let stem = stem.unwrap_or_else(|| "imported".into());
+    let imported = crate::import::import(sources, metrics, table, &stem)?;
+    for n in &imported.notes {
+        eprintln!("note: {n}");
+    }
+    let Some(out) = out else {
+        if !imported.traces.is_empty() {
+            return Err(CliError::Argument("the metrics become trace files written beside the scenario: give --out FILE.toml".into()));
+        }
+        crate::scenario::parse_str(&imported.scenario, Path::new(&format!("{stem}.toml")))?;
+        if as_json {
+            print_import_json(&imported, None);
+        } else {
+            print!("{}", imported.scenario);
+        }
+        return Ok(());
+    };
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let fail = |path: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
+    if !dir.is_dir() {
+        return Err(fail(&dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
+    }
+    let staging = tempfile::Builder::new().prefix(".ddbsim-import-").tempdir_in(&dir).map_err(|e| fail(&dir, e))?;
+    let name = out.file_name().map_or_else(|| "imported.toml".into(), |n| n.to_string_lossy().into_owned());
+    let mut files: Vec<(String, &str)> = imported.traces.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
+    files.push((name.clone(), &imported.scenario));
+    for (n, text) in &files {
+        let p = staging.path().join(n);
+        std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
+    }
+    // The scenario must load as written, traces included.
+    crate::scenario::load(&staging.path().join(&name))?;
+    for (n, _) in &files {
+        let target = dir.join(n);
+        std::fs::rename(staging.path().join(n), &target).map_err(|e| fail(&target, e))?;
+    }
+    if as_json {
+        print_import_json(&imported, Some(out));
+    } else {
+        println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
+    }
+    Ok(())
+}
+
+/// `import --json`: the scenario's text, where it was written, its trace files and the notes.
+fn print_import_json(imported: &crate::import::Imported, out: Option<&Path>) {
+    let doc = serde_json::json!({
+        "scenario": imported.scenario,
+        "path": out.map(|p| p.display().to_string()),
+        "traces": imported.traces.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+        "notes": imported.notes,
+    });
+    println!("{}", serde_json::to_string_pretty(&doc).expect("plain data"));
+}
+
+/// `ddbsim schema`.
+pub(in crate::cli) fn schema() -> Result<(), CliError> {
+    let schema = schemars::schema_for!(scenario::raw::RawScenario);
+    println!("{}", serde_json::to_string_pretty(&schema).expect("a schema serialises"));
+    Ok(())
+}

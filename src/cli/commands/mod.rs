@@ -1,0 +1,75 @@
+//! One function per command: parse the arguments, call the library, write the artifacts, print.
+
+mod bench;
+mod compare;
+mod files;
+mod recommend;
+mod run;
+mod sweep;
+
+use super::CliError;
+use crate::engine::StopToken;
+use crate::guard;
+use crate::scenario::{self, Scenario};
+use std::path::{Path, PathBuf};
+
+pub(in crate::cli) use bench::bench;
+pub(in crate::cli) use compare::compare;
+pub(in crate::cli) use files::{import, schema, validate};
+pub(in crate::cli) use recommend::recommend;
+pub(in crate::cli) use run::{plot, run};
+pub(in crate::cli) use sweep::{merge, shards, sweep};
+
+/// The output folder: `--out`, or `output/<scenario name>` (with `-sweep` or `-shards`).
+pub(super) fn out_dir(out: Option<&PathBuf>, sc: &Scenario, suffix: &str) -> PathBuf {
+    out.cloned().unwrap_or_else(|| PathBuf::from("output").join(format!("{}{suffix}", sc.name)))
+}
+
+/// Prints the artifact `name` (a JSON document) on stdout, for `--json`.
+pub(super) fn print_json(artifacts: &[crate::report::Artifact<'_>], name: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Some(a) = artifacts.iter().find(|a| a.name == name) {
+        let _ = a.write_to(&mut out);
+    }
+}
+
+/// The verdict's headline in bold green (held) or red (not) when stdout is a terminal and
+/// `NO_COLOR` is unset or empty (<https://no-color.org>); the text unchanged otherwise.
+pub(super) fn colour_verdict(text: String, headline: &str, held: bool) -> String {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if no_color || !std::io::stdout().is_terminal() {
+        return text;
+    }
+    let code = if held { "1;32" } else { "1;31" };
+    text.replacen(headline, &format!("\x1b[{code}m{headline}\x1b[0m"), 1)
+}
+
+pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|source| CliError::Scenario(scenario::ScenarioError::Io { path: path.to_path_buf(), source }))
+}
+
+pub(super) fn stopped(stop: &StopToken) -> Result<(), CliError> {
+    if stop.is_stopped() {
+        Err(CliError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+/// The process's peak resident memory (`VmHWM`, Linux), beside the guard's estimate: the user
+/// sees how close the estimate came, and tests read it (a child's `ru_maxrss` would count the
+/// test harness's pages inherited at the fork).
+pub(super) fn memory(estimate: &guard::Estimate) -> String {
+    let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+    });
+    match peak {
+        Some(kb) => format!("peak memory {:.0} MB (estimated {:.0} MB)", kb * 1024.0 / 1e6, estimate.memory_bytes / 1e6),
+        None => format!("estimated peak memory {:.0} MB", estimate.memory_bytes / 1e6),
+    }
+}
+
+pub(super) fn wrote(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,138 @@
+//! `ddbsim recommend`.
+
+use super::{memory, out_dir, stopped, wrote};
+use crate::cli::args::{catalog_arg, duration_arg, share_arg};
+use crate::cli::progress::{Bar, Mode};
+use crate::cli::CliError;
+use crate::engine::{RunOptions, StopToken};
+use crate::guard;
+use crate::report::Output;
+use crate::report::Render;
+use crate::study;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// `ddbsim recommend`.
+pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &StopToken) -> Result<(), CliError> {
+    let mut files = Vec::new();
+    for p in &a.scenarios {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            if found.is_empty() {
+                return Err(CliError::Argument(format!("{}: no scenario (.toml) in this folder", p.display())));
+            }
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let many = files.len() > 1 || a.scenarios.iter().any(|p| p.is_dir());
+    if a.shard.is_some() && !many {
+        return Err(CliError::Argument("--shard: shares tables among runs; give several scenarios or a folder".into()));
+    }
+    let common = |scenario: PathBuf| crate::cli::args::Common { scenario, shared: a.shared.clone() };
+    let o = recommend_options(a, stop)?;
+    if many {
+        return recommend_tables(a, &files.into_iter().map(common).collect::<Vec<_>>(), &o, stop);
+    }
+    let c = &common(files.remove(0));
+    let sc = c.load()?;
+    let catalog = catalog_arg(None, &sc)?;
+    let as_json = a.shared.json;
+    let force = a.force;
+    // About 50 simulations: as a compare of 10 replications (5 runs each).
+    let work = guard::Work::compare(10);
+    let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
+    let out = Output::claim(&out_dir(c.out.as_ref(), &sc, "-recommend"))?;
+    let bar = Arc::new(Bar::new(Mode::of(c.quiet || as_json, c.progress), "recommend"));
+    let o = study::recommend::RecommendOptions { run: RunOptions { progress: Some(bar.clone()), ..o.run.clone() }, ..o.clone() };
+    let rec = study::recommend::recommend(&sc, &catalog, &o);
+    bar.finish();
+    stopped(stop)?;
+    let written = out.write_all(&rec.artifacts()?)?;
+    if as_json {
+        print!("{}", String::from_utf8(crate::report::json_bytes(&rec)).expect("JSON is UTF-8"));
+    } else if !c.quiet {
+        print!("{}", rec.text());
+        println!("{}; wrote {}", memory(&estimate), wrote(&written));
+    }
+    Ok(())
+}
+
+/// `ddbsim recommend` on many tables: each table's own settings and its recommendation, a row
+/// per table and dimension, tables in parallel; `--shard I/N` runs tables `I-1, I-1+N, …`.
+fn recommend_tables(
+    a: &crate::cli::args::RecommendArgs,
+    tables: &[crate::cli::args::Common],
+    o: &study::recommend::RecommendOptions,
+    stop: &StopToken,
+) -> Result<(), CliError> {
+    let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
+    let mine: Vec<usize> = (0..tables.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect();
+    let mut loaded = Vec::new();
+    for &i in &mine {
+        let sc = tables[i].load()?;
+        let catalog = catalog_arg(None, &sc)?;
+        let work = guard::Work::compare(10);
+        if !a.force {
+            guard::check_work(&sc, &o.run, work)?;
+        }
+        loaded.push((i, sc, catalog));
+    }
+    let out = Output::claim(&a.shared.out.clone().unwrap_or_else(|| PathBuf::from("output").join("recommend-tables")))?;
+    let per = study::par_indexed(loaded.len() as u64, |j| {
+        let (i, sc, catalog) = &loaded[j as usize];
+        study::recommend::table_rows(*i, &tables[*i].scenario.display().to_string(), sc, catalog, o).1
+    });
+    stopped(stop)?;
+    let result = crate::report::recommend::Tables {
+        shard: a.shard.clone(),
+        tables: tables.len(),
+        max_throttle: o.max_throttle,
+        rows: per.into_iter().flatten().collect(),
+    };
+    let written = out.write_all(&result.artifacts()?)?;
+    if a.shared.json {
+        print!("{}", String::from_utf8(crate::report::json_bytes(&result)).expect("JSON is UTF-8"));
+    } else if !a.shared.quiet {
+        print!("{}", result.text());
+        println!("wrote {}", wrote(&written));
+    }
+    Ok(())
+}
+
+/// The library options of `ddbsim recommend`'s arguments.
+fn recommend_options(a: &crate::cli::args::RecommendArgs, stop: &StopToken) -> Result<study::recommend::RecommendOptions, CliError> {
+    let years = a.reserved_term;
+    if years != 1 && years != 3 {
+        return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {years}")));
+    }
+    if a.budget.is_some_and(|b| b < 2) {
+        return Err(CliError::Argument("--budget: at least 2 simulations (the on-demand run and one candidate)".into()));
+    }
+    let modes = a.modes();
+    if modes == (study::recommend::Modes { on_demand: false, provisioned: false, autoscaling: false, reserved: false }) {
+        return Err(CliError::Argument("--modes: name at least one of on-demand, provisioned, autoscaling, reserved".into()));
+    }
+    let run = RunOptions {
+        seed: a.shared.seed,
+        duration: duration_arg(a.shared.duration.as_ref())?,
+        stop: Some(stop.clone()),
+        ..RunOptions::default()
+    };
+    Ok(study::recommend::RecommendOptions {
+        run,
+        max_throttle: share_arg(&a.max_throttle)?,
+        reserved_years: years,
+        give_up: !a.simulate_all,
+        modes,
+        budget: a.budget,
+        screen: !a.simulate_all,
+    })
+}
