@@ -98,6 +98,18 @@ pub const MAX_GSIS: usize = 20;
 /// Most LSIs on a table (§8).
 pub const MAX_LSIS: usize = 5;
 
+// ------------------------------------------------------------------ vector indexes (§16)
+
+/// Most vector indexes on a table (§16; Developer Guide, "Quotas": vector indexes).
+pub const MAX_VECTOR_INDEXES: usize = 5;
+/// Most dimensions of a vector index's embeddings (§16).
+pub const MAX_VECTOR_DIMENSIONS: u64 = 4_096;
+/// Bytes a dimension takes in the index: embeddings are stored as 32-bit floats (§16;
+/// Developer Guide, VectorSearch.Requirements).
+pub const VECTOR_BYTES_PER_DIMENSION: u64 = 4;
+/// Vector write request bytes metered at least, per item written to a vector index (§16).
+pub const MIN_VECTOR_WRITE_BYTES: u64 = 1_024;
+
 // ------------------------------------------------------------------ streams (§10.2)
 
 /// Most GetRecords calls a stream shard serves in a second (Developer Guide, "DynamoDB Streams":

@@ -5,6 +5,7 @@
 
 use super::catalog::Catalog;
 use super::component::BillComponent;
+use super::metered::MeteredUsage;
 use super::usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, Usage};
 use crate::engine::RunResult;
 use crate::format::fmt_num;
@@ -359,6 +360,15 @@ impl Biller<'_> {
         );
     }
 
+    /// A unit metered per request: its quantity in billed units at its item's price.
+    fn metered(&mut self, m: &MeteredUsage, ia: bool) {
+        let item = m.meter.price_item(ia);
+        let (per, unit) = m.meter.billed_unit();
+        let price = self.catalog.price(item).usd;
+        let arithmetic = format!("{} bytes / {} x ${price}", fmt_num(m.quantity.round()), fmt_num(per));
+        self.line(&m.resource, BillComponent::Metered(m.meter), m.quantity / per, unit, item, arithmetic);
+    }
+
     /// Global tables: the data a region's own writes send to the other regions, priced as
     /// transfer out of that region.
     fn transfer(&mut self, r: &ResourceUsage) {
@@ -435,6 +445,9 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
     for u in &usage.insights {
         b.insights(u);
     }
+    for m in &usage.metered {
+        b.metered(m, ia);
+    }
     if let Some(table) = usage.resources.first() {
         let name = table.name.clone();
         b.backups(&name, &usage.backups);
@@ -493,6 +506,7 @@ mod tests {
             streams: None,
             dax: None,
             insights: Vec::new(),
+            metered: Vec::new(),
         }
     }
 
@@ -512,6 +526,7 @@ mod tests {
             streams: None,
             dax: None,
             insights: Vec::new(),
+            metered: Vec::new(),
         }
     }
 

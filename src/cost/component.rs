@@ -2,11 +2,11 @@
 //! table reads a line's name and group from here, so a new kind of line is named and grouped
 //! where it is declared: a line the charts cannot place does not compile.
 
+use crate::scenario::Meter;
 use serde::{Deserialize, Serialize};
 
-/// What a bill line charges for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What a bill line charges for (serialised by its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BillComponent {
     /// Read capacity: provisioned RCU-hours or on-demand read request units.
@@ -40,10 +40,12 @@ pub enum BillComponent {
     /// The list price of the eligible usage the commitment paid for, credited (negative), as
     /// AWS's "Savings Plan negation" lines are.
     SavingsPlanCovered,
+    /// A unit metered per request beside read and write units (a vector index's write bytes).
+    Metered(Meter),
 }
 impl BillComponent {
-    /// Every component, in declaration order.
-    pub const ALL: [BillComponent; 15] = [
+    /// Every component but the metered units, in declaration order.
+    pub const FIXED: [BillComponent; 15] = [
         BillComponent::Reads,
         BillComponent::Writes,
         BillComponent::Storage,
@@ -60,6 +62,17 @@ impl BillComponent {
         BillComponent::SavingsPlanCommitment,
         BillComponent::SavingsPlanCovered,
     ];
+
+    /// Every component: the fixed ones, then one per metered unit.
+    pub fn all() -> impl Iterator<Item = BillComponent> {
+        Self::FIXED.into_iter().chain(Meter::ALL.into_iter().map(BillComponent::Metered))
+    }
+
+    /// The component named `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::all().find(|c| c.name() == name)
+    }
 
     /// The name the bill's tables print (`reads`, `reserved_upfront`, ...), as serialised.
     #[must_use]
@@ -80,6 +93,7 @@ impl BillComponent {
             BillComponent::ContributorInsights => "contributor_insights",
             BillComponent::SavingsPlanCommitment => "savings_plan_commitment",
             BillComponent::SavingsPlanCovered => "savings_plan_covered",
+            BillComponent::Metered(m) => m.name(),
         }
     }
 
@@ -98,7 +112,22 @@ impl BillComponent {
             BillComponent::ReplicationTransfer => CostGroup::Replicas,
             BillComponent::ContributorInsights => CostGroup::Monitoring,
             BillComponent::SavingsPlanCommitment | BillComponent::SavingsPlanCovered => CostGroup::SavingsPlan,
+            // Metered units are billed to the index that meters them.
+            BillComponent::Metered(_) => CostGroup::Indexes,
         }
+    }
+}
+
+impl Serialize for BillComponent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for BillComponent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Self::from_name(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown bill component \"{name}\"")))
     }
 }
 
@@ -205,7 +234,7 @@ mod tests {
     /// Every component has a group, every group a label and a colour of its own.
     #[test]
     fn every_component_is_grouped_and_every_group_drawn_apart() {
-        for c in BillComponent::ALL {
+        for c in BillComponent::all() {
             assert!(CostGroup::ALL.contains(&c.group()), "{c:?}");
         }
         for (i, a) in CostGroup::ALL.iter().enumerate() {

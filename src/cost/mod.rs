@@ -14,6 +14,7 @@
 mod bill;
 mod catalog;
 mod component;
+mod metered;
 mod usage;
 
 pub use crate::scenario::{PriceItem, SavingsPlan};
@@ -22,4 +23,5 @@ pub use bill::{
 };
 pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
 pub use component::{BillComponent, CostGroup};
+pub use metered::MeteredUsage;
 pub use usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, TableSeries, Usage};

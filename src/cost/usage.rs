@@ -1,6 +1,7 @@
 //! What a run used, as the bill needs it: per table and GSI, the request units consumed while
 //! on-demand, the provisioned units in force minute by minute, and the bytes stored.
 
+use super::metered::MeteredUsage;
 use crate::engine::RunResult;
 use crate::model::Dim;
 use crate::scenario::{BackupSpec, DaxNodeType, InsightsMode, Scenario, StreamsSpec, TableClass};
@@ -152,6 +153,8 @@ pub struct Usage {
     pub dax: Option<DaxUsage>,
     /// CloudWatch Contributor Insights on the table and its GSIs.
     pub insights: Vec<InsightsUsage>,
+    /// Units metered per request beside read and write units, per resource.
+    pub metered: Vec<MeteredUsage>,
 }
 
 /// CloudWatch Contributor Insights on one table or GSI over the window.
@@ -303,14 +306,21 @@ impl Usage {
                 .map(|x| x.consumed[1] as f64 / MILLI as f64 + x.ttl_deleted_bytes as f64 / 1_024.0)
                 .collect(),
         };
-        Usage::assemble(sc, r.duration_s as f64 / 3_600.0, resources, &series, InsightsUsage::of(sc, r))
+        Usage::assemble(sc, r.duration_s as f64 / 3_600.0, resources, &series, InsightsUsage::of(sc, r), MeteredUsage::of(sc, r))
     }
 
     /// The one way a usage is put together, from a run or from `recommend`'s screen: the
     /// resources' usage as recorded, and the table-level lines (backups, the stream, the DAX
     /// cluster) from the table's series and the scenario.
     #[must_use]
-    pub fn assemble(sc: &Scenario, hours: f64, resources: Vec<ResourceUsage>, table: &TableSeries, insights: Vec<InsightsUsage>) -> Self {
+    pub fn assemble(
+        sc: &Scenario,
+        hours: f64,
+        resources: Vec<ResourceUsage>,
+        table: &TableSeries,
+        insights: Vec<InsightsUsage>,
+        metered: Vec<MeteredUsage>,
+    ) -> Self {
         let spec = &sc.table;
         let backups = if spec.backups.is_empty() {
             BackupUsage::default()
@@ -319,7 +329,7 @@ impl Usage {
         };
         let streams = spec.streams.as_ref().map(|s| StreamsUsage::of(s, &table.partitions, &table.stream_records, &table.minute_secs));
         let dax = sc.dax.as_ref().map(|d| DaxUsage::of(d.node_type, d.nodes, hours));
-        Usage { hours, standard_ia: spec.table_class == TableClass::StandardIa, resources, backups, streams, dax, insights }
+        Usage { hours, standard_ia: spec.table_class == TableClass::StandardIa, resources, backups, streams, dax, insights, metered }
     }
 }
 
@@ -344,6 +354,7 @@ mod tests {
             streams: None,
             dax: None,
             insights: Vec::new(),
+            metered: Vec::new(),
         };
         let b = bill(&usage, &Catalog::builtin(), &BillOptions::default());
         b.lines.iter().filter(|l| l.component != BillComponent::Storage).map(|l| (l.component, l.cost_usd)).collect()
@@ -412,6 +423,7 @@ mod tests {
             streams: Some(s),
             dax: None,
             insights: Vec::new(),
+            metered: Vec::new(),
         };
         let cost = |s: StreamsUsage, free_tier: bool| {
             let b = bill(&usage(s), &Catalog::builtin(), &BillOptions { free_tier, ..BillOptions::default() });

@@ -33,9 +33,9 @@ pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, 
 pub use indexes::{GsiSpec, LsiSpec, Projection};
 pub use keys::{KeySpaceSpec, Popularity, Shards, SortKeys};
 pub use pattern::{ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
-pub use price_item::PriceItem;
+pub use price_item::{Meter, PriceItem};
 pub use pricing::{PricingSpec, SavingsPlan};
-pub use table::{AutoscalingSpec, CapacitySpec, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec};
+pub use table::{AutoscalingSpec, CapacitySpec, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec};
 pub use validate::{load, load_with, parse_str, parse_str_with, validate, LoadOptions};
 
 /// A validated scenario.

@@ -79,11 +79,15 @@ pub enum PriceItem {
     DaxR5X16largeHour,
     /// A dax.r5.24xlarge DAX node-hour.
     DaxR5X24largeHour,
+    /// Vector index write request bytes, per GB (Standard).
+    VectorWriteGb,
+    /// Vector index write request bytes, per GB (Standard-IA).
+    IaVectorWriteGb,
 }
 
 impl PriceItem {
     /// Every item, in catalog order.
-    pub const ALL: [PriceItem; 36] = [
+    pub const ALL: [PriceItem; 38] = [
         PriceItem::OnDemandWritePerMillion,
         PriceItem::OnDemandReadPerMillion,
         PriceItem::ProvisionedWcuHour,
@@ -120,6 +124,8 @@ impl PriceItem {
         PriceItem::DaxR5X12largeHour,
         PriceItem::DaxR5X16largeHour,
         PriceItem::DaxR5X24largeHour,
+        PriceItem::VectorWriteGb,
+        PriceItem::IaVectorWriteGb,
     ];
 
     /// The item's name in catalogs and `[pricing.overrides]`.
@@ -162,6 +168,8 @@ impl PriceItem {
             PriceItem::DaxR5X12largeHour => "dax_r5_12xlarge_hour",
             PriceItem::DaxR5X16largeHour => "dax_r5_16xlarge_hour",
             PriceItem::DaxR5X24largeHour => "dax_r5_24xlarge_hour",
+            PriceItem::VectorWriteGb => "vector_write_gb",
+            PriceItem::IaVectorWriteGb => "ia_vector_write_gb",
         }
     }
 
@@ -264,6 +272,54 @@ impl<'de> serde::Deserialize<'de> for PriceItem {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         Self::from_name(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown price item \"{s}\"")))
+    }
+}
+
+/// A unit DynamoDB meters per request beside read and write units and bills per unit of its
+/// own, that never throttles: a vector index's write bytes. What each request meters is worked
+/// from the run's counts of served requests ([`crate::cost::MeteredUsage`]), and the bill has a
+/// line per metered resource and unit; a new unit is a variant here, its price items, and its
+/// arithmetic in `cost/metered.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Meter {
+    /// Vector write request bytes: what writes replicate into a vector index (§16).
+    VectorWriteBytes,
+}
+
+impl Meter {
+    /// Every unit.
+    pub const ALL: [Meter; 1] = [Meter::VectorWriteBytes];
+
+    /// The name of its bill lines' component (`vector_writes`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Meter::VectorWriteBytes => "vector_writes",
+        }
+    }
+
+    /// The price item of its billed unit, for the Standard or the Standard-IA table class.
+    #[must_use]
+    pub const fn price_item(self, infrequent_access: bool) -> PriceItem {
+        match (self, infrequent_access) {
+            (Meter::VectorWriteBytes, false) => PriceItem::VectorWriteGb,
+            (Meter::VectorWriteBytes, true) => PriceItem::IaVectorWriteGb,
+        }
+    }
+
+    /// Metered units in a billed unit (bytes in a GB of 10^9, as storage is billed: an
+    /// assumption, AWS's page does not say which GB), and the billed unit's name.
+    #[must_use]
+    pub const fn billed_unit(self) -> (f64, &'static str) {
+        match self {
+            Meter::VectorWriteBytes => (1e9, "GB of vector writes"),
+        }
+    }
+}
+
+impl serde::Serialize for Meter {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 

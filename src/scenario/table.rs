@@ -59,6 +59,28 @@ pub struct TableSpec {
     pub mrsc_write_latency: Option<SimDuration>,
     /// CloudWatch Contributor Insights on the table, if on.
     pub contributor_insights: Option<InsightsMode>,
+    /// Vector indexes on the table.
+    pub vector_indexes: Vec<VectorIndexSpec>,
+}
+
+/// A vector index: every item a put, delete or batch or transactional write writes to the
+/// table replicates its vector to it, metered in vector write bytes (§16).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VectorIndexSpec {
+    /// Index name.
+    pub name: String,
+    /// Dimensions of the embeddings.
+    pub dimensions: u64,
+}
+
+impl VectorIndexSpec {
+    /// Vector write request bytes one item written meters: its 32-bit floats, at least 1 KB
+    /// (§16; a delete meters the minimum, a model choice).
+    #[must_use]
+    pub fn write_bytes(&self, delete: bool) -> u64 {
+        let vector = if delete { 0 } else { self.dimensions * crate::limits::VECTOR_BYTES_PER_DIMENSION };
+        vector.max(crate::limits::MIN_VECTOR_WRITE_BYTES)
+    }
 }
 
 /// Split-for-heat settings (spec §2; thresholds are [UNKNOWN] in the docs, so configurable).

@@ -433,9 +433,10 @@ impl<'a> Screen<'a> {
             partitions: vec![self.partitions[0]; n],
             stream_records: (0..n).map(|m| demand.units[0][m][1] * demand.secs(m)).collect(),
         };
-        // Contributor Insights costs every candidate about alike (its events are the requests,
-        // its rules fixed; the throttled-keys mode's few events left out); the final runs bill it.
-        let usage = Usage::assemble(sc, demand.duration_s as f64 / 3_600.0, resources, &series, Vec::new());
+        // Contributor Insights and metered units (vector writes) cost every candidate about alike
+        // (their quantities are the requests; the throttled-keys mode's few events left out); the
+        // final runs bill them.
+        let usage = Usage::assemble(sc, demand.duration_s as f64 / 3_600.0, resources, &series, Vec::new(), Vec::new());
         Screened { throttled_share: if self.demanded > 0.0 { self.throttled / self.demanded } else { 0.0 }, usage }
     }
 }

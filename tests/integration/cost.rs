@@ -661,3 +661,52 @@ fn a_dax_cluster_always_reaches_the_bill() {
     .expect_err("an unknown node type is refused");
     assert!(e.to_string().contains("dax.node_type"), "{e}");
 }
+
+const VECTOR_TABLE: &str = "[scenario]\nduration = \"10m\"\n\n[table]\nname = \"Products\"\npartition_key = \"id\"\n\
+capacity = { mode = \"on_demand\" }\n\n[[table.vector_index]]\nname = \"Embeddings\"\ndimensions = 1024\n\n\
+[[table.vector_index]]\nname = \"Thumbs\"\ndimensions = 200\n\n[keys.id]\ncardinality = 100000\n\n\
+[[pattern]]\nname = \"puts\"\nop = \"put_item\"\nrate = { constant = 10 }\n\n\
+[[pattern]]\nname = \"deletes\"\nop = \"delete_item\"\nrate = { constant = 2 }\n\n\
+[[pattern]]\nname = \"updates\"\nop = \"update_item\"\nrate = { constant = 5 }\n\n\
+[[pattern]]\nname = \"reads\"\nop = \"get_item\"\nrate = { constant = 20 }\n";
+
+/// A vector index meters what writes replicate into it (§16): a put replicates its 1,024
+/// float32 dimensions, 4,096 bytes; a 200-dimension vector is 800 bytes, billed at the 1 KB
+/// minimum; a delete meters the minimum; updates (taken to leave the vector alone) and reads
+/// meter nothing. At $0.52 per GB (10^9 bytes) of vector writes, us-east-1 Standard.
+#[test]
+fn a_vector_index_meters_its_writes() {
+    let sc = super::scenario(VECTOR_TABLE);
+    let r = simulate(&sc, &RunOptions::default());
+    let served = |name: &str| r.patterns[sc.patterns.iter().position(|p| p.name == name).unwrap()].served as f64;
+    let (puts, deletes) = (served("puts"), served("deletes"));
+    // 10 puts and 2 deletes a second for 600 s, every one served on a new on-demand table:
+    // 6,000 and 1,200 give or take Poisson noise (5 standard deviations: 387 and 173).
+    assert!((puts - 6_000.0).abs() < 387.0 && (deletes - 1_200.0).abs() < 173.0, "{puts} {deletes}");
+    let bill = Summary::new(&sc, &r, &Catalog::builtin()).cost;
+    let line = |index: &str| {
+        bill.lines.iter().find(|l| l.resource == index && l.component.name() == "vector_writes").unwrap_or_else(|| panic!("{index}"))
+    };
+    let embeddings = puts * 4_096.0 + deletes * 1_024.0;
+    let thumbs = (puts + deletes) * 1_024.0;
+    assert!((line("Embeddings").quantity - embeddings / 1e9).abs() < 1e-12);
+    assert!((line("Embeddings").cost_usd - embeddings / 1e9 * 0.52).abs() < 1e-12);
+    assert!((line("Thumbs").cost_usd - thumbs / 1e9 * 0.52).abs() < 1e-12);
+    // The lines are the indexes' on compare's chart.
+    assert_eq!(ddbsim::cost::CostGroup::of_line(line("Embeddings"), "Products"), ddbsim::cost::CostGroup::Indexes);
+}
+
+/// Vector indexes are refused where AWS refuses them: on a provisioned table, or one that
+/// switches to provisioned; more than five; more than 4,096 dimensions.
+#[test]
+fn vector_indexes_are_refused_where_aws_refuses_them() {
+    let err = |text: String| ddbsim::scenario::parse_str(&text, Path::new("v.toml")).expect_err("refused").to_string();
+    let provisioned = VECTOR_TABLE.replace("capacity = { mode = \"on_demand\" }", "capacity = { mode = \"provisioned\", read = 100, write = 100 }");
+    assert!(err(provisioned).contains("table.vector_index: vector indexes are supported only on tables in on-demand capacity mode"));
+    let switch = format!("{VECTOR_TABLE}\n[[at]]\ntime = \"5m\"\nswitch_mode = \"provisioned\"\n");
+    assert!(err(switch).contains("at[0].switch_mode"));
+    assert!(err(VECTOR_TABLE.replace("dimensions = 1024", "dimensions = 5000")).contains("table.vector_index[0].dimensions"));
+    let six = (0..6).map(|i| format!("\n[[table.vector_index]]\nname = \"V{i}\"\ndimensions = 8\n")).collect::<String>();
+    let many = VECTOR_TABLE.replace("\n[keys.id]", &format!("{six}\n[keys.id]"));
+    assert!(err(many).contains("a table has at most 5"));
+}

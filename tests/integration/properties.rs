@@ -111,6 +111,7 @@ proptest! {
             streams: None,
             dax: None,
             insights: Vec::new(),
+            metered: Vec::new(),
         };
         let c = Catalog::builtin();
         let o = BillOptions { free_tier: free, ..BillOptions::default() };

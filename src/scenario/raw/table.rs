@@ -61,6 +61,21 @@ pub struct RawTable {
     /// CloudWatch Contributor Insights on the table: "accessed_and_throttled_keys" or
     /// "throttled_keys" (billed per rule and per event).
     pub contributor_insights: Option<RawInsightsMode>,
+    /// Vector indexes on the table (`[[table.vector_index]]`; on-demand tables only).
+    #[serde(default)]
+    pub vector_index: Vec<RawVectorIndex>,
+}
+
+/// `[[table.vector_index]]`: a vector index. Every put, delete, BatchWriteItem and
+/// TransactWriteItems item written to the table writes its vector to the index (an update is
+/// taken to leave the vector alone), metered in vector write bytes.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawVectorIndex {
+    /// Index name.
+    pub name: String,
+    /// Dimensions of the embeddings, 1 to 4,096 (stored as 32-bit floats).
+    pub dimensions: u64,
 }
 
 /// `[table.multi_region_strong]`.

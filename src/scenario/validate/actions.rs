@@ -27,6 +27,12 @@ impl Validator<'_, '_> {
         let mut actions: Vec<(usize, ActionSpec)> = Vec::new();
         for (i, a) in raw.iter().enumerate() {
             if let Some(act) = self.action(&root.key("at").index(i), a, duration, names, gsis) {
+                if matches!(act.action, Action::SwitchMode { on_demand: false, .. }) && !table.vector_indexes.is_empty() {
+                    self.err(
+                        &root.key("at").index(i).key("switch_mode"),
+                        "the table has vector indexes, which are supported only in on-demand capacity mode",
+                    );
+                }
                 if let Action::ScaleRate { pattern, .. } = act.action {
                     if patterns.get(pattern).is_some_and(|p| matches!(p.rate, RateShape::ClosedLoop(_))) {
                         self.err(

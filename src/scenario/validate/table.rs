@@ -2,23 +2,46 @@
 //! with `[[gsi]]`.
 
 use super::{Names, Validator};
-use crate::limits::{
+use crate::limits::{MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, 
     MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT,
     ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{
+use crate::scenario::raw::{RawVectorIndex, 
     RawAutoscaling, RawBackups, RawCapacity, RawConsumerKind, RawGsi, RawGsiBackpressure, RawGsiCapacity, RawHeat, RawInitialBurst, RawLsi,
     RawPartitionLimitModel, RawProjection, RawScalingPolicy, RawScalingTarget, RawStreamView, RawStreams, RawTable, RawTableClass,
 };
-use crate::scenario::{
+use crate::scenario::{VectorIndexSpec, 
     AutoscalingSpec, BackupSpec, CapacitySpec, GsiSpec, HeatSpec, IndexRef, InsightsMode, LsiSpec, Projection, ScalingTargetSpec,
     StreamsSpec, TableClass, TableSpec,
 };
 use crate::time::SimDuration;
 
 impl Validator<'_, '_> {
+    /// `[[table.vector_index]]`: on an on-demand table only, at most five, 1 to 4,096
+    /// dimensions, names of their own.
+    fn vector_indexes(&mut self, tp: &KeyPath, raw: &[RawVectorIndex], capacity: &RawCapacity, names: &Names) -> Vec<VectorIndexSpec> {
+        if raw.len() > MAX_VECTOR_INDEXES {
+            self.err(&tp.key("vector_index"), format!("{} vector indexes: a table has at most {MAX_VECTOR_INDEXES}", raw.len()));
+        }
+        if !raw.is_empty() && !matches!(capacity, RawCapacity::OnDemand { .. }) {
+            self.err(&tp.key("vector_index"), "vector indexes are supported only on tables in on-demand capacity mode");
+        }
+        let mut out: Vec<VectorIndexSpec> = Vec::new();
+        for (i, v) in raw.iter().enumerate() {
+            let at = tp.key("vector_index").index(i);
+            if v.name.is_empty() || names.indexes.contains_key(&v.name) || out.iter().any(|o| o.name == v.name) {
+                self.err(&at.key("name"), format!("\"{}\": a vector index needs a name no other index of the table has", v.name));
+            }
+            if !(1..=MAX_VECTOR_DIMENSIONS).contains(&v.dimensions) {
+                self.err(&at.key("dimensions"), format!("a vector index has 1 to {MAX_VECTOR_DIMENSIONS} dimensions, not {}", v.dimensions));
+            }
+            out.push(VectorIndexSpec { name: v.name.clone(), dimensions: v.dimensions.clamp(1, MAX_VECTOR_DIMENSIONS) });
+        }
+        out
+    }
+
     /// `[table]`.
     pub(super) fn table(&mut self, tp: &KeyPath, raw: RawTable, names: &Names, scenario_name: &str, duration: SimDuration) -> TableSpec {
         let partition_key = self.key_ref(names, &tp.key("partition_key"), &raw.partition_key).unwrap_or(0);
@@ -91,6 +114,7 @@ impl Validator<'_, '_> {
             streams: raw.streams.as_ref().map(|s| self.streams(&tp.key("streams"), s)),
             ttl: raw.ttl.as_ref().map(|t| self.ttl(&tp.key("ttl"), t)),
             contributor_insights: raw.contributor_insights.map(InsightsMode::of),
+            vector_indexes: self.vector_indexes(tp, &raw.vector_index, &raw.capacity, names),
             mrsc_write_latency: raw.multi_region_strong.as_ref().map(|m| {
                 let at = tp.key("multi_region_strong").key("write_latency");
                 let d = self.opt_duration(&at, Some(&m.write_latency), SimDuration::from_micros(0));
