@@ -61,7 +61,6 @@ mod time;
 mod traffic;
 pub mod units;
 
-
 pub use cli::main as cli_main;
 pub use cost::{bill, bill_of, Bill, BillOptions, Catalog, Usage};
 pub use engine::{

@@ -701,7 +701,8 @@ fn a_vector_index_meters_its_writes() {
 #[test]
 fn vector_indexes_are_refused_where_aws_refuses_them() {
     let err = |text: String| ddbsim::scenario::parse_str(&text, Path::new("v.toml")).expect_err("refused").to_string();
-    let provisioned = VECTOR_TABLE.replace("capacity = { mode = \"on_demand\" }", "capacity = { mode = \"provisioned\", read = 100, write = 100 }");
+    let provisioned =
+        VECTOR_TABLE.replace("capacity = { mode = \"on_demand\" }", "capacity = { mode = \"provisioned\", read = 100, write = 100 }");
     assert!(err(provisioned).contains("table.vector_index: vector indexes are supported only on tables in on-demand capacity mode"));
     let switch = format!("{VECTOR_TABLE}\n[[at]]\ntime = \"5m\"\nswitch_mode = \"provisioned\"\n");
     assert!(err(switch).contains("at[0].switch_mode"));

@@ -2,19 +2,20 @@
 //! with `[[gsi]]`.
 
 use super::{Names, Validator};
-use crate::limits::{MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, 
-    MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MIN_TARGET_PERCENT,
-    ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
+use crate::limits::{
+    MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MAX_VECTOR_DIMENSIONS,
+    MAX_VECTOR_INDEXES, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawVectorIndex, 
+use crate::scenario::raw::{
     RawAutoscaling, RawBackups, RawCapacity, RawConsumerKind, RawGsi, RawGsiBackpressure, RawGsiCapacity, RawHeat, RawInitialBurst, RawLsi,
     RawPartitionLimitModel, RawProjection, RawScalingPolicy, RawScalingTarget, RawStreamView, RawStreams, RawTable, RawTableClass,
+    RawVectorIndex,
 };
-use crate::scenario::{VectorIndexSpec, 
+use crate::scenario::{
     AutoscalingSpec, BackupSpec, CapacitySpec, GsiSpec, HeatSpec, IndexRef, InsightsMode, LsiSpec, Projection, ScalingTargetSpec,
-    StreamsSpec, TableClass, TableSpec,
+    StreamsSpec, TableClass, TableSpec, VectorIndexSpec,
 };
 use crate::time::SimDuration;
 
@@ -35,7 +36,10 @@ impl Validator<'_, '_> {
                 self.err(&at.key("name"), format!("\"{}\": a vector index needs a name no other index of the table has", v.name));
             }
             if !(1..=MAX_VECTOR_DIMENSIONS).contains(&v.dimensions) {
-                self.err(&at.key("dimensions"), format!("a vector index has 1 to {MAX_VECTOR_DIMENSIONS} dimensions, not {}", v.dimensions));
+                self.err(
+                    &at.key("dimensions"),
+                    format!("a vector index has 1 to {MAX_VECTOR_DIMENSIONS} dimensions, not {}", v.dimensions),
+                );
             }
             out.push(VectorIndexSpec { name: v.name.clone(), dimensions: v.dimensions.clamp(1, MAX_VECTOR_DIMENSIONS) });
         }
