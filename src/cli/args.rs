@@ -146,8 +146,12 @@ pub(crate) struct RecommendArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct CheckArgs {
     /// Scenario files (TOML).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "rules")]
     pub(crate) scenarios: Vec<PathBuf>,
+    /// List the design review's rules (each rule's finding ids, the worst severity it gives,
+    /// what it reads and the fix it simulates) and exit.
+    #[arg(long)]
+    pub(crate) rules: bool,
     /// Phases to run and judge, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "steady,burst,soak,distribution")]
     pub(crate) phases: Vec<String>,

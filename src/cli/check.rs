@@ -48,8 +48,39 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
     Ok(())
 }
 
+/// One rule of `check --rules`.
+#[derive(Serialize)]
+struct RuleRow {
+    ids: &'static [&'static str],
+    worst: Severity,
+    reads: &'static [check::rules::Evidence],
+    resimulates: Option<&'static str>,
+}
+
+/// `ddbsim check --rules`: the registry, as a table or (`--json`) a document.
+fn print_rules(json: bool) {
+    let rows: Vec<RuleRow> = check::rules::RULES
+        .iter()
+        .map(|r| RuleRow { ids: r.ids(), worst: r.worst(), reads: r.reads(), resimulates: r.resimulates() })
+        .collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows).expect("plain data"));
+        return;
+    }
+    let mut table = vec![["rule".to_string(), "worst".into(), "reads".into(), "simulates the fix".into()]];
+    for r in &rows {
+        let reads: Vec<&str> = r.reads.iter().map(|e| e.name()).collect();
+        table.push([r.ids.join(", "), r.worst.name().to_string(), reads.join(", "), r.resimulates.unwrap_or("-").to_string()]);
+    }
+    print!("{}", crate::report::text::align(&table));
+}
+
 /// `ddbsim check`.
 pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
+    if a.rules {
+        print_rules(a.json);
+        return Ok(());
+    }
     let mut phases = Vec::new();
     for p in &a.phases {
         let p = Phase::parse(p).map_err(|m| CliError::Argument(format!("--phases: {m}")))?;

@@ -19,9 +19,17 @@ fn short(path: &str) -> Scenario {
     sc
 }
 
+/// Runs the plan; every finding is of a rule of the registry, within the severity the rule
+/// says it gives at worst.
 fn run_check(sc: &Scenario) -> CheckOutput {
     let o = CheckOptions { phases: Phase::ALL.to_vec(), base: RunOptions::default() };
-    check(sc, &o, &Catalog::builtin()).0
+    let out = check(sc, &o, &Catalog::builtin()).0;
+    for f in &out.findings {
+        let rule = ddbsim::study::check::rules::RULES.iter().find(|r| r.ids().contains(&f.id.as_str()));
+        let rule = rule.unwrap_or_else(|| panic!("{}: no rule of RULES makes it", f.id));
+        assert!(f.severity <= rule.worst(), "{}: {:?} above the rule's worst {:?}", f.id, f.severity, rule.worst());
+    }
+    out
 }
 
 fn finding<'a>(c: &'a CheckOutput, id: &str) -> &'a Finding {
@@ -473,4 +481,23 @@ fn a_single_table_design_names_the_entity_behind_each_index_key() {
     // the stored entries are mostly DELIVERED.
     let status = find("`status`");
     assert!(status.evidence[0].starts_with("PENDING takes the most index writes"), "{:?}", status.evidence);
+}
+
+/// `check --rules` lists the registry: every rule's finding ids, in the JSON too.
+#[test]
+fn check_lists_its_rules() {
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(["check", "--rules"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for r in ddbsim::study::check::rules::RULES.iter() {
+        for id in r.ids() {
+            assert!(text.contains(id), "{id} missing from:\n{text}");
+        }
+    }
+    assert!(text.contains("write-sharding search"));
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(["check", "--rules", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), ddbsim::study::check::rules::RULES.len());
+    assert_eq!(v[0]["ids"][0], "low-cardinality-index-key");
+    assert_eq!(v[0]["worst"], "error");
 }

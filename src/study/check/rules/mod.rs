@@ -111,6 +111,20 @@ pub enum Evidence {
     OwnShape,
 }
 
+impl Evidence {
+    /// `scenario`, `steady`, `burst`, `soak` or `own_shape`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Evidence::Scenario => "scenario",
+            Evidence::Steady => "steady",
+            Evidence::Burst => "burst",
+            Evidence::Soak => "soak",
+            Evidence::OwnShape => "own_shape",
+        }
+    }
+}
+
 /// One rule of the design review: a pitfall or smell of the design guides, with numbers.
 pub trait Rule: Sync {
     /// The ids of the findings it makes (`hot-key`).
