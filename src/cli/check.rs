@@ -72,7 +72,12 @@ fn print_rules(json: bool) {
         let reads: Vec<&str> = r.reads.iter().map(|e| e.name()).collect();
         table.push([r.ids.join(", "), r.worst.name().to_string(), reads.join(", "), r.resimulates.unwrap_or("-").to_string()]);
     }
-    print!("{}", crate::report::text::align(&table));
+    // Words, not numbers: every column left-aligned.
+    let width = |c: usize| table.iter().map(|row| row[c].chars().count()).max().unwrap_or(0);
+    let widths = [width(0), width(1), width(2)];
+    for row in &table {
+        println!("{:<w0$}  {:<w1$}  {:<w2$}  {}", row[0], row[1], row[2], row[3], w0 = widths[0], w1 = widths[1], w2 = widths[2]);
+    }
 }
 
 /// `ddbsim check`.
