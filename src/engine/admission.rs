@@ -19,6 +19,7 @@ use crate::model::{Dim, Reason};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use rand::Rng;
+use std::collections::BTreeMap;
 
 /// Partitions from which a one-pattern compact second is checked and taken partition by
 /// partition ([`Admission::admits_by_partition`]): [`MANY_PARTITIONS`].
@@ -554,9 +555,12 @@ impl Admission<'_> {
     /// Closed loops, paged requests, size-capped item collections and index buffers are
     /// decided one by one, as in [`Self::fits`].
     pub(crate) fn admits_all(&mut self, batch: &[Attempt]) -> bool {
-        if self.blocked().is_some()
-            || batch.iter().any(|a| one_by_one(self.pats, a) || a.charges.as_slice().iter().any(|c| self.is_buffered(c)))
-        {
+        if self.blocked().is_some() || batch.iter().any(|a| one_by_one(self.pats, a)) {
+            return false;
+        }
+        let buffered: Vec<bool> = (0..self.res.len()).map(|r| self.buffered(r)).collect();
+        let is_buffered = |c: &Charge| c.dim == Dim::Write && c.res != 0 && buffered[c.res as usize];
+        if buffered.iter().any(|&b| b) && !self.buffers_hold(batch.iter().flat_map(|a| a.charges.as_slice()).filter(|c| is_buffered(c))) {
             return false;
         }
         let pats = self.pats;
@@ -564,10 +568,23 @@ impl Admission<'_> {
         self.admits_charges(
             batch.iter().flat_map(|a| {
                 let ec = pats[a.pat as usize].ec_read;
-                a.charges.as_slice().iter().map(move |c| (*c, ec))
+                a.charges.as_slice().iter().filter(|c| !is_buffered(c)).map(move |c| (*c, ec))
             }),
             ec,
         )
+    }
+
+    /// Do the index writes `charges` (each into a buffer) leave every buffer short of full,
+    /// whatever their order? A buffer that filled would reject the table's later writes.
+    fn buffers_hold<'c>(&self, charges: impl Iterator<Item = &'c Charge>) -> bool {
+        let mut demand: BTreeMap<(u16, u32), u64> = BTreeMap::new();
+        for c in charges {
+            *demand.entry((c.res, c.part)).or_default() += c.units;
+        }
+        demand.into_iter().all(|((r, p), u)| {
+            let r = r as usize;
+            self.indexes[r].as_ref().and_then(|i| i.buffer.as_ref()).is_some_and(|b| u < b.room(&self.res[r], p as usize))
+        })
     }
 
     /// [`Self::admits_all`] of a compact second (its patterns are decided one by one by
@@ -787,9 +804,13 @@ impl Admission<'_> {
             let ec = self.pats[j].ec_read;
             self.on_attempt(j, charges, a.n, a.page, 1);
             for c in charges {
+                let buffered = self.is_buffered(c);
                 let res = &mut self.res[c.res as usize];
                 res.set_time(t);
-                res.take_sure(c.part as usize, c.dim, c.units, ec && c.dim == Dim::Read);
+                if !buffered {
+                    // An index write into a buffer is pushed when the attempt is admitted.
+                    res.take_sure(c.part as usize, c.dim, c.units, ec && c.dim == Dim::Read);
+                }
             }
             let instance = self.client.instance_of(a.seq);
             self.client.on_success(instance, a.n);
@@ -966,7 +987,7 @@ impl Admission<'_> {
         if r != p.res {
             if let Some(IndexState { buffer, propagation, .. }) = &mut self.indexes[r] {
                 match buffer {
-                    Some(b) if c.dim == Dim::Write => b.push(&self.res[r], c.part as usize, c.units * count, count, propagation),
+                    Some(b) if c.dim == Dim::Write => b.push(&mut self.res[r], c.part as usize, c.units * count, count, propagation),
                     _ => propagation.record(count),
                 }
             }

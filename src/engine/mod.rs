@@ -39,7 +39,7 @@ use crate::model::request::{initial_collection_bytes, initial_index_bytes, initi
 use crate::model::resource::Resource;
 use crate::model::{CapacityAction, CapacityMode, Dim};
 use crate::rng::{RngStreams, SimRng, Stream};
-use crate::scenario::{Action, Fidelity, IndexRef, Scenario};
+use crate::scenario::{Action, Fidelity, GsiBackpressure, IndexRef, Scenario};
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::units::MILLI;
 use admission::{Admission, Scratch};
@@ -259,11 +259,13 @@ impl<'a> Simulation<'a> {
             .chain(sc.replicas.iter().map(|_| None))
             .collect();
         let mut indexes = indexes;
-        if let Some(d) = t.gsi_buffer {
-            for (r, idx) in indexes.iter_mut().enumerate() {
-                if let Some(i) = idx {
-                    i.buffer = Some(WriteBuffer::new(d.as_secs(), res[r].partition_count()));
-                }
+        for (r, idx) in indexes.iter_mut().enumerate() {
+            if let Some(i) = idx {
+                i.buffer = match t.gsi_backpressure {
+                    GsiBackpressure::Sync => None,
+                    GsiBackpressure::Buffered { seconds } => Some(WriteBuffer::new(seconds.as_secs(), res[r].partition_count())),
+                    GsiBackpressure::Absorb { bound_units } => Some(WriteBuffer::absorbing(bound_units, res[r].partition_count())),
+                };
             }
         }
         let mut schedule = Schedule::default();
@@ -349,7 +351,11 @@ impl<'a> Simulation<'a> {
             self.end_minute(self.duration_s / 60);
         }
         for a in self.retries.drain() {
-            self.rec.patterns[a.pat as usize].pending_at_end += 1;
+            // A closed loop's next request, due after the end, was never sent: not offered,
+            // so not pending either.
+            if a.n > 1 || a.page > 0 {
+                self.rec.patterns[a.pat as usize].pending_at_end += 1;
+            }
         }
     }
 

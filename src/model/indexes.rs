@@ -4,7 +4,7 @@
 use super::request::index_entry_bytes;
 use super::resource::Resource;
 use super::{Dim, Reason};
-use crate::limits::{COLLECTION_LIMIT_BYTES, ITEM_OVERHEAD_BYTES};
+use crate::limits::{COLLECTION_LIMIT_BYTES, ITEM_OVERHEAD_BYTES, PARTITION_WRITE_CAP};
 use crate::rng::SimRng;
 use crate::scenario::Projection;
 use crate::stats::Histogram;
@@ -80,26 +80,61 @@ pub(crate) struct Backfill {
     live_last_second: u64,
 }
 
-/// Buffered back-pressure (AWS's design-patterns workshop, spec §15): index writes queue in a
-/// bounded buffer per index partition, drained each second at what the index can take; once a
-/// buffer is full every base-table write is rejected, whether or not it writes the index, until
-/// the drain makes room. Each partition holds `bound_s` seconds of what it can drain (the
-/// index's write capacity, at most the 1,000 WCU partition cap): a model choice, as AWS does
-/// not publish the size.
+/// Back-pressure of a GSI short of write capacity, per index partition, in one of two forms
+/// (spec §7, §15, §16; the synchronous rule needs no state):
+///
+/// * **buffered**: index writes queue in a bounded buffer, drained each second at what the
+///   index can take; each partition holds `bound_s` seconds of what it can drain (the index's
+///   write capacity, at most the 1,000 WCU partition cap), a model choice.
+/// * **absorbing**: index writes are applied at once, and reported as consumed, at most 1,000
+///   write units a second a partition (more wait, and their propagation with them); what they
+///   take beyond the index's capacity and burst credit is owed, and each second the index's
+///   capacity pays the debt down. A partition owing `bound` milli-units is full. Fitted to
+///   AWS's design-patterns workshop, where a 1 WCU index took 326 WU/s and back-pressure began
+///   only after minutes.
+///
+/// Once a partition is full every base-table write is rejected, whether or not it writes the
+/// index, until the drain makes room ("regardless of whether a new row is destined for a
+/// GSI", the workshop).
 #[derive(Clone, Debug)]
 pub(crate) struct WriteBuffer {
-    /// Seconds of drain rate each partition's buffer holds.
-    bound_s: u64,
-    /// Per index partition: queued milli write units.
+    kind: BufferKind,
+    /// Per index partition: queued (buffered) or owed (absorbing) milli write units.
     level: Vec<u64>,
+    /// Absorbing: per partition, milli-units admitted but not yet applied (beyond the
+    /// partition's 1,000 WU a second).
+    backlog: Vec<u64>,
+    /// Absorbing: per partition, milli-units applied this second.
+    applied: Vec<u64>,
     /// Why the buffer is full, while it is.
     full: Option<(usize, Reason)>,
 }
 
+/// The form of a [`WriteBuffer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BufferKind {
+    /// A queue of `bound_s` seconds of the partition's drain rate.
+    Queue { bound_s: u64 },
+    /// A debt of at most `bound` milli-units.
+    Absorb { bound: u64 },
+}
+
+/// Milli write units a partition applies in a second: its physical cap (§2).
+const APPLY_MILLI: u64 = PARTITION_WRITE_CAP * crate::units::MILLI;
+
 impl WriteBuffer {
-    /// Empty buffers for `partitions` index partitions.
+    /// Empty buffered queues of `bound_s` seconds for `partitions` index partitions.
     pub(crate) fn new(bound_s: u64, partitions: usize) -> Self {
-        Self { bound_s, level: vec![0; partitions], full: None }
+        Self::of(BufferKind::Queue { bound_s }, partitions)
+    }
+
+    /// Absorbing debts of at most `bound_units` write units for `partitions` index partitions.
+    pub(crate) fn absorbing(bound_units: u64, partitions: usize) -> Self {
+        Self::of(BufferKind::Absorb { bound: bound_units.saturating_mul(crate::units::MILLI) }, partitions)
+    }
+
+    fn of(kind: BufferKind, partitions: usize) -> Self {
+        Self { kind, level: vec![0; partitions], backlog: vec![0; partitions], applied: vec![0; partitions], full: None }
     }
 
     /// The partition and reason of a full buffer: base-table writes are rejected meanwhile.
@@ -108,56 +143,94 @@ impl WriteBuffer {
         self.full
     }
 
-    /// Queues `units` milli write units of `n` index writes on partition `p` of `res`; they
-    /// propagate after the queue ahead of them drains at the partition's rate.
-    pub(crate) fn push(&mut self, res: &Resource, p: usize, units: u64, n: u64, propagation: &mut Propagation) {
-        let rate = res.partition_rate_milli(Dim::Write).max(1);
-        let wait_us = (u128::from(self.level[p]) * 1_000_000 / u128::from(rate)) as u64;
-        propagation.record_after(n, wait_us);
+    /// The most milli-units partition `p` may hold.
+    fn bound(&self, res: &Resource) -> u64 {
+        match self.kind {
+            BufferKind::Queue { bound_s } => bound_s * res.partition_rate_milli(Dim::Write),
+            BufferKind::Absorb { bound } => bound,
+        }
+    }
+
+    /// Takes `units` milli write units of `n` index writes on partition `p` of `res`:
+    /// queued (they propagate after the queue ahead of them drains at the partition's rate),
+    /// or applied now as far as the partition's 1,000 WU a second allows (the rest wait their
+    /// turn) and owed.
+    pub(crate) fn push(&mut self, res: &mut Resource, p: usize, units: u64, n: u64, propagation: &mut Propagation) {
+        match self.kind {
+            BufferKind::Queue { .. } => {
+                let rate = res.partition_rate_milli(Dim::Write).max(1);
+                let wait_us = (u128::from(self.level[p]) * 1_000_000 / u128::from(rate)) as u64;
+                propagation.record_after(n, wait_us);
+            }
+            BufferKind::Absorb { .. } => {
+                let now = if self.backlog[p] == 0 { units.min(APPLY_MILLI.saturating_sub(self.applied[p])) } else { 0 };
+                let wait_us = (u128::from(self.backlog[p] + units - now) * 1_000_000 / u128::from(APPLY_MILLI)) as u64;
+                res.record_applied(p, Dim::Write, now);
+                self.applied[p] += now;
+                self.backlog[p] += units - now;
+                propagation.record_after(n, if now == units { 0 } else { wait_us });
+            }
+        }
         self.level[p] += units;
-        if self.level[p] >= self.bound_s * rate {
+        if self.level[p] >= self.bound(res) {
             self.full = Some((p, res.rate_reason(Dim::Write)));
         }
     }
 
     /// Room on partition `p` before the buffer is full, milli-units.
     pub(crate) fn room(&self, res: &Resource, p: usize) -> u64 {
-        (self.bound_s * res.partition_rate_milli(Dim::Write)).saturating_sub(self.level[p])
+        self.bound(res).saturating_sub(self.level[p])
     }
 
-    /// At the end of a second: every partition applies what its buckets hold of its queue.
-    /// Returns the milli-units applied.
+    /// At the end of a second: every partition applies what its buckets hold of its queue, or
+    /// applies its backlog (at most its 1,000 WU a second) and pays down its debt with what
+    /// its buckets hold. Returns the milli-units taken from the buckets.
     pub(crate) fn drain(&mut self, res: &mut Resource, end_us: u64) -> u64 {
         res.set_time(end_us);
-        let bound = self.bound_s * res.partition_rate_milli(Dim::Write);
+        let bound = self.bound(res);
         self.full = None;
         let mut done = 0;
-        for (p, level) in self.level.iter_mut().enumerate() {
-            if *level == 0 {
+        for p in 0..self.level.len() {
+            if let BufferKind::Absorb { .. } = self.kind {
+                // What the second has left of the partition's 1,000 WU applies the backlog.
+                let now = self.backlog[p].min(APPLY_MILLI.saturating_sub(self.applied[p]));
+                res.record_applied(p, Dim::Write, now);
+                self.backlog[p] -= now;
+                self.applied[p] = 0;
+            }
+            let owed = self.level[p] - self.backlog[p];
+            if owed == 0 {
                 continue;
             }
-            let (took, why) = res.take_up_to(p, Dim::Write, *level);
-            *level -= took;
+            let (took, why) = match self.kind {
+                BufferKind::Queue { .. } => res.take_up_to(p, Dim::Write, owed),
+                BufferKind::Absorb { .. } => res.pay_up_to(p, Dim::Write, owed),
+            };
+            self.level[p] -= took;
             done += took;
-            if *level >= bound && self.full.is_none() {
+            if self.level[p] >= bound && self.full.is_none() {
                 self.full = Some((p, why.unwrap_or_else(|| res.rate_reason(Dim::Write))));
             }
         }
         done
     }
 
-    /// Partition `i` split in two, the lower child taking `frac` of its queue.
+    /// Partition `i` split in two, the lower child taking `frac` of its queue or debt.
     pub(crate) fn split(&mut self, i: usize, frac: f64) {
-        let lower = (self.level[i] as f64 * frac).round() as u64;
-        let upper = self.level[i] - lower;
-        self.level[i] = lower;
-        self.level.insert(i + 1, upper);
+        for v in [&mut self.level, &mut self.backlog, &mut self.applied] {
+            let lower = (v[i] as f64 * frac).round() as u64;
+            let upper = v[i] - lower;
+            v[i] = lower;
+            v.insert(i + 1, upper);
+        }
     }
 
     /// Every partition split in halves until there are at least `n` (as [`Resource::grow_to`]).
     pub(crate) fn grow_to(&mut self, n: usize) {
-        while self.level.len() < n {
-            self.level = self.level.iter().flat_map(|&l| [l / 2, l - l / 2]).collect();
+        for v in [&mut self.level, &mut self.backlog, &mut self.applied] {
+            while v.len() < n {
+                *v = v.iter().flat_map(|&l| [l / 2, l - l / 2]).collect();
+            }
         }
     }
 }
@@ -395,11 +468,11 @@ mod tests {
         let mut res = Resource::new("G".into(), true, &CapacitySpec::Provisioned { read: 1, write: 5 }, 0, false, false);
         let mut prop = Propagation::new(1, 1, SimRng::seed_from_u64(1));
         let mut b = WriteBuffer::new(10, res.partition_count());
-        b.push(&res, 0, 48_000, 48, &mut prop);
+        b.push(&mut res, 0, 48_000, 48, &mut prop);
         assert_eq!(b.full(), None);
         assert_eq!(b.drain(&mut res, 1_000_000), 5_000, "the bucket held one second of 5 WCU");
         assert_eq!(b.room(&res, 0), 7_000);
-        b.push(&res, 0, 7_000, 1, &mut prop);
+        b.push(&mut res, 0, 7_000, 1, &mut prop);
         let waited = prop.delays.max();
         assert!((8_600_000..=8_600_002).contains(&waited), "{waited}");
         assert_eq!(b.full(), Some((0, Reason::Provisioned)));
@@ -410,5 +483,46 @@ mod tests {
         assert_eq!(b.level, vec![10_000, 30_000]);
         b.grow_to(4);
         assert_eq!(b.level, vec![5_000, 5_000, 15_000, 15_000]);
+    }
+
+    /// An absorbing 1 WCU index with a 1,000-unit bound and no burst credit, taking Step 7's
+    /// 326 WU a second: each second's 326 units are applied and consumed at once; the drain
+    /// pays what the bucket holds: 1 unit, then 2 (a refill plus the unit that overflowed the
+    /// full bucket in the first second, banked as burst credit, spec §3), then 1. The debt is
+    /// 325, 649, 974 after three seconds (room 26), and the fourth second's push reaches
+    /// 1,300 ≥ 1,000: full. A partition applies at most 1,000 units a second: 1,500 more units apply 1,000
+    /// now, and the other 500 wait half a second (500 / 1,000 per second) and apply in the
+    /// next second.
+    #[test]
+    fn an_absorbing_index_applies_now_and_owes_the_rest() {
+        use crate::scenario::CapacitySpec;
+        use rand::SeedableRng;
+        let mut res = Resource::new("G".into(), true, &CapacitySpec::Provisioned { read: 1, write: 1 }, 0, false, false);
+        let mut prop = Propagation::new(1, 1, SimRng::seed_from_u64(1));
+        let mut b = WriteBuffer::absorbing(1_000, res.partition_count());
+        for s in 1..=3u64 {
+            b.push(&mut res, 0, 326_000, 326, &mut prop);
+            assert_eq!(res.second_consumed(Dim::Write), 326_000, "applied and consumed at once");
+            assert_eq!(b.full(), None);
+            assert_eq!(b.drain(&mut res, s * 1_000_000), if s == 2 { 2_000 } else { 1_000 }, "second {s}");
+            assert_eq!(res.second_consumed(Dim::Write), 326_000, "the payment is not consumed again");
+            res.end_second();
+        }
+        assert_eq!(b.level, vec![974_000]);
+        assert_eq!(b.room(&res, 0), 26_000);
+        b.push(&mut res, 0, 326_000, 326, &mut prop);
+        assert_eq!(b.full(), Some((0, Reason::Provisioned)));
+        let mut res = Resource::new("G".into(), true, &CapacitySpec::Provisioned { read: 1, write: 1 }, 0, false, false);
+        let mut prop = Propagation::new(1, 1, SimRng::seed_from_u64(1));
+        let mut b = WriteBuffer::absorbing(60_000, 1);
+        b.push(&mut res, 0, 1_500_000, 1, &mut prop);
+        assert_eq!(res.second_consumed(Dim::Write), 1_000_000, "a partition applies 1,000 WU a second");
+        assert!((500_000..=500_002).contains(&prop.delays.max()), "{}", prop.delays.max());
+        b.drain(&mut res, 1_000_000);
+        assert_eq!(res.second_consumed(Dim::Write), 1_000_000, "the second had no room left for the backlog");
+        res.end_second();
+        b.drain(&mut res, 2_000_000);
+        assert_eq!(res.second_consumed(Dim::Write), 500_000, "the next second applies it");
+        assert_eq!(b.backlog, vec![0]);
     }
 }

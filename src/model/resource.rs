@@ -1083,6 +1083,31 @@ impl Resource {
         (u, why)
     }
 
+    /// Records `u` milli-units of `d` applied on partition `p` outside the buckets (an
+    /// absorbing GSI's writes): consumed this second and this minute, nothing taken.
+    pub(crate) fn record_applied(&mut self, p: usize, d: Dim, u: u64) {
+        if u == 0 {
+            return;
+        }
+        let i = d as usize;
+        self.second_consumed[i] += u;
+        let part = &mut self.parts[p];
+        if part.used == [0; 2] {
+            self.touched.push(p as u32);
+        }
+        part.used[i] += u;
+    }
+
+    /// [`Self::take_up_to`] of units already counted as consumed ([`Self::record_applied`]):
+    /// the buckets pay a debt, and the second's consumption is not counted again.
+    pub(crate) fn pay_up_to(&mut self, p: usize, d: Dim, want: u64) -> (u64, Option<Reason>) {
+        let (took, why) = self.take_up_to(p, d, want);
+        let i = d as usize;
+        self.second_consumed[i] -= took;
+        self.parts[p].used[i] -= took;
+        (took, why)
+    }
+
     /// What one partition can drain in a second, milli-units of `d`: the resource's
     /// table-level rate, at most the partition cap.
     #[must_use]

@@ -35,7 +35,9 @@ pub use keys::{KeySpaceSpec, Popularity, Shards, SortKeys};
 pub use pattern::{ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{PricingSpec, SavingsPlan};
-pub use table::{AutoscalingSpec, CapacitySpec, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec};
+pub use table::{
+    AutoscalingSpec, CapacitySpec, GsiBackpressure, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec,
+};
 pub use validate::{load, load_with, parse_str, parse_str_with, validate, LoadOptions};
 
 /// A validated scenario.

@@ -38,9 +38,8 @@ pub struct TableSpec {
     pub update_latency: SimDuration,
     /// Time a capacity-mode switch takes (the old mode applies meanwhile).
     pub switch_duration: SimDuration,
-    /// Buffered GSI back-pressure: each index partition buffers this many seconds of its write
-    /// capacity (`None`: synchronous back-pressure).
-    pub gsi_buffer: Option<SimDuration>,
+    /// How a GSI short of write capacity holds back base-table writes.
+    pub gsi_backpressure: GsiBackpressure,
     /// UpdateTable latency when partitions must be added.
     pub partition_add_latency: SimDuration,
     /// Time a pre-warm takes.
@@ -81,6 +80,29 @@ impl VectorIndexSpec {
         let vector = if delete { 0 } else { self.dimensions * crate::limits::VECTOR_BYTES_PER_DIMENSION };
         vector.max(crate::limits::MIN_VECTOR_WRITE_BYTES)
     }
+}
+
+/// How a GSI short of write capacity holds back base-table writes (spec §7, §15, §16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GsiBackpressure {
+    /// A base-table write is admitted only if every index it writes has the capacity at that
+    /// moment (the Developer Guide's rule).
+    Sync,
+    /// Index writes queue in a buffer per index partition holding `seconds` of what it can
+    /// apply, drained each second at the index's capacity; a full buffer rejects every
+    /// base-table write.
+    Buffered {
+        /// Seconds of the partition's write rate a buffer holds.
+        seconds: SimDuration,
+    },
+    /// Index writes are applied at once (reported as consumed), at most a partition's 1,000
+    /// WU/s; what they take beyond the index's capacity and burst credit is owed, paid down
+    /// each second at the index's capacity, and a partition owing `bound_units` rejects every
+    /// base-table write until it pays (AWS's design-patterns workshop, measured).
+    Absorb {
+        /// Write units an index partition may owe.
+        bound_units: u64,
+    },
 }
 
 /// Split-for-heat settings (spec §2; thresholds are [UNKNOWN] in the docs, so configurable).

@@ -9,7 +9,9 @@
 //! engine's own [`Autoscaler`] and [`DecreaseQuota`] (spec §6.2): a decision at each minute's
 //! end on the minute's consumed units, applied after the alarm delay and the UpdateTable
 //! latency (longer when partitions are added), with the scenario's `set_autoscaling` actions
-//! (scheduled floors). On-demand resources follow [`OnDemandGrowth`] (spec §5).
+//! (scheduled floors). On-demand resources follow [`OnDemandGrowth`] (spec §5). An absorbing
+//! GSI (the default back-pressure, spec §16) owes what its capacity and credit do not cover,
+//! up to its partitions' bound, and pays it back from spare capacity.
 //!
 //! What it leaves out, and the engine confirms: arrivals within a minute (Poisson seconds,
 //! per-second buckets), partitions and hot keys, retries. Its throttled share is of demanded
@@ -159,6 +161,10 @@ struct Track {
     units: f64,
     /// Burst credit, units.
     bank: f64,
+    /// An absorbing GSI's write debt, units (spec §16), and the most it may owe: its
+    /// partitions' bound (0 elsewhere).
+    debt: f64,
+    debt_max: f64,
     /// A change waiting: (second it applies, new units).
     pending: Option<(u64, u64)>,
     scaler: Option<Autoscaler>,
@@ -222,7 +228,7 @@ impl<'a> Screen<'a> {
                     };
                     let target = auto.and_then(|a| if d == 0 { a.read } else { a.write });
                     let bank = if sc.table.initial_burst_full && growth.is_none() { units * BURST_SECONDS as f64 } else { 0.0 };
-                    Track { units, bank, pending: None, scaler: target.map(Autoscaler::new), growth }
+                    Track { units, bank, debt: 0.0, debt_max: 0.0, pending: None, scaler: target.map(Autoscaler::new), growth }
                 };
                 [mk(0), mk(1)]
             })
@@ -247,7 +253,13 @@ impl<'a> Screen<'a> {
             })
             .collect();
         actions.sort_by_key(|a| a.0);
-        actions.sort_by_key(|a| a.0);
+        let mut tracks = tracks;
+        if let crate::scenario::GsiBackpressure::Absorb { bound_units } = sc.table.gsi_backpressure {
+            // An absorbing GSI owes what it cannot take, up to each partition's bound.
+            for (t, &n) in tracks.iter_mut().zip(&partitions).skip(1) {
+                t[1].debt_max = bound_units as f64 * n as f64;
+            }
+        }
         Self {
             sc,
             demand,
@@ -315,12 +327,17 @@ impl<'a> Screen<'a> {
                 let served = if t.growth.is_some() {
                     want.min(cap)
                 } else if want <= cap {
-                    t.bank = (t.bank + cap - want).min(t.units * BURST_SECONDS as f64);
+                    // Spare capacity pays an absorbing index's debt first, then banks.
+                    let pay = t.debt.min(cap - want);
+                    t.debt -= pay;
+                    t.bank = (t.bank + cap - want - pay).min(t.units * BURST_SECONDS as f64);
                     want
                 } else {
                     let draw = t.bank.min(want - cap);
                     t.bank -= draw;
-                    cap + draw
+                    let owe = (want - cap - draw).min(t.debt_max - t.debt).max(0.0);
+                    t.debt += owe;
+                    cap + draw + owe
                 };
                 consumed[r][d] = served / secs;
                 if r == 0 && d == 1 {

@@ -5,14 +5,43 @@ use ddbsim::scenario::load;
 use ddbsim::Dim;
 use std::path::Path;
 
-/// The cascade: a 100 WCU index under 500 writes/s. Burst credit of 100 x 300 = 30,000 units
-/// and the full bucket's 100 are spent first; after that exactly 100 writes a second get
-/// through. Over 600 s: 100 x 600 + 30,000 + 100 = 90,100 served, less the fraction of a unit
-/// left at the end, and in every minute after the credit is gone
-/// 6,000 writes are served, so the throttled share is 1 - 100/500 = 80 %.
+/// The cascade: a 100 WCU index under 500 writes/s, absorbing (the default, spec §16). The
+/// index applies all 500 a second; its full bucket's 100, 100 a second and 30,000 units of
+/// burst credit pay the debt, which grows by 400 a second once the credit is gone (75 s) and
+/// reaches the 60,000-unit bound at 75 + 150 = 225 s, in minute 3. From then on, each second's
+/// drain of 100 lets 100 writes through: 6,000 a minute served, 80 % throttled, every event on
+/// the index. Served: 100 + 600 x 100 + 30,000 = 90,100 paid, plus the 59,900 still owed after
+/// the last drain (the bound less that drain's 100) = 150,000.
 #[test]
-fn gsi_cascade_steady_state_throttle_share() {
+fn gsi_cascade_absorbs_then_holds_back() {
     let sc = load(Path::new("scenarios/gsi-cascade.toml")).unwrap();
+    let r = run(&sc);
+    let served: u64 = r.patterns[0].served;
+    assert!((149_997..=150_001).contains(&served), "{served}");
+    for (m, t) in r.resources[1].minutes[..3].iter().zip(&r.resources[0].minutes) {
+        assert_eq!(m.events(Dim::Write), 0, "the bound holds for 225 s");
+        assert_eq!(m.consumed[1], t.consumed[1], "every write applied at once (1 WCU on each)");
+        assert!(m.consumed[1] > 29_000 * 1_000, "500 a second, Poisson");
+    }
+    assert!(r.resources[1].minutes[3].events(Dim::Write) > 0);
+    for m in &r.resources[1].minutes[4..] {
+        assert_eq!(m.consumed[1], 6_000 * 1_000, "6,000 index write units a minute");
+        let share = m.events(Dim::Write) as f64 / (m.requested[1] as f64 / 1_000.0);
+        assert!((share - 0.8).abs() < 0.01, "throttled share {share}");
+    }
+    assert!(r.resources[0].minutes.iter().all(|m| m.events(Dim::Write) == 0));
+}
+
+/// The same cascade under the Developer Guide's synchronous rule (`gsi_backpressure =
+/// "sync"`). Burst credit of 100 x 300 = 30,000 units and the full bucket's 100 are spent
+/// first; after that exactly 100 writes a second get through. Over 600 s: 100 x 600 + 30,000 +
+/// 100 = 90,100 served, less the fraction of a unit left at the end, and in every minute
+/// after the credit is gone 6,000 writes are served, so the throttled share is 1 - 100/500 =
+/// 80 %.
+#[test]
+fn gsi_cascade_synchronous_steady_state_throttle_share() {
+    let mut sc = load(Path::new("scenarios/gsi-cascade.toml")).unwrap();
+    sc.table.gsi_backpressure = ddbsim::scenario::GsiBackpressure::Sync;
     let r = run(&sc);
     let served: u64 = r.patterns[0].served;
     assert!((90_097..=90_100).contains(&served), "{served}");
@@ -274,6 +303,7 @@ add_gsi = "G"
 /// commit) and a standard 1 WCU index write (ddbsim's model: the index is written once), so 4
 /// transactions a second get through: 4 x 25 x 2 x 300 = 60,000 table WCU, 30,000 index WCU,
 /// and the other 36 a second are ThrottledRequests: about 10,800.
+/// (The Developer Guide's synchronous rule, `gsi_backpressure = "sync"`.)
 #[test]
 fn batch_and_transactional_writes_wait_for_their_index() {
     for (op, per_item) in [("batch_write", 1), ("transact_write", 2)] {
@@ -284,6 +314,7 @@ duration = "5m"
 [table]
 partition_key = "k"
 capacity = {{ mode = "provisioned", read = 100, write = 40000 }}
+gsi_backpressure = "sync"
 initial_burst = "empty"
 [keys.k]
 cardinality = 1000000

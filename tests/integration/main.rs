@@ -15,6 +15,7 @@ mod house; // the house rules of src/: file and function lengths, no import cycl
 mod import; // table definitions and CloudWatch history in the formats AWS tools write
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
 mod malformed; // a battery of bad scenarios, each with a clear error
+mod measured; // the real service's published measurements, reproduced by the default model
 mod memory; // the guard's memory estimate against the measured peak
 mod properties; // invariants over generated scenarios (proptest)
 mod readme; // every command README shows runs

@@ -87,6 +87,22 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         7,
     ),
     (
+        "gsi_absorb_bound with synchronous back-pressure",
+        "read = 100, write = 100 }\n",
+        "read = 100, write = 100 }\ngsi_backpressure = \"sync\"\ngsi_absorb_bound = 1000\n",
+        "table.gsi_absorb_bound",
+        "gsi_backpressure = \"absorb\"",
+        8,
+    ),
+    (
+        "an absorb bound of nothing",
+        "read = 100, write = 100 }\n",
+        "read = 100, write = 100 }\ngsi_absorb_bound = 0\n",
+        "table.gsi_absorb_bound",
+        "1 to",
+        7,
+    ),
+    (
         "unknown back-pressure model",
         "read = 100, write = 100 }\n",
         "read = 100, write = 100 }\ngsi_backpressure = \"async\"\n",

@@ -18,7 +18,9 @@ fn within(got: f64, want: f64, rel: f64) -> bool {
 /// provisioned units for the hour plus the 300 seconds of burst credit it starts with.
 /// EmailIndex: 3 RCU x (3,600 + 300) = 11,700 RCU, each keys-only lookup 0.5 RCU (rounded up to
 /// 4 KB, eventually consistent): 23,400 of about 360,000 lookups, so 93.5 % fail. Its 1 WCU
-/// takes (3,600 + 300) = 3,900 entries: at most 3,900 of 7,200 sign-ups (2/s). The table's
+/// and 300 units of credit take 3,900 entries in the hour; the other ~3,300 of the 7,200
+/// sign-ups (2/s) are absorbed (spec §16: a debt far under the 60,000-unit bound), so every
+/// sign-up is served and the index consumes one unit for each. The table's
 /// 390 RCU serve 390 x 3,900 = 1,521,000 RCU. The formula would have said 1.25 RCU for the
 /// lookups; DynamoDB's rounding needs 50.
 #[test]
@@ -33,7 +35,7 @@ fn the_capacity_template_at_twice_its_formula_fails_the_email_lookups() {
     let failed = email.failed as f64 / email.offered as f64;
     assert!((0.93..0.94).contains(&failed), "{failed}");
     let signup = &p("sign-up").requests;
-    assert!(signup.served <= 3_900 && signup.served > 3_850, "{}", signup.served);
+    assert!(signup.served == signup.offered && signup.served > 7_000, "{} of {}", signup.served, signup.offered);
     assert!(within(r("EmailIndex").consumed_wcu, signup.served as f64, 1e-12), "one 1-WCU entry a sign-up");
     assert!(within(r("Users").consumed_rcu, 1_521_000.0, 0.002), "{}", r("Users").consumed_rcu);
     // The formula's rounding is on the side of the TimeIndex reads (20 RCU needed, 38 given).
@@ -85,7 +87,10 @@ fn eight_all_projection_indexes_cost_nine_times_the_writes() {
 /// status (active 90 %, inactive 7 %, suspended 3 %) over 5 partitions: the partition holding
 /// `active` (and, by the hash, `inactive`) serves 97 % of its units, 0.97 x 5 = 4.85 times the
 /// mean, beyond the plan's 20 %; the base table's 5 partitions share 20 million even keys
-/// within 1 %. Steady and soak pass; the 2x burst throttles on the index.
+/// within 1 %. Steady and soak pass; the 2x burst takes the TimeIndex above its 292 WCU while
+/// its auto scaling lags, and the index absorbs it (spec §16: at most ~117 units a second for
+/// 5 minutes, ~35,000 units, under its partitions' 60,000-unit bound): the burst passes, with
+/// a gsi-back-pressure warning that says so.
 #[test]
 fn the_load_test_plan_finds_the_status_index() {
     let sc = load(Path::new("scenarios/load-test-plan.toml")).unwrap();
@@ -93,7 +98,10 @@ fn the_load_test_plan_finds_the_status_index() {
     let c = check(&sc, &o, &Catalog::builtin()).0;
     let phase = |ph: Phase| c.phases.iter().find(|p| p.phase == ph).unwrap();
     assert!(phase(Phase::Steady).passed && phase(Phase::Soak).passed);
-    assert!(!phase(Phase::Burst).passed);
+    assert!(phase(Phase::Burst).passed);
+    assert!(c.findings.iter().any(|f| f.id == "gsi-back-pressure"
+        && f.resource.as_deref() == Some("TimeIndex")
+        && f.severity == ddbsim::study::check::Severity::Warn));
     let d = phase(Phase::Distribution);
     assert!(!d.passed);
     let spread = |res: &str, dim: &str| d.spread.iter().find(|s| s.resource == res && s.dimension.name() == dim).unwrap();
@@ -101,5 +109,4 @@ fn the_load_test_plan_finds_the_status_index() {
     assert_eq!(t.partitions, 5);
     assert!(within(t.max_over_mean, 0.97 * 5.0, 0.01), "{}", t.max_over_mean);
     assert!(spread("Users", "read").max_over_mean < 1.01 && spread("Users", "write").max_over_mean < 1.02);
-    assert!(c.findings.iter().any(|f| f.id == "autoscaling-lag" && f.resource.as_deref() == Some("TimeIndex")));
 }

@@ -40,14 +40,20 @@ pub struct RawTable {
     /// Eventually consistent reads may be served by any replica: a partition serves this many
     /// times its read cap of them (1 to 3); default 1.5, AWS's measurement of one key.
     pub ec_read_fanout: Option<f64>,
-    /// How a GSI short of write capacity holds back base-table writes: "sync" (a write is
-    /// admitted only if every index it writes has the capacity now) or "buffered" (index writes
-    /// queue in a bounded buffer drained at the index's capacity; once it is full every
-    /// base-table write is rejected); default "sync".
+    /// How a GSI short of write capacity holds back base-table writes: "absorb" (index writes
+    /// are applied at once, up to a partition's 1,000 WU/s, and what they take beyond the
+    /// index's capacity and burst credit is owed; once a partition owes `gsi_absorb_bound`
+    /// units every base-table write is rejected until it pays down: AWS's measured runs),
+    /// "sync" (a write is admitted only if every index it writes has the capacity now: the
+    /// Developer Guide's sentence) or "buffered" (index writes queue in a buffer of
+    /// `gsi_buffer` drained at the index's capacity); default "absorb".
     pub gsi_backpressure: Option<RawGsiBackpressure>,
     /// With buffered back-pressure: each index partition's buffer holds this many seconds of
     /// its write capacity (the index's, at most 1,000 WCU); default "5m".
     pub gsi_buffer: Option<String>,
+    /// With absorbing back-pressure: the write units an index partition may owe beyond its
+    /// capacity (and burst credit) before every base-table write is rejected; default 60000.
+    pub gsi_absorb_bound: Option<u64>,
     /// Backups and exports, billed per GB (they do not use the table's capacity).
     pub backups: Option<RawBackups>,
     /// DynamoDB Streams on the table and the consumers that read it.
@@ -231,8 +237,12 @@ pub enum RawInitialBurst {
 pub enum RawGsiBackpressure {
     /// The base write needs the index's capacity at once (the Developer Guide's rule).
     Sync,
-    /// Index writes queue in a bounded buffer (AWS's design-patterns workshop).
+    /// Index writes queue in a bounded buffer drained at the index's capacity.
     Buffered,
+    /// Index writes are applied at once, above the index's capacity if need be, and what they
+    /// take beyond it is owed, up to a bound in units (AWS's design-patterns workshop,
+    /// measured).
+    Absorb,
 }
 
 /// How a partition's read and write limits interact.

@@ -3,8 +3,8 @@
 
 use super::{Names, Validator};
 use crate::limits::{
-    MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT, MAX_VECTOR_DIMENSIONS,
-    MAX_VECTOR_INDEXES, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
+    MAX_CAPACITY_UNITS, MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT,
+    MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
@@ -14,12 +14,50 @@ use crate::scenario::raw::{
     RawVectorIndex,
 };
 use crate::scenario::{
-    AutoscalingSpec, BackupSpec, CapacitySpec, GsiSpec, HeatSpec, IndexRef, InsightsMode, LsiSpec, Projection, ScalingTargetSpec,
-    StreamsSpec, TableClass, TableSpec, VectorIndexSpec,
+    AutoscalingSpec, BackupSpec, CapacitySpec, GsiBackpressure, GsiSpec, HeatSpec, IndexRef, InsightsMode, LsiSpec, Projection,
+    ScalingTargetSpec, StreamsSpec, TableClass, TableSpec, VectorIndexSpec,
 };
 use crate::time::SimDuration;
 
 impl Validator<'_, '_> {
+    /// `gsi_backpressure` with its `gsi_buffer` or `gsi_absorb_bound`: a size only for its own
+    /// model.
+    fn gsi_backpressure(&mut self, tp: &KeyPath, raw: &RawTable) -> GsiBackpressure {
+        let mode = raw.gsi_backpressure.unwrap_or(RawGsiBackpressure::Absorb);
+        if raw.gsi_buffer.is_some() && mode != RawGsiBackpressure::Buffered {
+            self.err(
+                &tp.key("gsi_buffer"),
+                "gsi_buffer sizes the buffer of gsi_backpressure = \"buffered\"; set that too, or remove gsi_buffer",
+            );
+        }
+        if raw.gsi_absorb_bound.is_some() && mode != RawGsiBackpressure::Absorb {
+            self.err(
+                &tp.key("gsi_absorb_bound"),
+                "gsi_absorb_bound bounds gsi_backpressure = \"absorb\" (the default); remove it, or the other gsi_backpressure",
+            );
+        }
+        match mode {
+            RawGsiBackpressure::Sync => GsiBackpressure::Sync,
+            RawGsiBackpressure::Buffered => {
+                let d = self.opt_duration(&tp.key("gsi_buffer"), raw.gsi_buffer.as_ref(), defaults::GSI_BUFFER);
+                if d < SimDuration::from_secs(1) {
+                    self.err(&tp.key("gsi_buffer"), "a GSI buffer holds at least 1s of the index's write capacity");
+                }
+                GsiBackpressure::Buffered { seconds: d }
+            }
+            RawGsiBackpressure::Absorb => {
+                let bound = raw.gsi_absorb_bound.unwrap_or(defaults::GSI_ABSORB_BOUND);
+                if bound == 0 || bound > MAX_CAPACITY_UNITS {
+                    self.err(
+                        &tp.key("gsi_absorb_bound"),
+                        format!("write units an index partition may owe: 1 to {MAX_CAPACITY_UNITS}, not {bound}"),
+                    );
+                }
+                GsiBackpressure::Absorb { bound_units: bound.clamp(1, MAX_CAPACITY_UNITS) }
+            }
+        }
+    }
+
     /// `[[table.vector_index]]`: on an on-demand table only, at most five, 1 to 4,096
     /// dimensions, names of their own.
     fn vector_indexes(&mut self, tp: &KeyPath, raw: &[RawVectorIndex], capacity: &RawCapacity, names: &Names) -> Vec<VectorIndexSpec> {
@@ -66,23 +104,7 @@ impl Validator<'_, '_> {
         if doubling < SimDuration::from_secs(60) {
             self.err(&tp.key("on_demand_doubling"), "the on-demand doubling time must be at least 1m");
         }
-        let gsi_buffer = match (raw.gsi_backpressure, &raw.gsi_buffer) {
-            (Some(RawGsiBackpressure::Buffered), b) => {
-                let d = self.opt_duration(&tp.key("gsi_buffer"), b.as_ref(), defaults::GSI_BUFFER);
-                if d < SimDuration::from_secs(1) {
-                    self.err(&tp.key("gsi_buffer"), "a GSI buffer holds at least 1s of the index's write capacity");
-                }
-                Some(d)
-            }
-            (_, Some(_)) => {
-                self.err(
-                    &tp.key("gsi_buffer"),
-                    "gsi_buffer sizes the buffer of gsi_backpressure = \"buffered\"; set that too, or remove gsi_buffer",
-                );
-                None
-            }
-            (_, None) => None,
-        };
+        let gsi_backpressure = self.gsi_backpressure(tp, &raw);
         TableSpec {
             name: raw.name.unwrap_or_else(|| scenario_name.to_string()),
             partition_key,
@@ -105,7 +127,7 @@ impl Validator<'_, '_> {
             },
             update_latency: self.opt_duration(&tp.key("update_latency"), raw.update_latency.as_ref(), defaults::UPDATE_LATENCY),
             switch_duration: self.opt_duration(&tp.key("switch_duration"), raw.switch_duration.as_ref(), defaults::SWITCH_DURATION),
-            gsi_buffer,
+            gsi_backpressure,
             partition_add_latency: self.opt_duration(
                 &tp.key("partition_add_latency"),
                 raw.partition_add_latency.as_ref(),
