@@ -185,11 +185,34 @@ fn sources() -> Vec<Source> {
                 return None;
             }
             let text = std::fs::read_to_string(&path).expect("a source file reads");
-            let before: Vec<&str> = text.lines().take_while(|l| !l.trim_start().starts_with("#[cfg(test)]")).collect();
+            let before = before_tests(&text);
             let code = blank(&before.join("\n")).lines().map(str::to_string).collect();
             Some(Source { module, path, code })
         })
         .collect()
+}
+
+/// The lines of `text` before its test module: the first `#[cfg(test)]` followed by a `mod`
+/// line. A `#[cfg(test)]` on a function or a constant does not end the code (four files over
+/// 700 lines hid behind one).
+fn before_tests(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_mod = |l: &str| {
+        let l = l.trim_start();
+        let l = l.strip_prefix("pub(crate) ").or_else(|| l.strip_prefix("pub ")).unwrap_or(l);
+        l.starts_with("mod ")
+    };
+    let end = (0..lines.len())
+        .find(|&i| lines[i].trim_start().starts_with("#[cfg(test)]") && lines.get(i + 1).is_some_and(|l| is_mod(l)))
+        .unwrap_or(lines.len());
+    lines[..end].to_vec()
+}
+
+/// A `#[cfg(test)]` item before the test module is code; the test module is not.
+#[test]
+fn the_code_ends_at_the_test_module_not_at_a_test_only_item() {
+    let text = "fn a() {}\n#[cfg(test)]\nfn only_in_tests() {}\nfn b() {}\n#[cfg(test)]\nmod tests {\n}\n";
+    assert_eq!(before_tests(text), ["fn a() {}", "#[cfg(test)]", "fn only_in_tests() {}", "fn b() {}"]);
 }
 
 /// Every function's (name, first line, lines) in `code`.
