@@ -348,11 +348,33 @@ impl Resource {
         r
     }
 
-    /// The burst cap of a partition by its share of the provisioned capacity, milli-units
-    /// (300 s of its allocation).
+    /// The burst cap of a partition by its share of the capacity it banks, milli-units (300 s
+    /// of its allocation).
     fn burst_cap(&self) -> impl Fn(f64) -> [u64; 2] {
-        let prov = Dim::ALL.map(|d| self.provisioned(d) as f64 * MILLI as f64);
-        move |share| prov.map(|x| BURST_SECONDS * (x * share).round() as u64)
+        let basis = Dim::ALL.map(|d| self.burst_basis(d) as f64 * MILLI as f64);
+        move |share| basis.map(|x| BURST_SECONDS * (x * share).round() as u64)
+    }
+
+    /// The units a second whose unused part is banked as burst credit: a provisioned
+    /// resource's capacity (spec §3); an on-demand one's maximum throughput where that maximum
+    /// is what limits it, since AWS applies the maximum on a best-effort basis and burst
+    /// capacity may serve requests above it for a while (spec §16; the note is in the
+    /// Japanese and Chinese pages on maximum throughput); otherwise none.
+    pub(crate) fn burst_basis(&self, d: Dim) -> u64 {
+        let i = d as usize;
+        match self.mode {
+            Mode::Provisioned { units } => units[i],
+            Mode::OnDemand { warm, max, quota } => max[i].filter(|&m| m <= warm[i].min(quota)).unwrap_or(0),
+        }
+    }
+
+    /// Does dimension `i` bank and spend burst credit?
+    #[inline]
+    fn bursts(&self, i: usize) -> bool {
+        match self.mode {
+            Mode::Provisioned { .. } => true,
+            Mode::OnDemand { .. } => self.burst_basis(Dim::ALL[i]) > 0,
+        }
     }
 
     #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
@@ -817,14 +839,41 @@ mod tests {
         assert_eq!(reads, 1_500);
     }
 
+    /// An on-demand table with `max_read = 100` and no burst credit: partition 0 takes the
+    /// table's 100 reads at 0 s, partition 1 none (MaxOnDemand), then 100 a second. With its
+    /// credit full (spec §16: the maximum is best-effort, burst capacity serves above it) it
+    /// banks 300 s of the maximum, 30,000 units over its 4 partitions, 7,500 on partition 1,
+    /// which then serves at most its 3,000 RCU a second: 3,000 at 0 s (all credit), 100 + 2,900
+    /// at 1 s, 100 + the last 1,600 at 2 s, then 100 a second. The write dimension, without a
+    /// maximum, banks nothing.
     #[test]
     fn on_demand_reasons() {
         let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: Some(100), max_write: None, table_quota: 40_000 };
-        let mut r = Resource::new("t".into(), false, &od, 0, true, false);
-        for _ in 0..100 {
-            r.try_take(0, Dim::Read, MILLI).unwrap();
+        for (full, want) in [(false, [0, 100, 100, 100, 100]), (true, [3_000, 3_000, 1_700, 100, 100])] {
+            let mut r = Resource::new("t".into(), false, &od, 0, full, false);
+            for _ in 0..100 {
+                r.try_take(0, Dim::Read, MILLI).unwrap();
+            }
+            let mut got = Vec::new();
+            for s in 0..5u64 {
+                if s > 0 {
+                    r.end_second();
+                    r.set_time(s * 1_000_000);
+                }
+                let mut n = 0;
+                let why = loop {
+                    match r.try_take(1, Dim::Read, MILLI) {
+                        Ok(_) => n += 1,
+                        Err(why) => break why,
+                    }
+                };
+                assert_eq!(why, if n == 3_000 { Reason::KeyRange } else { Reason::MaxOnDemand }, "second {s}");
+                got.push(n);
+            }
+            assert_eq!(got, want, "credit full: {full}");
+            assert_eq!(r.burst_basis(Dim::Read), 100);
+            assert_eq!(r.burst_basis(Dim::Write), 0);
         }
-        assert_eq!(r.try_take(1, Dim::Read, MILLI), Err(Reason::MaxOnDemand));
     }
 
     /// A bucket's time is kept in 32 bits of µs, which wrap every 4,294.967296 s. A partition

@@ -113,7 +113,7 @@ impl Resource {
             return Ok(());
         }
         let room = self.table_tokens(i);
-        if matches!(self.mode, Mode::Provisioned { .. }) && self.parts[p].burst[i] >= u - room {
+        if self.bursts(i) && self.parts[p].burst[i] >= u - room {
             Ok(())
         } else {
             Err(self.limit_reason[i])
@@ -322,11 +322,11 @@ impl Resource {
         self.partition_fits_now(p, d, u, other) && (!over_table || self.burst_covers(p, d, asks))
     }
 
-    /// Does partition `p`'s burst credit of `d` hold `u` milli-units (provisioned capacity
-    /// only: on-demand has none)?
+    /// Does partition `p`'s burst credit of `d` hold `u` milli-units (provisioned capacity,
+    /// or an on-demand maximum: [`Self::burst_basis`])?
     #[must_use]
     pub(crate) fn burst_covers(&self, p: usize, d: Dim, u: u64) -> bool {
-        matches!(self.mode, Mode::Provisioned { .. }) && self.parts[p].burst[d as usize] >= u
+        self.bursts(d as usize) && self.parts[p].burst[d as usize] >= u
     }
 
     /// Do reads and writes share one bucket (the linear partition model)?
@@ -366,7 +366,7 @@ impl Resource {
             (u128::from(PARTITION_CAP_MILLI[b]) * u128::from(US)).saturating_sub(u128::from(self.part_debt(b, p))) / u128::from(US);
         let part_room = (part_tokens * u128::from(MILLI) / u128::from(per_unit)) as u64;
         let i = d as usize;
-        let burst = if matches!(self.mode, Mode::Provisioned { .. }) { self.parts[p].burst[i] } else { 0 };
+        let burst = if self.bursts(i) { self.parts[p].burst[i] } else { 0 };
         let table_room = self.table_tokens(i).saturating_add(burst);
         let u = want.min(part_room).min(table_room);
         if u > 0 {
@@ -425,11 +425,12 @@ impl Resource {
         self.table_tokens(d as usize)
     }
 
-    /// Closes the second: banks unused allocation as burst credit (provisioned), adds the
+    /// Closes the second: banks unused allocation as burst credit (provisioned, or below an
+    /// on-demand maximum), adds the
     /// second to the minute and opens a fresh window.
     #[allow(clippy::needless_range_loop)] // i indexes several per-dimension arrays
     pub(crate) fn end_second(&mut self) {
-        let provisioned = matches!(self.mode, Mode::Provisioned { .. });
+        let banks = self.bursts(0) || self.bursts(1);
         // Unused capacity is counted at the table (spec §3: the AWS example banks 150 RCU x 300 s
         // for a table): the refill its bucket could not hold this second, because it was full,
         // shared among the partitions by their allocation. A table that is fully used banks
@@ -458,7 +459,7 @@ impl Resource {
             }
         }
         self.touched.clear();
-        if provisioned && unused.iter().any(|&u| u > 0.0) {
+        if banks && unused.iter().any(|&u| u > 0.0) {
             let parts = &mut self.parts;
             self.filling.retain(|&i| {
                 let p = &mut parts[i as usize];
