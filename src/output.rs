@@ -53,6 +53,7 @@ const KNOWN: &[&str] = &[
     "shards.svg",
     "shards.png",
     "check.json",
+    "backtest.json",
 ];
 
 /// A file of an output folder: its name and a writer of its contents.

@@ -76,6 +76,9 @@ pub(crate) enum Command {
     /// Load-test a design before launch (steady peak, 2x burst, 4-hour soak, partition spread)
     /// and review it against the design guides' pitfalls; exit 3 when it fails.
     Check(CheckArgs),
+    /// Compare a scenario's simulation with the table's own CloudWatch history, minute by
+    /// minute, and (`--calibrate`) fit the partition key's skew to its throttle events.
+    Backtest(BacktestArgs),
     /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {
@@ -104,6 +107,36 @@ pub(crate) enum Command {
     },
     /// Print the manual page (roff), e.g. `ddbsim man > ddbsim.1 && man ./ddbsim.1`.
     Man,
+}
+
+/// `ddbsim backtest`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BacktestArgs {
+    /// The scenario (its [scenario] start and duration set to the history's window).
+    pub(crate) scenario: PathBuf,
+    /// CloudWatch metrics of the table and its GSIs (as `import --metrics`): get-metric-data
+    /// or get-metric-statistics JSON, or the console's CSV; a folder reads every file in it.
+    #[arg(long, required = true)]
+    pub(crate) metrics: Vec<PathBuf>,
+    /// Fit the partition key's skew to the recorded throttle events and write the calibrated
+    /// scenario beside the input (`NAME.calibrated.toml`).
+    #[arg(long)]
+    pub(crate) calibrate: bool,
+    /// Print backtest.json on stdout, nothing else.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Write backtest.json to this folder.
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// Master seed, instead of the scenario's.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Fidelity, instead of the scenario's.
+    #[arg(long, value_enum)]
+    pub(crate) fidelity: Option<FidelityArg>,
+    /// Read `rate = { trace = ... }` files outside the scenario's folder.
+    #[arg(long)]
+    pub(crate) allow_outside: bool,
 }
 
 /// `ddbsim recommend`.

@@ -124,6 +124,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Check(a) => check::check(&a, stop),
+        Command::Backtest(a) => commands::backtest(&a),
         Command::Import { sources, table, metrics, out, json } => {
             commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json)
         }

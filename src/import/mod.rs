@@ -283,6 +283,96 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
 }
 
+/// A table's recorded CloudWatch history on a one-minute grid, for `ddbsim backtest`.
+#[derive(Debug)]
+pub struct Recorded {
+    /// Unix seconds of the first minute.
+    pub start_unix_s: i64,
+    /// Minutes on the grid.
+    pub minutes: usize,
+    /// The series.
+    pub series: Vec<RecordedSeries>,
+    /// What was odd about the files (gaps, duplicates, skipped series).
+    pub notes: Vec<String>,
+}
+
+/// One recorded series: per minute a rate a second (sums) or a level (provisioned capacity),
+/// `None` where the history has no datapoint.
+#[derive(Debug)]
+pub struct RecordedSeries {
+    /// The GSI, `None` for the table.
+    pub index: Option<String>,
+    /// CloudWatch's metric name (`ConsumedWriteCapacityUnits`, `WriteThrottleEvents`, ...).
+    pub metric: &'static str,
+    /// The dimension it measures.
+    pub dim: crate::model::Dim,
+    /// What kind of series: consumed units, provisioned units or throttle events.
+    pub kind: RecordedKind,
+    /// Per minute.
+    pub values: Vec<Option<f64>>,
+}
+
+/// What a [`RecordedSeries`] measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordedKind {
+    /// Consumed capacity units (a Sum, as a rate a second).
+    Consumed,
+    /// Provisioned capacity units (a level).
+    Provisioned,
+    /// Throttle events (a Sum, as a rate a second).
+    ThrottleEvents,
+}
+
+/// Reads the CloudWatch files of `metrics` (files or folders, as `import --metrics`) of a table
+/// whose GSIs are `gsis` onto a one-minute grid.
+///
+/// # Errors
+/// [`ImportError`] naming the file, where in it, and why; also when no series is recognised.
+pub fn read_history(metrics: &[PathBuf], gsis: &[String]) -> Result<Recorded, ImportError> {
+    let first = || metrics.first().cloned().unwrap_or_default();
+    let mut history = metrics::History::default();
+    for path in metric_files(metrics)? {
+        match read_input(&path)? {
+            Input::Json(doc) => {
+                if !metrics::read(&doc, gsis, &mut history)? {
+                    return Err(doc.error("", "not a metrics file: expected `aws cloudwatch get-metric-data` (MetricDataResults) or `get-metric-statistics` (Datapoints) output"));
+                }
+            }
+            Input::Csv(path, text) => metrics::read_csv(&path, &text, gsis, &mut history)?,
+        }
+    }
+    let grid = metrics::Grid::build(&mut history)
+        .map_err(|message| ImportError { file: first(), at: String::new(), message })?
+        .ok_or_else(|| ImportError { file: first(), at: String::new(), message: "the metrics hold no datapoint".into() })?;
+    let mut series = Vec::new();
+    for ((metric, index), values) in grid.values {
+        let (kind, dim) = match metric {
+            metrics::Metric::Consumed(d) => (RecordedKind::Consumed, d),
+            metrics::Metric::Provisioned(d) => (RecordedKind::Provisioned, d),
+            metrics::Metric::ThrottleEvents(d) => (RecordedKind::ThrottleEvents, d),
+            metrics::Metric::Requests(_) => continue,
+        };
+        let name = match (kind, dim) {
+            (RecordedKind::Consumed, crate::model::Dim::Read) => "ConsumedReadCapacityUnits",
+            (RecordedKind::Consumed, crate::model::Dim::Write) => "ConsumedWriteCapacityUnits",
+            (RecordedKind::Provisioned, crate::model::Dim::Read) => "ProvisionedReadCapacityUnits",
+            (RecordedKind::Provisioned, crate::model::Dim::Write) => "ProvisionedWriteCapacityUnits",
+            (RecordedKind::ThrottleEvents, crate::model::Dim::Read) => "ReadThrottleEvents",
+            (RecordedKind::ThrottleEvents, crate::model::Dim::Write) => "WriteThrottleEvents",
+        };
+        series.push(RecordedSeries { index, metric: name, dim, kind, values });
+    }
+    if series.is_empty() {
+        return Err(ImportError {
+            file: first(),
+            at: String::new(),
+            message: "no consumed, provisioned or throttle-event series in the metrics (README: Start from your own table labels them)"
+                .into(),
+        });
+    }
+    Ok(Recorded { start_unix_s: grid.start, minutes: grid.minutes, series, notes: history.notes })
+}
+
 /// A Contributor Insights report (`aws cloudwatch get-insight-rule-report`, the most
 /// accessed keys rule of a table): its top contributors and their share of the total.
 struct TopKeys {

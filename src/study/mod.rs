@@ -10,6 +10,7 @@
 //!   [`screen`]'s per-minute model and confirmed by the engine.
 //! * [`check`]: the design guides' load-test plan and design review, for CI.
 
+pub mod backtest;
 pub mod check;
 pub mod compare;
 pub mod recommend;

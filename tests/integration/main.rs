@@ -1,6 +1,7 @@
 //! Integration tests, one binary. Numbers are worked out by hand from the behaviour spec
 //! (docs/dynamodb-behaviour.md of the shared folder), never copied from the program's output.
 
+mod backtest; // ddbsim backtest and --calibrate on histories with hidden parameters
 mod behaviour; // engine behaviour against hand-worked expectations (§2, §3, §7, §11, §12)
 mod check; // ddbsim check: findings worked by hand, phases, exit codes, JUnit
 mod cli; // the binary as a user runs it: exit codes, files, messages

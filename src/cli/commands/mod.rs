@@ -1,5 +1,6 @@
 //! One function per command: parse the arguments, call the library, write the artifacts, print.
 
+mod backtest;
 mod bench;
 mod compare;
 mod files;
@@ -13,6 +14,7 @@ use crate::guard;
 use crate::scenario::{self, Scenario};
 use std::path::{Path, PathBuf};
 
+pub(in crate::cli) use backtest::backtest;
 pub(in crate::cli) use bench::bench;
 pub(in crate::cli) use compare::compare;
 pub(in crate::cli) use files::{import, schema, validate};

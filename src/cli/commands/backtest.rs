@@ -1,0 +1,81 @@
+//! `ddbsim backtest`: the scenario against the table's recorded history, and the calibrated
+//! scenario written beside it.
+
+use super::super::args::BacktestArgs;
+use super::super::CliError;
+use crate::engine::RunOptions;
+use crate::guard;
+use crate::report::{json_bytes, Artifact, Output};
+use crate::scenario::LoadOptions;
+use crate::study::backtest::{self, calibrate};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Runs the backtest; exit 3 when the scenario does not fit its history.
+pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
+    let sc = crate::scenario::load_with(&a.scenario, &LoadOptions { allow_outside: a.allow_outside })?;
+    let gsis: Vec<String> = sc.gsis.iter().map(|g| g.name.clone()).collect();
+    let rec = crate::import::read_history(&a.metrics, &gsis)?;
+    let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), ..RunOptions::default() };
+    // Each calibration step is a simulation of the whole window.
+    let work = if a.calibrate { guard::Work::replications(60) } else { guard::Work::ONE };
+    guard::check_work(&sc, &opts, work)?;
+    let out = a.out.as_ref().map(|d| Output::claim(d)).transpose()?;
+    let fail = |e: backtest::BacktestError| CliError::Argument(format!("{}: {e}", a.scenario.display()));
+    let mut b = backtest::backtest(&sc, &rec, &opts).map_err(fail)?;
+    let mut written = Vec::new();
+    if a.calibrate {
+        let (calibrated, c) = calibrate::calibrate(&sc, &rec, &opts, &b).map_err(fail)?;
+        if let Some(cs) = calibrated {
+            let key = &sc.key_spaces[sc.table.partition_key].name;
+            let history = a.metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+            let window = format!("{} minutes from {}", b.minutes, b.start);
+            let text = calibrate::calibrated_text(&sc.source_text, key, &c, &history, &window);
+            let path = calibrated_path(&a.scenario);
+            write_atomic(&path, &text)?;
+            crate::scenario::load_with(&path, &LoadOptions { allow_outside: true })?;
+            written.push(path);
+            let after = backtest::compare(&cs, &crate::engine::simulate(&cs, &opts), &rec).map_err(fail)?;
+            b.verdict = after.verdict;
+            b.series = after.series;
+            b.throttled_minutes = after.throttled_minutes;
+        }
+        b.calibration = Some(c);
+    }
+    let doc = json_bytes(&b);
+    if let Some(out) = &out {
+        written.extend(out.write_all(&[Artifact::new("backtest.json", doc.clone())])?);
+    }
+    if a.json {
+        let _ = std::io::stdout().lock().write_all(&doc);
+    } else {
+        print!("{}", backtest::text(&b, opts.seed.unwrap_or(sc.seed)));
+        if !written.is_empty() {
+            println!("wrote {}", super::wrote(&written));
+        }
+    }
+    if b.verdict.fits {
+        Ok(())
+    } else {
+        Err(CliError::CheckFailed(format!("backtest: {} does not fit its history", sc.name)))
+    }
+}
+
+/// `NAME.calibrated.toml` beside `scenario`.
+fn calibrated_path(scenario: &Path) -> PathBuf {
+    let stem = scenario.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned());
+    scenario.with_file_name(format!("{stem}.calibrated.toml"))
+}
+
+/// Writes `text` to `path` whole or not at all.
+fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
+    let fail = |e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut f = tempfile::Builder::new().prefix(".ddbsim-calibrated-").tempfile_in(&dir).map_err(fail)?;
+    f.write_all(text.as_bytes()).and_then(|()| f.as_file().sync_all()).map_err(fail)?;
+    f.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
