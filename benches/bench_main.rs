@@ -13,5 +13,6 @@ criterion_main!(
     benchmarks::micro::benches,
     benchmarks::sweep_scaling::benches,
     benchmarks::recommend::benches,
-    benchmarks::check::benches
+    benchmarks::check::benches,
+    benchmarks::backtest::benches
 );

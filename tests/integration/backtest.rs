@@ -201,3 +201,25 @@ fn the_bundled_history_is_the_hidden_hot_key_run() {
     let guess = ddbsim::scenario::load(Path::new("scenarios/backtest/hot-key-guess.toml")).unwrap();
     assert!(matches!(guess.key_spaces[0].popularity, ddbsim::scenario::Popularity::Hot { keys: 1, share } if (share - 0.2).abs() < 1e-12));
 }
+
+/// A table throttled by its capacity, not by a key: 1,500 writes a second over a million even
+/// keys on 1,000 WCU without burst credit throttle ~500 a second whatever the skew. The skew is
+/// then not identifiable: the calibration says so, keeps the scenario's Zipf 0.8, writes no
+/// calibrated scenario, and the backtest (which fits already) is unchanged.
+#[test]
+fn throttling_at_the_table_s_capacity_does_not_move_the_skew() {
+    let text = table(1_500, 1_000_000, "{ zipf = 0.8 }", 1_000).replace("[keys.device]", "initial_burst = \"empty\"\n[keys.device]");
+    let sc = scenario(&text);
+    let recorded = ddbsim::simulate(&sc, &RunOptions::default());
+    let dir = tempfile::tempdir().unwrap();
+    let m = write_history(dir.path(), &recorded, 0.0);
+    let rec = read_history(&[m], &[]).unwrap();
+    let opts = RunOptions::default();
+    let before = backtest(&sc, &rec, &opts).unwrap();
+    assert!(before.verdict.fits, "{}", before.verdict.headline);
+    let (calibrated, c) = calibrate(&sc, &rec, &opts, &before).unwrap();
+    assert!(calibrated.is_none());
+    let p = &c.parameters[0];
+    assert!(p.note.starts_with("not identifiable"), "{}", p.note);
+    assert!((p.value - 0.8).abs() < 1e-12 && p.low <= 0.8 && 0.8 <= p.high, "{p:?}");
+}

@@ -31,6 +31,8 @@ pub struct Parameter {
     pub high: f64,
     /// How it was fitted, or why it is not identifiable.
     pub note: String,
+    /// The record pins the value down; else it only bounds it, and `value` is the scenario's.
+    pub identified: bool,
 }
 
 /// The calibration: `calibration` in `backtest.json`.
@@ -130,6 +132,9 @@ struct FamilyFit {
     /// |simulated - recorded| / recorded events at the value.
     error: f64,
     note: String,
+    /// The record pins the value down (else it only bounds it, and the scenario's own value
+    /// is kept).
+    identified: bool,
 }
 
 /// One family's fit, or `None` when even its most skewed value throttles less than the record.
@@ -148,16 +153,30 @@ fn fit_family(
         // Never throttled: any skew up to the one that starts throttling fits.
         if f(hi)? < quiet {
             let note = "not identifiable: the history never throttled, and no value in the range throttles".into();
-            return Ok(Some(FamilyFit { value: lo, low: lo, high: hi, error: 0.0, note }));
+            return Ok(Some(FamilyFit { value: lo, low: lo, high: hi, error: 0.0, note, identified: false }));
         }
         let edge = bisect(lo, hi, STEPS, quiet, &mut f)?;
         let note =
             format!("not identifiable: the history never throttled, so any value up to {edge:.3} fits; the scenario's own value is kept");
-        return Ok(Some(FamilyFit { value: lo, low: lo, high: edge, error: 0.0, note }));
+        return Ok(Some(FamilyFit { value: lo, low: lo, high: edge, error: 0.0, note, identified: false }));
     }
     let top = f(hi)?;
     if top < target * (1.0 - EVENTS_TOLERANCE) {
         return Ok(None);
+    }
+    let bottom = f(lo)?;
+    if bottom >= target * (1.0 - EVENTS_TOLERANCE) {
+        // No skew at all throttles as much: the events come from the table's capacity, not
+        // from a hot key, and any skew up to the one that throttles too much fits.
+        let high = if top <= target * (1.0 + EVENTS_TOLERANCE) {
+            hi
+        } else {
+            bisect(lo, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)?
+        };
+        let note = format!(
+            "not identifiable: without any skew the table already throttles {bottom:.0} times against {target:.0} recorded (its capacity, not a hot key, throttles it), so any value up to {high:.3} fits; the scenario's own value is kept"
+        );
+        return Ok(Some(FamilyFit { value: lo, low: lo, high, error: (bottom - target).abs() / target, note, identified: false }));
     }
     let x = bisect(lo, hi, STEPS, target, &mut f)?;
     let got = f(x)?;
@@ -165,7 +184,7 @@ fn fit_family(
     let high =
         if top <= target * (1.0 + EVENTS_TOLERANCE) { hi } else { bisect(x, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)? };
     let note = format!("bisection on the table's throttle events: {got:.0} simulated against {target:.0} recorded");
-    Ok(Some(FamilyFit { value: x, low, high, error: (got - target).abs() / target, note }))
+    Ok(Some(FamilyFit { value: x, low, high, error: (got - target).abs() / target, note, identified: true }))
 }
 
 /// Calibrates the skew of `sc`'s partition key against the record; returns the calibrated
@@ -193,18 +212,19 @@ pub fn calibrate(
     };
     for fam in families {
         if let Some(fit) = fit_family(fam, sc, ks, rec, opts, target, quiet)? {
-            if best.as_ref().is_none_or(|(_, b)| fit.error < b.error) {
+            // A fit that pins the value beats one that only bounds it, then the closer.
+            if best.as_ref().is_none_or(|(_, b)| (fit.identified, -fit.error) > (b.identified, -b.error)) {
                 best = Some((fam, fit));
             }
         }
     }
-    let Some((fam, FamilyFit { value, low, high, note, .. })) = best else {
+    let Some((fam, FamilyFit { value, low, high, note, identified, .. })) = best else {
         let calibration =
             Calibration { parameters: Vec::new(), before: before.series.clone(), after: before.series.clone(), popularity: None };
         return Ok((None, calibration));
     };
-    if target < quiet {
-        let p = Parameter { path: fam.path(&key), value: sc_value(sc, ks).unwrap_or(value), low, high, note };
+    if !identified {
+        let p = Parameter { path: fam.path(&key), value: sc_value(sc, ks).unwrap_or(value), low, high, note, identified: false };
         return Ok((
             None,
             Calibration { parameters: vec![p], before: before.series.clone(), after: before.series.clone(), popularity: None },
@@ -214,7 +234,7 @@ pub fn calibrate(
     out.key_spaces[ks].popularity = fam.popularity(value);
     let after = compare(&out, &simulate(&out, opts), rec)?;
     let calibration = Calibration {
-        parameters: vec![Parameter { path: fam.path(&key), value, low, high, note }],
+        parameters: vec![Parameter { path: fam.path(&key), value, low, high, note, identified: true }],
         before: before.series.clone(),
         after: after.series,
         popularity: Some(fam.toml(value)),

@@ -321,9 +321,10 @@ pub fn text(b: &Backtest, seed: u64) -> String {
     }
     if let Some(c) = &b.calibration {
         for p in &c.parameters {
+            let verb = if p.identified { "fitted" } else { "kept  " };
             let _ = writeln!(
                 out,
-                "  fitted {} = {} (values from {} to {} fit; {})",
+                "  {verb} {} = {} (values from {} to {} fit; {})",
                 p.path,
                 fmt_num(p.value),
                 fmt_num(p.low),

@@ -1,0 +1,25 @@
+//! `backtest` on 14 days of one table (issue 40's target: at most 30 s on this machine): the
+//! bundled import of the 14-day history (`scenarios/imported/orders-14d.toml`) against the
+//! history itself (`tests/fixtures/import/metric-data-14d.json`); and the fast 24-hour headline
+//! in the same group, so the ratio of the two is measured in one run.
+
+use criterion::{criterion_group, Criterion, SamplingMode};
+use ddbsim::import::read_history;
+use ddbsim::study::backtest::backtest;
+use ddbsim::{Fidelity, RunOptions};
+use std::path::{Path, PathBuf};
+
+fn bench_backtest(c: &mut Criterion) {
+    let sc = ddbsim::scenario::load(Path::new("scenarios/imported/orders-14d.toml")).expect("valid");
+    let rec = read_history(&[PathBuf::from("tests/fixtures/import/metric-data-14d.json")], &[]).expect("a history");
+    let headline = ddbsim::scenario::load(Path::new("scenarios/headline.toml")).expect("valid");
+    let mut g = c.benchmark_group("backtest");
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
+    g.bench_function("14_days_1_table", |b| b.iter(|| backtest(&sc, &rec, &RunOptions::default()).expect("overlaps")));
+    g.bench_function("headline_fast_24h", |b| {
+        b.iter(|| ddbsim::simulate(&headline, &RunOptions { fidelity: Some(Fidelity::Fast), ..RunOptions::default() }))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_backtest);
