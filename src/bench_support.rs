@@ -43,6 +43,7 @@ impl Default for Keys {
             value_names: vec![],
             shards: None,
             sort_keys: None,
+            popularity_from: crate::scenario::PopularityFrom::Stated,
         };
         Self {
             dist: KeyDist::new(&ks, 0),

@@ -776,7 +776,15 @@ mod partition_draw_tests {
         res.split(3, (u128::from(lo) + (hi - u128::from(lo)) / 4) as u64, 0.25);
         let spaces = [(200_000, Popularity::Zipf(0.9)), ((1 << 24) + (1 << 20), Popularity::Uniform)];
         for (card, popularity) in spaces {
-            let spec = KeySpaceSpec { name: "k".into(), cardinality: card, popularity, value_names: vec![], shards: None, sort_keys: None };
+            let spec = KeySpaceSpec {
+                name: "k".into(),
+                cardinality: card,
+                popularity,
+                value_names: vec![],
+                shards: None,
+                sort_keys: None,
+                popularity_from: crate::scenario::PopularityFrom::Stated,
+            };
             let dist = KeyDist::new(&spec, 0);
             let (salt, ks) = (0x5eed, 2);
             let draw = PartitionDraw::new(&dist, &res, salt, ks);

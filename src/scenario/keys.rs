@@ -17,6 +17,24 @@ pub struct KeySpaceSpec {
     pub shards: Option<Shards>,
     /// A sort key: items per value and how traffic spreads over them.
     pub sort_keys: Option<SortKeys>,
+    /// Where the popularity comes from.
+    pub popularity_from: PopularityFrom,
+}
+
+/// Where a key space's popularity comes from (`popularity_from`): `ddbsim recommend` warns
+/// when an assumed skew prices a table whose history throttled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PopularityFrom {
+    /// Stated by whoever wrote the scenario (the default).
+    #[default]
+    Stated,
+    /// An assumption `ddbsim import` made (the table's metrics do not show the skew).
+    Assumption,
+    /// A Contributor Insights report of the table's most accessed keys.
+    ContributorInsights,
+    /// Fitted by `ddbsim backtest --calibrate` to the table's recorded throttle events.
+    Calibration,
 }
 
 /// The sort keys of each partition-key value: its item collection.

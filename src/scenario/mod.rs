@@ -31,7 +31,7 @@ pub use entity::{EntityIndex, EntitySpec};
 pub use error::{Problem, ScenarioError};
 pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, TtlSpec};
 pub use indexes::{GsiSpec, LsiSpec, Projection};
-pub use keys::{KeySpaceSpec, Popularity, Shards, SortKeys};
+pub use keys::{KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
 pub use pattern::{ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{PricingSpec, SavingsPlan};
@@ -55,6 +55,8 @@ pub struct Scenario {
     pub duration: SimDuration,
     /// UTC instant of the start, seconds since the Unix epoch.
     pub start_unix_s: i64,
+    /// Throttle events in the history the scenario was imported from, if it says.
+    pub recorded_throttle_events: Option<u64>,
     /// Master seed.
     pub seed: u64,
     /// Fidelity.

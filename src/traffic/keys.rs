@@ -176,7 +176,15 @@ mod tests {
     use crate::time::SimDuration;
 
     fn ks(card: u64, pop: Popularity) -> KeySpaceSpec {
-        KeySpaceSpec { name: "k".into(), cardinality: card, popularity: pop, value_names: vec![], shards: None, sort_keys: None }
+        KeySpaceSpec {
+            name: "k".into(),
+            cardinality: card,
+            popularity: pop,
+            value_names: vec![],
+            shards: None,
+            sort_keys: None,
+            popularity_from: crate::scenario::PopularityFrom::Stated,
+        }
     }
 
     /// 3 items over W: at 0, floor(W/3) and floor(2W/3); before floor(W/3) lies one item,

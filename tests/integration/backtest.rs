@@ -174,7 +174,8 @@ fn the_command_writes_the_calibrated_scenario_and_refuses_a_foreign_window() {
     let line = cal.lines().find(|l| l.starts_with("popularity = { hot = { keys = 1, share = ")).expect("the fitted popularity");
     let share: f64 = line.trim_start_matches("popularity = { hot = { keys = 1, share = ").trim_end_matches(" } }").parse().unwrap();
     assert!((share / 0.6 - 1.0).abs() <= 0.2, "{line}");
-    ddbsim::scenario::load(&dir.path().join("events.calibrated.toml")).unwrap();
+    let loaded = ddbsim::scenario::load(&dir.path().join("events.calibrated.toml")).unwrap();
+    assert_eq!(loaded.key_spaces[0].popularity_from, ddbsim::scenario::PopularityFrom::Calibration, "{cal}");
     let late = dir.path().join("late.toml");
     std::fs::write(&late, table(1_500, 1_000_000, "{ zipf = 0.8 }", 3_000).replace("2026-11-01", "2026-12-01")).unwrap();
     let o = ddbsim(&["backtest", late.to_str().unwrap(), "--metrics", m.to_str().unwrap()]);
@@ -222,4 +223,34 @@ fn throttling_at_the_table_s_capacity_does_not_move_the_skew() {
     let p = &c.parameters[0];
     assert!(p.note.starts_with("not identifiable"), "{}", p.note);
     assert!((p.value - 0.8).abs() < 1e-12 && p.low <= 0.8 && 0.8 <= p.high, "{p:?}");
+}
+
+/// `recommend` warns when a scenario imported from a history that throttled (12,000 events in
+/// the bundled import's two hours) still has import's assumed skew on its partition key, and
+/// not once the skew is calibrated or stated, or when the history never throttled.
+#[test]
+fn recommend_warns_of_an_assumed_skew_on_a_throttled_history() {
+    use ddbsim::study::backtest::uncalibrated_warning;
+    let sc = ddbsim::scenario::load(Path::new("scenarios/imported/orders.toml")).unwrap();
+    assert_eq!(sc.recorded_throttle_events, Some(12_000));
+    let w = uncalibrated_warning(&sc).expect("a warning");
+    assert!(w.contains("12,000 throttle events") && w.contains("customer_id") && w.contains("--calibrate"), "{w}");
+    let mut calibrated = sc.clone();
+    let k = calibrated.table.partition_key;
+    calibrated.key_spaces[k].popularity_from = ddbsim::scenario::PopularityFrom::Calibration;
+    assert_eq!(uncalibrated_warning(&calibrated), None);
+    let mut quiet = sc.clone();
+    quiet.recorded_throttle_events = None;
+    assert_eq!(uncalibrated_warning(&quiet), None);
+    let o = ddbsim(&[
+        "recommend",
+        "scenarios/imported/orders.toml",
+        "--budget",
+        "2",
+        "--json",
+        "--out",
+        tempfile::tempdir().unwrap().path().join("r").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("warning: Orders's history recorded 12,000 throttle events"));
 }

@@ -43,6 +43,9 @@ pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &Stop
     }
     let c = &common(files.remove(0));
     let sc = c.load()?;
+    if let Some(w) = study::backtest::uncalibrated_warning(&sc) {
+        eprintln!("warning: {w}");
+    }
     let catalog = catalog_arg(None, &sc)?;
     let as_json = a.shared.json;
     let force = a.force;
@@ -78,6 +81,9 @@ fn recommend_tables(
     let mut loaded = Vec::new();
     for &i in &mine {
         let sc = tables[i].load()?;
+        if let Some(w) = study::backtest::uncalibrated_warning(&sc) {
+            eprintln!("warning: {w}");
+        }
         let catalog = catalog_arg(None, &sc)?;
         let work = guard::Work::compare(10);
         if !a.force {

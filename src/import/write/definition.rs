@@ -23,6 +23,12 @@ pub(super) fn scenario_section(s: &mut String, t: &TableDef, grid: Option<&Grid>
                 |d| format!("{:04}-{:02}-{:02}T{:02}:{:02}:00Z", d.year(), u8::from(d.month()), d.day(), d.hour(), d.minute()),
             );
             let _ = writeln!(s, "start = \"{start}\"");
+            // The table's recorded throttle events: recommend warns when an assumed skew prices them.
+            let events: f64 =
+                Dim::ALL.iter().filter_map(|&d| g.get(&Metric::ThrottleEvents(d), None)).map(|v| v.iter().sum::<f64>() * 60.0).sum();
+            if events >= 0.5 {
+                let _ = writeln!(s, "recorded_throttle_events = {}", events.round() as u64);
+            }
         }
         None => {
             let _ = writeln!(s, "description = {}", q(&format!("{} from its definition", t.name)));
@@ -184,9 +190,13 @@ pub(super) fn key_sections(s: &mut String, t: &TableDef, skews: &[Skew]) {
                     x.keys,
                     share * 100.0
                 );
+                s.push_str("popularity_from = \"contributor_insights\"\n");
             }
             None => {
                 let _ = writeln!(s, "popularity = {{ zipf = {DEFAULT_ZIPF} }}  # ASSUMPTION: a moderate skew; a Contributor Insights top-keys report tells the real one");
+                s.push_str(
+                    "popularity_from = \"assumption\"  # `ddbsim backtest --calibrate` fits the skew to the history's throttle events\n",
+                );
             }
         }
         if *is_table {

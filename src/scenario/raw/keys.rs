@@ -20,6 +20,9 @@ pub struct RawKeySpace {
     /// so split for heat (and for size) can divide one value's collection across partitions
     /// (never on a table with an LSI).
     pub sort_keys: Option<RawSortKeys>,
+    /// Where the popularity comes from: "stated" (default), "assumption" (`ddbsim import`'s),
+    /// "contributor_insights" or "calibration" (`ddbsim backtest --calibrate`).
+    pub popularity_from: Option<crate::scenario::keys::PopularityFrom>,
 }
 
 /// `sort_keys = { items, spread }`.

@@ -167,6 +167,9 @@ pub struct RawMeta {
     pub seed: Option<u64>,
     /// "fast" (hybrid) or "exact" (one event per request); default "fast".
     pub fidelity: Option<RawFidelity>,
+    /// Throttle events in the CloudWatch history this scenario was imported from (`ddbsim
+    /// import` writes it): `ddbsim recommend` warns when they are priced on an assumed skew.
+    pub recorded_throttle_events: Option<u64>,
 }
 
 /// Simulation fidelity.

@@ -110,6 +110,14 @@ impl Validator<'_, '_> {
             }
             SortKeys { items: sk.items.clamp(1, MAX_SORT_KEYS), newest: sk.spread == Some(RawSortSpread::Newest) }
         });
-        KeySpaceSpec { name, cardinality, popularity, value_names, shards, sort_keys }
+        KeySpaceSpec {
+            name,
+            cardinality,
+            popularity,
+            value_names,
+            shards,
+            sort_keys,
+            popularity_from: k.popularity_from.unwrap_or_default(),
+        }
     }
 }

@@ -420,6 +420,7 @@ impl Validator<'_, '_> {
             source_text: text.to_string(),
             duration,
             start_unix_s,
+            recorded_throttle_events: raw.scenario.recorded_throttle_events,
             seed: raw.scenario.seed.unwrap_or(defaults::SEED),
             fidelity: if raw.scenario.fidelity == Some(RawFidelity::Exact) { Fidelity::Exact } else { Fidelity::Fast },
             pricing,

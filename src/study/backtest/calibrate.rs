@@ -276,13 +276,16 @@ pub fn calibrated_text(source: &str, key: &str, c: &Calibration, history: &str, 
         let t = line.trim_start();
         if t.starts_with('[') {
             if in_section && !done {
-                out.push_str(&format!("popularity = {pop}\n"));
+                out.push_str(&format!("popularity = {pop}\npopularity_from = \"calibration\"\n"));
                 done = true;
             }
             in_section = t.trim_end() == header;
         }
+        if in_section && t.starts_with("popularity_from") {
+            continue;
+        }
         if in_section && t.starts_with("popularity") {
-            out.push_str(&format!("popularity = {pop}\n"));
+            out.push_str(&format!("popularity = {pop}\npopularity_from = \"calibration\"\n"));
             done = true;
             continue;
         }
@@ -290,7 +293,7 @@ pub fn calibrated_text(source: &str, key: &str, c: &Calibration, history: &str, 
         out.push('\n');
     }
     if in_section && !done {
-        out.push_str(&format!("popularity = {pop}\n"));
+        out.push_str(&format!("popularity = {pop}\npopularity_from = \"calibration\"\n"));
     }
     head + &out
 }

@@ -377,3 +377,21 @@ pub fn text(b: &Backtest, seed: u64) -> String {
     }
     out
 }
+
+/// The warning `recommend` gives a scenario imported from a history that throttled, whose
+/// partition key's skew is still `import`'s assumption: its recommendation is priced on a skew
+/// the history contradicts or does not show (issue 40).
+#[must_use]
+pub fn uncalibrated_warning(sc: &Scenario) -> Option<String> {
+    let events = sc.recorded_throttle_events.filter(|&e| e > 0)?;
+    let ks = &sc.key_spaces[sc.table.partition_key];
+    (ks.popularity_from == crate::scenario::PopularityFrom::Assumption).then(|| {
+        format!(
+            "{}'s history recorded {} throttle events, and the skew of its key {} is import's assumption, not calibrated: the recommendation is priced on that assumption; `ddbsim backtest {} --metrics ... --calibrate` fits it first",
+            sc.table.name,
+            grouped(events),
+            ks.name,
+            sc.source_path.display()
+        )
+    })
+}

@@ -181,7 +181,15 @@ mod tests {
     use crate::time::SimDuration;
 
     fn space(cardinality: u64, popularity: Popularity) -> KeySpaceSpec {
-        KeySpaceSpec { name: "k".into(), cardinality, popularity, value_names: Vec::new(), shards: None, sort_keys: None }
+        KeySpaceSpec {
+            name: "k".into(),
+            cardinality,
+            popularity,
+            value_names: Vec::new(),
+            shards: None,
+            sort_keys: None,
+            popularity_from: crate::scenario::PopularityFrom::Stated,
+        }
     }
 
     /// The busiest value's share, by hand: 1/n uniform; share/keys for hot keys; 1/H(10, 1) =
