@@ -405,3 +405,19 @@ fn bench_prints_the_performance_table_from_one_run() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--simpy no-such-model.py"), "{err}");
 }
+
+/// A reader that closes early (`ddbsim schema | head -1`) ends ddbsim quietly, as it ends
+/// other Unix tools (SIGPIPE), instead of a panic "failed printing to stdout: Broken pipe"
+/// (issue 44).
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_command_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ddbsim")).arg("schema").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success() || out.status.signal() == Some(13), "{:?}", out.status);
+}
