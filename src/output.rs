@@ -54,6 +54,9 @@ const KNOWN: &[&str] = &[
     "shards.png",
     "check.json",
     "backtest.json",
+    "backtest.csv",
+    "backtest.svg",
+    "backtest.png",
 ];
 
 /// A file of an output folder: its name and a writer of its contents.

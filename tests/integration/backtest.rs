@@ -162,13 +162,28 @@ fn the_command_writes_the_calibrated_scenario_and_refuses_a_foreign_window() {
     let m = write_history(dir.path(), &recorded, 0.0);
     let sc = dir.path().join("events.toml");
     std::fs::write(&sc, table(1_500, 1_000_000, "{ hot = { keys = 1, share = 0.2 } }", 3_000)).unwrap();
-    let o = ddbsim(&["backtest", sc.to_str().unwrap(), "--metrics", m.to_str().unwrap(), "--calibrate", "--json"]);
+    let out = dir.path().join("out");
+    let o = ddbsim(&[
+        "backtest",
+        sc.to_str().unwrap(),
+        "--metrics",
+        m.to_str().unwrap(),
+        "--calibrate",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     for k in ["scenario", "minutes", "series", "throttled_minutes", "verdict", "calibration"] {
         assert!(doc.get(k).is_some(), "no {k}");
     }
     assert_eq!(doc["verdict"]["fits"], true);
+    // backtest.csv: a row per series and minute compared, the chart beside it.
+    let rows = std::fs::read_to_string(out.join("backtest.csv")).unwrap().lines().count() - 1;
+    let minutes: u64 = doc["series"].as_array().unwrap().iter().map(|f| f["minutes"].as_u64().unwrap()).sum();
+    assert_eq!(rows as u64, minutes);
+    assert!(out.join("backtest.svg").is_file() && out.join("backtest.png").is_file() && out.join("backtest.json").is_file());
     let cal = std::fs::read_to_string(dir.path().join("events.calibrated.toml")).unwrap();
     assert!(cal.starts_with("# CALIBRATED from "), "{cal}");
     let line = cal.lines().find(|l| l.starts_with("popularity = { hot = { keys = 1, share = ")).expect("the fitted popularity");

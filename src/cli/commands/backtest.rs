@@ -44,7 +44,17 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     }
     let doc = json_bytes(&b);
     if let Some(out) = &out {
-        written.extend(out.write_all(&[Artifact::new("backtest.json", doc.clone())])?);
+        use crate::report::plot::{backtest as chart, render, PANEL_HEIGHT};
+        let height = PANEL_HEIGHT * b.series.len().max(1) as u32;
+        let (svg, png) =
+            render(height, "backtest", &|root| chart(root, &b.series, b.start_unix_s), &|root| chart(root, &b.series, b.start_unix_s))
+                .map_err(crate::report::ReportError::from)?;
+        written.extend(out.write_all(&[
+            Artifact::new("backtest.json", doc.clone()),
+            Artifact::new("backtest.csv", backtest::csv(&b)),
+            Artifact::new("backtest.svg", svg),
+            Artifact::new("backtest.png", png),
+        ])?);
     }
     if a.json {
         let _ = std::io::stdout().lock().write_all(&doc);

@@ -3,6 +3,7 @@
 //! from the rows written to the CSV and JSON files, so `ddbsim plot` redraws a run from its
 //! files and tests can check that what is plotted is what the CSV says.
 
+mod backtest;
 mod capacity;
 mod cost;
 mod front;
@@ -16,6 +17,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::sync::Once;
 
+pub use backtest::backtest;
 pub use capacity::{capacity, marker_bins};
 pub use cost::cost;
 pub use front::front;

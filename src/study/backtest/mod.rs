@@ -52,6 +52,10 @@ pub struct SeriesFit {
     pub worst_hour: Option<String>,
     /// Minutes compared (those with a recorded datapoint).
     pub minutes: usize,
+    /// Per minute compared: (minute from the comparison's start, recorded, simulated), a
+    /// minute's units or events (a level for provisioned), for `backtest.csv` and the chart.
+    #[serde(skip)]
+    pub per_minute: Vec<(u32, f64, f64)>,
 }
 
 /// Minutes with throttle events on any resource.
@@ -83,6 +87,9 @@ pub struct Backtest {
     pub scenario: String,
     /// UTC start of the minutes compared.
     pub start: String,
+    /// The same, Unix seconds.
+    #[serde(skip)]
+    pub start_unix_s: i64,
     /// Minutes compared.
     pub minutes: usize,
     /// Every recorded series against its simulation.
@@ -201,6 +208,7 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
     Ok(Backtest {
         scenario: sc.name.clone(),
         start: clock(sc.start_unix_s + 60 * sim0 as i64, 0),
+        start_unix_s: sc.start_unix_s + 60 * sim0 as i64,
         minutes: n,
         series,
         throttled_minutes: tm,
@@ -268,6 +276,7 @@ fn fit(resource: &str, s: &RecordedSeries, pairs: &[(usize, f64, f64)], start_un
         fits,
         worst_hour,
         minutes: pairs.len(),
+        per_minute: pairs.iter().map(|&(m, x, y)| (m as u32, x * per_min, y * per_min)).collect(),
     }
 }
 
@@ -394,4 +403,17 @@ pub fn uncalibrated_warning(sc: &Scenario) -> Option<String> {
             sc.source_path.display()
         )
     })
+}
+
+/// `backtest.csv`: a row per series and minute compared, `time_s` from the comparison's start.
+#[must_use]
+pub fn csv(b: &Backtest) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("time_s,resource,metric,recorded,simulated\n");
+    for f in &b.series {
+        for &(m, x, y) in &f.per_minute {
+            let _ = writeln!(out, "{},{},{},{x},{y}", u64::from(m) * 60, f.resource, f.metric);
+        }
+    }
+    out
 }
