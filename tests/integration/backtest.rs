@@ -94,7 +94,7 @@ fn a_hidden_hot_share_is_recovered() {
     assert_eq!(p.path, "keys.device.popularity.hot.share");
     assert!((p.value / 0.6 - 1.0).abs() <= 0.2, "share {}", p.value);
     assert!(p.low <= 0.6 && 0.6 <= p.high, "interval {}-{}", p.low, p.high);
-    let after = backtest(&calibrated.unwrap(), &rec, &opts).unwrap();
+    let after = backtest(&calibrated.unwrap().0, &rec, &opts).unwrap();
     assert!(after.verdict.fits, "{}", after.verdict.headline);
     let events = |b: &ddbsim::study::backtest::Backtest| b.series.iter().find(|f| f.metric == "WriteThrottleEvents").unwrap().clone();
     let e = events(&after);
@@ -122,7 +122,7 @@ fn a_hidden_zipf_exponent_is_recovered() {
     let p = &c.parameters[0];
     assert_eq!(p.path, "keys.device.popularity.zipf");
     assert!((p.value - 1.1).abs() <= 0.1, "exponent {}", p.value);
-    let after = backtest(&calibrated.unwrap(), &rec, &opts).unwrap();
+    let after = backtest(&calibrated.unwrap().0, &rec, &opts).unwrap();
     assert!(after.verdict.fits, "{}", after.verdict.headline);
 }
 

@@ -26,7 +26,7 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     let mut written = Vec::new();
     if a.calibrate {
         let (calibrated, c) = calibrate::calibrate(&sc, &rec, &opts, &b).map_err(fail)?;
-        if let Some(cs) = calibrated {
+        if let Some((_, after)) = calibrated {
             let key = &sc.key_spaces[sc.table.partition_key].name;
             let history = a.metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
             let window = format!("{} minutes from {}", b.minutes, b.start);
@@ -35,7 +35,6 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
             write_atomic(&path, &text)?;
             crate::scenario::load_with(&path, &LoadOptions { allow_outside: true })?;
             written.push(path);
-            let after = backtest::compare(&cs, &crate::engine::simulate(&cs, &opts), &rec).map_err(fail)?;
             b.verdict = after.verdict;
             b.series = after.series;
             b.throttled_minutes = after.throttled_minutes;

@@ -188,7 +188,8 @@ fn fit_family(
 }
 
 /// Calibrates the skew of `sc`'s partition key against the record; returns the calibrated
-/// scenario (when a family fits) and the calibration, with `before` from `before`.
+/// scenario and its backtest (when a family pins the skew down) and the calibration, with
+/// `before` from `before`.
 ///
 /// # Errors
 /// [`BacktestError`] when the record has no throttle events of the table.
@@ -197,7 +198,7 @@ pub fn calibrate(
     rec: &Recorded,
     opts: &RunOptions,
     before: &Backtest,
-) -> Result<(Option<Scenario>, Calibration), BacktestError> {
+) -> Result<(Option<(Scenario, Backtest)>, Calibration), BacktestError> {
     let ks = sc.table.partition_key;
     let key = sc.key_spaces[ks].name.clone();
     let target = recorded_events(sc, rec, before)?;
@@ -236,10 +237,10 @@ pub fn calibrate(
     let calibration = Calibration {
         parameters: vec![Parameter { path: fam.path(&key), value, low, high, note, identified: true }],
         before: before.series.clone(),
-        after: after.series,
+        after: after.series.clone(),
         popularity: Some(fam.toml(value)),
     };
-    Ok((Some(out), calibration))
+    Ok((Some((out, after)), calibration))
 }
 
 /// The scenario's own Zipf exponent or hot share of key space `ks`, if it has one.
