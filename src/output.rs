@@ -104,6 +104,28 @@ pub(crate) struct OutputDir {
     _lock: fs::File,
 }
 
+/// Opens (or creates) the lock file at `path`, refusing anything but a regular file there: a
+/// planted symlink is not followed (it could make ddbsim create a file anywhere it may write),
+/// and a FIFO does not block the open.
+fn open_lock(path: &Path) -> Result<fs::File, OutputError> {
+    let mut o = fs::OpenOptions::new();
+    o.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let refuse = || other(path, "the lock file is a symlink or not a regular file; remove it (ddbsim never follows one)".into());
+    if fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file()) {
+        return Err(refuse());
+    }
+    let f = o.open(path).map_err(|e| if e.raw_os_error() == Some(libc::ELOOP) { refuse() } else { err(path)(e) })?;
+    if !f.metadata().map_err(err(path))?.is_file() {
+        return Err(refuse());
+    }
+    Ok(f)
+}
+
 impl OutputDir {
     /// Claims `dir`: its parent exists and is writable, no other ddbsim run holds it, and if it
     /// exists it is a folder of ddbsim's outputs. Leftovers of killed runs are cleaned up.
@@ -121,7 +143,7 @@ impl OutputDir {
         // Is the parent writable? A probe with an unpredictable name, created exclusively.
         tempfile::Builder::new().prefix(".ddbsim-probe-").tempfile_in(&parent).map_err(err(dir))?;
         let lock_path = parent.join(format!(".{name}.ddbsim-lock"));
-        let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(err(&lock_path))?;
+        let lock = open_lock(&lock_path)?;
         if lock.try_lock().is_err() {
             return Err(other(dir, "another ddbsim run is writing this folder; wait for it or choose another --out".into()));
         }
@@ -259,6 +281,27 @@ mod tests {
         assert!(names.len() > 30, "{names:?}");
         let unknown: Vec<&String> = names.iter().filter(|n| !KNOWN.contains(&n.as_str())).collect();
         assert!(unknown.is_empty(), "written but not in KNOWN: {unknown:?}");
+    }
+
+    /// A symlink planted where the lock file goes is refused, and nothing is created at its
+    /// target (issue 45: a run as root created an empty file wherever the link pointed).
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_lock_file_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let victim = d.path().join("victim");
+        std::os::unix::fs::symlink(&victim, d.path().join(".run.ddbsim-lock")).unwrap();
+        let e = OutputDir::claim(&d.path().join("run")).map(drop).unwrap_err().to_string();
+        assert!(e.contains("symlink"), "{e}");
+        assert!(!victim.exists(), "the link's target was created");
+        // A FIFO there is refused too, without blocking.
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join(".run.ddbsim-lock");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and mode.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = OutputDir::claim(&d.path().join("run")).map(drop).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
     }
 
     #[test]
