@@ -2,7 +2,7 @@
 //! key's share, a Zipf exponent), exported as `get-metric-data` writes them, judged against a
 //! scenario with the wrong value, and calibrated back.
 
-use super::{ddbsim, scenario};
+use super::{ddbsim, metric_data_result, scenario};
 use ddbsim::import::read_history;
 use ddbsim::study::backtest::{backtest, calibrate::calibrate};
 use ddbsim::{Dim, MinuteRecord, RunOptions, RunResult};
@@ -15,20 +15,7 @@ const START: i64 = 1_793_491_200;
 /// added to every minute's write throttle events (a cause ddbsim does not model).
 fn history(r: &RunResult, extra_events: f64) -> Vec<u8> {
     let minutes = &r.resources[0].minutes;
-    let stamp = |m: usize| {
-        let t = time::OffsetDateTime::from_unix_timestamp(START + m as i64 * 60).unwrap();
-        format!("{:04}-{:02}-{:02}T{:02}:{:02}:00Z", t.year(), u8::from(t.month()), t.day(), t.hour(), t.minute())
-    };
-    let series = |label: &str, f: &dyn Fn(&MinuteRecord) -> f64| {
-        let idx: Vec<usize> = (0..minutes.len()).rev().collect();
-        serde_json::json!({
-            "Id": label.to_ascii_lowercase(),
-            "Label": label,
-            "Timestamps": idx.iter().map(|&m| stamp(m)).collect::<Vec<_>>(),
-            "Values": idx.iter().map(|&m| f(&minutes[m])).collect::<Vec<_>>(),
-            "StatusCode": "Complete",
-        })
-    };
+    let series = |label: &str, f: &dyn Fn(&MinuteRecord) -> f64| metric_data_result(label, minutes, START, f);
     serde_json::to_vec(&serde_json::json!({ "MetricDataResults": [
         series("ConsumedWriteCapacityUnits", &|m| m.consumed[1] as f64 / 1_000.0),
         series("WriteThrottleEvents", &|m| m.events(Dim::Write) as f64 + extra_events),

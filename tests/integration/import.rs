@@ -312,20 +312,7 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     assert_eq!(minutes.len(), days * 1_440);
     // The history as get-metric-data writes it: one result per metric, newest first.
     let start = 1_793_491_200i64; // 2026-11-01T00:00:00Z, the start of the recorded run
-    let stamp = |m: usize| {
-        let t = time::OffsetDateTime::from_unix_timestamp(start + m as i64 * 60).unwrap();
-        format!("{:04}-{:02}-{:02}T{:02}:{:02}:00+00:00", t.year(), u8::from(t.month()), t.day(), t.hour(), t.minute())
-    };
-    let series = |label: &str, f: &dyn Fn(&ddbsim::MinuteRecord) -> f64| {
-        let idx: Vec<usize> = (0..minutes.len()).rev().collect();
-        serde_json::json!({
-            "Id": label.to_ascii_lowercase(),
-            "Label": label,
-            "Timestamps": idx.iter().map(|&m| stamp(m)).collect::<Vec<_>>(),
-            "Values": idx.iter().map(|&m| f(&minutes[m])).collect::<Vec<_>>(),
-            "StatusCode": "Complete",
-        })
-    };
+    let series = |label: &str, f: &dyn Fn(&ddbsim::MinuteRecord) -> f64| super::metric_data_result(label, minutes, start, f);
     let doc = serde_json::json!({ "MetricDataResults": [
         series("ConsumedReadCapacityUnits", &|m| m.consumed[0] as f64 / 1_000.0),
         series("ConsumedWriteCapacityUnits", &|m| m.consumed[1] as f64 / 1_000.0),
