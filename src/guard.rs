@@ -24,7 +24,7 @@ use crate::limits::{ITEM_OVERHEAD_BYTES, PARTITION_BYTES, PARTITION_READ_CAP, PA
 use crate::limits::{READ_BLOCK_BYTES, WRITE_BLOCK_BYTES};
 use crate::model::request::mean_bytes;
 use crate::model::resource::{initial_partitions, Mode};
-use crate::scenario::{Action, CapacitySpec, Fidelity, Op, PatternSpec, RateShape, Scenario};
+use crate::scenario::{Action, CapacitySpec, Fidelity, Op, PatternSpec, RateFactors, RateShape, Scenario};
 
 /// Most requests an exact-mode run may simulate (about 52 s at the 58 M requests/s
 /// `ddbsim bench` measures on the project's machine for the headline; slower where seconds
@@ -171,16 +171,8 @@ pub fn estimate(sc: &Scenario, opts: &RunOptions) -> Estimate {
 pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
     let secs = opts.duration.unwrap_or(sc.duration).as_secs() as f64;
     let minutes = (secs / 60.0).ceil().max(1.0);
-    // The peak over the whole timeline: `scale_rate` actions multiply a pattern's rate.
-    let factor = |j: usize| {
-        sc.actions
-            .iter()
-            .filter_map(|a| match a.action {
-                Action::ScaleRate { pattern, factor } if pattern == j => Some(factor),
-                _ => None,
-            })
-            .fold(1.0, f64::max)
-    };
+    // The peak over the whole timeline: the highest `scale_rate` factor in force.
+    let factor = |j: usize| RateFactors::of(sc, j).peak(secs as u64);
     let fanout = |p: &PatternSpec| fanout(sc, p);
     let rates: Vec<f64> = sc.patterns.iter().enumerate().map(|(j, p)| p.rate.peak() * factor(j)).collect();
     let peak: f64 = sc.patterns.iter().zip(&rates).map(|(p, r)| r * fanout(p) * p.items.max(1) as f64).sum();
@@ -329,9 +321,9 @@ pub fn check_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Result<Estima
     }
 }
 
-/// Reads of a randomly write-sharded key query every shard.
+/// Requests each request becomes (segments, shards read).
 fn fanout(sc: &Scenario, p: &PatternSpec) -> f64 {
-    p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.random && !p.op.is_write()).map_or(1.0, |s| s.count as f64)
+    p.fanout(&sc.key_spaces) as f64
 }
 
 /// Demand in units a second per resource (table first) at the patterns' peak `rates`, and the

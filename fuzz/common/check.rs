@@ -6,7 +6,8 @@
 //! Shared by the fuzz target `engine` and by `tests/integration/fuzz_corpus.rs`.
 
 use ddbsim::report::{Render, RunReport};
-use ddbsim::scenario::{parse_str, Fidelity};
+use ddbsim::scenario::{parse_str, Fidelity, RateFactors, RateShape, Scenario};
+use ddbsim::study::check;
 use ddbsim::{bill_of, guard, simulate, Catalog, RunOptions, RunResult, ScenarioError, SimDuration};
 use std::path::Path;
 
@@ -52,6 +53,7 @@ pub fn exercise(text: &str) -> Outcome {
     }
     let r = simulate(&sc, &opts);
     invariants(&r, text);
+    same_rates(&sc, &r, text);
     let again = simulate(&sc, &opts);
     assert_eq!(format!("{:?}", r.patterns), format!("{:?}", again.patterns), "not deterministic:\n{text}");
     assert_eq!(
@@ -69,6 +71,35 @@ pub fn exercise(text: &str) -> Outcome {
     let report = RunReport::new(&sc, &r, &catalog, false);
     assert!(!report.text().is_empty());
     Outcome::Ran
+}
+
+/// `run` and `check` offer the same rates: each open-loop pattern's requests are its shape
+/// times its `scale_rate` timeline, second by second, within Poisson noise; and `check`'s plan
+/// puts each pattern at least at the highest rate the run offers it.
+fn same_rates(sc: &Scenario, r: &RunResult, text: &str) {
+    let sod = sc.start_unix_s.rem_euclid(86_400) as u64;
+    let peaks = check::peaks(sc);
+    for (j, p) in sc.patterns.iter().enumerate() {
+        if matches!(p.rate, RateShape::ClosedLoop(_)) {
+            continue;
+        }
+        let factors = RateFactors::of(sc, j);
+        let rate = |s: u64| p.rate.at(s, sod) * factors.at(s);
+        // Each request drawn becomes `fanout` requests: a Poisson count times the fan-out.
+        let fanout = p.fanout(&sc.key_spaces) as f64;
+        let expected: f64 = (0..r.duration_s).map(rate).sum::<f64>() * fanout;
+        let offered = r.patterns[j].offered as f64;
+        assert!(
+            (offered - expected).abs() <= 8.0 * (expected * fanout).sqrt() + 20.0 * fanout,
+            "pattern {} offered {offered} requests, its shape and scale_rate timeline {expected:.1}:\n{text}",
+            p.name
+        );
+        if sc.check.peak.is_none() {
+            let most = (0..sc.duration.as_secs()).map(rate).fold(0.0, f64::max);
+            let plan = peaks[j].expect("an open-loop pattern has a peak");
+            assert!(plan >= most * (1.0 - 1e-9), "check plans pattern {} at {plan}/s, the run offers up to {most}/s:\n{text}", p.name);
+        }
+    }
 }
 
 /// The model's invariants over one run.

@@ -187,6 +187,8 @@ pub struct Doc {
     retry: u8,
     instances: u8,
     ats: Vec<At>,
+    /// A `scale_rate` timeline of one pattern: up to eight (time, factor) lines.
+    timeline: Option<(u8, Vec<(u16, u8)>)>,
 }
 
 const OPS: [&str; 10] =
@@ -451,6 +453,17 @@ impl Doc {
                 },
             };
             let _ = writeln!(s, "[[at]]\ntime = \"{t}s\"\n{action}");
+        }
+        if let Some((p, steps)) = &self.timeline {
+            for (t, f) in steps.iter().take(8) {
+                let t = u64::from(*t) % secs;
+                let _ = writeln!(
+                    s,
+                    "[[at]]\ntime = \"{t}s\"\nscale_rate = {{ pattern = \"p{}\", factor = {} }}",
+                    usize::from(*p) % patterns,
+                    f64::from(*f) / 32.0
+                );
+            }
         }
         s
     }

@@ -105,9 +105,13 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
     let base = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), stop: Some(stop.clone()), ..RunOptions::default() };
     if !a.force {
         for sc in &scenarios {
-            let peaks = check::peaks(sc);
-            for s in [check::steady_scenario(sc, &peaks), check::burst_scenario(sc, &peaks), check::soak_scenario(sc)] {
-                guard::check_work(&s, &base, guard::Work::replications(3))?;
+            for s in check::simulations(sc, &phases) {
+                guard::check_work(&s.scenario, &base, s.work).map_err(|e| {
+                    guard::GuardError(format!(
+                        "{} of {}: {} (check's lengths are [check] steady, warmup, burst and soak, and the review re-simulates [scenario] duration)",
+                        s.label, sc.name, e.0
+                    ))
+                })?;
             }
         }
     }

@@ -24,7 +24,8 @@ impl Simulation<'_> {
     /// The scenario's action number `i`, at second `s`.
     pub(super) fn action(&mut self, s: u64, i: usize) {
         match self.sc.actions[i].action.clone() {
-            Action::ScaleRate { pattern, factor } => self.traffic.set_factor(pattern, factor),
+            // The arrivals read the pattern's `scale_rate` timeline (`RateFactors`) second by second.
+            Action::ScaleRate { .. } => {}
             Action::SetCapacity { index, read, write } => {
                 let r = index.map_or(0, |g| g + 1);
                 let cmds = self.ctl[r].set_capacity(s, &self.res[r], [read, write]);

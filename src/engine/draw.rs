@@ -15,7 +15,7 @@ use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::{block_shift, Resource, MANY_PARTITIONS};
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, SimRng, Stream};
-use crate::scenario::{ClosedLoop, Op, RateShape, Scenario, Shards, SizeSpec, SortKeys};
+use crate::scenario::{ClosedLoop, Op, RateFactors, RateShape, Scenario, Shards, SizeSpec, SortKeys};
 use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::alias::AliasTable;
 use crate::traffic::keys::{collection_base, item_position, items_before, key_hash, KeyDist, COLLECTION_WIDTH, HEAD_KEYS};
@@ -46,8 +46,8 @@ pub(crate) const TABLE_SLOTS: usize = 1 << 20;
 /// What changes about a pattern during the run.
 #[derive(Clone, Debug)]
 struct PatternState {
-    /// `scale_rate` factor.
-    factor: f64,
+    /// `scale_rate` factors over the run.
+    factors: RateFactors,
     /// Expected attempts per request on each partition of the pattern's resource.
     weights: Vec<f64>,
     /// (sequential period, partitions) the weights were computed for.
@@ -270,9 +270,9 @@ impl Traffic {
         Self {
             dax: Dax::of(sc, &dists),
             pats: sc.patterns.iter().map(|p| CompiledPattern::new(sc, p)).collect(),
-            state: vec![
-                PatternState {
-                    factor: 1.0,
+            state: (0..sc.patterns.len())
+                .map(|j| PatternState {
+                    factors: RateFactors::of(sc, j),
                     weights: Vec::new(),
                     weights_key: (u64::MAX, 0),
                     cumulative: Vec::new(),
@@ -282,9 +282,8 @@ impl Traffic {
                     tables_rate: 0.0,
                     tables_built: 0,
                     part_draw: None,
-                };
-                sc.patterns.len()
-            ],
+                })
+                .collect(),
             dists,
             shards: sc.key_spaces.iter().map(|k| k.shards).collect(),
             sort_keys: sc.key_spaces.iter().map(|k| k.sort_keys).collect(),
@@ -348,11 +347,6 @@ impl Traffic {
         }
     }
 
-    /// `scale_rate`: multiplies pattern `j`'s rate from now on.
-    pub(crate) fn set_factor(&mut self, j: usize, factor: f64) {
-        self.state[j].factor = factor;
-    }
-
     /// Pattern `j`'s rate in second `s`, requests per second.
     pub(crate) fn lambda(&self, j: usize, s: u64) -> f64 {
         let l = self.base_lambda(j, s);
@@ -366,7 +360,7 @@ impl Traffic {
 
     /// Pattern `j`'s requests a second at second `s`, before any DAX cache.
     pub(crate) fn base_lambda(&self, j: usize, s: u64) -> f64 {
-        self.pats[j].rate.at(s, self.start_s_of_day) * self.state[j].factor
+        self.pats[j].rate.at(s, self.start_s_of_day) * self.state[j].factors.at(s)
     }
 
     /// Records second `s` at the DAX cluster, if any.

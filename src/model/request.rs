@@ -243,11 +243,7 @@ impl CompiledPattern {
         };
         let dim = if p.op.is_write() { Dim::Write } else { Dim::Read };
         let shards = p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.count > 1);
-        let fanout = match shards {
-            _ if p.segments > 1 => p.segments,
-            Some(s) if p.fanout_all.unwrap_or(s.random) && matches!(p.op, Op::GetItem | Op::Query) => s.count,
-            _ => 1,
-        };
+        let fanout = p.fanout(&sc.key_spaces);
         let entity = p.entity.map(|e| &sc.entities[e]);
         let gsi = gsi_writes(sc, p, entity);
         // The LSIs a write maintains: all of them, or those whose sort key the entity carries.

@@ -1,6 +1,7 @@
 //! `[[at]]`: operational changes at a time of the run.
 
 use super::table::ScalingChange;
+use super::RateFactor;
 use crate::time::SimDuration;
 
 /// An operational change.
@@ -51,11 +52,12 @@ pub enum Action {
     },
     /// Create a GSI.
     AddGsi(usize),
-    /// Multiply a pattern's rate.
+    /// Set a pattern's rate to its shape's times a factor, replacing any earlier factor
+    /// (read through [`super::RateFactors`]).
     ScaleRate {
         /// Pattern position.
         pattern: usize,
         /// Factor.
-        factor: f64,
+        factor: RateFactor,
     },
 }

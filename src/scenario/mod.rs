@@ -19,6 +19,7 @@ mod keys;
 mod pattern;
 mod price_item;
 mod pricing;
+mod rate_factors;
 mod table;
 
 use crate::time::SimDuration;
@@ -35,6 +36,7 @@ pub use keys::{KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
 pub use pattern::{ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{PricingSpec, SavingsPlan};
+pub use rate_factors::{RateFactor, RateFactors};
 pub use table::{
     AutoscalingSpec, CapacitySpec, GsiBackpressure, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec,
 };

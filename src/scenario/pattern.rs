@@ -283,6 +283,22 @@ pub struct PatternSpec {
     pub fanout_all: Option<bool>,
 }
 
+impl PatternSpec {
+    /// Requests each request becomes: a parallel scan's segments, or every shard of a
+    /// write-sharded key a read queries (a `GetItem` or `Query` of a randomly sharded key, or
+    /// as `fanout_all` says); 1 otherwise. The engine, the guard and the screens all count
+    /// fan-out by this.
+    #[must_use]
+    pub fn fanout(&self, key_spaces: &[super::KeySpaceSpec]) -> u64 {
+        let shards = self.key_space.and_then(|k| key_spaces[k].shards).filter(|s| s.count > 1);
+        match shards {
+            _ if self.segments > 1 => self.segments,
+            Some(s) if self.fanout_all.unwrap_or(s.random) && matches!(self.op, Op::GetItem | Op::Query) => s.count,
+            _ => 1,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

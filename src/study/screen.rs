@@ -23,7 +23,7 @@ use crate::model::request::{initial_index_bytes, mean_bytes, CompiledPattern};
 use crate::model::resource::{initial_partitions, Mode};
 use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use crate::model::Dim;
-use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateShape, Scenario};
+use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateFactors, RateShape, Scenario};
 use crate::units::MILLI;
 
 /// Demand per minute, worked from the rate shapes.
@@ -68,27 +68,13 @@ impl Demand {
                 + cp.collection_growth.map_or(0.0, |g| (g - (item + ITEM_OVERHEAD_BYTES) as i64) as f64)
                     * if cp.base_delta > 0 { 1.0 } else { 0.0 };
             let index_bytes: Vec<(usize, f64)> = cp.gsi.iter().map(|w| (w.res, w.delta as f64 * w.coverage)).collect();
-            // The pattern's `scale_rate` factors, in time order.
-            let mut factors: Vec<(u64, f64)> = sc
-                .actions
-                .iter()
-                .filter_map(|a| match a.action {
-                    Action::ScaleRate { pattern, factor } if pattern == j => Some((a.time.as_secs(), factor)),
-                    _ => None,
-                })
-                .collect();
-            factors.sort_by_key(|f| f.0);
-            let (mut k, mut f) = (0, 1.0);
+            let factors = RateFactors::of(sc, j);
             for m in 0..minutes {
                 let from = m as u64 * 60;
                 let to = (from + 60).min(duration_s);
                 let mut sum = 0.0;
                 for s in from..to {
-                    while k < factors.len() && factors[k].0 <= s {
-                        f *= factors[k].1;
-                        k += 1;
-                    }
-                    let l = p.rate.at(s, sod) * f;
+                    let l = p.rate.at(s, sod) * factors.at(s);
                     sum += dax.as_ref().map_or(l, |d| l * d.miss_share(j, l));
                 }
                 let per_s = sum / (to - from) as f64;

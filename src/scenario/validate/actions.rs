@@ -6,8 +6,8 @@ use crate::limits::{MAX_REQUEST_RATE, MAX_SWITCHES_TO_ON_DEMAND_PER_DAY, MAX_TAR
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::{RawAt, RawScalingChange, RawSetAutoscaling, RawSwitchMode};
 use crate::scenario::{
-    Action, ActionSpec, AutoscalingSpec, CapacitySpec, GsiSpec, IndexRef, PatternSpec, RateShape, ScalingChange, ScalingTargetSpec,
-    TableSpec,
+    Action, ActionSpec, AutoscalingSpec, CapacitySpec, GsiSpec, IndexRef, PatternSpec, RateFactor, RateShape, ScalingChange,
+    ScalingTargetSpec, TableSpec,
 };
 use crate::time::SimDuration;
 
@@ -41,8 +41,8 @@ impl Validator<'_, '_> {
                         );
                     }
                 }
-                if let Action::ScaleRate { pattern, factor } = act.action {
-                    let peak = patterns.get(pattern).map_or(0.0, |p| p.rate.peak()) * factor;
+                if let (Action::ScaleRate { pattern, .. }, Some(factor)) = (&act.action, a.scale_rate.as_ref().map(|s| s.factor)) {
+                    let peak = patterns.get(*pattern).map_or(0.0, |p| p.rate.peak()) * factor;
                     if peak > MAX_REQUEST_RATE {
                         self.err(
                             &root.key("at").index(i).key("scale_rate").key("factor"),
@@ -151,7 +151,7 @@ impl Validator<'_, '_> {
             if !(s.factor.is_finite() && s.factor >= 0.0) {
                 self.err(&sp.key("factor"), format!("the factor must be a finite number >= 0, not {}", s.factor));
             }
-            Action::ScaleRate { pattern, factor: s.factor }
+            Action::ScaleRate { pattern, factor: RateFactor::new(s.factor) }
         } else {
             return None;
         };

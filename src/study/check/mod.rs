@@ -4,8 +4,8 @@
 //! The plan ([`crate::scenario::CheckSpec`]) has four phases, each judged on its own window of
 //! simulated minutes:
 //!
-//! * *steady*: every open-loop pattern at its peak rate (the highest of its shape times its
-//!   `scale_rate` actions, or the share of `[check] peak`) for `steady` (1 h);
+//! * *steady*: every open-loop pattern at its peak rate (the highest of its shape times the
+//!   highest `scale_rate` factor in force, or the share of `[check] peak`) for `steady` (1 h);
 //! * *burst*: the peak for `warmup` (30 min, so auto scaling and on-demand capacity settle),
 //!   then `burst_factor` (2) times the peak for `burst` (15 min); the burst minutes are judged;
 //! * *soak*: the scenario's own traffic shape and actions for `soak` (4 h);
@@ -17,11 +17,14 @@
 //! the rates); the other actions stay. Closed loops keep their threads in every phase.
 
 pub mod rules;
+mod simulations;
+
+pub use simulations::{simulations, Simulation};
 
 use crate::cost::{bill_of, Catalog};
 use crate::engine::{simulate, RunOptions, RunResult};
 use crate::model::Dim;
-use crate::scenario::{Action, CheckSpec, RateShape, Scenario};
+use crate::scenario::{Action, CheckSpec, RateFactors, RateShape, Scenario};
 use crate::time::SimDuration;
 use crate::units::MILLI;
 use serde::Serialize;
@@ -262,17 +265,8 @@ pub fn peaks(sc: &Scenario) -> Vec<Option<f64>> {
             if matches!(p.rate, RateShape::ClosedLoop(_)) {
                 return None;
             }
-            // The highest cumulative `scale_rate` factor over the timeline, 1 before any.
-            let (mut f, mut most) = (1.0f64, 1.0f64);
-            for a in &sc.actions {
-                if let Action::ScaleRate { pattern, factor } = a.action {
-                    if pattern == j {
-                        f *= factor;
-                        most = most.max(f);
-                    }
-                }
-            }
-            Some(p.rate.peak() * most)
+            // The highest `scale_rate` factor in force over the run, as the engine applies it.
+            Some(p.rate.peak() * RateFactors::of(sc, j).peak(sc.duration.as_secs()))
         })
         .collect();
     let Some(total) = sc.check.peak else { return own };

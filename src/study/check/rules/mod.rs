@@ -26,7 +26,7 @@ mod on_demand_burst;
 mod retry_storm;
 mod scans;
 mod sequential;
-mod shards;
+pub(super) mod shards;
 mod stream_pollers;
 mod too_many_gsis;
 

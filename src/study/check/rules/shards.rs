@@ -7,13 +7,13 @@ use crate::scenario::Shards;
 use crate::time::SimDuration;
 
 /// Minutes of each run of the write-sharding search.
-pub(super) const SHARD_SEARCH: SimDuration = SimDuration::from_secs(15 * 60);
+pub(in crate::study::check) const SHARD_SEARCH: SimDuration = SimDuration::from_secs(15 * 60);
 
 /// Replications of each shard count.
-pub(super) const SHARD_REPLICATIONS: u64 = 3;
+pub(in crate::study::check) const SHARD_REPLICATIONS: u64 = 3;
 
 /// Largest shard count searched.
-pub(super) const MAX_SHARDS: u64 = 64;
+pub(in crate::study::check) const MAX_SHARDS: u64 = 64;
 
 /// The smallest shard count of key space `ks` (1, 2, 4, ... 64) whose worst throttled share
 /// over three 15-minute runs at the peak is within the limit, and that share.
