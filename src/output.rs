@@ -3,9 +3,11 @@
 //! output as it was (never a mix of old and new files), and a lock keeps two runs from writing
 //! one folder at the same time.
 //!
-//! Safety: an existing folder is replaced only when everything in it is ddbsim's (the files its
-//! commands write, and its marker): a folder holding anything else, a sub-folder included, is
-//! refused, never deleted. Temporary folders and probes are created with the `tempfile` crate
+//! Safety: an existing folder is replaced only when it holds ddbsim's marker and everything in
+//! it is ddbsim's (the files its commands write): a folder without the marker, or holding
+//! anything else, a sub-folder included, is refused, never deleted. On Linux the new folder
+//! replaces the old in one atomic exchange (`renameat2`); elsewhere in two renames, with an
+//! instant in which the folder is absent. Temporary folders and probes are created with the `tempfile` crate
 //! (`O_EXCL`, unpredictable names).
 
 use std::fs;
@@ -145,11 +147,19 @@ impl OutputDir {
         let lock_path = parent.join(format!(".{name}.ddbsim-lock"));
         let lock = open_lock(&lock_path)?;
         if lock.try_lock().is_err() {
-            return Err(other(dir, "another ddbsim run is writing this folder; wait for it or choose another --out".into()));
+            let holder = fs::read_to_string(&lock_path).ok().and_then(|t| t.trim().parse::<u32>().ok());
+            let who = holder.map_or_else(|| "another ddbsim run".to_string(), |pid| format!("another ddbsim run (process {pid})"));
+            return Err(other(dir, format!("{who} is writing this folder; wait for it or choose another --out")));
         }
+        // Whoever holds the lock says so: the holder's process id, for the message above and
+        // for a person looking at a stale folder.
+        let mut lock = lock;
+        let _ = lock.set_len(0).and_then(|()| writeln!(lock, "{}", std::process::id()));
         let claimed = Self { dir: dir.to_path_buf(), parent, name, _lock: lock };
-        claimed.check_existing()?;
+        // No live writer holds the folder now: whatever staging or backup folder is beside it
+        // was left by a killed run, and goes first, even if this run is refused below.
         claimed.clean_leftovers();
+        claimed.check_existing()?;
         Ok(claimed)
     }
 
@@ -163,7 +173,19 @@ impl OutputDir {
         if !meta.is_dir() {
             return Err(other(&self.dir, "exists and is not a folder".into()));
         }
-        for entry in fs::read_dir(&self.dir).map_err(err(&self.dir))? {
+        let mut entries = fs::read_dir(&self.dir).map_err(err(&self.dir))?.peekable();
+        // Only a folder ddbsim made (it holds the marker) is ever replaced; an empty one is used.
+        let marked = fs::symlink_metadata(self.dir.join(MARKER)).is_ok_and(|m| m.is_file());
+        if let (false, Some(Ok(first))) = (marked, entries.peek()) {
+            return Err(other(
+                &self.dir,
+                format!(
+                    "holds \"{}\", which ddbsim did not write: the folder has no {MARKER} marker, and ddbsim replaces only the output folders it made; choose another --out",
+                    first.file_name().to_string_lossy()
+                ),
+            ));
+        }
+        for entry in entries {
             let entry = entry.map_err(err(&self.dir))?;
             let kind = entry.file_type().map_err(err(&self.dir))?;
             let file = entry.file_name().to_string_lossy().into_owned();
@@ -216,7 +238,12 @@ impl OutputDir {
         }
         sync_dir(staging.path())?;
         let staged = staging.keep();
-        if existed {
+        if existed && exchange(&staged, &self.dir) {
+            // One atomic step: the new folder is in place and the old one is at `staged`.
+            let _ = fs::remove_dir_all(&staged);
+        } else if existed {
+            // Where the platform has no atomic exchange: two renames, with an instant in which
+            // the folder is absent (never a mix of old and new files).
             let backup = tempfile::Builder::new()
                 .prefix(&format!(".{}.ddbsim-old-", self.name))
                 .tempdir_in(&self.parent)
@@ -236,6 +263,23 @@ impl OutputDir {
         sync_dir(&self.parent)?;
         Ok(files.iter().map(|f| self.dir.join(f.name())).collect())
     }
+}
+
+/// Swaps the folders `a` and `b` in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`);
+/// false when the platform or the file system cannot, and nothing was changed.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let (Ok(ca), Ok(cb)) = (std::ffi::CString::new(a.as_os_str().as_bytes()), std::ffi::CString::new(b.as_os_str().as_bytes())) else {
+        return false;
+    };
+    // SAFETY: two valid NUL-terminated paths, relative to the current folder.
+    unsafe { libc::renameat2(libc::AT_FDCWD, ca.as_ptr(), libc::AT_FDCWD, cb.as_ptr(), libc::RENAME_EXCHANGE) == 0 }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
 }
 
 /// Creates `path` (it must not exist) with `file`'s contents, synced to disk.
@@ -339,6 +383,21 @@ mod tests {
         let e = OutputDir::claim(d.path()).unwrap_err().to_string();
         assert!(e.contains("thesis.tex") && e.contains("did not write"), "{e}");
         assert!(OutputDir::claim(Path::new(".")).is_err());
+    }
+
+    /// The swap is one atomic exchange where the platform has one: after it, each folder
+    /// holds what the other held.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn folders_are_exchanged_in_one_step() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("a"), d.path().join("b"));
+        fs::create_dir(&a).unwrap();
+        fs::create_dir(&b).unwrap();
+        fs::write(a.join("x"), "from a").unwrap();
+        assert!(exchange(&a, &b), "renameat2(RENAME_EXCHANGE) on this file system");
+        assert_eq!(fs::read_to_string(b.join("x")).unwrap(), "from a");
+        assert!(!a.join("x").exists());
     }
 
     #[test]
