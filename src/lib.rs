@@ -48,6 +48,7 @@ pub mod format;
 pub mod guard;
 mod hint;
 pub mod import;
+pub mod input;
 pub mod limits;
 mod metrics;
 mod model;

@@ -141,7 +141,8 @@ impl Catalog {
     /// # Errors
     /// [`CatalogError`] naming the file and the problem.
     pub fn load(path: &Path) -> Result<Self, CatalogError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CatalogError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::input::read_text_capped(path, crate::input::PRICES_BYTES, "price catalog")
+            .map_err(|source| CatalogError::Io { path: path.to_path_buf(), source })?;
         Self::parse(&text, path)
     }
 

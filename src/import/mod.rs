@@ -65,14 +65,7 @@ enum Input {
 
 fn read_input(path: &Path) -> Result<Input, ImportError> {
     let err = |m: String| ImportError { file: path.to_path_buf(), at: String::new(), message: m };
-    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    if !meta.is_file() {
-        return Err(err("not a regular file".into()));
-    }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(err(format!("{} bytes; ddbsim reads at most {MAX_INPUT_BYTES}", meta.len())));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let text = crate::input::read_text_capped(path, MAX_INPUT_BYTES, "input file").map_err(|e| err(format!("cannot read: {e}")))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
@@ -240,10 +233,10 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     }
     let has_metrics = !history.series.is_empty();
     let grid = if has_metrics {
-        metrics::Grid::build(&mut history).map_err(|message| ImportError {
-            file: metrics.first().or(sources.first()).cloned().unwrap_or_default(),
-            at: String::new(),
-            message,
+        metrics::Grid::build(&mut history).map_err(|e| ImportError {
+            file: e.file.unwrap_or_else(|| metrics.first().or(sources.first()).cloned().unwrap_or_default()),
+            at: e.at,
+            message: e.message,
         })?
     } else {
         None
@@ -342,7 +335,7 @@ pub fn read_history(metrics: &[PathBuf], gsis: &[String]) -> Result<Recorded, Im
         }
     }
     let grid = metrics::Grid::build(&mut history)
-        .map_err(|message| ImportError { file: first(), at: String::new(), message })?
+        .map_err(|e| ImportError { file: e.file.unwrap_or_else(first), at: e.at, message: e.message })?
         .ok_or_else(|| ImportError { file: first(), at: String::new(), message: "the metrics hold no datapoint".into() })?;
     let mut series = Vec::new();
     for ((metric, index), values) in grid.values {

@@ -236,7 +236,9 @@ fn read_rows<T: serde::de::DeserializeOwned>(
 ) -> Result<(), ReportError> {
     let path = dir.join(name);
     let bad = |m: String| ReportError::Input(format!("{}: {m}", path.display()));
-    let mut rdr = csv::Reader::from_path(&path).map_err(|e| bad(format!("{e} (is this the output folder of `ddbsim run`?)")))?;
+    let (file, _) =
+        crate::input::open_regular(&path, name).map_err(|e| bad(format!("{e} (is this the output folder of `ddbsim run`?)")))?;
+    let mut rdr = csv::Reader::from_reader(std::io::BufReader::new(file));
     for (i, row) in rdr.deserialize::<T>().enumerate() {
         let row = row.map_err(|e| bad(e.to_string()))?;
         if !ok(&row) {
@@ -270,7 +272,7 @@ impl<'a> RunReport<'a> {
     /// [`ReportError::Input`] naming a missing or malformed file.
     pub fn read(dir: &Path) -> Result<Self, ReportError> {
         let path = dir.join("summary.json");
-        let text = std::fs::read_to_string(&path)
+        let text = crate::input::read_text_capped(&path, crate::input::OWN_OUTPUT_BYTES, "summary.json")
             .map_err(|e| ReportError::Input(format!("{}: {e} (is this the output folder of `ddbsim run`?)", path.display())))?;
         let summary: Summary = serde_json::from_str(&text).map_err(|e| ReportError::Input(format!("{}: {e}", path.display())))?;
         Ok(Self { summary, rows: Rows::Files(dir.to_path_buf()), charts: true })

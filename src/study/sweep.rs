@@ -352,6 +352,33 @@ fn params_of(sets: &[SetAxis], mut index: usize) -> Vec<(String, String)> {
     out
 }
 
+/// Checks a part's own figures before anything is allocated from them: its `total_points`
+/// is the product of its axes' values and within [`MAX_POINTS`], its replications within
+/// [`MAX_RUNS`], and its shard label a valid `I/N`.
+fn check_part(p: &SweepOutput) -> Result<(), SweepError> {
+    let product = p.sets.iter().try_fold(1usize, |acc, s| acc.checked_mul(s.values.len()));
+    if p.total_points > MAX_POINTS || product != Some(p.total_points) {
+        return Err(SweepError(format!(
+            "a part says the sweep has {} points, but its axes make {} (at most {MAX_POINTS}): a part was edited",
+            p.total_points,
+            product.map_or_else(|| "too many".to_string(), |n| n.to_string())
+        )));
+    }
+    if p.replications == 0 || p.replications > MAX_RUNS || p.points.len() > p.total_points {
+        return Err(SweepError(format!(
+            "a part holds {} points of {} with {} replications each: a part was edited",
+            p.points.len(),
+            p.total_points,
+            p.replications
+        )));
+    }
+    if let Some(label) = p.shard.as_deref().filter(|l| !l.starts_with("partial")) {
+        parse_shard(label)
+            .map_err(|_| SweepError(format!("a part's shard is \"{label}\", not I/N with 1 <= I <= N: a part was edited")))?;
+    }
+    Ok(())
+}
+
 /// Combines shares of one sweep. Every part must come from the same scenario text, seed,
 /// replications, axes, duration and fidelity; every point must be where its index says; a
 /// missing point is an error unless `allow_partial` (the result then says it is partial).
@@ -360,6 +387,9 @@ fn params_of(sets: &[SetAxis], mut index: usize) -> Vec<(String, String)> {
 /// When the parts are of different sweeps, a point is tampered with or in two parts, or points
 /// are missing.
 pub fn merge(parts: Vec<SweepOutput>, allow_partial: bool) -> Result<SweepOutput, SweepError> {
+    for p in &parts {
+        check_part(p)?;
+    }
     let mut it = parts.into_iter();
     let mut out = it.next().ok_or_else(|| SweepError("merge needs at least one folder".into()))?;
     let key = |p: &SweepOutput| {

@@ -48,7 +48,8 @@ pub(super) fn colour_verdict(text: String, headline: &str, held: bool) -> String
 }
 
 pub(super) fn read_text(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|source| CliError::Scenario(scenario::ScenarioError::Io { path: path.to_path_buf(), source }))
+    crate::input::read_text_capped(path, crate::limits::MAX_SCENARIO_BYTES, "scenario file")
+        .map_err(|source| CliError::Scenario(scenario::ScenarioError::Io { path: path.to_path_buf(), source }))
 }
 
 pub(super) fn stopped(stop: &StopToken) -> Result<(), CliError> {

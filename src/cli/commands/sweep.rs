@@ -63,7 +63,8 @@ pub(in crate::cli) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_parti
         let mut parts = Vec::new();
         for d in dirs {
             let p = d.join("recommend-tables.json");
-            let text = std::fs::read_to_string(&p).map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
+            let text = crate::input::read_text_capped(&p, crate::input::OWN_OUTPUT_BYTES, "merge part")
+                .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
             parts.push(
                 serde_json::from_str(&text)
                     .map_err(|e| CliError::Argument(format!("{}: not a recommend-tables.json of ddbsim: {e}", p.display())))?,
@@ -82,7 +83,8 @@ pub(in crate::cli) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_parti
     let mut parts = Vec::new();
     for d in dirs {
         let p = d.join("sweep.json");
-        let text = std::fs::read_to_string(&p).map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
+        let text = crate::input::read_text_capped(&p, crate::input::OWN_OUTPUT_BYTES, "merge part")
+            .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
         let part: study::SweepOutput =
             serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
         parts.push(part);

@@ -23,6 +23,7 @@ impl Validator<'_, '_> {
         table_pk: usize,
         duration: SimDuration,
     ) -> PatternSpec {
+        self.shown_name(&at.key("name"), &p.name);
         let op = op_of(p.op);
         let index = self.pattern_index(at, p, names, op);
         let entity_at = self.pattern_entity(at, p, entities);
@@ -473,12 +474,20 @@ fn quoted(field: &str) -> String {
     }
 }
 
-/// Reads the trace `file` of the scenario at `scenario`: `time_s,rate` rows (a header line is
-/// allowed), times increasing from 0. The file must be a regular file of at most 64 MiB in the
+/// Whether a first-row field is a column's name (`second`, "time_s", `requests per second`):
+/// it starts with a letter and holds letters, digits, spaces and `_ - / ( ) .` only. A field
+/// such as `0x10` or `1_000` is not a name: its row is a malformed row, not a header.
+fn is_column_name(field: &str) -> bool {
+    let f = field.trim_matches('"');
+    f.chars().next().is_some_and(char::is_alphabetic)
+        && f.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | ' ' | '-' | '/' | '(' | ')' | '.'))
+}
+
+/// Reads the trace `file` of the scenario at `scenario`: `time_s,rate` rows (a first line of
+/// column names is a header), times increasing from 0. The file must be a regular file of at most 64 MiB in the
 /// scenario's folder (or below it) unless `allow_outside`; a message quotes at most the field
 /// that failed.
 fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u64, f64)>, String> {
-    use std::io::Read as _;
     let dir = scenario.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let full = dir.join(file);
     let real = full.canonicalize().map_err(|e| format!("cannot read the trace file: {e}"))?;
@@ -488,17 +497,7 @@ fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u
             return Err("the trace file is outside the scenario's folder; move it there or pass --allow-outside".into());
         }
     }
-    let meta = std::fs::metadata(&real).map_err(|e| format!("cannot read the trace file: {e}"))?;
-    if !meta.is_file() {
-        return Err("the trace is not a regular file".into());
-    }
-    if meta.len() > MAX_TRACE_BYTES {
-        return Err(format!("the trace file is {} bytes; at most {MAX_TRACE_BYTES}", meta.len()));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(&real)
-        .and_then(|f| f.take(MAX_TRACE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read the trace file: {e}"))?;
+    let bytes = crate::input::read_capped(&real, MAX_TRACE_BYTES, "trace file").map_err(|e| format!("cannot read the trace file: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| "the trace file is not UTF-8 text".to_string())?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out: Vec<(u64, f64)> = Vec::new();
@@ -515,7 +514,7 @@ fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u
         };
         let (t, r) = (t.trim(), r.trim());
         let (Ok(tv), Ok(rv)) = (t.parse::<f64>(), r.parse::<f64>()) else {
-            if header {
+            if header && is_column_name(t) && is_column_name(r) {
                 continue;
             }
             let (field, which) = if t.parse::<f64>().is_err() { (t, "time_s") } else { (r, "rate") };
