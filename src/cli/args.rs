@@ -98,6 +98,9 @@ pub(crate) enum Command {
         /// Print `{"scenario", "path", "traces", "notes"}` on stdout, nothing else.
         #[arg(long)]
         json: bool,
+        /// Replace an existing scenario file and trace files of the same names.
+        #[arg(long)]
+        force: bool,
     },
     /// Print a shell completion script, e.g. `ddbsim completions bash > ~/.local/share/bash-completion/completions/ddbsim`.
     Completions {

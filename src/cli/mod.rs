@@ -125,8 +125,8 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Check(a) => check::check(&a, stop),
         Command::Backtest(a) => commands::backtest(&a),
-        Command::Import { sources, table, metrics, out, json } => {
-            commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json)
+        Command::Import { sources, table, metrics, out, json, force } => {
+            commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json, force)
         }
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut <args::Cli as clap::CommandFactory>::command(), "ddbsim", &mut std::io::stdout());

@@ -12,6 +12,7 @@ use super::{Doc, ImportError};
 use crate::model::Dim;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 /// What a series measures.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -48,8 +49,29 @@ pub(crate) struct Series {
     /// GSI name, `None` for the table.
     pub(crate) index: Option<String>,
     pub(crate) points: Vec<(i64, f64)>,
-    /// Where it came from, for messages.
-    pub(crate) origin: String,
+    /// The file it came from, for messages.
+    pub(crate) file: PathBuf,
+    /// Where in the file: a JSON pointer or a CSV column, `at` it (empty for the whole file).
+    pub(crate) at: String,
+}
+
+impl Series {
+    /// Where it came from, for a note: `file: at /MetricDataResults/0`.
+    pub(crate) fn origin(&self) -> String {
+        if self.at.is_empty() {
+            self.file.display().to_string()
+        } else {
+            format!("{}: at {}", self.file.display(), self.at)
+        }
+    }
+}
+
+/// A history that cannot be put on minutes: the file and place when one series is at fault.
+#[derive(Debug)]
+pub(crate) struct BuildError {
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) at: String,
+    pub(crate) message: String,
 }
 
 /// What the metric files hold, and what was odd about them.
@@ -137,7 +159,7 @@ pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<
                     _ => history.notes.push(format!("{}: at {at}/Values/{j}: not a number; skipped", doc.path.display())),
                 }
             }
-            history.series.push(Series { metric, index, points, origin: format!("{}: at {at}", doc.path.display()) });
+            history.series.push(Series { metric, index, points, file: doc.path.clone(), at: at.to_string() });
         }
         return Ok(true);
     }
@@ -166,7 +188,7 @@ pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<
                 points.push((t, x));
             }
         }
-        history.series.push(Series { metric, index, points, origin: doc.path.display().to_string() });
+        history.series.push(Series { metric, index, points, file: doc.path.clone(), at: String::new() });
         return Ok(true);
     }
     Ok(false)
@@ -187,7 +209,8 @@ pub(crate) fn read_csv(path: &std::path::Path, text: &str, gsis: &[String], hist
                 metric,
                 index,
                 points: Vec::new(),
-                origin: format!("{} column \"{c}\"", path.display()),
+                file: path.to_path_buf(),
+                at: format!("column \"{c}\""),
             })
         })
         .collect();
@@ -250,7 +273,7 @@ impl Grid {
     /// The series on one-minute steps from the earliest to the last datapoint's period. A Sum
     /// over a period of P seconds is a rate of Sum / P in each of its minutes; a Provisioned
     /// average holds for the period. Duplicates (pages or files that overlap) keep the first.
-    pub(crate) fn build(history: &mut History) -> Result<Option<Grid>, String> {
+    pub(crate) fn build(history: &mut History) -> Result<Option<Grid>, BuildError> {
         let mut start = i64::MAX;
         let mut end = i64::MIN;
         let mut periods = Vec::new();
@@ -259,7 +282,7 @@ impl Grid {
             let before = s.points.len();
             s.points.dedup_by_key(|p| p.0);
             if s.points.len() < before {
-                history.notes.push(format!("{}: {} duplicate timestamps; the first kept", s.origin, before - s.points.len()));
+                history.notes.push(format!("{}: {} duplicate timestamps; the first kept", s.origin(), before - s.points.len()));
             }
             let period = s.points.windows(2).map(|w| w[1].0 - w[0].0).filter(|d| *d > 0).min().unwrap_or(60).clamp(60, 3_600);
             let period = if period >= 300 { period - period % 60 } else { 60 };
@@ -273,12 +296,16 @@ impl Grid {
             return Ok(None);
         }
         if end - start > MAX_SPAN_S {
-            return Err(format!(
-                "the metrics span {} days (from {} to {} Unix seconds); ddbsim replays at most 366 days: give a shorter history",
-                (end - start) / 86_400,
-                start,
-                end
-            ));
+            return Err(BuildError {
+                file: None,
+                at: String::new(),
+                message: format!(
+                    "the metrics span {} days (from {} to {} Unix seconds); ddbsim replays at most 366 days: give a shorter history",
+                    (end - start) / 86_400,
+                    start,
+                    end
+                ),
+            });
         }
         let minutes = ((end - start) / 60) as usize;
         let mut values: BTreeMap<(Metric, Option<String>), Vec<Option<f64>>> = BTreeMap::new();
@@ -293,10 +320,15 @@ impl Grid {
                     _ => v / period as f64,
                 };
                 if !(0.0..=crate::limits::MAX_REQUEST_RATE).contains(&x) {
-                    return Err(format!(
-                        "{}: a value of {v} over {period} s is {x:e} a second; ddbsim takes 0 to 1e9 units or requests a second",
-                        s.origin
-                    ));
+                    return Err(BuildError {
+                        file: Some(s.file.clone()),
+                        at: s.at.clone(),
+                        message: format!(
+                            "a value of {} over {period} s is {} a second; ddbsim takes 0 to 1e9 units or requests a second",
+                            short_number(v),
+                            short_number(x)
+                        ),
+                    });
                 }
                 for cell in row.iter_mut().take((m0 + per).min(minutes)).skip(m0) {
                     if cell.is_none() {
@@ -308,7 +340,7 @@ impl Grid {
                 }
             }
             if gaps > 0 {
-                history.notes.push(format!("{}: {gaps} missing periods of {period} s (read as no traffic)", s.origin));
+                history.notes.push(format!("{}: {gaps} missing periods of {period} s (read as no traffic)", s.origin()));
             }
         }
         Ok(Some(Grid { start, minutes, values }))
@@ -317,5 +349,15 @@ impl Grid {
     /// The per-minute values of a metric, zeros where absent (`None`: the metric is absent).
     pub(crate) fn get(&self, metric: &Metric, index: Option<&str>) -> Option<Vec<f64>> {
         self.values.get(&(metric.clone(), index.map(str::to_string))).map(|v| v.iter().map(|x| x.unwrap_or(0.0)).collect())
+    }
+}
+
+/// A number short enough to quote: plain up to a billion, else in scientific notation
+/// (`1e300`, never its 301 digits).
+fn short_number(x: f64) -> String {
+    if x.is_finite() && x.abs() < 1e9 && (x == 0.0 || x.abs() >= 1e-3) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
     }
 }

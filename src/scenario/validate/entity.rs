@@ -36,10 +36,13 @@ impl Validator<'_, '_> {
             let at = root.key("entity").index(i);
             if e.name.is_empty() {
                 self.err(&at.key("name"), "an entity type needs a name");
-            } else if e.name.contains([';', '=', ',', '[', ']']) || e.name.chars().any(char::is_control) {
+            } else if e.name.contains([';', '=', ',', '[', ']']) || e.name.chars().any(|c| c.is_control() || super::is_format_char(c)) {
                 self.err(
                     &at.key("name"),
-                    format!("\"{}\": an entity name has no `;`, `=`, `,`, brackets or control characters (reports list them)", e.name),
+                    format!(
+                        "\"{}\": an entity name has no `;`, `=`, `,`, brackets, control or invisible format characters (reports list them)",
+                        e.name
+                    ),
                 );
             } else if seen.insert(&e.name, i).is_some() {
                 self.err(&at.key("name"), format!("a second entity named \"{}\"", e.name));

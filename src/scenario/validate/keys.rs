@@ -12,6 +12,7 @@ const MAX_SORT_KEYS: u64 = 1_000_000_000_000;
 
 impl Validator<'_, '_> {
     pub(super) fn key_space(&mut self, at: &KeyPath, name: String, k: &RawKeySpace, duration: SimDuration) -> KeySpaceSpec {
+        self.shown_name(at, &name);
         let mut value_names = Vec::new();
         let (cardinality, popularity) = match (&k.values, k.cardinality) {
             (Some(_), Some(_)) => {

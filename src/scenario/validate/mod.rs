@@ -37,10 +37,9 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// # Errors
 /// As [`load`].
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
-    use std::io::Read;
     let io = |source| ScenarioError::Io { path: path.to_path_buf(), source };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path).and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes)).map_err(io)?;
+    // Read one byte over the cap, so a file over it is told apart from one at it.
+    let bytes = crate::input::read_capped(path, MAX_SCENARIO_BYTES + 1, "scenario file").map_err(io)?;
     if bytes.len() as u64 > MAX_SCENARIO_BYTES {
         let message = format!(
             "the scenario file is larger than {} MiB, the most ddbsim reads; put long series in a trace file",
@@ -281,6 +280,18 @@ impl Validator<'_, '_> {
         x.unsigned_abs()
     }
 
+    /// A name shown in reports and file names (a pattern's, a key space's, an index's): no
+    /// control character and no invisible format character (a bidirectional override such as
+    /// U+202E reverses the text a reader sees; a zero-width space makes two names look alike).
+    pub(super) fn shown_name(&mut self, at: &KeyPath, name: &str) {
+        if let Some(c) = name.chars().find(|&c| c.is_control() || is_format_char(c)) {
+            self.err(
+                at,
+                format!("the name holds the invisible character U+{:04X}; names are shown in reports and used in file names", u32::from(c)),
+            );
+        }
+    }
+
     /// A name used as a folder name: non-empty, at most 100 characters, no separators or
     /// control characters, not made of dots only.
     fn folder_name(&mut self, at: &KeyPath, name: &str, from_file: bool) {
@@ -292,13 +303,15 @@ impl Validator<'_, '_> {
             Some("it contains a path separator")
         } else if name.chars().any(char::is_control) {
             Some("it contains a control character")
+        } else if name.chars().any(is_format_char) {
+            Some("it contains an invisible format character (such as U+202E or U+200B)")
         } else if name.chars().all(|c| c == '.') {
             Some("it is made of dots only")
         } else {
             None
         };
         if let Some(p) = problem {
-            let shown: String = name.chars().take(40).filter(|c| !c.is_control()).collect();
+            let shown: String = name.chars().take(40).filter(|&c| !c.is_control() && !is_format_char(c)).collect();
             if from_file {
                 self.err(at, format!("the file name \"{shown}\" gives no usable output folder name ({p}): set [scenario] name"));
             } else {
@@ -637,4 +650,15 @@ impl Validator<'_, '_> {
         });
         PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate, savings_plan }
     }
+}
+
+/// Unicode's invisible format characters (general category Cf) that change how text reads:
+/// the soft hyphen, the Arabic letter mark, the Mongolian vowel separator, zero-width and
+/// bidirectional marks, embeddings, overrides and isolates, word joiners and invisible
+/// operators, the byte order mark, interlinear annotation marks and tag characters.
+pub(crate) fn is_format_char(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00AD | 0x061C | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0xE0001 | 0xE0020..=0xE007F
+    )
 }

@@ -70,6 +70,7 @@ impl Validator<'_, '_> {
         let mut out: Vec<VectorIndexSpec> = Vec::new();
         for (i, v) in raw.iter().enumerate() {
             let at = tp.key("vector_index").index(i);
+            self.shown_name(&at.key("name"), &v.name);
             if v.name.is_empty() || names.indexes.contains_key(&v.name) || out.iter().any(|o| o.name == v.name) {
                 self.err(&at.key("name"), format!("\"{}\": a vector index needs a name no other index of the table has", v.name));
             }
@@ -106,7 +107,12 @@ impl Validator<'_, '_> {
         }
         let gsi_backpressure = self.gsi_backpressure(tp, &raw);
         TableSpec {
-            name: raw.name.unwrap_or_else(|| scenario_name.to_string()),
+            name: {
+                if let Some(n) = &raw.name {
+                    self.shown_name(&tp.key("name"), n);
+                }
+                raw.name.unwrap_or_else(|| scenario_name.to_string())
+            },
             partition_key,
             table_class: if raw.table_class == Some(RawTableClass::StandardIa) { TableClass::StandardIa } else { TableClass::Standard },
             storage_bytes: (storage_gb.clamp(0.0, 1e15) * crate::limits::GB as f64) as u64,
@@ -262,6 +268,7 @@ impl Validator<'_, '_> {
         let mut gsis = Vec::new();
         for (i, g) in raw_gsi.iter().enumerate() {
             let at = root.key("gsi").index(i);
+            self.shown_name(&at.key("name"), &g.name);
             if names.indexes.insert(g.name.clone(), IndexRef::Gsi(i)).is_some() {
                 self.err(&at.key("name"), format!("a second index named \"{}\"", g.name));
             }
@@ -299,6 +306,7 @@ impl Validator<'_, '_> {
         let mut lsis = Vec::new();
         for (i, l) in raw_lsi.iter().enumerate() {
             let at = root.key("lsi").index(i);
+            self.shown_name(&at.key("name"), &l.name);
             if names.indexes.insert(l.name.clone(), IndexRef::Lsi(i)).is_some() {
                 self.err(&at.key("name"), format!("a second index named \"{}\"", l.name));
             }
