@@ -158,6 +158,10 @@ pub(crate) struct RecommendArgs {
     /// Largest share of attempts throttled, e.g. 0.1% or 0.001.
     #[arg(long, default_value = "0.1%")]
     pub(crate) max_throttle: String,
+    /// Largest share of requests failed (retries exhausted, the SDK's retry quota empty, ...)
+    /// [default: the same as --max-throttle, as `run`'s verdict judges].
+    #[arg(long)]
+    pub(crate) max_failed: Option<String>,
     /// Reserved-capacity term, years (1 or 3).
     #[arg(long, default_value_t = 1)]
     pub(crate) reserved_term: u32,

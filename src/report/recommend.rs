@@ -16,6 +16,8 @@ struct CsvRow<'a> {
     monthly_usd: f64,
     throttled_share: f64,
     failed_requests: u64,
+    failed_share: f64,
+    failed_by_retry_quota: u64,
     within_limit: bool,
     complete: bool,
     on_front: bool,
@@ -34,6 +36,8 @@ impl Recommendation {
                 monthly_usd: (c.monthly_usd * 100.0).round() / 100.0,
                 throttled_share: (c.throttled_share * 1e6).round() / 1e6,
                 failed_requests: c.failed_requests,
+                failed_share: (c.failed_share * 1e6).round() / 1e6,
+                failed_by_retry_quota: c.failed_by_retry_quota,
                 within_limit: c.within_limit,
                 complete: c.complete,
                 on_front: self.front.contains(&i),
@@ -47,6 +51,40 @@ impl Recommendation {
     }
 }
 
+/// `, 120 of them when the SDK's retry quota was empty ([client] instances)` when any were.
+fn quota_note(n: u64) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(", {} of them when the SDK's retry quota was empty ([client] instances sets how many quotas share the traffic)", crate::format::grouped(n))
+    }
+}
+
+impl Recommendation {
+    /// A line for the simulated candidates that throttled within the limit but failed too many
+    /// requests: `run`'s verdict would call them failing, and so does `recommend`.
+    fn failed_alone(&self, o: &mut String) {
+        let alone: Vec<&crate::study::recommend::Candidate> = self
+            .candidates
+            .iter()
+            .filter(|c| !c.screened && c.throttled_share <= self.max_throttle && c.failed_share > self.max_failed)
+            .collect();
+        let Some(worst) = alone.iter().max_by(|a, b| a.failed_share.total_cmp(&b.failed_share)) else { return };
+        let quota: u64 = alone.iter().filter(|c| c.failed_by_retry_quota > 0).count() as u64;
+        let _ = writeln!(
+            o,
+            "rejected for failed requests alone: {} candidate(s) throttled within {:.3}% of attempts but failed more than {:.3}% of requests (worst: {}, {:.3}% failed{}){}\n",
+            alone.len(),
+            self.max_throttle * 100.0,
+            self.max_failed * 100.0,
+            worst.description,
+            worst.failed_share * 100.0,
+            quota_note(worst.failed_by_retry_quota),
+            if quota > 0 { format!("; {quota} of them lost requests to an empty retry quota") } else { String::new() }
+        );
+    }
+}
+
 impl Render for Recommendation {
     fn text(&self) -> String {
         let mut o = String::new();
@@ -57,12 +95,13 @@ impl Render for Recommendation {
         );
         let _ = writeln!(
             o,
-            "{} simulations ({} given up once sure to end above the limit), {} candidates ({} screened by the per-minute model, estimates); limit: at most {:.3}% of attempts throttled\n",
+            "{} simulations ({} given up once sure to end above the limit), {} candidates ({} screened by the per-minute model, estimates); limits: at most {:.3}% of attempts throttled and {:.3}% of requests failed\n",
             self.simulations,
             self.candidates.iter().filter(|c| !c.complete).count(),
             self.candidates.len(),
             self.candidates.iter().filter(|c| c.screened).count(),
-            self.max_throttle * 100.0
+            self.max_throttle * 100.0,
+            self.max_failed * 100.0
         );
         let mut rows = vec![["best of mode".to_string(), "$/month".into(), "throttled".into(), "failed".into(), "settings".into()]];
         for (mode, i) in &self.best_by_mode {
@@ -78,21 +117,25 @@ impl Render for Recommendation {
                 format!("{mode}{mark}"),
                 format!("{:.2}", c.monthly_usd),
                 format!("{:.3}%", c.throttled_share * 100.0),
-                c.failed_requests.to_string(),
+                format!("{} ({:.3}%)", c.failed_requests, c.failed_share * 100.0),
                 c.description.clone(),
             ]);
         }
         o.push_str(&align(&rows));
         let _ = writeln!(o);
+        self.failed_alone(&mut o);
         match self.pick {
             Some(i) => {
                 let c = &self.candidates[i];
                 let _ = writeln!(
                     o,
-                    "recommended: {} — ${:.2} a month, {:.3}% of attempts throttled",
+                    "recommended: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
                     c.description,
                     c.monthly_usd,
-                    c.throttled_share * 100.0
+                    c.throttled_share * 100.0,
+                    crate::format::grouped(c.failed_requests),
+                    c.failed_share * 100.0,
+                    quota_note(c.failed_by_retry_quota)
                 );
                 let runner_up = self
                     .best_by_mode
@@ -112,8 +155,9 @@ impl Render for Recommendation {
             None => {
                 let _ = writeln!(
                     o,
-                    "recommended: none — every candidate throttles more than {:.3}% of attempts (raise --max-throttle)",
-                    self.max_throttle * 100.0
+                    "recommended: none — every candidate throttles more than {:.3}% of attempts or fails more than {:.3}% of requests (raise --max-throttle or --max-failed)",
+                    self.max_throttle * 100.0,
+                    self.max_failed * 100.0
                 );
             }
         }

@@ -204,3 +204,53 @@ fn a_screened_search_simulates_its_pick() {
     let b = ddbsim::bill(&screened_od.usage, &catalog, &ddbsim::BillOptions::default());
     assert!((b.monthly_rate_usd() / od.monthly_usd - 1.0).abs() < 0.01, "{} vs {}", b.monthly_rate_usd(), od.monthly_usd);
 }
+
+/// `recommend` judges as `run` judges: a candidate holds only if both its throttled attempts
+/// and its failed requests are within their limits. One SDK client (a 500-token retry quota,
+/// 5 tokens a throttled retry: 100 retries, then every throttled request fails at once) on
+/// 1,000 writes/s of 1 KB; the throttle limit is raised to 20 % so that throttling alone would
+/// accept a table at 0.9 x its demand. Such candidates are rejected for their failed requests
+/// alone, most of them lost to the empty quota, and the pick fails at most 0.1 % of requests.
+#[test]
+fn a_candidate_that_fails_requests_does_not_hold() {
+    let sc = ddbsim::scenario::parse_str(
+        r#"
+[scenario]
+duration = "20m"
+[table]
+partition_key = "k"
+capacity = { mode = "on_demand" }
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "w"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 1000 }
+[client]
+retry = "sdk-2026"
+instances = 1
+"#,
+        Path::new("quota.toml"),
+    )
+    .unwrap();
+    let o = RecommendOptions {
+        max_throttle: 0.2,
+        max_failed: 0.001,
+        modes: Modes { on_demand: true, provisioned: true, autoscaling: false, reserved: false },
+        screen: false,
+        give_up: false,
+        ..RecommendOptions::default()
+    };
+    let rec = recommend(&sc, &Catalog::builtin(), &o);
+    let alone: Vec<_> = rec.candidates.iter().filter(|c| c.throttled_share <= 0.2 && c.failed_share > 0.001).collect();
+    assert!(!alone.is_empty(), "some candidate throttles within 20 % but fails requests: {:#?}", rec.candidates);
+    for c in &alone {
+        assert!(!c.within_limit, "{c:?}");
+        assert!(c.failed_by_retry_quota > 0, "the quota is what fails them: {c:?}");
+    }
+    let pick = &rec.candidates[rec.pick.expect("a pick")];
+    assert!(pick.failed_share <= 0.001 && pick.throttled_share <= 0.2, "{pick:?}");
+    let text = ddbsim::Render::text(&rec);
+    assert!(text.contains("rejected for failed requests alone") && text.contains("retry quota"), "{text}");
+}

@@ -132,9 +132,11 @@ fn recommend_options(a: &crate::cli::args::RecommendArgs, stop: &StopToken) -> R
         stop: Some(stop.clone()),
         ..RunOptions::default()
     };
+    let max_throttle = share_arg(&a.max_throttle)?;
     Ok(study::recommend::RecommendOptions {
         run,
-        max_throttle: share_arg(&a.max_throttle)?,
+        max_throttle,
+        max_failed: a.max_failed.as_deref().map_or(Ok(max_throttle), share_arg)?,
         reserved_years: years,
         give_up: !a.simulate_all,
         modes,

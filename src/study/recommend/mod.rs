@@ -28,12 +28,14 @@
 //! sure to end above the limit is given up early ([`crate::engine::GiveUp`]): most of a
 //! search's slow runs are such, and nothing the recommendation says changes (a test checks it).
 
+mod chains;
 mod daily;
 mod search;
 mod tables;
 
-use daily::{daily_blocks, daily_floors, peak_outside, peaks_in};
-use search::{autoscaled, bisect, eval, give_up, minute_demand, plan, scale, screened, Chain, Eval};
+use chains::Chains;
+use daily::{daily_blocks, peaks_in};
+use search::{autoscaled, eval, give_up, minute_demand, plan, screened, Chain, Eval};
 pub use tables::{random_search, table_rows, TableRow};
 
 use super::compare::{on_demand, provisioned, traffic_only};
@@ -57,6 +59,9 @@ pub struct RecommendOptions {
     pub run: RunOptions,
     /// Largest throttled share of attempts allowed (0.001 = 0.1 %).
     pub max_throttle: f64,
+    /// Largest failed share of requests allowed: a candidate holds, as `run`'s verdict judges,
+    /// only if both its throttled attempts and its failed requests are within their limits.
+    pub max_failed: f64,
     /// Reserved-capacity term, years (1 or 3).
     pub reserved_years: u32,
     /// Give up a candidate once its throttled share is sure to end above the limit (the
@@ -71,11 +76,20 @@ pub struct RecommendOptions {
     pub screen: bool,
 }
 
+impl RecommendOptions {
+    /// Whether a candidate's figures hold: throttled attempts within `max_throttle` and failed
+    /// requests within `max_failed` (the one judgement every step of the search uses).
+    fn holds(&self, e: &Eval) -> bool {
+        e.throttled <= self.max_throttle && e.failed_share <= self.max_failed
+    }
+}
+
 impl Default for RecommendOptions {
     fn default() -> Self {
         Self {
             run: RunOptions::default(),
             max_throttle: 0.001,
+            max_failed: 0.001,
             reserved_years: 1,
             give_up: true,
             modes: Modes::ALL,
@@ -272,7 +286,12 @@ pub struct Candidate {
     pub throttled_share: f64,
     /// Requests that failed.
     pub failed_requests: u64,
-    /// Within the throttle limit.
+    /// Failed requests over requests.
+    pub failed_share: f64,
+    /// Of the failed requests, those given up because the SDK's retry quota was empty
+    /// (`[client] instances` sets how many quotas the traffic shares).
+    pub failed_by_retry_quota: u64,
+    /// Within both limits: throttled attempts and failed requests.
     pub within_limit: bool,
     /// Monthly cost of read and of write capacity (request units, provisioned capacity,
     /// reservation fees), USD; storage is the rest.
@@ -297,6 +316,8 @@ pub struct Recommendation {
     pub duration_s: u64,
     /// The throttle limit.
     pub max_throttle: f64,
+    /// The failed-requests limit.
+    pub max_failed: f64,
     /// Simulations run.
     pub simulations: usize,
     /// Every candidate, in the order tried.
@@ -356,13 +377,15 @@ impl<'a> Search<'a> {
 
     /// Adds a candidate; returns whether it is within the limit.
     fn push(&mut self, settings: Settings, e: Eval) -> bool {
-        let within = e.throttled <= self.o.max_throttle;
+        let within = self.o.holds(&e);
         self.candidates.push(Candidate {
             description: settings.describe(&self.names),
             settings,
             monthly_usd: e.monthly,
             throttled_share: e.throttled,
             failed_requests: e.failed,
+            failed_share: e.failed_share,
+            failed_by_retry_quota: e.failed_quota,
             within_limit: within,
             by_dimension: e.by_dimension,
             complete: e.complete,
@@ -464,7 +487,9 @@ impl<'a> Search<'a> {
                 c.monthly_usd = e.monthly;
                 c.throttled_share = e.throttled;
                 c.failed_requests = e.failed;
-                c.within_limit = e.throttled <= o.max_throttle;
+                c.failed_share = e.failed_share;
+                c.failed_by_retry_quota = e.failed_quota;
+                c.within_limit = o.holds(&e);
                 c.by_dimension = e.by_dimension;
                 c.complete = e.complete;
                 c.screened = false;
@@ -522,6 +547,8 @@ impl<'a> Search<'a> {
             monthly_usd: cost(best_r, best_w),
             throttled_share: c.throttled_share,
             failed_requests: c.failed_requests,
+            failed_share: c.failed_share,
+            failed_by_retry_quota: c.failed_by_retry_quota,
             within_limit: c.within_limit,
             by_dimension,
             complete: c.complete,
@@ -566,6 +593,7 @@ impl<'a> Search<'a> {
             seed: o.run.seed.unwrap_or(sc.seed),
             duration_s,
             max_throttle: o.max_throttle,
+            max_failed: o.max_failed,
             simulations: self.simulations,
             candidates,
             pick,
@@ -573,77 +601,6 @@ impl<'a> Search<'a> {
             front,
             prices: format!("{} prices read on {}", self.catalog.region, self.catalog.prices_read_on),
         }
-    }
-}
-
-/// The bisection chains of one search: what every chain shares.
-struct Chains<'a> {
-    sc: &'a Scenario,
-    o: &'a RecommendOptions,
-    catalog: &'a Catalog,
-    /// The per-minute screen's demand, when screening.
-    screen: Option<&'a Demand>,
-    /// When a simulated candidate may give up.
-    give_up: Option<GiveUp>,
-    /// The scenario with its capacity settings stripped.
-    base: Scenario,
-    /// Demand per resource and minute, units a second.
-    units: &'a [Vec<[f64; 2]>],
-    /// Peak demand per resource.
-    peak: Vec<[f64; 2]>,
-    /// The daily blocks whose load jumps.
-    blocks: Vec<(u32, u32, Vec<[f64; 2]>)>,
-    /// Bisection steps of each chain.
-    steps: usize,
-    /// Simulations planned, for the progress bar (a chain may stop early).
-    planned: u64,
-    /// Simulations done.
-    done: std::sync::atomic::AtomicU64,
-}
-
-impl Chains<'_> {
-    /// A candidate's figures: screened, or simulated.
-    fn evaluate(&self, s: &Scenario) -> Eval {
-        let e = match self.screen {
-            Some(d) => screened(s, d, self.catalog),
-            None => eval(s, self.o, self.catalog, self.give_up).0,
-        };
-        let n = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if let Some(p) = &self.o.run.progress {
-            p.runs(n.min(self.planned), self.planned);
-        }
-        e
-    }
-
-    /// The candidates of one chain, in the order tried.
-    fn run(&self, chain: Chain) -> Vec<(Settings, Eval)> {
-        let max_throttle = self.o.max_throttle;
-        let evals = match chain {
-            Chain::Fixed => bisect(0.25, 2.0, self.steps, |k| {
-                let units = scale(&self.peak, k);
-                let e = self.evaluate(&provisioned(&self.base, &units));
-                (e.throttled <= max_throttle, (Settings::Provisioned { units }, e))
-            }),
-            Chain::Target(target) | Chain::Daily(target) => {
-                let at = |p: &[f64; 2]| [p[0] * 100.0 / target, p[1] * 100.0 / target];
-                let max = scale(&self.peak.iter().map(at).collect::<Vec<_>>(), 4.0);
-                // With daily floors, the base floor carries the load outside them.
-                let (need, daily): (Vec<[f64; 2]>, Vec<DailyFloor>) = if matches!(chain, Chain::Daily(_)) {
-                    (
-                        peak_outside(self.units, self.sc.start_unix_s, &self.blocks).iter().map(at).collect(),
-                        daily_floors(&self.blocks, target),
-                    )
-                } else {
-                    (self.peak.iter().map(at).collect(), Vec::new())
-                };
-                bisect(0.0, 1.0, self.steps, |f| {
-                    let min = scale(&need, f);
-                    let e = self.evaluate(&autoscaled(&self.base, target, &min, &max, &daily));
-                    (e.throttled <= max_throttle, (Settings::Autoscaling { target, min, max: max.clone(), daily: daily.clone() }, e))
-                })
-            }
-        };
-        evals.into_iter().map(|(_, _, x)| x).collect()
     }
 }
 
@@ -668,11 +625,11 @@ mod tests {
     /// ends within 1/64 above it, after 7 evaluations.
     #[test]
     fn bisection_finds_the_threshold() {
-        let evals = bisect(0.0, 1.0, 6, |x| (x >= 0.3, ()));
+        let evals = search::bisect(0.0, 1.0, 6, |x| (x >= 0.3, ()));
         assert_eq!(evals.len(), 7);
         let best = evals.iter().filter(|e| e.1).map(|e| e.0).fold(f64::INFINITY, f64::min);
         assert!((0.3..0.3 + 1.0 / 64.0).contains(&best), "{best}");
-        assert_eq!(bisect(0.0, 1.0, 6, |_| (false, ())).len(), 1, "nothing passes: one evaluation");
+        assert_eq!(search::bisect(0.0, 1.0, 6, |_| (false, ())).len(), 1, "nothing passes: one evaluation");
     }
 
     /// The capacity a candidate carries is what its scenario runs with.

@@ -15,6 +15,10 @@ pub(super) struct Eval {
     pub(super) monthly: f64,
     pub(super) throttled: f64,
     pub(super) failed: u64,
+    /// Failed requests over requests.
+    pub(super) failed_share: f64,
+    /// Requests given up because the SDK's retry quota was empty.
+    pub(super) failed_quota: u64,
     pub(super) usage: Usage,
     pub(super) complete: bool,
     pub(super) by_dimension: [f64; 2],
@@ -42,6 +46,8 @@ pub(super) fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_
             monthly: b.monthly_rate_usd(),
             throttled,
             failed: t.failed,
+            failed_share: t.failed_share(),
+            failed_quota: r.patterns.iter().map(|p| p.failed_quota).sum(),
             usage,
             complete: r.given_up.is_none(),
             by_dimension,
@@ -59,6 +65,8 @@ pub(super) fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eva
         monthly: b.monthly_rate_usd(),
         throttled: x.throttled_share,
         failed: 0,
+        failed_share: 0.0,
+        failed_quota: 0,
         by_dimension: by_dimension(&b),
         usage: x.usage,
         complete: true,

@@ -116,7 +116,7 @@ pub fn random_search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions, n: 
         let (target, f, m) = draws[i as usize];
         let need: Vec<[f64; 2]> = peak.iter().map(|p| [p[0] * 100.0 / target, p[1] * 100.0 / target]).collect();
         let (e, _) = eval(&autoscaled(&base, target, &scale(&need, f), &scale(&need, m), &[]), o, &catalog, give_up);
-        (e.throttled <= o.max_throttle).then_some(e.monthly)
+        o.holds(&e).then_some(e.monthly)
     });
     costs.into_iter().flatten().min_by(f64::total_cmp)
 }

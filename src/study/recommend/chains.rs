@@ -1,0 +1,82 @@
+//! The bisection chains of a search: fixed capacity and auto scaling per target (and with
+//! daily floors), each a bisection of screened or simulated candidates.
+
+use super::daily::{daily_floors, peak_outside};
+use super::search::{autoscaled, bisect, eval, scale, screened, Chain, Eval};
+use super::{DailyFloor, RecommendOptions, Settings};
+use super::super::compare::provisioned;
+use super::super::screen::Demand;
+use crate::cost::Catalog;
+use crate::engine::GiveUp;
+use crate::scenario::Scenario;
+
+/// The bisection chains of one search: what every chain shares.
+pub(super) struct Chains<'a> {
+    pub(super) sc: &'a Scenario,
+    pub(super) o: &'a RecommendOptions,
+    pub(super) catalog: &'a Catalog,
+    /// The per-minute screen's demand, when screening.
+    pub(super) screen: Option<&'a Demand>,
+    /// When a simulated candidate may give up.
+    pub(super) give_up: Option<GiveUp>,
+    /// The scenario with its capacity settings stripped.
+    pub(super) base: Scenario,
+    /// Demand per resource and minute, units a second.
+    pub(super) units: &'a [Vec<[f64; 2]>],
+    /// Peak demand per resource.
+    pub(super) peak: Vec<[f64; 2]>,
+    /// The daily blocks whose load jumps.
+    pub(super) blocks: Vec<(u32, u32, Vec<[f64; 2]>)>,
+    /// Bisection steps of each chain.
+    pub(super) steps: usize,
+    /// Simulations planned, for the progress bar (a chain may stop early).
+    pub(super) planned: u64,
+    /// Simulations done.
+    pub(super) done: std::sync::atomic::AtomicU64,
+}
+
+impl Chains<'_> {
+    /// A candidate's figures: screened, or simulated.
+    fn evaluate(&self, s: &Scenario) -> Eval {
+        let e = match self.screen {
+            Some(d) => screened(s, d, self.catalog),
+            None => eval(s, self.o, self.catalog, self.give_up).0,
+        };
+        let n = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(p) = &self.o.run.progress {
+            p.runs(n.min(self.planned), self.planned);
+        }
+        e
+    }
+
+    /// The candidates of one chain, in the order tried.
+    pub(super) fn run(&self, chain: Chain) -> Vec<(Settings, Eval)> {
+        let evals = match chain {
+            Chain::Fixed => bisect(0.25, 2.0, self.steps, |k| {
+                let units = scale(&self.peak, k);
+                let e = self.evaluate(&provisioned(&self.base, &units));
+                (self.o.holds(&e), (Settings::Provisioned { units }, e))
+            }),
+            Chain::Target(target) | Chain::Daily(target) => {
+                let at = |p: &[f64; 2]| [p[0] * 100.0 / target, p[1] * 100.0 / target];
+                let max = scale(&self.peak.iter().map(at).collect::<Vec<_>>(), 4.0);
+                // With daily floors, the base floor carries the load outside them.
+                let (need, daily): (Vec<[f64; 2]>, Vec<DailyFloor>) = if matches!(chain, Chain::Daily(_)) {
+                    (
+                        peak_outside(self.units, self.sc.start_unix_s, &self.blocks).iter().map(at).collect(),
+                        daily_floors(&self.blocks, target),
+                    )
+                } else {
+                    (self.peak.iter().map(at).collect(), Vec::new())
+                };
+                bisect(0.0, 1.0, self.steps, |f| {
+                    let min = scale(&need, f);
+                    let e = self.evaluate(&autoscaled(&self.base, target, &min, &max, &daily));
+                    (self.o.holds(&e), (Settings::Autoscaling { target, min, max: max.clone(), daily: daily.clone() }, e))
+                })
+            }
+        };
+        evals.into_iter().map(|(_, _, x)| x).collect()
+    }
+}
+
