@@ -14,5 +14,6 @@ criterion_main!(
     benchmarks::sweep_scaling::benches,
     benchmarks::recommend::benches,
     benchmarks::check::benches,
-    benchmarks::backtest::benches
+    benchmarks::backtest::benches,
+    benchmarks::lsi::benches
 );

@@ -11,7 +11,8 @@
 
 use super::attempt::{Attempt, SimpleCount};
 use crate::model::dax::Dax;
-use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
+use crate::model::indexes::REPORTED_COLLECTION_BYTES;
+use crate::model::request::{collection_bound, Charge, Charges, CompiledPattern, Kind};
 use crate::model::resource::{block_shift, Resource, MANY_PARTITIONS};
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, SimRng, Stream};
@@ -345,6 +346,21 @@ impl Traffic {
         } else {
             ClosedNext::Idle
         }
+    }
+
+    /// Item collections at the cost of what can reach the limit: a key space whose
+    /// collections the run cannot bring to the reported 1 GB ([`collection_bound`], an upper
+    /// bound from its busiest key) is not tracked, and its writes draw in bulk; the named
+    /// large collections and the head of a popularity that the writes can bring within reach
+    /// are tracked exactly, write by write.
+    pub(crate) fn with_collection_bounds(mut self, sc: &Scenario, duration_s: u64) -> Self {
+        for p in &mut self.pats {
+            let Some(ks) = p.key_space.filter(|_| p.collection_growth.is_some()) else { continue };
+            if collection_bound(sc, ks, &self.dists[ks], duration_s) < REPORTED_COLLECTION_BYTES as f64 {
+                p.uncap_collections();
+            }
+        }
+        self
     }
 
     /// Pattern `j`'s rate in second `s`, requests per second.

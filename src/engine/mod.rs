@@ -294,7 +294,7 @@ impl<'a> Simulation<'a> {
                 sc.table.ttl.map_or(0.0, |t| t.share),
             ),
             entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
-            traffic: Traffic::new(sc, &streams),
+            traffic: Traffic::new(sc, &streams).with_collection_bounds(sc, opts.duration.unwrap_or(sc.duration).as_secs().max(1)),
             client: Client::new(sc.client),
             retries: EventQueue::default(),
             jitter: streams.rng(Stream::Jitter, 0),

@@ -18,7 +18,7 @@ const BACKFILL_MIN_SHARE: f64 = 0.1;
 /// z of the 99th percentile of a normal law.
 const Z99: f64 = 2.326_347_874;
 /// Collections reported: larger than this many bytes, or with refused writes.
-const REPORTED_COLLECTION_BYTES: u64 = crate::limits::GIB;
+pub(crate) const REPORTED_COLLECTION_BYTES: u64 = crate::limits::GIB;
 
 /// Propagation of one GSI: its delay law, stream and the delays drawn.
 #[derive(Clone, Debug)]

@@ -81,6 +81,16 @@ impl KeyDist {
         Self { head, tail_prob, tail_lo, tail_hi: card, alias, sequential_period_s: seq, sequential_offset_s }
     }
 
+    /// The largest share of the key space's requests one key receives, as [`Self::sample`]
+    /// draws them (a sequential key space's current key: all of them, for one period).
+    #[must_use]
+    pub(crate) fn max_share(&self) -> f64 {
+        let head = self.head.iter().copied().fold(0.0, f64::max);
+        let span = self.tail_hi.saturating_sub(self.tail_lo);
+        let tail = if span > 0 { self.tail_prob / span as f64 } else { 0.0 };
+        head.max(tail)
+    }
+
     /// All requests on one key.
     #[must_use]
     pub(crate) fn single() -> Self {
