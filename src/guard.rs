@@ -94,6 +94,46 @@ pub struct Estimate {
     pub memory_bytes: f64,
 }
 
+/// An option of a command that lowers its work: a refusal names those the command has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knob {
+    /// `--no-partitions`.
+    NoPartitions,
+    /// `--duration`.
+    Duration,
+    /// `--fidelity fast`.
+    FidelityFast,
+    /// `--replications`.
+    Replications,
+    /// `--shard I/N`.
+    Shard,
+}
+
+impl Knob {
+    /// `run`'s options.
+    pub const RUN: &'static [Knob] = &[Knob::NoPartitions, Knob::Duration, Knob::FidelityFast, Knob::Replications];
+
+    fn advice(self) -> &'static str {
+        match self {
+            Knob::NoPartitions => "--no-partitions",
+            Knob::Duration => "a shorter --duration",
+            Knob::FidelityFast => "--fidelity fast",
+            Knob::Replications => "fewer --replications",
+            Knob::Shard => "--shard I/N",
+        }
+    }
+}
+
+/// The advice of a problem that `helps` lower, in the options the command has.
+fn advice(helps: &[Knob], has: &[Knob]) -> String {
+    let named: Vec<&str> = helps.iter().filter(|k| has.contains(k)).map(|k| k.advice()).collect();
+    match named.as_slice() {
+        [] => "shorten the scenario's [scenario] duration".to_string(),
+        [one] => format!("use {one}"),
+        [rest @ .., last] => format!("use {}, or {last}", rest.join(", ")),
+    }
+}
+
 /// How many runs a command makes and holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Work {
@@ -105,11 +145,19 @@ pub struct Work {
     pub points: u64,
     /// The run's charts and report are drawn.
     pub charts: bool,
+    /// The options of the command that lower its work (a refusal names them).
+    pub knobs: &'static [Knob],
 }
 
 impl Work {
     /// A single run, with its charts.
-    pub const ONE: Work = Work { concurrent: 1, held: 1, points: 0, charts: true };
+    pub const ONE: Work = Work { concurrent: 1, held: 1, points: 0, charts: true, knobs: Knob::RUN };
+
+    /// The same work, for a command whose options are `knobs`.
+    #[must_use]
+    pub fn with_knobs(self, knobs: &'static [Knob]) -> Self {
+        Work { knobs, ..self }
+    }
 
     /// The same work without charts.
     #[must_use]
@@ -121,21 +169,21 @@ impl Work {
     #[must_use]
     pub fn replications(n: u64) -> Self {
         let threads = rayon::current_num_threads() as u64;
-        Work { concurrent: n.min(threads).max(1), held: 1, points: 0, charts: true }
+        Work { concurrent: n.min(threads).max(1), held: 1, points: 0, charts: true, knobs: Knob::RUN }
     }
 
     /// `n` replications of a comparison (five runs each, kept until the comparison ends).
     #[must_use]
     pub fn compare(n: u64) -> Self {
         let threads = rayon::current_num_threads() as u64;
-        Work { concurrent: n.min(threads).max(1), held: 5, points: 0, charts: false }
+        Work { concurrent: n.min(threads).max(1), held: 5, points: 0, charts: false, knobs: Knob::RUN }
     }
 
     /// A sweep of `points` points, `runs` runs in all.
     #[must_use]
     pub fn sweep(points: u64, runs: u64) -> Self {
         let threads = rayon::current_num_threads() as u64;
-        Work { concurrent: runs.min(threads).max(1), held: 1, points, charts: false }
+        Work { concurrent: runs.min(threads).max(1), held: 1, points, charts: false, knobs: Knob::RUN }
     }
 }
 
@@ -282,8 +330,10 @@ pub fn check_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Result<Estima
     let mut problems = Vec::new();
     if fidelity == Fidelity::Exact && e.requests > MAX_EXACT_REQUESTS {
         problems.push(format!(
-            "exact fidelity would simulate up to {:.2e} requests (limit {:.0e}): use --fidelity fast, or a shorter --duration",
-            e.requests, MAX_EXACT_REQUESTS
+            "exact fidelity would simulate up to {:.2e} requests (limit {:.0e}): {}",
+            e.requests,
+            MAX_EXACT_REQUESTS,
+            advice(&[Knob::FidelityFast, Knob::Duration], work.knobs)
         ));
     }
     if e.peak_requests_per_second > MAX_REQUESTS_PER_SECOND {
@@ -294,24 +344,28 @@ pub fn check_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Result<Estima
     }
     if e.partition_rows > MAX_PARTITION_ROWS {
         problems.push(format!(
-            "{:.2e} partition-minute rows (limit {:.0e}): use --no-partitions, or a shorter --duration",
-            e.partition_rows, MAX_PARTITION_ROWS
+            "{:.2e} partition-minute rows (limit {:.0e}): {}",
+            e.partition_rows,
+            MAX_PARTITION_ROWS,
+            advice(&[Knob::NoPartitions, Knob::Duration], work.knobs)
         ));
     }
     if e.partition_seconds > MAX_PARTITION_SECONDS {
         problems.push(format!(
-            "up to {:.0} partitions for {} s, each admitted and drawn over by {} patterns every second, is {:.2e} partition-seconds (limit {:.0e}): use a shorter --duration",
+            "up to {:.0} partitions for {} s, each admitted and drawn over by {} patterns every second, is {:.2e} partition-seconds (limit {:.0e}): {}",
             e.partitions,
             sc.patterns.len(),
             opts.duration.unwrap_or(sc.duration).as_secs(),
             e.partition_seconds,
-            MAX_PARTITION_SECONDS
+            MAX_PARTITION_SECONDS,
+            advice(&[Knob::Duration], work.knobs)
         ));
     }
     if e.memory_bytes > MAX_MEMORY_BYTES {
         problems.push(format!(
-            "an estimated {:.2} GiB of memory (limit 1 GiB): use --no-partitions, a shorter --duration, or fewer replications",
-            e.memory_bytes / MAX_MEMORY_BYTES
+            "an estimated {:.2} GiB of memory (limit 1 GiB): {}",
+            e.memory_bytes / MAX_MEMORY_BYTES,
+            advice(&[Knob::NoPartitions, Knob::Duration, Knob::Replications, Knob::Shard], work.knobs)
         ));
     }
     if problems.is_empty() {
@@ -393,10 +447,15 @@ fn max_units(sc: &Scenario, caps: &[&CapacitySpec]) -> Vec<[u64; 2]> {
     max_units
 }
 
-/// With an LSI, every partition-key value written is tracked: at most the key space's values,
-/// at most one per write.
+/// With an LSI, every partition-key value written is tracked (at most the key space's values,
+/// at most one per write), unless no collection can reach the reported 1 GB in the run (the
+/// engine's bound: then none is tracked).
 fn collections(sc: &Scenario, rates: &[f64], secs: f64) -> f64 {
-    if sc.lsis.is_empty() {
+    let tracked = (0..sc.key_spaces.len()).any(|ks| {
+        let dist = crate::traffic::keys::KeyDist::new(&sc.key_spaces[ks], sc.start_unix_s);
+        crate::model::request::collection_bound(sc, ks, &dist, secs as u64) >= crate::model::indexes::REPORTED_COLLECTION_BYTES as f64
+    });
+    if sc.lsis.is_empty() || !tracked {
         0.0
     } else {
         let writes: f64 =

@@ -18,7 +18,7 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     let rec = crate::import::read_history(&a.metrics, &gsis)?;
     let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), ..RunOptions::default() };
     // Each calibration step is a simulation of the whole window.
-    let work = if a.calibrate { guard::Work::replications(60) } else { guard::Work::ONE };
+    let work = if a.calibrate { guard::Work::replications(60) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
     guard::check_work(&sc, &opts, work)?;
     let out = a.out.as_ref().map(|d| Output::claim(d)).transpose()?;
     let fail = |e: backtest::BacktestError| CliError::Argument(format!("{}: {e}", a.scenario.display()));

@@ -38,7 +38,7 @@ pub(in crate::cli) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), C
         target: a.target / 100.0,
     };
     let reps = replications_arg(a.replications)?;
-    let work = guard::Work::compare(reps);
+    let work = guard::Work::compare(reps).with_knobs(&[guard::Knob::Duration, guard::Knob::FidelityFast, guard::Knob::Replications]);
     let estimate = if a.force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-compare"))?;
     let cs = study::compare_replications(&sc, &catalog, &o, reps);

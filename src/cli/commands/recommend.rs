@@ -50,7 +50,7 @@ pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &Stop
     let as_json = a.shared.json;
     let force = a.force;
     // About 50 simulations: as a compare of 10 replications (5 runs each).
-    let work = guard::Work::compare(10);
+    let work = guard::Work::compare(10).with_knobs(&[guard::Knob::Duration]);
     let estimate = if force { guard::estimate_work(&sc, &o.run, work) } else { guard::check_work(&sc, &o.run, work)? };
     let out = Output::claim(&out_dir(c.out.as_ref(), &sc, "-recommend"))?;
     let bar = Arc::new(Bar::new(Mode::of(c.quiet || as_json, c.progress), "recommend"));
@@ -85,7 +85,7 @@ fn recommend_tables(
             eprintln!("warning: {w}");
         }
         let catalog = catalog_arg(None, &sc)?;
-        let work = guard::Work::compare(10);
+        let work = guard::Work::compare(10).with_knobs(&[guard::Knob::Duration]);
         if !a.force {
             guard::check_work(&sc, &o.run, work)?;
         }

@@ -5,7 +5,7 @@ use crate::cli::args::{catalog_arg, duration_arg, replications_arg, share_arg, S
 use crate::cli::progress::{Bar, Mode};
 use crate::cli::CliError;
 use crate::engine::{RunOptions, StopToken};
-use crate::guard;
+use crate::guard::{self, Knob};
 use crate::report::Output;
 use crate::report::Render;
 use crate::study;
@@ -32,7 +32,12 @@ pub(in crate::cli) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliEr
         ..RunOptions::default()
     };
     let runs = prepared.points_of(shard).len() as u64 * reps;
-    let work = guard::Work::sweep(prepared.scenarios.len() as u64, runs);
+    let work = guard::Work::sweep(prepared.scenarios.len() as u64, runs).with_knobs(&[
+        Knob::Duration,
+        Knob::FidelityFast,
+        Knob::Replications,
+        Knob::Shard,
+    ]);
     let mut estimate = guard::estimate_work(&sc, &base, work);
     for point in &prepared.scenarios {
         let e = if a.force { guard::estimate_work(point, &base, work) } else { guard::check_work(point, &base, work)? };
@@ -130,7 +135,7 @@ pub(in crate::cli) fn shards(a: &ShardsArgs, stop: &StopToken) -> Result<(), Cli
         ..RunOptions::default()
     };
     let counts = study::shard_counts(o.max).len() as u64;
-    let work = guard::Work::sweep(counts, counts * o.replications);
+    let work = guard::Work::sweep(counts, counts * o.replications).with_knobs(&[Knob::Duration, Knob::Replications]);
     let estimate = if a.force { guard::estimate_work(&sc, &base, work) } else { guard::check_work(&sc, &base, work)? };
     let out = Output::claim(&out_dir(a.common.out.as_ref(), &sc, "-shards"))?;
     let catalog = catalog_arg(None, &sc)?.with_overrides(&sc.pricing.overrides);

@@ -3,7 +3,10 @@
 
 use super::rules::shards::{MAX_SHARDS, SHARD_REPLICATIONS, SHARD_SEARCH};
 use super::{burst_scenario, peaks, soak_scenario, steady_scenario, Phase};
-use crate::guard::Work;
+use crate::guard::{Knob, Work};
+
+/// `check`'s option that lowers its work (its lengths are in `[check]`).
+const KNOBS: &[Knob] = &[Knob::FidelityFast];
 use crate::scenario::{Scenario, Shards};
 
 /// One simulation of a check, what it is for and the work it is.
@@ -32,7 +35,7 @@ pub fn simulations(sc: &Scenario, phases: &[Phase]) -> Vec<Simulation> {
     if phases.contains(&Phase::Soak) {
         phase_runs.push(("soak phase", soak_scenario(sc)));
     }
-    let at_once = Work::replications(phase_runs.len() as u64);
+    let at_once = Work::replications(phase_runs.len() as u64).with_knobs(KNOBS);
     let mut out: Vec<Simulation> = phase_runs
         .into_iter()
         .map(|(what, s)| Simulation { label: format!("the {what} ({})", length(&s)), scenario: s, work: at_once })
@@ -40,7 +43,7 @@ pub fn simulations(sc: &Scenario, phases: &[Phase]) -> Vec<Simulation> {
     out.push(Simulation {
         label: format!("the review's re-simulation of the scenario's own traffic ({})", length(sc)),
         scenario: sc.clone(),
-        work: Work { concurrent: 1, held: 3, points: 0, charts: false },
+        work: Work { concurrent: 1, held: 3, points: 0, charts: false, knobs: KNOBS },
     });
     for ks in 0..sc.key_spaces.len() {
         let mut s = steady_scenario(sc, &peaks);
@@ -51,7 +54,7 @@ pub fn simulations(sc: &Scenario, phases: &[Phase]) -> Vec<Simulation> {
         out.push(Simulation {
             label: format!("the shard search of key space {} ({})", sc.key_spaces[ks].name, length(&s)),
             scenario: s,
-            work: Work::sweep(counts, counts * SHARD_REPLICATIONS),
+            work: Work::sweep(counts, counts * SHARD_REPLICATIONS).with_knobs(KNOBS),
         });
     }
     out
