@@ -56,7 +56,10 @@ fn quota_note(n: u64) -> String {
     if n == 0 {
         String::new()
     } else {
-        format!(", {} of them when the SDK's retry quota was empty ([client] instances sets how many quotas share the traffic)", crate::format::grouped(n))
+        format!(
+            ", {} of them when the SDK's retry quota was empty ([client] instances sets how many quotas share the traffic)",
+            crate::format::grouped(n)
+        )
     }
 }
 

@@ -1,11 +1,11 @@
 //! The bisection chains of a search: fixed capacity and auto scaling per target (and with
 //! daily floors), each a bisection of screened or simulated candidates.
 
+use super::super::compare::provisioned;
+use super::super::screen::Demand;
 use super::daily::{daily_floors, peak_outside};
 use super::search::{autoscaled, bisect, eval, scale, screened, Chain, Eval};
 use super::{DailyFloor, RecommendOptions, Settings};
-use super::super::compare::provisioned;
-use super::super::screen::Demand;
 use crate::cost::Catalog;
 use crate::engine::GiveUp;
 use crate::scenario::Scenario;
@@ -79,4 +79,3 @@ impl Chains<'_> {
         evals.into_iter().map(|(_, _, x)| x).collect()
     }
 }
-
