@@ -12,8 +12,8 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// The vendored charting library (uPlot 1.6.32, MIT; assets/uplot/SOURCE says where from).
-const UPLOT_JS: &str = include_str!("../../assets/uplot/uPlot.iife.min.js");
-const UPLOT_CSS: &str = include_str!("../../assets/uplot/uPlot.min.css");
+pub(super) const UPLOT_JS: &str = include_str!("../../assets/uplot/uPlot.iife.min.js");
+pub(super) const UPLOT_CSS: &str = include_str!("../../assets/uplot/uPlot.min.css");
 /// ddbsim's chart code for the page.
 const REPORT_JS: &str = include_str!("../../assets/report.js");
 /// Rows a table of the page shows at most; the rest are counted.

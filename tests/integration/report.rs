@@ -319,3 +319,38 @@ fn a_table_named_client_keeps_its_charts() {
     let svg = std::fs::read_to_string(out.join("capacity.svg")).unwrap();
     assert!(svg.contains("client — read capacity") && svg.contains("client — write capacity"));
 }
+
+/// `backtest --out` writes a report.html that overlays, on one interactive chart per series,
+/// the recorded history (solid blue) and the simulation (dashed red): in headless Chromium it
+/// draws a chart for every series of backtest.json, both lines paint on the consumed-capacity
+/// charts, and the page fetches nothing.
+#[test]
+fn the_backtest_report_overlays_recorded_and_simulated() {
+    if !need_chromium() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("bt");
+    let o = ddbsim(&[
+        "backtest",
+        "scenarios/backtest/hot-key-guess.toml",
+        "--metrics",
+        "scenarios/backtest/metrics.json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("backtest.json")).unwrap()).unwrap();
+    let series = doc["series"].as_array().unwrap();
+    let (dom, urls) = load_at(&out.join("report.html"), "#selftest", d.path(), true);
+    assert_eq!(body_attr(&dom, "data-interactive-charts"), series.len().to_string(), "{}", &dom[..dom.len().min(400)]);
+    assert!(urls.is_empty(), "the report made network requests: {urls:?}");
+    let painted = |attr: &str| -> Vec<u64> { body_attr(&dom, attr).split(',').map(|x| x.parse().unwrap()).collect() };
+    let (rec, sim) = (painted("data-painted-recorded"), painted("data-painted-simulated"));
+    for (i, s) in series.iter().enumerate() {
+        if s["metric"].as_str().unwrap().starts_with("Consumed") && s["recorded"].as_f64().unwrap() > 0.0 {
+            assert!(rec[i] > 100 && sim[i] > 100, "series {i} ({s}): recorded painted {}, simulated {}", rec[i], sim[i]);
+        }
+    }
+    assert!(dom.contains("DOES NOT FIT") || dom.contains("FITS"), "the verdict comes first");
+}

@@ -53,6 +53,7 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
             Artifact::new("backtest.csv", backtest::csv(&b)),
             Artifact::new("backtest.svg", svg),
             Artifact::new("backtest.png", png),
+            Artifact::new("report.html", crate::report::backtest::html(&b).into_bytes()),
         ])?);
     }
     if a.json {

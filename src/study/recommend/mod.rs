@@ -356,6 +356,13 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
     search.finish(duration_s)
 }
 
+/// Whether a candidate may carry reserved capacity (`Search::reserve`): a provisioned or
+/// auto-scaled candidate that holds. Only these keep their per-minute usage, so a search's
+/// memory grows with the candidates that hold, not with every candidate tried.
+fn reservable(c: &Candidate) -> bool {
+    c.within_limit && matches!(c.settings, Settings::Provisioned { .. } | Settings::Autoscaling { .. })
+}
+
 /// A search under way: the candidates so far, their usage (for reserved capacity's bills) and
 /// the simulations run.
 struct Search<'a> {
@@ -391,7 +398,8 @@ impl<'a> Search<'a> {
             complete: e.complete,
             screened: e.screened,
         });
-        self.usages.push(Some(e.usage));
+        let c = &self.candidates[self.candidates.len() - 1];
+        self.usages.push(reservable(c).then_some(e.usage));
         within
     }
 
@@ -494,7 +502,7 @@ impl<'a> Search<'a> {
                 c.complete = e.complete;
                 c.screened = false;
                 let within = c.within_limit;
-                self.usages[i] = Some(e.usage);
+                self.usages[i] = reservable(c).then_some(e.usage);
                 if i != 0 && !within && self.simulations < CONFIRMATIONS + 1 && o.budget.is_none_or(|b| self.simulations < b) {
                     next.extend(others.next());
                 }
@@ -511,9 +519,7 @@ impl<'a> Search<'a> {
             .candidates
             .iter()
             .enumerate()
-            .filter(|(_, c)| {
-                c.within_limit && !c.screened && matches!(c.settings, Settings::Provisioned { .. } | Settings::Autoscaling { .. })
-            })
+            .filter(|(_, c)| reservable(c) && !c.screened)
             .min_by(|a, b| a.1.monthly_usd.total_cmp(&b.1.monthly_usd))
             .map(|(i, _)| i);
         let Some(i) = best else { return };
