@@ -272,6 +272,13 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
         };
         skews.push(write::Skew { key, keys: k.keys, share: k.share, source: k.file.display().to_string() });
     }
+    if let Some(g) = &grid {
+        for gsi in write::unrecorded_reads(&chosen, g) {
+            notes.push(format!(
+                "GSI {gsi}: the metrics have no ConsumedReadCapacityUnits series for it, so the scenario sends it no reads (ASSUMPTION); recommend keeps its read capacity (no_history): add its series, or the query patterns that read it"
+            ));
+        }
+    }
     let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews);
     Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
 }

@@ -164,6 +164,9 @@ impl Render for Recommendation {
                 );
             }
         }
+        for k in &self.kept {
+            let _ = writeln!(o, "kept: {k}");
+        }
         let _ = writeln!(
             o,
             "costs are estimates from the simulated window; recommend.csv lists every candidate and the cost-vs-throttling front"

@@ -37,6 +37,8 @@ pub struct GsiSpec {
     pub propagation_p99_us: u64,
     /// CloudWatch Contributor Insights on the index, if on.
     pub contributor_insights: Option<InsightsMode>,
+    /// [read, write]: the history it was imported from has no series of that dimension.
+    pub no_history: [bool; 2],
 }
 
 /// An LSI.

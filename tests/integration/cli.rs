@@ -438,7 +438,8 @@ fn a_closed_stdout_ends_the_command_without_a_panic() {
     .map(|c| c.into_iter().map(String::from).collect())
     .collect();
     for args in commands {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut child =
+            Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         drop(child.stdout.take());
         let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);

@@ -603,3 +603,37 @@ fn cloudformation_contributor_insights() {
     assert_eq!(sc.table.contributor_insights, Some(ddbsim::scenario::InsightsMode::ThrottledKeys));
     assert_eq!(sc.gsis[0].contributor_insights, Some(ddbsim::scenario::InsightsMode::AccessedAndThrottledKeys));
 }
+
+/// Issue 46: a history without an index's read series made a scenario that never reads the
+/// index, silently, and `recommend` then cut the index to 1 RCU (every query throttles once
+/// deployed). The import now says so (a note and an ASSUMPTION line, `no_history = ["read"]`),
+/// and `recommend` keeps the index's read capacity (ByStatus: 50 RCU) and says why.
+#[test]
+fn an_index_without_read_history_is_stated_and_kept() {
+    let text = std::fs::read_to_string(fx("metric-data-5m.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["MetricDataResults"].as_array_mut().unwrap().retain(|r| r["Id"] != "gsi_consumed_read");
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.json");
+    std::fs::write(&m, doc.to_string()).unwrap();
+    let i = import(&[fx("describe-table.json")], &[m], None, "t").unwrap();
+    assert!(i.notes.iter().any(|n| n.contains("ByStatus") && n.contains("no ConsumedReadCapacityUnits")), "{:?}", i.notes);
+    assert!(i.scenario.contains("no_history = [\"read\"]  # ASSUMPTION"), "{}", i.scenario);
+    let (_d, sc) = load(&i);
+    assert_eq!(sc.gsis[0].no_history, [true, false]);
+    assert!(!sc.patterns.iter().any(|p| p.index.is_some()), "no reads of the index");
+    let o = ddbsim::study::recommend::RecommendOptions {
+        run: ddbsim::RunOptions { duration: Some(ddbsim::SimDuration::from_secs(1_800)), ..ddbsim::RunOptions::default() },
+        ..ddbsim::study::recommend::RecommendOptions::default()
+    };
+    let rec = ddbsim::study::recommend::recommend(&sc, &ddbsim::Catalog::builtin(), &o);
+    for c in &rec.candidates {
+        if let ddbsim::study::recommend::Settings::Provisioned { units } = &c.settings {
+            assert!(units[1][0] >= 50, "a provisioned candidate lowers ByStatus reads: {}", c.description);
+        }
+        if let ddbsim::study::recommend::Settings::Autoscaling { min, .. } = &c.settings {
+            assert!(min[1][0] >= 50, "an auto-scaled candidate lowers ByStatus reads: {}", c.description);
+        }
+    }
+    assert!(rec.kept.iter().any(|k| k.starts_with("ByStatus read kept at 50 RCU")), "{:?}", rec.kept);
+}

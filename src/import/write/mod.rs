@@ -2,7 +2,7 @@
 //! trace files, and every assumption spelled out where the user will edit it.
 
 use super::def::{ProjectionDef, TableDef};
-use super::metrics::Grid;
+use super::metrics::{Grid, Metric};
 use crate::model::Dim;
 use std::fmt::Write as _;
 
@@ -132,6 +132,13 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
         s.push_str(&actions::capacity_actions(t, g));
     }
     Written { scenario: s, traces }
+}
+
+/// The GSIs whose reads the history `grid` has no consumed series for: the scenario cannot
+/// rebuild them, and says so. (An index's writes follow the table's writes and its coverage,
+/// which the import rebuilds or states as an assumption.)
+pub(crate) fn unrecorded_reads(t: &TableDef, grid: &Grid) -> Vec<String> {
+    t.gsis.iter().filter(|g| grid.get(&Metric::Consumed(Dim::Read), Some(&g.name)).is_none()).map(|g| g.name.clone()).collect()
 }
 
 /// The comments that open the scenario: where it came from, what is estimated, the notes.

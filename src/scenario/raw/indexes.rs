@@ -28,6 +28,19 @@ pub struct RawGsi {
     /// CloudWatch Contributor Insights on the index: "accessed_and_throttled_keys" or
     /// "throttled_keys".
     pub contributor_insights: Option<RawInsightsMode>,
+    /// Dimensions ("read", "write") the history the scenario was imported from has no series
+    /// for (`ddbsim import` writes it): `recommend` keeps their capacity and says so.
+    pub no_history: Option<Vec<RawDimension>>,
+}
+
+/// A capacity dimension.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawDimension {
+    /// Read capacity.
+    Read,
+    /// Write capacity.
+    Write,
 }
 
 /// A CloudWatch Contributor Insights mode (AWS's `ContributorInsightsMode`).

@@ -298,6 +298,10 @@ impl Validator<'_, '_> {
                 capacity,
                 autoscaling,
                 added_during_run: false,
+                no_history: {
+                    let has = |d| g.no_history.as_ref().is_some_and(|v| v.contains(&d));
+                    [has(crate::scenario::raw::RawDimension::Read), has(crate::scenario::raw::RawDimension::Write)]
+                },
                 propagation_median_us: median.as_micros().max(1),
                 propagation_p99_us: p99.as_micros().max(median.as_micros().max(1)),
                 contributor_insights: g.contributor_insights.map(InsightsMode::of),

@@ -4,6 +4,7 @@
 use super::super::compare::provisioned;
 use super::super::screen::Demand;
 use super::daily::{daily_floors, peak_outside};
+use super::kept::{keep, Kept};
 use super::search::{autoscaled, bisect, eval, scale, screened, Chain, Eval};
 use super::{DailyFloor, RecommendOptions, Settings};
 use crate::cost::Catalog;
@@ -33,6 +34,8 @@ pub(super) struct Chains<'a> {
     pub(super) planned: u64,
     /// Simulations done.
     pub(super) done: std::sync::atomic::AtomicU64,
+    /// Capacities no candidate goes below (dimensions without history).
+    pub(super) kept: Vec<Kept>,
 }
 
 impl Chains<'_> {
@@ -53,13 +56,15 @@ impl Chains<'_> {
     pub(super) fn run(&self, chain: Chain) -> Vec<(Settings, Eval)> {
         let evals = match chain {
             Chain::Fixed => bisect(0.25, 2.0, self.steps, |k| {
-                let units = scale(&self.peak, k);
+                let mut units = scale(&self.peak, k);
+                keep(&mut units, &self.kept);
                 let e = self.evaluate(&provisioned(&self.base, &units));
                 (self.o.holds(&e), (Settings::Provisioned { units }, e))
             }),
             Chain::Target(target) | Chain::Daily(target) => {
                 let at = |p: &[f64; 2]| [p[0] * 100.0 / target, p[1] * 100.0 / target];
-                let max = scale(&self.peak.iter().map(at).collect::<Vec<_>>(), 4.0);
+                let mut max = scale(&self.peak.iter().map(at).collect::<Vec<_>>(), 4.0);
+                keep(&mut max, &self.kept);
                 // With daily floors, the base floor carries the load outside them.
                 let (need, daily): (Vec<[f64; 2]>, Vec<DailyFloor>) = if matches!(chain, Chain::Daily(_)) {
                     (
@@ -70,7 +75,8 @@ impl Chains<'_> {
                     (self.peak.iter().map(at).collect(), Vec::new())
                 };
                 bisect(0.0, 1.0, self.steps, |f| {
-                    let min = scale(&need, f);
+                    let mut min = scale(&need, f);
+                    keep(&mut min, &self.kept);
                     let e = self.evaluate(&autoscaled(&self.base, target, &min, &max, &daily));
                     (self.o.holds(&e), (Settings::Autoscaling { target, min, max: max.clone(), daily: daily.clone() }, e))
                 })

@@ -30,6 +30,7 @@
 
 mod chains;
 mod daily;
+mod kept;
 mod search;
 mod tables;
 
@@ -330,6 +331,9 @@ pub struct Recommendation {
     pub front: Vec<usize>,
     /// Region and date of the prices.
     pub prices: String,
+    /// Capacities the search kept, each with why: a GSI dimension the imported history has no
+    /// series for is never lowered.
+    pub kept: Vec<String>,
 }
 
 /// Searches the capacity settings of `sc` (see the module documentation).
@@ -443,6 +447,7 @@ impl<'a> Search<'a> {
             steps,
             planned: 1 + chains.len() as u64 * (steps as u64 + 1),
             done: std::sync::atomic::AtomicU64::new(1),
+            kept: kept::unrecorded(sc),
         };
         let first: Vec<Chain> = chains.iter().copied().filter(|c| !matches!(c, Chain::Daily(_))).collect();
         for evals in par_indexed(first.len() as u64, |i| runner.run(first[i as usize])) {
@@ -606,6 +611,7 @@ impl<'a> Search<'a> {
             best_by_mode,
             front,
             prices: format!("{} prices read on {}", self.catalog.region, self.catalog.prices_read_on),
+            kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
         }
     }
 }
