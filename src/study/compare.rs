@@ -57,6 +57,19 @@ impl fmt::Display for CompareMode {
     }
 }
 
+impl CompareMode {
+    /// Whether the mode can be the pick: a setting an AWS user can configure. Auto scaling
+    /// without delays is a reference row (how much the real policy's lag costs), never a pick.
+    #[must_use]
+    pub fn configurable(&self) -> bool {
+        match self {
+            CompareMode::AutoscalingInstant => false,
+            CompareMode::WithClass(m, _) => m.configurable(),
+            _ => true,
+        }
+    }
+}
+
 impl Serialize for CompareMode {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -327,8 +340,11 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
                 "auto scaling (aws) with {} RCU / {} WCU reserved for {} year(s): P{} of the provisioned series of the table and its GSIs together, in blocks of 100",
                 res.rcu, res.wcu, o.reserved_years, o.reserved_percentile
             );
-            let b = bill(&aws.usage, &catalog, &BillOptions { reservation: Some(res), ..plain });
-            rows.push(row(CompareMode::Reserved(o.reserved_years), desc, &aws.run, b));
+            // A row that reserves nothing is not a reserved row: it would repeat autoscaling_aws.
+            if res.rcu + res.wcu > 0 {
+                let b = bill(&aws.usage, &catalog, &BillOptions { reservation: Some(res), ..plain });
+                rows.push(row(CompareMode::Reserved(o.reserved_years), desc, &aws.run, b));
+            }
         }
     }
 
@@ -344,7 +360,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
 
     let pick = rows
         .iter()
-        .filter(|r| r.throttled_attempt_share <= o.max_throttle)
+        .filter(|r| r.mode.configurable() && r.throttled_attempt_share <= o.max_throttle)
         .min_by(|a, b| a.window_usd.total_cmp(&b.window_usd))
         .map(|r| r.mode.clone());
     let mut unverified: Vec<String> = rows.iter().flat_map(|r| r.bill.unverified_items.iter().map(|i| i.name().to_string())).collect();
@@ -425,7 +441,7 @@ impl ReplicatedComparison {
             .collect();
         let pick = modes
             .iter()
-            .filter(|m| m.throttled_attempt_share.mean <= first.max_throttle)
+            .filter(|m| m.mode.configurable() && m.throttled_attempt_share.mean <= first.max_throttle)
             .min_by(|a, b| a.window_usd.mean.total_cmp(&b.window_usd.mean))
             .map(|m| m.mode.clone());
         Self { replications: cs.len(), modes, pick }

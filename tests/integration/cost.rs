@@ -711,3 +711,27 @@ fn vector_indexes_are_refused_where_aws_refuses_them() {
     let many = VECTOR_TABLE.replace("\n[keys.id]", &format!("{six}\n[keys.id]"));
     assert!(err(many).contains("a table has at most 5"));
 }
+
+/// Issue 46: `compare` picked `autoscaling_instant`, a policy no AWS user can configure, and
+/// showed spiky-batch's `reserved_1y` row reserving nothing (equal to `autoscaling_aws` with
+/// $0 upfront). Instant scaling is a reference row, never the pick, and a reservation of
+/// nothing is no row.
+#[test]
+fn compare_picks_only_what_can_be_configured_and_reserves_something() {
+    let c = pick("scenarios/spiky-batch.toml");
+    for r in c.rows.iter().filter(|r| r.mode.to_string().starts_with("reserved")) {
+        assert!(r.bill.upfront_usd > 0.0, "{} reserves nothing: {}", r.mode, r.description);
+    }
+    for file in ["scenarios/spiky-batch.toml", "scenarios/autoscaling-spike.toml", "scenarios/diurnal-staircase.toml"] {
+        let sc = load(Path::new(file)).unwrap();
+        let o = CompareOptions {
+            run: RunOptions { duration: Some(ddbsim::SimDuration::from_secs(3 * 3_600)), ..RunOptions::default() },
+            max_throttle: 0.5,
+            ..CompareOptions::default()
+        };
+        let c = compare(&sc, &Catalog::builtin(), &o);
+        let p = c.pick.expect("a pick within 50 %");
+        assert!(p.configurable() && !p.to_string().contains("instant"), "{file}: picked {p}");
+        assert!(c.rows.iter().any(|r| r.mode.to_string() == "autoscaling_instant"), "{file}: the reference row stays");
+    }
+}
