@@ -91,6 +91,9 @@ pub struct Bill {
     pub yearly_usd: Option<f64>,
     /// Reserved-capacity upfront paid at purchase, USD (not in the totals, which amortise it).
     pub upfront_usd: f64,
+    /// The table is of the Standard-IA class (reserved capacity does not apply to it).
+    #[serde(default)]
+    pub standard_ia: bool,
     /// Price items used that are unverified, by name.
     pub unverified_items: Vec<PriceItem>,
 }
@@ -470,6 +473,7 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         monthly_usd: opts.extrapolate.then_some(total * scale),
         yearly_usd: opts.extrapolate.then_some(total * scale * 12.0),
         upfront_usd: b.upfront,
+        standard_ia: usage.standard_ia,
         unverified_items: b.unverified.into_iter().filter_map(PriceItem::from_name).collect(),
         lines: b.lines,
     }

@@ -15,6 +15,7 @@ mod bill;
 mod catalog;
 mod component;
 mod metered;
+mod reservable;
 mod usage;
 
 pub use crate::scenario::{PriceItem, SavingsPlan};
@@ -24,4 +25,5 @@ pub use bill::{
 pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
 pub use component::{BillComponent, CostGroup};
 pub use metered::MeteredUsage;
+pub use reservable::no_reservation;
 pub use usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, TableSeries, Usage};

@@ -347,7 +347,10 @@ impl<'a> RunReport<'a> {
         let curves = series.duration_curves();
         let break_even = self.summary.reserved_break_even;
         let h = (plot::PANEL_HEIGHT - 20) * curves.len().max(1) as u32;
-        let (svg, png) = draw_chart!(h, "load-duration", |root| plot::load_duration(root, &curves, break_even, 1))?;
+        let no_reservation =
+            crate::cost::no_reservation(self.summary.cost.extrapolated, !self.summary.cost.standard_ia, self.summary.duration_s);
+        let (svg, png) =
+            draw_chart!(h, "load-duration", |root| plot::load_duration(root, &curves, break_even, 1, no_reservation.as_deref()))?;
         out.push(Artifact::new("load-duration.svg", svg));
         out.push(Artifact::new("load-duration.png", png.clone()));
         let ld_png = png;

@@ -167,6 +167,9 @@ impl Render for Recommendation {
         for k in &self.kept {
             let _ = writeln!(o, "kept: {k}");
         }
+        if let Some(n) = &self.reservation_note {
+            let _ = writeln!(o, "{n}");
+        }
         let _ = writeln!(
             o,
             "costs are estimates from the simulated window; recommend.csv lists every candidate and the cost-vs-throttling front"

@@ -277,3 +277,22 @@ fn an_imported_lsi_table_is_recommended_without_force() {
     let pick = &rec.candidates[rec.pick.expect("a pick")];
     assert!(pick.failed_share <= 0.001 && pick.throttled_share <= 0.001, "{pick:?}");
 }
+
+/// Issue 46: `recommend` reserved capacity for a year from a 15-minute launch (quickstart) and
+/// from one day of an event, while `compare` on the same window priced none. A reservation is
+/// offered only on a window that repeats and covers a day's shape; otherwise the output says why.
+#[test]
+fn reservations_need_a_repeating_day() {
+    let sc = ddbsim::scenario::load(Path::new("scenarios/quickstart.toml")).unwrap();
+    let rec = recommend(&sc, &Catalog::builtin(), &RecommendOptions::default());
+    assert!(rec.candidates.iter().all(|c| !matches!(c.settings, Settings::Reserved { .. })), "{:#?}", rec.candidates);
+    let why = rec.reservation_note.as_deref().expect("the output says why");
+    assert!(why.contains("not offered"), "{why}");
+    // The same traffic stated as repeating, over a day: a reservation may be priced.
+    let mut day = sc.clone();
+    day.pricing.extrapolate = true;
+    day.duration = SimDuration::from_secs(86_400);
+    let o = RecommendOptions { budget: Some(4), ..RecommendOptions::default() };
+    let rec = recommend(&day, &Catalog::builtin(), &o);
+    assert!(rec.reservation_note.is_none(), "{:?}", rec.reservation_note);
+}

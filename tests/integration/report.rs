@@ -354,3 +354,20 @@ fn the_backtest_report_overlays_recorded_and_simulated() {
     }
     assert!(dom.contains("DOES NOT FIT") || dom.contains("FITS"), "the verdict comes first");
 }
+
+/// Issue 46: the load-duration chart said "reserve 2,000 RCU" for a 15-minute window and
+/// "reserve 3,000,000 RCU" for the headline held at 1.7 % utilisation. Its advice follows the
+/// reservation rule (a repeating window of a day at least) and an over-provisioned table is
+/// called so.
+#[test]
+fn the_load_duration_chart_advises_reservations_only_where_they_apply() {
+    let d = tempfile::tempdir().unwrap();
+    run_quickstart(d.path());
+    let svg = std::fs::read_to_string(d.path().join("load-duration.svg")).unwrap();
+    assert!(svg.contains("reserved capacity is not offered") && !svg.contains("reserve 2,000"), "a 8-minute window advises a reservation");
+    let out = d.path().join("h");
+    let o = ddbsim(&["run", "scenarios/headline.toml", "--duration", "2m", "--quiet", "--no-partitions", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let svg = std::fs::read_to_string(out.join("load-duration.svg")).unwrap();
+    assert!(svg.contains("over-provisioned: the busiest minute consumed"), "the headline's 3,000,000 RCU are not called over-provisioned");
+}

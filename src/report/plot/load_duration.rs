@@ -30,6 +30,10 @@ fn curve_points(desc: &[f64]) -> Vec<(f64, f64)> {
     pts
 }
 
+/// A table whose busiest minute consumes less than this share of its provisioned capacity is
+/// called over-provisioned on the chart.
+const OVER_PROVISIONED: f64 = 0.2;
+
 /// Draws load-duration curves: per resource and dimension, provisioned and consumed units per
 /// second sorted from the highest minute, against the share of time at or above each level;
 /// the reserved-capacity break-even share (`break_even` = [read, write], for `years`) as a
@@ -42,6 +46,7 @@ pub fn load_duration<DB: DrawingBackend>(
     curves: &[crate::report::chart_data::DurationCurve],
     break_even: [f64; 2],
     years: u32,
+    no_reservation: Option<&str>,
 ) -> Result<(), ChartError> {
     let e = err("load-duration");
     root.fill(&WHITE).map_err(&e)?;
@@ -98,6 +103,10 @@ pub fn load_duration<DB: DrawingBackend>(
                     (FONT, 12),
                 )))
                 .map_err(&e)?;
+        } else if let Some(why) = no_reservation {
+            // The reason's first clause: the rest (what to do) is in README and recommend's output.
+            let short = why.split(';').next().unwrap_or(why).to_string();
+            chart.draw_series(std::iter::once(Text::new(short, (1.0, y_max * 0.62), (FONT, 12)))).map_err(&e)?;
         } else {
             let level = reserve_level(&c.provisioned, share) as f64;
             chart
@@ -105,6 +114,20 @@ pub fn load_duration<DB: DrawingBackend>(
                 .map_err(&e)?
                 .label(format!("reserve {} {unit}: the provisioned level held at least that long", crate::format::grouped(level as u64)))
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.stroke_width(2)));
+        }
+        // A table provisioned far above what it consumes: reserving is not the question.
+        let (top_p, top_c) = (c.provisioned.first().copied().unwrap_or(0.0), c.consumed.first().copied().unwrap_or(0.0));
+        if top_p > 0.0 && top_c < OVER_PROVISIONED * top_p {
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!(
+                        "over-provisioned: the busiest minute consumed {:.1} % of the capacity; lower it before reserving any",
+                        100.0 * top_c / top_p
+                    ),
+                    (1.0, y_max * 0.52),
+                    (FONT, 12),
+                )))
+                .map_err(&e)?;
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight).map_err(&e)?;
     }

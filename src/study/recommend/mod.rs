@@ -334,6 +334,8 @@ pub struct Recommendation {
     /// Capacities the search kept, each with why: a GSI dimension the imported history has no
     /// series for is never lowered.
     pub kept: Vec<String>,
+    /// Why reserved capacity was not offered, when it was asked for and was not.
+    pub reservation_note: Option<String>,
 }
 
 /// Searches the capacity settings of `sc` (see the module documentation).
@@ -353,11 +355,23 @@ pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Reco
         search.confirm();
     }
     // 4. Reserved capacity on the cheapest provisioned candidate within the limit (Standard
-    // class only, simulated).
-    if o.modes.reserved && sc.table.table_class == TableClass::Standard {
+    // class only, simulated), when the window repeats and covers a day's shape.
+    let reservation = if !o.modes.reserved {
+        None
+    } else if let Some(why) = no_reservation(sc, duration_s) {
+        Some(why)
+    } else {
         search.reserve();
-    }
-    search.finish(duration_s)
+        None
+    };
+    let mut r = search.finish(duration_s);
+    r.reservation_note = reservation;
+    r
+}
+
+/// Why reserved capacity is not offered on `sc`'s window of `duration_s`, if it is not.
+fn no_reservation(sc: &Scenario, duration_s: u64) -> Option<String> {
+    crate::cost::no_reservation(sc.pricing.extrapolate, sc.table.table_class == TableClass::Standard, duration_s)
 }
 
 /// Whether a candidate may carry reserved capacity (`Search::reserve`): a provisioned or
@@ -612,6 +626,7 @@ impl<'a> Search<'a> {
             front,
             prices: format!("{} prices read on {}", self.catalog.region, self.catalog.prices_read_on),
             kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
+            reservation_note: None,
         }
     }
 }
