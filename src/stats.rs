@@ -58,6 +58,21 @@ pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 }
 
 impl Stat {
+    /// Summarises values of a quantity bounded to `[lo, hi]` (a share to [0, 1], a count or a
+    /// cost to [0, ∞)): the t interval when it stays within the bounds, else the bootstrap
+    /// percentile interval of the mean, which never leaves the range of the values (with few
+    /// replications of a skewed share the t interval went below 0: `-36.599–58.761 %`).
+    #[must_use]
+    pub fn bounded(xs: &[f64], lo: f64, hi: f64) -> Self {
+        let mut s = Self::of(xs);
+        if s.n > 1 && (s.ci95_low < lo || s.ci95_high > hi) {
+            let (a, b) = bootstrap_interval(xs);
+            s.ci95_low = a.max(lo);
+            s.ci95_high = b.min(hi);
+        }
+        s
+    }
+
     /// Summarises values (in replication order; the result does not depend on the order).
     #[must_use]
     pub fn of(xs: &[f64]) -> Self {
@@ -81,6 +96,34 @@ impl Stat {
             p99: quantile_sorted(&sorted, 0.99),
         }
     }
+}
+
+/// The 2.5 % and 97.5 % points of the bootstrap distribution of the mean of `xs`: every
+/// resample enumerated when there are at most a million (7 values or fewer), else 20,000
+/// resamples from a fixed seed (the interval is part of the output: it must not vary).
+fn bootstrap_interval(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len();
+    let mut means: Vec<f64> = Vec::new();
+    if (n as f64).powi(n as i32) <= 1e6 {
+        let total = n.pow(n as u32);
+        means.reserve(total);
+        for mut code in 0..total {
+            let mut sum = 0.0;
+            for _ in 0..n {
+                sum += xs[code % n];
+                code /= n;
+            }
+            means.push(sum / n as f64);
+        }
+    } else {
+        use rand::{Rng, SeedableRng};
+        let mut rng = crate::rng::SimRng::seed_from_u64(0x0b00_7570);
+        for _ in 0..20_000 {
+            means.push((0..n).map(|_| xs[rng.random_range(0..n)]).sum::<f64>() / n as f64);
+        }
+    }
+    means.sort_by(f64::total_cmp);
+    (quantile_sorted(&means, 0.025), quantile_sorted(&means, 0.975))
 }
 
 /// A log-linear histogram of microsecond values (about 0.2 % resolution).
@@ -200,5 +243,23 @@ mod tests {
         assert_eq!(s.p50, 3.0);
         // h = 4 x 0.95 = 3.8 -> 4 + 0.8 x (5 - 4) = 4.8.
         assert!((s.p95 - 4.8).abs() < 1e-12);
+    }
+
+    /// Issue 46: three replications of a skewed share (0.1 %, 0.2 % and 95 %) gave a t interval
+    /// of -36.6 %-58.8 %. A bounded quantity keeps its interval within its bounds and within the
+    /// values: the bootstrap of 27 resamples puts its 2.5 % and 97.5 % points at the all-low and
+    /// all-high means, 0.1 % and 95 %.
+    #[test]
+    fn an_interval_of_a_share_stays_a_share() {
+        let xs = [0.001, 0.002, 0.95];
+        let t = Stat::of(&xs);
+        assert!(t.ci95_low < 0.0, "the t interval leaves the bounds: {t:?}");
+        let s = Stat::bounded(&xs, 0.0, 1.0);
+        assert!((0.0..=1.0).contains(&s.ci95_low) && (0.0..=1.0).contains(&s.ci95_high), "{s:?}");
+        assert!(s.ci95_low >= 0.001 - 1e-12 && s.ci95_high <= 0.95 + 1e-12, "{s:?}");
+        assert!(s.ci95_low <= s.mean && s.mean <= s.ci95_high);
+        // A t interval that fits is kept as it is.
+        let ys = [0.4, 0.5, 0.6];
+        assert_eq!(Stat::bounded(&ys, 0.0, 1.0), Stat::of(&ys));
     }
 }

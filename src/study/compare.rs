@@ -426,14 +426,16 @@ impl ReplicatedComparison {
             .rows
             .iter()
             .map(|r0| {
-                let col = |f: fn(&ModeRow) -> f64| {
-                    Stat::of(&cs.iter().filter_map(|c| c.rows.iter().find(|r| r.mode == r0.mode)).map(f).collect::<Vec<_>>())
+                // Every figure is a count, a cost, a latency (none below 0) or a share (in [0, 1]).
+                let bounded = |f: fn(&ModeRow) -> f64, hi: f64| {
+                    Stat::bounded(&cs.iter().filter_map(|c| c.rows.iter().find(|r| r.mode == r0.mode)).map(f).collect::<Vec<_>>(), 0.0, hi)
                 };
+                let col = |f: fn(&ModeRow) -> f64| bounded(f, f64::INFINITY);
                 ModeStats {
                     mode: r0.mode.clone(),
                     window_usd: col(|r| r.window_usd),
                     monthly_usd: first.extrapolated.then(|| col(|r| r.monthly_usd.unwrap_or(0.0))),
-                    throttled_attempt_share: col(|r| r.throttled_attempt_share),
+                    throttled_attempt_share: bounded(|r| r.throttled_attempt_share, 1.0),
                     failed_requests: col(|r| r.failed_requests as f64),
                     p99_latency_ms: col(|r| r.p99_latency_ms),
                 }

@@ -72,10 +72,11 @@ impl HeadlineStats {
     /// Reduces replications, serially.
     #[must_use]
     pub fn of(hs: &[Headline]) -> Self {
-        let col = |f: fn(&Headline) -> f64| Stat::of(&hs.iter().map(f).collect::<Vec<_>>());
+        let col = |f: fn(&Headline) -> f64| Stat::bounded(&hs.iter().map(f).collect::<Vec<_>>(), 0.0, f64::INFINITY);
+        let share = |f: fn(&Headline) -> f64| Stat::bounded(&hs.iter().map(f).collect::<Vec<_>>(), 0.0, 1.0);
         Self {
-            throttled_share: col(|h| h.throttled_share),
-            failed_share: col(|h| h.failed_share),
+            throttled_share: share(|h| h.throttled_share),
+            failed_share: share(|h| h.failed_share),
             failed: col(|h| h.failed as f64),
             monthly_usd: col(|h| h.monthly_usd),
             p99_latency_ms: col(|h| h.p99_latency_ms),
