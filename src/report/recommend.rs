@@ -127,6 +127,17 @@ impl Render for Recommendation {
         o.push_str(&align(&rows));
         let _ = writeln!(o);
         self.failed_alone(&mut o);
+        let t = &self.today;
+        let _ = writeln!(
+            o,
+            "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
+            t.description,
+            t.monthly_usd,
+            t.throttled_share * 100.0,
+            crate::format::grouped(t.failed_requests),
+            t.failed_share * 100.0,
+            if t.holds { "" } else { ": does not hold" }
+        );
         match self.pick {
             Some(i) => {
                 let c = &self.candidates[i];
@@ -140,6 +151,17 @@ impl Render for Recommendation {
                     c.failed_share * 100.0,
                     quota_note(c.failed_by_retry_quota)
                 );
+                let delta = t.monthly_usd - c.monthly_usd;
+                if t.monthly_usd > 0.0 {
+                    let _ = writeln!(
+                        o,
+                        "against today: {} ${:.2} a month ({:+.1} %){}",
+                        if delta >= 0.0 { "saves" } else { "costs" },
+                        delta.abs(),
+                        (c.monthly_usd / t.monthly_usd - 1.0) * 100.0,
+                        if t.holds { "" } else { ", and holds where today's setting does not" }
+                    );
+                }
                 let runner_up = self
                     .best_by_mode
                     .iter()

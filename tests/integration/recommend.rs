@@ -296,3 +296,19 @@ fn reservations_need_a_repeating_day() {
     let rec = recommend(&day, &Catalog::builtin(), &o);
     assert!(rec.reservation_note.is_none(), "{:?}", rec.reservation_note);
 }
+
+/// Issue 46: `recommend` for one table shows the setting in force beside the pick, on the same
+/// traffic. steady-provisioned's own 5,000 RCU / 1,000 WCU bill by hand at 5,000 x 730 x
+/// $0.00013 + 1,000 x 730 x $0.00065 + 100 GB x $0.25 = $974.00 a month.
+#[test]
+fn the_setting_in_force_is_shown_beside_the_pick() {
+    let sc = ddbsim::scenario::load(Path::new("scenarios/steady-provisioned.toml")).unwrap();
+    let o = RecommendOptions { budget: Some(4), ..RecommendOptions::default() };
+    let rec = recommend(&sc, &Catalog::builtin(), &o);
+    assert!(rec.today.description.starts_with("provisioned 5000 RCU / 1000 WCU"), "{}", rec.today.description);
+    assert!((rec.today.monthly_usd - 974.00).abs() < 0.01, "{}", rec.today.monthly_usd);
+    assert!(rec.today.holds && rec.today.failed_requests == 0);
+    let text = ddbsim::Render::text(&rec);
+    assert!(text.contains("today: provisioned 5000 RCU / 1000 WCU") && text.contains("$974.00 a month"), "{text}");
+    assert!(text.contains("against today: saves") || text.contains("against today: costs"), "{text}");
+}

@@ -33,11 +33,13 @@ mod daily;
 mod kept;
 mod search;
 mod tables;
+mod today;
 
 use chains::Chains;
 use daily::{daily_blocks, peaks_in};
 use search::{autoscaled, eval, give_up, minute_demand, plan, screened, Chain, Eval};
 pub use tables::{random_search, table_rows, TableRow};
+pub use today::Today;
 
 use super::compare::{on_demand, provisioned, traffic_only};
 use super::runner::par_indexed;
@@ -336,13 +338,23 @@ pub struct Recommendation {
     pub kept: Vec<String>,
     /// Why reserved capacity was not offered, when it was asked for and was not.
     pub reservation_note: Option<String>,
+    /// The setting in force (the scenario's own), on the same traffic.
+    pub today: Today,
 }
 
 /// Searches the capacity settings of `sc` (see the module documentation).
 #[must_use]
 pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Recommendation {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    let mut search = Search::new(sc, &catalog, o);
+    // The setting in force is simulated beside the search, on its own thread.
+    let (mut r, today) = rayon::join(|| search(sc, &catalog, o), || today::today(sc, o, &catalog));
+    r.today = today;
+    r
+}
+
+/// The search of [`recommend`], without the setting in force.
+fn search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Recommendation {
+    let mut search = Search::new(sc, catalog, o);
     // 1. On-demand: the demand, from the rate shapes when screening (no simulation yet), else
     // from the on-demand run.
     let duration_s = o.run.duration.unwrap_or(sc.duration).as_secs();
@@ -627,6 +639,7 @@ impl<'a> Search<'a> {
             prices: format!("{} prices read on {}", self.catalog.region, self.catalog.prices_read_on),
             kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
             reservation_note: None,
+            today: today::Today::default(),
         }
     }
 }

@@ -11,7 +11,6 @@ use crate::study::runner::par_indexed;
 use rand::Rng;
 use rand::SeedableRng;
 use serde::Serialize;
-use std::fmt::Write;
 
 /// One table and dimension of a many-table recommendation: what its settings cost now, what
 /// `recommend` picks, and the saving.
@@ -45,33 +44,12 @@ pub struct TableRow {
     pub throttled_share: Option<f64>,
 }
 
-/// The table's own capacity settings in words.
-pub(super) fn current_setting(sc: &Scenario) -> String {
-    use crate::scenario::CapacitySpec;
-    let mut s = match sc.table.capacity {
-        CapacitySpec::OnDemand { .. } => "on-demand".to_string(),
-        CapacitySpec::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
-    };
-    if let Some(a) = &sc.table.autoscaling {
-        for (d, t) in [("read", &a.read), ("write", &a.write)] {
-            if let Some(t) = t {
-                let _ = write!(s, ", {d} auto-scaled {}-{} at {:.0} %", t.min, t.max, t.target * 100.0);
-            }
-        }
-    }
-    if !sc.gsis.is_empty() {
-        let _ = write!(s, " ({} GSI(s) as defined)", sc.gsis.len());
-    }
-    s
-}
-
 /// Recommends for table `index` (scenario file `file`): its own settings simulated and
 /// billed, then [`recommend`]; a row per dimension.
 #[must_use]
 pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> (Recommendation, Vec<TableRow>) {
-    let priced = catalog.clone().with_overrides(&sc.pricing.overrides);
-    let (now, _) = eval(sc, o, &priced, None);
     let rec = recommend(sc, catalog, o);
+    let now = &rec.today;
     let pick = rec.pick.map(|i| &rec.candidates[i]);
     let rows = ["read", "write"]
         .iter()
@@ -84,9 +62,9 @@ pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o:
                 scenario: file.to_string(),
                 table: sc.table.name.clone(),
                 dimension: (*dim).to_string(),
-                current_setting: current_setting(sc),
+                current_setting: now.description.clone(),
                 current_monthly_usd: current,
-                current_throttled_share: now.throttled,
+                current_throttled_share: now.throttled_share,
                 recommended_mode: pick.map_or("none", |c| c.settings.mode().name()).to_string(),
                 recommended_setting: pick.map_or_else(|| "nothing within the limit".to_string(), |c| c.description.clone()),
                 recommended_monthly_usd: cost,

@@ -1,0 +1,63 @@
+//! The setting in force: the scenario's own capacity, simulated on the same traffic as the
+//! candidates, so a recommendation reads "today $1,007.72 a month, 0 failed → recommended …".
+
+use super::search::eval;
+use super::RecommendOptions;
+use crate::cost::Catalog;
+use crate::scenario::Scenario;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// The scenario's own settings, simulated and billed.
+#[derive(Clone, Debug, Default, Serialize)]
+#[non_exhaustive]
+pub struct Today {
+    /// The settings in words.
+    pub description: String,
+    /// Monthly cost (730 h) at the window's rate, USD, estimated.
+    pub monthly_usd: f64,
+    /// Monthly cost of read and of write capacity, USD.
+    pub by_dimension: [f64; 2],
+    /// Throttled attempts over attempts.
+    pub throttled_share: f64,
+    /// Requests that failed.
+    pub failed_requests: u64,
+    /// Failed requests over requests.
+    pub failed_share: f64,
+    /// Within both limits.
+    pub holds: bool,
+}
+
+/// Simulates `sc` as it is (its capacity, auto scaling and actions) with the search's options.
+pub(super) fn today(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog) -> Today {
+    let (e, _) = eval(sc, o, catalog, None);
+    Today {
+        description: current_setting(sc),
+        monthly_usd: e.monthly,
+        by_dimension: e.by_dimension,
+        throttled_share: e.throttled,
+        failed_requests: e.failed,
+        failed_share: e.failed_share,
+        holds: o.holds(&e),
+    }
+}
+
+/// The table's own capacity settings in words.
+fn current_setting(sc: &Scenario) -> String {
+    use crate::scenario::CapacitySpec;
+    let mut s = match sc.table.capacity {
+        CapacitySpec::OnDemand { .. } => "on-demand".to_string(),
+        CapacitySpec::Provisioned { read, write } => format!("provisioned {read} RCU / {write} WCU"),
+    };
+    if let Some(a) = &sc.table.autoscaling {
+        for (d, t) in [("read", &a.read), ("write", &a.write)] {
+            if let Some(t) = t {
+                let _ = write!(s, ", {d} auto-scaled {}-{} at {:.0} %", t.min, t.max, t.target * 100.0);
+            }
+        }
+    }
+    if !sc.gsis.is_empty() {
+        let _ = write!(s, " ({} GSI(s) as defined)", sc.gsis.len());
+    }
+    s
+}
