@@ -128,16 +128,37 @@ impl Render for Recommendation {
         let _ = writeln!(o);
         self.failed_alone(&mut o);
         let t = &self.today;
-        let _ = writeln!(
-            o,
-            "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
-            t.description,
-            t.monthly_usd,
-            t.throttled_share * 100.0,
-            crate::format::grouped(t.failed_requests),
-            t.failed_share * 100.0,
-            if t.holds { "" } else { ": does not hold" }
-        );
+        if t.screened {
+            let _ = writeln!(
+                o,
+                "today (screened, an estimate): {} — ${:.2} a month, {:.3}% of attempts throttled{} (failed requests are not screened; --simulate-all simulates the setting in force)",
+                t.description,
+                t.monthly_usd,
+                t.throttled_share * 100.0,
+                if t.holds { "" } else { ": does not hold" }
+            );
+        } else if t.complete {
+            let _ = writeln!(
+                o,
+                "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
+                t.description,
+                t.monthly_usd,
+                t.throttled_share * 100.0,
+                crate::format::grouped(t.failed_requests),
+                t.failed_share * 100.0,
+                if t.holds { "" } else { ": does not hold" }
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "today: {} — ${:.2} a month (per-minute estimate); does not hold: at least {:.3}% of attempts throttled, {} requests failed in the first {} (the simulation stopped once sure to end above the limit)",
+                t.description,
+                t.monthly_usd,
+                t.throttled_share * 100.0,
+                crate::format::grouped(t.failed_requests),
+                crate::format::window(t.simulated_s)
+            );
+        }
         match self.pick {
             Some(i) => {
                 let c = &self.candidates[i];

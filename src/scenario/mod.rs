@@ -128,6 +128,11 @@ pub struct CheckSpec {
     pub max_p99_latency: SimDuration,
     /// Largest excess of the busiest partition over the mean.
     pub max_partition_skew: f64,
+    /// Cost guardrails, USD: the window's cost and the monthly rate of the scenario's own
+    /// traffic (`None`: no `cost` phase).
+    pub max_window_cost: Option<f64>,
+    /// See `max_window_cost`.
+    pub max_monthly_cost: Option<f64>,
 }
 
 impl Default for CheckSpec {
@@ -142,6 +147,8 @@ impl Default for CheckSpec {
             max_throttle: defaults::CHECK_MAX_THROTTLE,
             max_p99_latency: defaults::CHECK_MAX_P99,
             max_partition_skew: defaults::CHECK_MAX_SKEW,
+            max_window_cost: None,
+            max_monthly_cost: None,
         }
     }
 }

@@ -501,3 +501,38 @@ fn check_lists_its_rules() {
     assert_eq!(v[0]["ids"][0], "low-cardinality-index-key");
     assert_eq!(v[0]["worst"], "error");
 }
+
+/// Cost guardrails (issue 43): `[check] max_window_cost` and `max_monthly_cost` make a `cost`
+/// phase judged on the scenario as written. steady-provisioned bills by hand at $974.00 a month
+/// (5,000 x 730 x $0.00013 + 1,000 x 730 x $0.00065 + 100 GB x $0.25) and its one-hour window at
+/// $974.00 / 730 = $1.33: a $900 monthly limit fails it with its figure (exit 3), a $2 window
+/// limit passes.
+#[test]
+fn cost_guardrails_fail_the_check_with_their_figure() {
+    let d = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("scenarios/steady-provisioned.toml").unwrap();
+    let text = text.replace("[table]", "[check]\nmax_window_cost = 2\nmax_monthly_cost = 900\n\n[table]");
+    let p = d.path().join("steady.toml");
+    std::fs::write(&p, &text).unwrap();
+    let sc = load(&p).unwrap();
+    assert_eq!((sc.check.max_window_cost, sc.check.max_monthly_cost), (Some(2.0), Some(900.0)));
+    let out = check(&sc, &CheckOptions { phases: vec![Phase::Steady], base: RunOptions::default() }, &Catalog::builtin()).0;
+    let cost = out.phases.iter().find(|p| p.phase == Phase::Cost).expect("a cost phase");
+    assert!(!cost.passed && !out.passed);
+    let window = &cost.measures[0];
+    assert!((window.value - 974.00 / 730.0).abs() < 0.001 && window.passed, "{window:?}");
+    let month = &cost.measures[1];
+    assert!((month.value - 974.00).abs() < 0.01 && !month.passed, "{month:?}");
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(["check", p.to_str().unwrap(), "--phases", "steady"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("cost") && text.contains("$974.00 (limit $900.00)"), "{text}");
+    // A bad limit is a validation error with its key.
+    std::fs::write(&p, text_with("max_monthly_cost = -5")).unwrap();
+    let e = load(&p).unwrap_err().to_string();
+    assert!(e.contains("check.max_monthly_cost") && e.contains("at least 0"), "{e}");
+}
+
+fn text_with(check: &str) -> String {
+    std::fs::read_to_string("scenarios/steady-provisioned.toml").unwrap().replace("[table]", &format!("[check]\n{check}\n\n[table]"))
+}

@@ -118,6 +118,11 @@ pub struct RawCheck {
     pub max_p99_latency: Option<String>,
     /// Largest excess of the busiest partition's consumption over the mean (0.2: within 20 %); default 0.2.
     pub max_partition_skew: Option<f64>,
+    /// Cost guardrail: the most the scenario's own window may cost, USD (the `cost` phase).
+    pub max_window_cost: Option<f64>,
+    /// Cost guardrail: the most the scenario's own traffic may cost a 730-hour month at the
+    /// window's rate, USD (the `cost` phase).
+    pub max_monthly_cost: Option<f64>,
 }
 
 /// An instant written as a string or as a TOML datetime (offset or local date-time), kept

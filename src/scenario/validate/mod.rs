@@ -575,7 +575,30 @@ impl Validator<'_, '_> {
             r
         });
         let max_p99_latency = self.opt_duration(&at.key("max_p99_latency"), raw.max_p99_latency.as_ref(), d.max_p99_latency);
-        CheckSpec { peak, steady, warmup, burst, burst_factor, soak, max_throttle, max_p99_latency, max_partition_skew }
+        let dollars = |v: &mut Self, key: &str, x: Option<f64>| {
+            x.filter(|x| {
+                let ok = x.is_finite() && *x >= 0.0;
+                if !ok {
+                    v.err(&at.key(key), format!("a cost in US dollars, at least 0, not {x}"));
+                }
+                ok
+            })
+        };
+        let max_window_cost = dollars(self, "max_window_cost", raw.max_window_cost);
+        let max_monthly_cost = dollars(self, "max_monthly_cost", raw.max_monthly_cost);
+        CheckSpec {
+            peak,
+            steady,
+            warmup,
+            burst,
+            burst_factor,
+            soak,
+            max_throttle,
+            max_p99_latency,
+            max_partition_skew,
+            max_window_cost,
+            max_monthly_cost,
+        }
     }
 
     /// `[scenario]`: the name, duration and start.

@@ -16,6 +16,7 @@
 //! Steady and burst replace each open-loop rate and drop `scale_rate` actions (the phase sets
 //! the rates); the other actions stay. Closed loops keep their threads in every phase.
 
+mod cost;
 pub mod rules;
 mod simulations;
 
@@ -43,11 +44,14 @@ pub enum Phase {
     Soak,
     /// Traffic spread over partitions.
     Distribution,
+    /// The scenario's own traffic for its own duration, billed against `[check]`'s cost
+    /// guardrails (run when they are set).
+    Cost,
 }
 
 impl Phase {
     /// Every phase, in plan order.
-    pub const ALL: [Phase; 4] = [Phase::Steady, Phase::Burst, Phase::Soak, Phase::Distribution];
+    pub const ALL: [Phase; 5] = [Phase::Steady, Phase::Burst, Phase::Soak, Phase::Distribution, Phase::Cost];
 
     /// The name used on the command line and in reports.
     #[must_use]
@@ -57,6 +61,7 @@ impl Phase {
             Phase::Burst => "burst",
             Phase::Soak => "soak",
             Phase::Distribution => "distribution",
+            Phase::Cost => "cost",
         }
     }
 
@@ -68,7 +73,7 @@ impl Phase {
         Self::ALL
             .into_iter()
             .find(|p| p.name() == s.trim())
-            .ok_or_else(|| format!("unknown phase \"{s}\"; phases: steady, burst, soak, distribution"))
+            .ok_or_else(|| format!("unknown phase \"{s}\"; phases: steady, burst, soak, distribution, cost"))
     }
 }
 
@@ -84,6 +89,10 @@ pub enum MeasureName {
     P99LatencyMs,
     /// The busiest partition's excess over the mean.
     PartitionSkew,
+    /// The window's cost, USD.
+    WindowCostUsd,
+    /// The monthly rate of the window's cost, USD.
+    MonthlyCostUsd,
 }
 
 impl MeasureName {
@@ -95,6 +104,8 @@ impl MeasureName {
             MeasureName::FailedShare => "failed_share",
             MeasureName::P99LatencyMs => "p99_latency_ms",
             MeasureName::PartitionSkew => "partition_skew",
+            MeasureName::WindowCostUsd => "window_cost_usd",
+            MeasureName::MonthlyCostUsd => "monthly_cost_usd",
         }
     }
 }
@@ -182,12 +193,15 @@ impl Measure {
             MeasureName::P99LatencyMs => (format!("{:.1} ms", self.value), format!("{:.0} ms", self.limit)),
             MeasureName::PartitionSkew => (format!("+{}", percent(self.value)), format!("+{}", percent(self.limit))),
             MeasureName::ThrottledShare | MeasureName::FailedShare => (percent(self.value), percent(self.limit)),
+            MeasureName::WindowCostUsd | MeasureName::MonthlyCostUsd => (crate::format::usd(self.value), crate::format::usd(self.limit)),
         };
         let what = match self.name {
             MeasureName::ThrottledShare => "throttled",
             MeasureName::FailedShare => "failed",
             MeasureName::P99LatencyMs => "worst minute's p99",
             MeasureName::PartitionSkew => "busiest partition",
+            MeasureName::WindowCostUsd => "the window's cost",
+            MeasureName::MonthlyCostUsd => "a month at the window's rate (estimate)",
         };
         let at = self.resource.as_ref().map_or(String::new(), |r| format!(" on {r}"));
         format!("{what}{at} {v} (limit {l})")
@@ -501,9 +515,11 @@ pub fn check<'a>(sc: &'a Scenario, o: &CheckOptions, catalog: &'a Catalog) -> (C
                 judge_window(p, r, 0, c, rate)
             }
             Phase::Distribution => distribution(&steady, c),
+            Phase::Cost => continue,
         });
     }
     let runs = Runs { sc, peaks: peaks.clone(), steady, burst, soak, base, catalog };
+    phases.extend(cost::cost_phase(&runs));
     let findings = rules::review(&runs);
     let plan = Plan {
         peak_by_pattern: sc.patterns.iter().zip(&peaks).filter_map(|(p, x)| x.map(|x| (p.name.clone(), x))).collect(),

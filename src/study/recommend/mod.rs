@@ -346,7 +346,7 @@ pub struct Recommendation {
 #[must_use]
 pub fn recommend(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Recommendation {
     let catalog = catalog.clone().with_overrides(&sc.pricing.overrides);
-    // The setting in force is simulated beside the search, on its own thread.
+    // The setting in force, screened or simulated beside the search, on its own thread.
     let (mut r, today) = rayon::join(|| search(sc, &catalog, o), || today::today(sc, o, &catalog));
     r.today = today;
     r
