@@ -64,6 +64,42 @@ fn quota_note(n: u64) -> String {
 }
 
 impl Recommendation {
+    /// The setting in force: screened, simulated, or simulated until sure it does not hold.
+    fn today_line(&self, o: &mut String) {
+        let t = &self.today;
+        if t.screened {
+            let _ = writeln!(
+                o,
+                "today (screened, an estimate): {} — ${:.2} a month, {:.3}% of attempts throttled{} (failed requests are not screened; --simulate-all simulates the setting in force)",
+                t.description,
+                t.monthly_usd,
+                t.throttled_share * 100.0,
+                if t.holds { "" } else { ": does not hold" }
+            );
+        } else if t.complete {
+            let _ = writeln!(
+                o,
+                "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
+                t.description,
+                t.monthly_usd,
+                t.throttled_share * 100.0,
+                crate::format::grouped(t.failed_requests),
+                t.failed_share * 100.0,
+                if t.holds { "" } else { ": does not hold" }
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "today: {} — ${:.2} a month (per-minute estimate); does not hold: at least {:.3}% of attempts throttled, {} requests failed in the first {} (the simulation stopped once sure to end above the limit)",
+                t.description,
+                t.monthly_usd,
+                t.throttled_share * 100.0,
+                crate::format::grouped(t.failed_requests),
+                crate::format::window(t.simulated_s)
+            );
+        }
+    }
+
     /// A line for the simulated candidates that throttled within the limit but failed too many
     /// requests: `run`'s verdict would call them failing, and so does `recommend`.
     fn failed_alone(&self, o: &mut String) {
@@ -127,38 +163,8 @@ impl Render for Recommendation {
         o.push_str(&align(&rows));
         let _ = writeln!(o);
         self.failed_alone(&mut o);
+        self.today_line(&mut o);
         let t = &self.today;
-        if t.screened {
-            let _ = writeln!(
-                o,
-                "today (screened, an estimate): {} — ${:.2} a month, {:.3}% of attempts throttled{} (failed requests are not screened; --simulate-all simulates the setting in force)",
-                t.description,
-                t.monthly_usd,
-                t.throttled_share * 100.0,
-                if t.holds { "" } else { ": does not hold" }
-            );
-        } else if t.complete {
-            let _ = writeln!(
-                o,
-                "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
-                t.description,
-                t.monthly_usd,
-                t.throttled_share * 100.0,
-                crate::format::grouped(t.failed_requests),
-                t.failed_share * 100.0,
-                if t.holds { "" } else { ": does not hold" }
-            );
-        } else {
-            let _ = writeln!(
-                o,
-                "today: {} — ${:.2} a month (per-minute estimate); does not hold: at least {:.3}% of attempts throttled, {} requests failed in the first {} (the simulation stopped once sure to end above the limit)",
-                t.description,
-                t.monthly_usd,
-                t.throttled_share * 100.0,
-                crate::format::grouped(t.failed_requests),
-                crate::format::window(t.simulated_s)
-            );
-        }
         match self.pick {
             Some(i) => {
                 let c = &self.candidates[i];
