@@ -372,3 +372,22 @@ rate = { constant = 3 }
     );
     assert!(problems[6].message.contains("unknown variant `fly`"));
 }
+
+/// Issue 46: `duration = "5 minutes"` gave three problems: the bad duration, and a spike and an
+/// action "after the run ends (1s)", false (the run's length was unknown, not one second). One
+/// problem now, the duration's.
+#[test]
+fn a_bad_duration_is_one_problem() {
+    let text = "[scenario]\nduration = \"5 minutes\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+                [keys.k]\ncardinality = 1000\n[[pattern]]\nname = \"p\"\nop = \"get_item\"\n\
+                rate = { spike = { base = 10, peak = 100, at = \"10m\", for = \"1m\" } }\n\
+                [[at]]\ntime = \"20m\"\nscale_rate = { pattern = \"p\", factor = 2 }\n";
+    match ddbsim::scenario::parse_str(text, std::path::Path::new("d.toml")) {
+        Err(ddbsim::ScenarioError::Invalid { problems, .. }) => {
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].key, "scenario.duration");
+            assert!(problems[0].message.contains("unknown unit"), "{problems:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

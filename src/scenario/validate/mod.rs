@@ -604,7 +604,9 @@ impl Validator<'_, '_> {
     /// `[scenario]`: the name, duration and start.
     fn meta(&mut self, m: &RawMeta) -> (String, SimDuration, i64) {
         let sp = KeyPath::root().key("scenario");
-        let duration = self.duration(&sp.key("duration"), &m.duration).unwrap_or(SimDuration::from_secs(1));
+        // A duration that does not parse is one problem: the checks of times against the end
+        // of the run then take the longest run, so none reports a second, false one.
+        let duration = self.duration(&sp.key("duration"), &m.duration).unwrap_or(SimDuration::from_secs(MAX_DURATION_S));
         if duration == SimDuration::ZERO {
             self.err(&sp.key("duration"), "the duration must be longer than zero");
         } else if !duration.as_micros().is_multiple_of(1_000_000) {
