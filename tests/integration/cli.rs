@@ -323,7 +323,8 @@ fn json_prints_one_document_on_stdout() {
 }
 
 /// `validate --json`: one document listing every file, valid or not, with each problem as
-/// the text form gives it (file, line, key); the exit code still says whether all are valid.
+/// `{file, line, column, key, message}` (issue 46); the exit code still says whether all are
+/// valid. An unknown key suggests the nearest known one.
 #[test]
 fn validate_json_lists_every_problem() {
     let dir = tempfile::tempdir().unwrap();
@@ -341,10 +342,23 @@ fn validate_json_lists_every_problem() {
     assert_eq!(files.len(), 2);
     assert_eq!(files[0]["valid"], true);
     assert_eq!(files[1]["valid"], false);
-    let problems: Vec<&str> = files[1]["problems"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    let problems = files[1]["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 2, "{problems:?}");
-    assert!(problems[0].contains("bad.toml:7") && problems[0].contains("keys.k.cardinality"));
-    assert!(problems[1].contains("bad.toml:11") && problems[1].contains("pattern[0].rate.constant"));
+    assert!(problems[0]["file"].as_str().unwrap().ends_with("bad.toml"));
+    assert_eq!((problems[0]["line"].as_u64(), problems[0]["key"].as_str()), (Some(7), Some("keys.k.cardinality")));
+    assert_eq!(problems[0]["column"].as_u64(), Some(1));
+    assert_eq!((problems[1]["line"].as_u64(), problems[1]["key"].as_str()), (Some(11), Some("pattern[0].rate.constant")));
+    assert!(!problems[1]["message"].as_str().unwrap().is_empty());
+    // A misspelt key: did you mean the nearest?
+    std::fs::write(
+        &bad,
+        "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n[keys.k]\ncardinality = 10\n\
+         [[pattern]]\nname = \"p\"\nop = \"put_item\"\nitm_bytes = 900\nrate = { constant = 1 }\n",
+    )
+    .unwrap();
+    let o = ddbsim(&["validate", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown field `itm_bytes`") && err.contains("did you mean `item_bytes`?"), "{err}");
 }
 
 /// `ddbsim bench` measures README's performance table in one run: its JSON figures agree with

@@ -25,9 +25,21 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
             }
             Err(e) => {
                 bad += 1;
-                let text = e.to_string();
-                let problems: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-                files.push(serde_json::json!({ "path": p.display().to_string(), "valid": false, "problems": problems }));
+                let file = p.display().to_string();
+                // Each problem as {file, line, column, key, message}; a file that cannot be read
+                // is one problem without a place.
+                let problems: Vec<serde_json::Value> = match &e {
+                    scenario::ScenarioError::Invalid { problems, .. } => problems
+                        .iter()
+                        .map(
+                            |q| serde_json::json!({ "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message }),
+                        )
+                        .collect(),
+                    other => {
+                        vec![serde_json::json!({ "file": file, "line": null, "column": null, "key": null, "message": other.to_string() })]
+                    }
+                };
+                files.push(serde_json::json!({ "path": file, "valid": false, "problems": problems }));
                 if !as_json {
                     eprintln!("{e}");
                 }

@@ -75,7 +75,7 @@ pub fn parse_str_with(text: &str, path: &Path, options: &LoadOptions) -> Result<
             }
             None => (1, 1, "(document)".to_string()),
         };
-        Problem { line, column, key, message: e.message().trim().replace('\n', " ") }
+        Problem { line, column, key, message: did_you_mean(&e.message().trim().replace('\n', " ")) }
     };
     // TOML syntax first: one error, nothing after it can be trusted.
     if let Err(e) = text.parse::<toml::Table>() {
@@ -675,6 +675,41 @@ impl Validator<'_, '_> {
         });
         PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate, savings_plan }
     }
+}
+
+/// serde's "unknown field `itm_bytes`, expected one of `name`, `item_bytes`, ..." (or an
+/// unknown variant) with the nearest expected name suggested: "; did you mean `item_bytes`?".
+fn did_you_mean(message: &str) -> String {
+    let unknown = ["unknown field `", "unknown variant `"].iter().find_map(|p| message.strip_prefix(p)).and_then(|r| r.split('`').next());
+    let Some(given) = unknown else { return message.to_string() };
+    let expected = message.split("expected one of ").nth(1).or_else(|| message.split("expected ").nth(1)).unwrap_or("");
+    let best = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|name| (edit_distance(given, name), name))
+        .filter(|(d, name)| *d <= (name.chars().count() / 3).max(2))
+        .min_by_key(|(d, _)| *d);
+    match best {
+        Some((_, name)) => format!("{message}; did you mean `{name}`?"),
+        None => message.to_string(),
+    }
+}
+
+/// Levenshtein distance between two names, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Unicode's invisible format characters (general category Cf) that change how text reads:
