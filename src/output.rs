@@ -171,7 +171,10 @@ impl OutputDir {
     fn check_existing(&self) -> Result<(), OutputError> {
         let Ok(meta) = fs::symlink_metadata(&self.dir) else { return Ok(()) };
         if !meta.is_dir() {
-            return Err(other(&self.dir, "exists and is not a folder".into()));
+            return Err(other(
+                &self.dir,
+                "exists and is not a folder: --out names the folder the command writes its files into (it is created if absent); choose another name".into(),
+            ));
         }
         let mut entries = fs::read_dir(&self.dir).map_err(err(&self.dir))?.peekable();
         // Only a folder ddbsim made (it holds the marker) is ever replaced; an empty one is used.

@@ -209,6 +209,12 @@ fn item_4_only_a_marked_folder_is_replaced() {
     let empty = d.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     assert!(quick_run(&empty).status.success(), "an empty folder is used");
+    // --out naming a file (issue 46): the message names the path as given and what --out is.
+    let file = write(d.path(), "notes.txt", "mine");
+    let o = quick_run(&file);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(file.to_str().unwrap()) && stderr(&o).contains("--out names the folder"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
 fn sweep_part(dir: &Path, shard: &str) {
