@@ -84,7 +84,7 @@ fn same_rates(sc: &Scenario, r: &RunResult, text: &str) {
             continue;
         }
         let factors = RateFactors::of(sc, j);
-        let rate = |s: u64| p.rate.at(s, sod) * factors.at(s);
+        let rate = |s: u64| factors.rate(&p.rate, s, sod);
         // Each request drawn becomes `fanout` requests: a Poisson count times the fan-out.
         let fanout = p.fanout(&sc.key_spaces) as f64;
         let expected: f64 = (0..r.duration_s).map(rate).sum::<f64>() * fanout;

@@ -376,7 +376,7 @@ impl Traffic {
 
     /// Pattern `j`'s requests a second at second `s`, before any DAX cache.
     pub(crate) fn base_lambda(&self, j: usize, s: u64) -> f64 {
-        self.pats[j].rate.at(s, self.start_s_of_day) * self.state[j].factors.at(s)
+        self.state[j].factors.rate(&self.pats[j].rate, s, self.start_s_of_day)
     }
 
     /// Records second `s` at the DAX cluster, if any.

@@ -12,7 +12,7 @@
 //! `recommend`'s screen and the memory guard all call it, and [`RateFactor`]'s value is private
 //! to this module, so no caller can fold the factors another way.
 
-use super::{Action, Scenario};
+use super::{Action, RateShape, Scenario};
 use std::fmt;
 
 /// One `scale_rate` factor (finite, ≥ 0); its value is read through [`RateFactors`] only.
@@ -67,6 +67,13 @@ impl RateFactors {
             0 => 1.0,
             i => self.steps[i - 1].1,
         }
+    }
+
+    /// The pattern's requests a second at second `s`: its `shape` (whose day starts at
+    /// `start_s_of_day`) times the factor in force. The offered rate every consumer uses.
+    #[must_use]
+    pub fn rate(&self, shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
+        shape.at(s, start_s_of_day) * self.at(s)
     }
 
     /// The highest factor in force at any second before `duration_s`.

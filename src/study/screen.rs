@@ -74,7 +74,7 @@ impl Demand {
                 let to = (from + 60).min(duration_s);
                 let mut sum = 0.0;
                 for s in from..to {
-                    let l = p.rate.at(s, sod) * factors.at(s);
+                    let l = factors.rate(&p.rate, s, sod);
                     sum += dax.as_ref().map_or(l, |d| l * d.miss_share(j, l));
                 }
                 let per_s = sum / (to - from) as f64;

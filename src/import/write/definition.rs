@@ -219,7 +219,7 @@ pub(super) fn index_sections(s: &mut String, t: &TableDef, grid: Option<&Grid>) 
         if let Some(m) = &g.insights {
             let _ = writeln!(s, "contributor_insights = {}", q(m.name()));
         }
-        if grid.is_some_and(|gr| gr.get(&Metric::Consumed(Dim::Read), Some(&g.name)).is_none()) {
+        if grid.is_some_and(|gr| super::unrecorded_reads(t, gr).contains(&g.name)) {
             s.push_str("no_history = [\"read\"]  # ASSUMPTION: the history has no reads of this index, so the scenario sends it none; recommend keeps its read capacity\n");
         }
         // A provisioned table's index is provisioned too; a definition that leaves its capacity

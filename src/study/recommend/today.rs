@@ -102,7 +102,7 @@ fn pages_bound(sc: &Scenario, duration_s: u64) -> Option<u64> {
             return None;
         }
         let factors = RateFactors::of(sc, j);
-        let mean: f64 = (0..duration_s).map(|s| p.rate.at(s, sod) * factors.at(s)).sum::<f64>();
+        let mean: f64 = (0..duration_s).map(|s| factors.rate(&p.rate, s, sod)).sum::<f64>();
         total += (mean + 6.0 * mean.sqrt() + 10.0) * p.fanout(&sc.key_spaces) as f64;
     }
     Some(total.ceil() as u64)
