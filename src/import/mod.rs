@@ -168,6 +168,7 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     let mut notes = Vec::new();
     let mut metric_inputs = Vec::new();
     let mut top_keys: Vec<TopKeys> = Vec::new();
+    let mut unnamed: Vec<(PathBuf, def::Unnamed)> = Vec::new();
     for path in sources {
         match read_input(path)? {
             Input::Json(doc) => match def::read(&doc) {
@@ -175,6 +176,9 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
                     let defs = defs?;
                     tables.extend(defs.tables);
                     scaling.extend(defs.scaling);
+                    if defs.unnamed.pitr.is_some() || defs.unnamed.ttl.is_some() {
+                        unnamed.push((path.clone(), defs.unnamed));
+                    }
                     notes.extend(defs.notes.into_iter().map(|n| format!("{}: {n}", path.display())));
                 }
                 None if doc.value.get("MetricDataResults").is_some() || doc.value.get("Datapoints").is_some() => {
@@ -194,7 +198,7 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
         }
     }
     def::attach_scaling(&mut tables, &scaling, &mut notes);
-    let chosen = match (table, tables.len()) {
+    let mut chosen = match (table, tables.len()) {
         (_, 0) => {
             return Err(ImportError {
                 file: sources.first().cloned().unwrap_or_default(),
@@ -216,6 +220,20 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
             })
         }
     };
+    for (path, u) in &unnamed {
+        u.apply(&mut chosen);
+        notes.push(format!("{}: names no table; applied to {}", path.display(), chosen.name));
+    }
+    for (at, why) in &chosen.unmodelled {
+        notes.push(format!("{} {at}: {why}", chosen.name));
+    }
+    if let Some(attr) = &chosen.ttl_attribute {
+        notes.push(format!(
+            "{}: Time to Live is on (attribute {attr}), but the definition does not say how long items live: TTL deletes are free and use no capacity, \
+             but they shrink storage and write to GSIs and streams; set [table.ttl] after = ... (commented in the scenario) to model them",
+            chosen.name
+        ));
+    }
     let gsis: Vec<String> = chosen.gsis.iter().map(|g| g.name.clone()).collect();
     let mut history = metrics::History::default();
     for path in metric_files(metrics)? {

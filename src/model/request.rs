@@ -183,6 +183,9 @@ pub(crate) fn mean_written_item(sc: &Scenario) -> u64 {
 /// the projection plus 100 bytes, relative to the mean item written (spec §1.3).
 pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
     let spec = &sc.gsis[g];
+    if let Some(b) = spec.storage_bytes {
+        return b;
+    }
     // With entity types, the index holds the entries of those whose items carry its key.
     if !sc.entities.is_empty() {
         return sc

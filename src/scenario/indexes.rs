@@ -25,6 +25,8 @@ pub struct GsiSpec {
     pub projection: Projection,
     /// Share of items carrying the index key.
     pub coverage: f64,
+    /// Bytes in the index at the start when the scenario states them (`storage_gb`).
+    pub storage_bytes: Option<u64>,
     /// Capacity (inherits the table's mode).
     pub capacity: CapacitySpec,
     /// Auto scaling.

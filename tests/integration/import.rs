@@ -27,7 +27,7 @@ fn load(imported: &ddbsim::import::Imported) -> (tempfile::TempDir, ddbsim::Scen
 }
 
 fn scaling(min: u64, max: u64, target: f64) -> ScalingDef {
-    ScalingDef { min: Some(min), max: Some(max), target: Some(target) }
+    ScalingDef { min: Some(min), max: Some(max), target: Some(target), cooldowns: [None, None] }
 }
 
 /// describe-table plus describe-scalable-targets and describe-scaling-policies: Orders,
@@ -84,7 +84,8 @@ fn cloudformation_yaml_with_short_tags_and_two_tables() {
     assert!(t.infrequent_access);
     assert_eq!(t.gsis[0].name, "GSI1");
     assert_eq!(t.gsis[0].projection, ProjectionDef::KeysOnly);
-    assert_eq!(t.scaling.get(&(None, Dim::Write)), Some(&scaling(10, 500, 50.0)));
+    // Its policy's 60 s cooldowns come with it.
+    assert_eq!(t.scaling.get(&(None, Dim::Write)), Some(&ScalingDef { cooldowns: [Some(60), Some(60)], ..scaling(10, 500, 50.0) }));
     assert_eq!(t.scaling.get(&(Some("GSI1".into()), Dim::Write)), Some(&scaling(10, 400, 70.0)));
     assert!(i.notes.iter().any(|n| n.contains("AWS::IAM::Role") && n.contains("skipped")), "{:?}", i.notes);
     load(&i);
@@ -636,4 +637,51 @@ fn an_index_without_read_history_is_stated_and_kept() {
         }
     }
     assert!(rec.kept.iter().any(|k| k.starts_with("ByStatus read kept at 50 RCU")), "{:?}", rec.kept);
+}
+
+/// What a definition sets is imported when ddbsim models it, and listed in the notes when it
+/// does not (#46): the template's PITR (7-day period), TTL and 300 s / 60 s cooldowns reach
+/// the scenario; its KMS key, Kinesis stream, tags and deletion protection are each a note.
+#[test]
+fn the_import_carries_what_it_models_and_lists_what_it_drops() {
+    let i = import(&[fx("dropped.yaml")], &[], None, "t").unwrap();
+    let t = &i.table;
+    assert_eq!(t.pitr, Some(Some(7)));
+    assert_eq!(t.ttl_attribute.as_deref(), Some("expires_at"));
+    assert_eq!(t.scaling.get(&(None, Dim::Read)).map(|s| s.cooldowns), Some([Some(300), Some(60)]));
+    for attr in ["SSESpecification", "KinesisStreamSpecification", "Tags", "DeletionProtectionEnabled"] {
+        assert!(i.notes.iter().any(|n| n.contains(attr)), "no note on {attr}: {:?}", i.notes);
+        assert!(i.scenario.contains(&format!("NOTE: ledger /Resources/Ledger/Properties/{attr}")), "{}", i.scenario);
+    }
+    assert!(i.notes.iter().any(|n| n.contains("Time to Live") && n.contains("expires_at")), "{:?}", i.notes);
+    assert!(i.scenario.contains("# [table.ttl]"), "{}", i.scenario);
+    let (_d, sc) = load(&i);
+    assert!(sc.table.backups.pitr, "PITR reaches the scenario");
+    let r = sc.table.autoscaling.as_ref().and_then(|a| a.read.as_ref()).expect("read target");
+    assert_eq!((r.scale_in_cooldown.as_secs(), r.scale_out_cooldown.as_secs()), (300, 60));
+    // Nothing the definition does not set is listed.
+    assert!(!i.notes.iter().any(|n| n.contains("AttributeDefinitions")), "{:?}", i.notes);
+}
+
+/// describe-table says nothing of PITR or TTL: `describe-continuous-backups` and
+/// `describe-time-to-live` output, which name no table, apply to the table imported. The
+/// index's size comes from its IndexSizeBytes (1.28 GB), not from the table's size, coverage
+/// and projection (52.43 GB x 0.25 x 400 / 2,148 bytes = 2.44 GB): the index starts the run
+/// holding 1.28 GB.
+#[test]
+fn api_outputs_without_a_table_name_and_index_sizes_from_the_definition() {
+    let i = import(&[fx("describe-table.json"), fx("continuous-backups.json"), fx("time-to-live.json")], &[], None, "t").unwrap();
+    assert_eq!(i.table.pitr, Some(Some(35)));
+    assert_eq!(i.table.ttl_attribute.as_deref(), Some("purge_at"));
+    assert!(i.notes.iter().any(|n| n.contains("continuous-backups.json") && n.contains("applied to Orders")), "{:?}", i.notes);
+    assert!(i.notes.iter().any(|n| n.contains("DeletionProtectionEnabled")), "{:?}", i.notes);
+    let (_d, sc) = load(&i);
+    assert!(sc.table.backups.pitr);
+    assert_eq!(sc.gsis[0].storage_bytes, Some(1_280_000_000));
+    let mut short = sc.clone();
+    short.duration = ddbsim::SimDuration::from_secs(60);
+    let r = ddbsim::simulate(&short, &ddbsim::RunOptions::default());
+    let index = r.resources.iter().find(|x| x.name == "ByStatus").expect("index");
+    let held = index.minutes[0].stored_bytes as f64;
+    assert!((1.28e9..1.29e9).contains(&held), "the index holds {held} bytes");
 }

@@ -2,8 +2,11 @@
 //! `AWS::ApplicationAutoScaling::*` resources, with intrinsic functions resolved where they can be.
 
 use super::describe::{index_def, insights, stream};
-use super::scaling::scalable;
-use super::{key_schema, max_throughput, opt_num, seg, throughput, warm, Definitions, Doc, ImportError, ScalingDef, TableDef};
+use super::scaling::{cooldown, scalable};
+use super::{
+    key_schema, max_throughput, opt_num, pitr_spec, seg, throughput, ttl_spec, unmodelled, warm, Definitions, Doc, ImportError, ScalingDef,
+    TableDef,
+};
 use crate::model::Dim;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -29,6 +32,38 @@ pub(super) const READ_KEYS: [&str; 19] = [
     "ServiceNamespace",
     "ScalingTargetId",
     "TargetTrackingScalingPolicyConfiguration",
+];
+
+/// The properties of a table resource ddbsim reads: any other that is set is listed in the
+/// import's notes as not modelled.
+const TABLE_READ: [&str; 16] = [
+    "TableName",
+    "KeySchema",
+    "BillingMode",
+    "ProvisionedThroughput",
+    "GlobalSecondaryIndexes",
+    "LocalSecondaryIndexes",
+    "OnDemandThroughput",
+    "WarmThroughput",
+    "TableClass",
+    "StreamSpecification",
+    "ContributorInsightsSpecification",
+    "PointInTimeRecoverySpecification",
+    "TimeToLiveSpecification",
+    "Replicas",
+    "WriteProvisionedThroughputSettings",
+    "WriteOnDemandThroughputSettings",
+];
+
+/// The properties of a global table's (first) replica ddbsim reads.
+const REPLICA_READ: [&str; 7] = [
+    "Region",
+    "ReadProvisionedThroughputSettings",
+    "ReadOnDemandThroughputSettings",
+    "TableClass",
+    "ContributorInsightsSpecification",
+    "GlobalSecondaryIndexes",
+    "PointInTimeRecoverySpecification",
 ];
 
 /// Resolves the intrinsics a template's table properties use: `Ref` to a parameter with a
@@ -136,7 +171,7 @@ pub(super) fn cloudformation(doc: &Doc) -> Result<Definitions, ImportError> {
     // Logical id of each table, to attach scalable targets that Ref it.
     let mut logical: BTreeMap<String, usize> = BTreeMap::new();
     let mut targets: BTreeMap<String, (String, Option<String>, Dim, ScalingDef)> = BTreeMap::new();
-    let mut by_target: Vec<(String, f64)> = Vec::new();
+    let mut by_target: Vec<(String, f64, [Option<u64>; 2])> = Vec::new();
     for (id, res) in resources {
         let at = format!("/Resources/{}", seg(id));
         let kind = res.get("Type").and_then(Value::as_str).unwrap_or_default();
@@ -164,22 +199,23 @@ pub(super) fn cloudformation(doc: &Doc) -> Result<Definitions, ImportError> {
                 let s = ScalingDef {
                     min: opt_num(doc, props.get("MinCapacity"), &format!("{pat}/MinCapacity"))?,
                     max: opt_num(doc, props.get("MaxCapacity"), &format!("{pat}/MaxCapacity"))?,
-                    target: None,
+                    ..ScalingDef::default()
                 };
                 targets.insert(id.clone(), (table, index, d, s));
             }
             "AWS::ApplicationAutoScaling::ScalingPolicy" => {
                 let target_value = props.pointer("/TargetTrackingScalingPolicyConfiguration/TargetValue").and_then(Value::as_f64);
+                let cooldowns = COOLDOWNS.map(|c| cooldown(&props, c));
                 let by_ref = props.get("ScalingTargetId").and_then(|v| v.as_str()).and_then(|s| s.strip_prefix("Ref:"));
                 match (by_ref, target_value) {
                     (Some(tid), Some(v)) => {
-                        by_target.push((tid.to_string(), v));
+                        by_target.push((tid.to_string(), v, cooldowns));
                     }
                     (None, Some(v)) => {
                         let rid = props.get("ResourceId").map(resource_id_text).unwrap_or_default();
                         let dim = props.get("ScalableDimension").and_then(Value::as_str).unwrap_or_default();
                         if let Some((table, index, d)) = scalable(&rid, dim) {
-                            defs.scaling.push((table, index, d, ScalingDef { target: Some(v), ..ScalingDef::default() }));
+                            defs.scaling.push((table, index, d, ScalingDef { target: Some(v), cooldowns, ..ScalingDef::default() }));
                         }
                     }
                     _ => defs.notes.push(format!("{at}: not a target-tracking policy; skipped")),
@@ -189,9 +225,12 @@ pub(super) fn cloudformation(doc: &Doc) -> Result<Definitions, ImportError> {
         }
     }
     // Policies that point at their target by Ref (resources come in any order).
-    for (tid, v) in by_target {
+    for (tid, v, cooldowns) in by_target {
         match targets.get_mut(&tid) {
-            Some(t) => t.3.target = Some(v),
+            Some(t) => {
+                t.3.target = Some(v);
+                t.3.cooldowns = cooldowns;
+            }
             None => defs.notes.push(format!("a scaling policy points at {tid}, which is not a DynamoDB scalable target; skipped")),
         }
     }
@@ -231,9 +270,17 @@ pub(super) fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, 
         insights: insights(p.get("ContributorInsightsSpecification")),
         ..TableDef::default()
     };
+    def.ttl_attribute = ttl_spec(p.get("TimeToLiveSpecification"));
+    def.unmodelled = unmodelled(p, at, &TABLE_READ, &["AttributeDefinitions"]);
     if global {
         global_table(doc, p, at, on_demand, &mut def, notes)?;
+        let first = p.get("Replicas").and_then(Value::as_array).and_then(|r| r.first());
+        def.pitr = pitr_spec(first.and_then(|r| r.get("PointInTimeRecoverySpecification")));
+        if let Some(r) = first {
+            def.unmodelled.extend(unmodelled(r, &format!("{at}/Replicas/0"), &REPLICA_READ, &[]));
+        }
     } else {
+        def.pitr = pitr_spec(p.get("PointInTimeRecoverySpecification"));
         table_capacity(doc, p, at, on_demand, &mut def)?;
     }
     for (i, l) in p.get("LocalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {
@@ -396,5 +443,10 @@ pub(super) fn autoscaling_settings(doc: &Doc, a: &Value, at: &str) -> Result<Sca
         min: opt_num(doc, a.get("MinCapacity"), &format!("{at}/MinCapacity"))?,
         max: opt_num(doc, a.get("MaxCapacity"), &format!("{at}/MaxCapacity"))?,
         target: a.pointer("/TargetTrackingScalingPolicyConfiguration/TargetValue").and_then(Value::as_f64),
+        cooldowns: COOLDOWNS.map(|c| cooldown(a, c)),
     })
 }
+
+/// Where a target-tracking configuration keeps its scale-in and scale-out cooldowns.
+const COOLDOWNS: [&str; 2] =
+    ["/TargetTrackingScalingPolicyConfiguration/ScaleInCooldown", "/TargetTrackingScalingPolicyConfiguration/ScaleOutCooldown"];

@@ -2,7 +2,9 @@
 //! `describe-scaling-policies` output.
 
 use super::scaling::{scaling_entry, API_KEYS};
-use super::{key_schema, max_throughput, opt_num, projection, text, throughput, warm, Definitions, Doc, ImportError, IndexDef, TableDef};
+use super::{
+    key_schema, max_throughput, opt_num, projection, text, throughput, unmodelled, warm, Definitions, Doc, ImportError, IndexDef, TableDef,
+};
 use crate::scenario::InsightsMode;
 use serde_json::Value;
 
@@ -24,6 +26,36 @@ pub(super) fn arn_region(arn: Option<&Value>) -> Option<String> {
     (parts.len() >= 6 && parts[2] == "dynamodb" && !parts[3].is_empty()).then(|| parts[3].to_string())
 }
 
+/// The fields of describe-table's `Table` ddbsim reads.
+const DESCRIBE_READ: [&str; 14] = [
+    "TableName",
+    "KeySchema",
+    "BillingModeSummary",
+    "ProvisionedThroughput",
+    "OnDemandThroughput",
+    "WarmThroughput",
+    "TableClassSummary",
+    "TableSizeBytes",
+    "ItemCount",
+    "StreamSpecification",
+    "TableArn",
+    "Replicas",
+    "GlobalSecondaryIndexes",
+    "LocalSecondaryIndexes",
+];
+
+/// Its bookkeeping fields: neither read nor worth a note.
+const DESCRIBE_QUIET: [&str; 8] = [
+    "AttributeDefinitions",
+    "TableStatus",
+    "CreationDateTime",
+    "TableId",
+    "LatestStreamLabel",
+    "LatestStreamArn",
+    "GlobalTableVersion",
+    "TableStatusReason",
+];
+
 pub(super) fn describe_table(doc: &Doc, t: &Value) -> Result<TableDef, ImportError> {
     let at = "/Table";
     let (hash_key, range_key) = key_schema(doc, t.get("KeySchema"), &format!("{at}/KeySchema"))?;
@@ -42,6 +74,7 @@ pub(super) fn describe_table(doc: &Doc, t: &Value) -> Result<TableDef, ImportErr
         item_count: opt_num(doc, t.get("ItemCount"), &format!("{at}/ItemCount"))?,
         stream: stream(t.get("StreamSpecification")),
         region: arn_region(t.get("TableArn")),
+        unmodelled: unmodelled(t, at, &DESCRIBE_READ, &DESCRIBE_QUIET),
         ..TableDef::default()
     };
     if !on_demand && def.provisioned.is_none() {

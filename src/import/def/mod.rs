@@ -61,6 +61,12 @@ pub struct TableDef {
     /// CloudWatch Contributor Insights mode, when enabled (`accessed_and_throttled_keys`,
     /// `throttled_keys`).
     pub insights: Option<InsightsMode>,
+    /// Point-in-time recovery on, and its recovery period in days when stated.
+    pub pitr: Option<Option<u64>>,
+    /// The Time to Live attribute, when TTL is on.
+    pub ttl_attribute: Option<String>,
+    /// Attributes of the definition ddbsim does not model: (where, why), for the notes.
+    pub unmodelled: Vec<(String, String)>,
 }
 
 /// A secondary index.
@@ -109,6 +115,8 @@ pub struct ScalingDef {
     pub max: Option<u64>,
     /// Target utilisation, percent.
     pub target: Option<f64>,
+    /// Scale-in and scale-out cooldowns of the target-tracking policy, seconds.
+    pub cooldowns: [Option<u64>; 2],
 }
 
 /// What a definition file holds: tables (each with what it says about auto scaling) and
@@ -122,6 +130,30 @@ pub(crate) struct Definitions {
     pub(crate) scaling: Vec<ScalingFor>,
     /// What was skipped or not resolved, for the scenario's comments.
     pub(crate) notes: Vec<String>,
+    /// Settings of a table that name no table (`describe-continuous-backups`,
+    /// `describe-time-to-live`): they apply to the table imported.
+    pub(crate) unnamed: Unnamed,
+}
+
+/// What `describe-continuous-backups` and `describe-time-to-live` say, without naming a table.
+#[derive(Debug, Default)]
+pub(crate) struct Unnamed {
+    /// Point-in-time recovery: on or off, and its period in days.
+    pub(crate) pitr: Option<Option<Option<u64>>>,
+    /// Time to Live: its attribute when on, `None` when off.
+    pub(crate) ttl: Option<Option<String>>,
+}
+
+impl Unnamed {
+    /// Applies these settings to `t`.
+    pub(crate) fn apply(&self, t: &mut TableDef) {
+        if let Some(p) = self.pitr {
+            t.pitr = p;
+        }
+        if let Some(a) = &self.ttl {
+            t.ttl_attribute.clone_from(a);
+        }
+    }
 }
 
 /// Reads every definition format; `None` when `doc` is none of them.
@@ -139,7 +171,82 @@ pub(crate) fn read(doc: &Doc) -> Option<Result<Definitions, ImportError>> {
     if v.get("ScalableTargets").is_some() || v.get("ScalingPolicies").is_some() {
         return Some(autoscaling_api(doc));
     }
+    if let Some(c) = v.get("ContinuousBackupsDescription") {
+        let on = c.pointer("/PointInTimeRecoveryDescription/PointInTimeRecoveryStatus").and_then(Value::as_str) == Some("ENABLED");
+        let days = c.pointer("/PointInTimeRecoveryDescription/RecoveryPeriodInDays").and_then(Value::as_u64);
+        let unnamed = Unnamed { pitr: Some(on.then_some(days)), ttl: None };
+        return Some(Ok(Definitions { unnamed, ..Definitions::default() }));
+    }
+    if let Some(t) = v.get("TimeToLiveDescription") {
+        let on = matches!(t.get("TimeToLiveStatus").and_then(Value::as_str), Some("ENABLED" | "ENABLING"));
+        let attr = t.get("AttributeName").and_then(Value::as_str).map(str::to_string);
+        let unnamed = Unnamed { pitr: None, ttl: Some(attr.filter(|_| on)) };
+        return Some(Ok(Definitions { unnamed, ..Definitions::default() }));
+    }
     None
+}
+
+/// Why ddbsim leaves a definition attribute out, by its name in CloudFormation,
+/// describe-table or Terraform.
+fn why_unmodelled(key: &str) -> &'static str {
+    match key {
+        "SSESpecification" | "SSEDescription" | "server_side_encryption" => {
+            "encryption at rest: a KMS key (AWS managed or customer managed) bills KMS requests, which ddbsim does not price"
+        }
+        "KinesisStreamSpecification" | "kinesis_streaming_destination" => {
+            "Kinesis Data Streams for DynamoDB: its change data capture units and the stream are billed, and ddbsim does not price them"
+        }
+        "ImportSourceSpecification" | "import_table" => {
+            "import from S3 at creation: billed once per GB imported, before any window ddbsim simulates"
+        }
+        "DeletionProtectionEnabled" | "deletion_protection_enabled" | "Tags" | "tags" | "tags_all" | "ResourcePolicy" | "timeouts" => {
+            "no effect on capacity or cost"
+        }
+        "RestoreSummary" | "restore_source_name" | "restore_source_table_arn" | "restore_to_latest_time" | "restore_date_time" => {
+            "the table was restored: the restore was billed when it ran"
+        }
+        "ArchivalSummary" => "the table is archived: it serves no traffic",
+        "MultiRegionConsistency" => "the replicas' consistency mode: not read from the definition; set [table.multi_region_strong] by hand",
+        "GlobalTableWitnesses" => "a witness region of a multi-Region strongly consistent table: not modelled",
+        _ => "not modelled by ddbsim",
+    }
+}
+
+/// The attributes of definition object `obj` (at `at`) that are set and that ddbsim does not
+/// read (`read`) or know to be bookkeeping (`quiet`): (path, why).
+fn unmodelled(obj: &Value, at: &str, read: &[&str], quiet: &[&str]) -> Vec<(String, String)> {
+    let Some(m) = obj.as_object() else { return Vec::new() };
+    m.iter()
+        .filter(|(k, v)| !read.contains(&k.as_str()) && !quiet.contains(&k.as_str()) && is_set(v))
+        .map(|(k, _)| (format!("{at}/{}", seg(k)), why_unmodelled(k).to_string()))
+        .collect()
+}
+
+/// `PointInTimeRecoverySpecification` (CloudFormation): `Some(days)` when on.
+fn pitr_spec(v: Option<&Value>) -> Option<Option<u64>> {
+    let v = v?;
+    (v.get("PointInTimeRecoveryEnabled").and_then(Value::as_bool) == Some(true))
+        .then(|| v.get("RecoveryPeriodInDays").and_then(Value::as_u64))
+}
+
+/// `TimeToLiveSpecification` (CloudFormation): the attribute when on.
+fn ttl_spec(v: Option<&Value>) -> Option<String> {
+    let v = v?;
+    (v.get("Enabled").and_then(Value::as_bool) == Some(true))
+        .then(|| v.get("AttributeName").and_then(Value::as_str).unwrap_or("").to_string())
+}
+
+/// A value that says something: not null, false, empty or an object whose `Enabled` is false.
+fn is_set(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(false) => false,
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => a.iter().any(is_set),
+        Value::Object(o) => {
+            !o.is_empty() && o.get("Enabled").or_else(|| o.get("enabled")).and_then(Value::as_bool) != Some(false) && o.values().any(is_set)
+        }
+        Value::Number(_) | Value::Bool(true) => true,
+    }
 }
 
 // ------------------------------------------------------------------------------- helpers

@@ -36,6 +36,8 @@ pub(super) struct TargetKeys {
     max: &'static str,
     /// JSON pointer of a target-tracking policy's target value.
     target: &'static str,
+    /// JSON pointers of its scale-in and scale-out cooldowns (seconds).
+    cooldowns: [&'static str; 2],
 }
 
 pub(super) const API_KEYS: TargetKeys = TargetKeys {
@@ -45,6 +47,7 @@ pub(super) const API_KEYS: TargetKeys = TargetKeys {
     min: "MinCapacity",
     max: "MaxCapacity",
     target: "/TargetTrackingScalingPolicyConfiguration/TargetValue",
+    cooldowns: ["/TargetTrackingScalingPolicyConfiguration/ScaleInCooldown", "/TargetTrackingScalingPolicyConfiguration/ScaleOutCooldown"],
 };
 
 pub(super) const TERRAFORM_KEYS: TargetKeys = TargetKeys {
@@ -54,7 +57,23 @@ pub(super) const TERRAFORM_KEYS: TargetKeys = TargetKeys {
     min: "min_capacity",
     max: "max_capacity",
     target: "/target_tracking_scaling_policy_configuration/0/target_value",
+    cooldowns: [
+        "/target_tracking_scaling_policy_configuration/0/scale_in_cooldown",
+        "/target_tracking_scaling_policy_configuration/0/scale_out_cooldown",
+    ],
 };
+
+/// A cooldown in seconds at `pointer` of `v`, when set above 0, the default (a number or a
+/// numeric string).
+pub(super) fn cooldown(v: &Value, pointer: &str) -> Option<u64> {
+    match v.pointer(pointer)? {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .filter(|x: &f64| x.is_finite() && *x > 0.0)
+    .map(|x| x.round() as u64)
+}
 
 /// A scalable target of DynamoDB (min and max), or a target-tracking policy (its target), at
 /// `at`; `None` for another service or dimension, or a policy of another kind.
@@ -67,12 +86,12 @@ pub(super) fn scaling_entry(doc: &Doc, v: &Value, k: &TargetKeys, at: &str, poli
     let Some((table, index, d)) = scalable(rid, dim) else { return Ok(None) };
     let s = if policy {
         let Some(t) = v.pointer(k.target).and_then(Value::as_f64) else { return Ok(None) };
-        ScalingDef { target: Some(t), ..ScalingDef::default() }
+        ScalingDef { target: Some(t), cooldowns: k.cooldowns.map(|c| cooldown(v, c)), ..ScalingDef::default() }
     } else {
         ScalingDef {
             min: opt_num(doc, v.get(k.min), &format!("{at}/{}", k.min))?,
             max: opt_num(doc, v.get(k.max), &format!("{at}/{}", k.max))?,
-            target: None,
+            ..ScalingDef::default()
         }
     };
     Ok(Some((table, index, d, s)))
@@ -93,5 +112,8 @@ pub(crate) fn attach_scaling(tables: &mut [TableDef], scaling: &[ScalingFor], no
         e.min = s.min.or(e.min);
         e.max = s.max.or(e.max);
         e.target = s.target.or(e.target);
+        for i in 0..2 {
+            e.cooldowns[i] = s.cooldowns[i].or(e.cooldowns[i]);
+        }
     }
 }

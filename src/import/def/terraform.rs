@@ -2,7 +2,7 @@
 
 use super::describe::arn_region;
 use super::scaling::{scaling_entry, TERRAFORM_KEYS};
-use super::{opt_num, text, Definitions, Doc, ImportError, IndexDef, ProjectionDef, TableDef};
+use super::{opt_num, text, unmodelled, Definitions, Doc, ImportError, IndexDef, ProjectionDef, TableDef};
 use serde_json::Value;
 
 pub(super) fn terraform(doc: &Doc) -> Result<Definitions, ImportError> {
@@ -45,6 +45,31 @@ pub(super) fn collect_modules(m: &Value, at: &str, out: &mut Vec<(String, Value)
 pub(super) fn block<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     v.get(key).and_then(Value::as_array).and_then(|a| a.first())
 }
+
+/// The attributes of `aws_dynamodb_table` ddbsim reads.
+const TF_READ: [&str; 18] = [
+    "name",
+    "hash_key",
+    "range_key",
+    "billing_mode",
+    "read_capacity",
+    "write_capacity",
+    "global_secondary_index",
+    "local_secondary_index",
+    "on_demand_throughput",
+    "warm_throughput",
+    "table_class",
+    "stream_enabled",
+    "stream_view_type",
+    "replica",
+    "point_in_time_recovery",
+    "ttl",
+    "arn",
+    "region",
+];
+
+/// Its bookkeeping attributes: neither read nor worth a note.
+const TF_QUIET: [&str; 4] = ["attribute", "id", "stream_arn", "stream_label"];
 
 pub(super) fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, ImportError> {
     let on_demand = v.get("billing_mode").and_then(Value::as_str) == Some("PAY_PER_REQUEST");
@@ -104,6 +129,13 @@ pub(super) fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, Impor
     if !on_demand && def.provisioned.is_none() {
         return Err(doc.error(at, "billing_mode PROVISIONED needs read_capacity and write_capacity"));
     }
+    if let Some(p) = block(v, "point_in_time_recovery").filter(|p| p.get("enabled").and_then(Value::as_bool) == Some(true)) {
+        def.pitr = Some(p.get("recovery_period_in_days").and_then(Value::as_u64));
+    }
+    if let Some(t) = block(v, "ttl").filter(|t| t.get("enabled").and_then(Value::as_bool) == Some(true)) {
+        def.ttl_attribute = Some(t.get("attribute_name").and_then(Value::as_str).unwrap_or("").to_string());
+    }
+    def.unmodelled = unmodelled(v, at, &TF_READ, &TF_QUIET);
     for (i, g) in v.get("global_secondary_index").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let gat = format!("{at}/global_secondary_index/{i}");
         def.gsis.push(IndexDef {

@@ -113,7 +113,25 @@ pub(super) fn table_section(s: &mut String, t: &TableDef, grid: Option<&Grid>) {
         let _ = writeln!(s, "contributor_insights = {}", q(m.name()));
     }
     if let Some(b) = t.size_bytes {
-        let _ = writeln!(s, "storage_gb = {}", b as f64 / 1e9);
+        let _ = writeln!(s, "storage_gb = {}  # TableSizeBytes, in GB of 10^9 bytes as billed", b as f64 / 1e9);
+    }
+    if let Some(days) = t.pitr {
+        s.push_str("\n[table.backups]\npitr = true");
+        match days {
+            Some(d) => {
+                let _ = writeln!(s, "  # recovery period {d} days: the period does not change PITR's price");
+            }
+            None => s.push('\n'),
+        }
+    }
+    if let Some(attr) = &t.ttl_attribute {
+        let _ = writeln!(
+            s,
+            "\n# Time to Live is on (attribute {}); the definition does not say how long items live. To model its\n\
+             # deletes (free, no capacity; they shrink storage and reach GSIs and streams), uncomment and set:\n\
+             # [table.ttl]\n# after = \"30d\"",
+            clean(attr)
+        );
     }
     if let Some(v) = &t.stream {
         match v.as_str() {
@@ -218,6 +236,9 @@ pub(super) fn index_sections(s: &mut String, t: &TableDef, grid: Option<&Grid>) 
         }
         if let Some(m) = &g.insights {
             let _ = writeln!(s, "contributor_insights = {}", q(m.name()));
+        }
+        if let Some(b) = g.size_bytes {
+            let _ = writeln!(s, "storage_gb = {}  # IndexSizeBytes, in GB of 10^9 bytes as billed", b as f64 / 1e9);
         }
         if grid.is_some_and(|gr| super::unrecorded_reads(t, gr).contains(&g.name)) {
             s.push_str("no_history = [\"read\"]  # ASSUMPTION: the history has no reads of this index, so the scenario sends it none; recommend keeps its read capacity\n");

@@ -83,7 +83,15 @@ fn scaling_text(t: &TableDef, index: Option<&str>, base: Option<[u64; 2]>) -> Op
             let min = s.min.unwrap_or(cur).max(1);
             let max = s.max.unwrap_or(min.max(cur)).max(min);
             let target = s.target.unwrap_or(70.0).clamp(20.0, 90.0);
-            Some(format!("{} = {{ min = {min}, max = {max}, target = {target} }}", if d == Dim::Read { "read" } else { "write" }))
+            let cooldowns: String = ["scale_in_cooldown", "scale_out_cooldown"]
+                .iter()
+                .zip(s.cooldowns)
+                .filter_map(|(k, c)| c.map(|c| format!(", {k} = \"{c}s\"")))
+                .collect();
+            Some(format!(
+                "{} = {{ min = {min}, max = {max}, target = {target}{cooldowns} }}",
+                if d == Dim::Read { "read" } else { "write" }
+            ))
         })
         .collect();
     (!dims.is_empty()).then(|| format!("{{ {} }}", dims.join(", ")))

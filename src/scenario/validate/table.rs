@@ -280,6 +280,12 @@ impl Validator<'_, '_> {
                     format!("coverage is the share of items in the index: more than 0 and at most 1, not {coverage}"),
                 );
             }
+            let storage_bytes = g.storage_gb.map(|gb| {
+                if !gb.is_finite() || !(0.0..=MAX_STORAGE_GB).contains(&gb) {
+                    self.err(&at.key("storage_gb"), format!("storage must be a finite number from 0 to {MAX_STORAGE_GB:e} GB, not {gb}"));
+                }
+                (gb.clamp(0.0, MAX_STORAGE_GB) * crate::limits::GB as f64) as u64
+            });
             let capacity = self.gsi_capacity(&at.key("capacity"), g.capacity.as_ref(), table);
             let autoscaling = g.autoscaling.as_ref().map(|a| self.autoscaling(&at.key("autoscaling"), a));
             let projection = self.projection(&at.key("projection"), g.projection.as_ref());
@@ -295,6 +301,7 @@ impl Validator<'_, '_> {
                 partition_key: pk,
                 projection,
                 coverage,
+                storage_bytes,
                 capacity,
                 autoscaling,
                 added_during_run: false,
