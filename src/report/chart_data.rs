@@ -103,10 +103,11 @@ impl SeriesCharts {
         self.cells.entry((r.resource.clone(), r.metric)).or_default().entry(b).or_default().add(r.value);
     }
 
-    /// The capacity chart's panels (resources and dimensions with traffic only): units per
-    /// second averaged over each bucket, throttle events summed over it.
+    /// The capacity chart's panels (resources and dimensions with traffic, and those in
+    /// `no_history`: an imported history without their series, drawn empty saying so): units
+    /// per second averaged over each bucket, throttle events summed over it.
     #[must_use]
-    pub fn panels(&self) -> Vec<CapacityPanel> {
+    pub fn panels(&self, no_history: &[(String, Dim)]) -> Vec<CapacityPanel> {
         let mut panels = Vec::new();
         let width = self.bucket as f64;
         for res in &self.order {
@@ -115,7 +116,8 @@ impl SeriesCharts {
                 let empty = BTreeMap::new();
                 let requested = get(Metric::Requested(d)).unwrap_or(&empty);
                 let consumed = get(Metric::Consumed(d)).unwrap_or(&empty);
-                if requested.values().all(|c| c.sum == 0.0) && consumed.values().all(|c| c.sum == 0.0) {
+                let unrecorded = no_history.iter().any(|(r, nd)| r == res && *nd == d);
+                if !unrecorded && requested.values().all(|c| c.sum == 0.0) && consumed.values().all(|c| c.sum == 0.0) {
                     continue;
                 }
                 let x = |b: u64| (b * self.bucket) as f64;
@@ -133,6 +135,7 @@ impl SeriesCharts {
                     provisioned,
                     limit,
                     throttle_events: get(Metric::ThrottleEvents(d)).map_or_else(Vec::new, |m| m.values().map(|c| c.sum).collect()),
+                    no_history: unrecorded,
                 });
             }
         }
@@ -302,6 +305,9 @@ pub struct CapacityPanel {
     pub limit: Vec<(f64, f64)>,
     /// Throttle events per bucket.
     pub throttle_events: Vec<f64>,
+    /// The history the scenario was imported from has no series of this resource and
+    /// dimension: the panel says so.
+    pub no_history: bool,
 }
 
 /// The heatmap of one resource and dimension: utilization of the partition cap per partition

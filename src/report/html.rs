@@ -152,7 +152,14 @@ impl Page<'_> {
                     }
                 }
                 PanelData {
-                    title: format!("{} — {} capacity", p.resource, dim),
+                    title: if p.no_history {
+                        format!(
+                            "{} — {} capacity: no history (the imported history has no series of it; the scenario sends it none)",
+                            p.resource, dim
+                        )
+                    } else {
+                        format!("{} — {} capacity", p.resource, dim)
+                    },
                     unit: if p.dim == Dim::Read { "RCU/s" } else { "WCU/s" },
                     bucket: if p.bucket_minutes > 1.0 { format!("{} min", p.bucket_minutes) } else { "min".to_string() },
                     x: p.minutes.iter().map(|m| unix(*m)).collect(),

@@ -322,7 +322,9 @@ impl<'a> RunReport<'a> {
             Ok(())
         })?;
         let mut out = Vec::new();
-        let panels = series.panels();
+        let no_history: Vec<(String, crate::model::Dim)> =
+            self.summary.resources.iter().flat_map(|r| r.no_history.iter().map(|d| (r.name.clone(), *d))).collect();
+        let panels = series.panels(&no_history);
         let marks = self.markers();
         let time = self.time_axis();
         let h = (plot::PANEL_HEIGHT + 60) * panels.len().max(1) as u32;

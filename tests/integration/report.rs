@@ -28,7 +28,7 @@ fn the_charts_plot_what_the_csv_files_say() {
     let parts: Vec<PartitionRow> = read_csv(&d.path().join("partitions.csv"));
     let mut charts = SeriesCharts::new(8);
     series.iter().for_each(|r| charts.add(r));
-    let panels = charts.panels();
+    let panels = charts.panels(&[]);
     let w = panels.iter().find(|p| p.resource == "UserActivity" && p.dim == ddbsim::Dim::Write).expect("a write panel");
     let csv_value = |metric: &str, t: u64| {
         series.iter().find(|r| r.resource == "UserActivity" && r.metric.to_string() == metric && r.time_s == t).unwrap().value
@@ -90,7 +90,7 @@ fn long_runs_are_plotted_in_at_most_1000_buckets() {
             charts.add(&SeriesRow { time_s: m * 60, resource: "T".into(), metric: ddbsim::report::Metric::parse(metric).unwrap(), value });
         }
     }
-    let p = &charts.panels()[0];
+    let p = &charts.panels(&[])[0];
     assert_eq!((p.minutes.len(), p.bucket_minutes), (1_000, 2.0));
     assert!(p.consumed.iter().all(|&v| v == 1_000.0));
     assert!(p.throttle_events.iter().all(|&v| v == 2.0), "events are summed over the bucket");
@@ -308,7 +308,7 @@ fn a_table_named_client_keeps_its_charts() {
     let series: Vec<SeriesRow> = read_csv(&out.join("timeseries.csv"));
     let mut charts = SeriesCharts::new(3);
     series.iter().for_each(|r| charts.add(r));
-    let panels = charts.panels();
+    let panels = charts.panels(&[]);
     // 50 reads of 1 KB a second, eventually consistent by default (0.5 RCU each): 25 RCU/s;
     // 20 writes of 1 KB (1 WCU each): 20 WCU/s.
     let read = panels.iter().find(|p| p.resource == "client" && p.dim == ddbsim::Dim::Read).expect("the table's read panel");
@@ -370,4 +370,59 @@ fn the_load_duration_chart_advises_reservations_only_where_they_apply() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let svg = std::fs::read_to_string(out.join("load-duration.svg")).unwrap();
     assert!(svg.contains("over-provisioned: the busiest minute consumed"), "the headline's 3,000,000 RCU are not called over-provisioned");
+}
+
+/// A GSI whose reads the imported history did not record (`no_history = ["read"]`) keeps its
+/// read panel, empty and saying "no history", in the PNG/SVG chart, in report.html and in
+/// summary.json; without the flag an index nobody reads has no read panel (#46).
+#[test]
+fn an_index_without_history_keeps_an_empty_panel_that_says_so() {
+    let text = |flag: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "5m"
+[table]
+name = "Orders"
+partition_key = "id"
+capacity = {{ mode = "provisioned", read = 100, write = 100 }}
+[keys.id]
+cardinality = 1000
+[keys.status]
+cardinality = 10
+[[gsi]]
+name = "ByStatus"
+partition_key = "status"
+capacity = {{ read = 50, write = 100 }}
+{flag}
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 500
+rate = {{ constant = 20 }}
+index_writes = {{ ByStatus = "insert" }}
+"#
+        )
+    };
+    let d = tempfile::tempdir().unwrap();
+    for (name, flag) in [("with", "no_history = [\"read\"]"), ("without", "")] {
+        let sc = d.path().join(format!("{name}.toml"));
+        std::fs::write(&sc, text(flag)).unwrap();
+        let out = d.path().join(name);
+        let o = ddbsim(&["run", sc.to_str().unwrap(), "--quiet", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let svg = std::fs::read_to_string(out.join("capacity.svg")).unwrap();
+        let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+        let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+        let gsi = summary["resources"].as_array().unwrap().iter().find(|r| r["name"] == "ByStatus").unwrap().clone();
+        if name == "with" {
+            assert!(svg.contains("ByStatus — read capacity: no history"), "the SVG panel says no history");
+            assert!(html.contains("ByStatus — read capacity: no history"), "report.html's panel says no history");
+            assert_eq!(gsi["no_history"], serde_json::json!(["read"]));
+        } else {
+            assert!(!svg.contains("ByStatus — read capacity"), "no read panel for an index nobody reads");
+            assert!(gsi.get("no_history").is_none());
+        }
+        assert!(svg.contains("ByStatus — write capacity"));
+    }
 }

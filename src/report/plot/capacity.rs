@@ -76,8 +76,13 @@ fn upper_panel<DB: DrawingBackend>(
     let lim: Vec<f64> = p.limit.iter().map(|x| x.1).collect();
     let y_max = max_of(&[&p.requested, &p.consumed, &prov, &lim]).max(1.0) * 1.1;
     let unit = if p.dim == Dim::Read { "RCU/s" } else { "WCU/s" };
+    let title = if p.no_history {
+        format!("{} — {} capacity: no history", p.resource, p.dim.name())
+    } else {
+        format!("{} — {} capacity", p.resource, p.dim.name())
+    };
     let mut chart = ChartBuilder::on(top)
-        .caption(format!("{} — {} capacity", p.resource, p.dim.name()), (FONT, 18))
+        .caption(title, (FONT, 18))
         .margin(8)
         .margin_bottom(0)
         .x_label_area_size(36)
@@ -141,6 +146,15 @@ fn upper_panel<DB: DrawingBackend>(
             .legend(|(x, y)| Polygon::new(vec![(x + 3, y - 4), (x + 13, y - 4), (x + 8, y + 4)], EVENT.filled()));
     }
     legend(&mut chart, SeriesLabelPosition::UpperLeft).map_err(&e)?;
+    if p.no_history {
+        let (w, h) = top.dim_in_pixel();
+        let note = format!(
+            "no history: the CloudWatch history imported has no {} series of {}, so the scenario sends it none (an assumption)",
+            p.dim.name(),
+            p.resource
+        );
+        top.draw(&Text::new(note, (w as i32 / 2 - 330, h as i32 / 2), (FONT, 14))).map_err(&e)?;
+    }
     Ok(())
 }
 

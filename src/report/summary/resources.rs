@@ -63,6 +63,10 @@ pub struct ResourceSummary {
     /// Where and when each dimension throttled (dimensions that never did are absent).
     #[serde(default)]
     pub throttling: Vec<ThrottleSpan>,
+    /// Dimensions the history the scenario was imported from has no series for (a GSI's
+    /// `no_history`): the charts show their panel empty, saying so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_history: Vec<Dim>,
 }
 
 /// One region's replication over the run (global tables): the table's or a replica's.
@@ -253,9 +257,15 @@ pub(super) fn resources_of(sc: &Scenario, r: &RunResult) -> Vec<ResourceSummary>
             } else {
                 sc.gsis.iter().any(|g| g.name == res.name && g.autoscaling.is_some())
             };
+            let no_history = sc
+                .gsis
+                .iter()
+                .find(|g| g.name == res.name && res.kind == ResourceKind::Gsi)
+                .map_or_else(Vec::new, |g| Dim::ALL.into_iter().filter(|d| g.no_history[*d as usize]).collect());
             ResourceSummary {
                 autoscaling,
                 throttling: spans,
+                no_history,
                 name: res.name.clone(),
                 kind: res.kind,
                 mode: res.final_mode,
