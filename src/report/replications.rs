@@ -33,6 +33,7 @@ struct Row {
     failed_share: f64,
     failed: u64,
     monthly_usd: f64,
+    window_usd: f64,
     p99_latency_ms: f64,
     read_units_per_s: f64,
     read_attempts: u64,
@@ -42,7 +43,7 @@ impl Render for Replications {
     fn text(&self) -> String {
         let (t, s) = (&self.stats.throttled_share, &self.stats);
         format!(
-            "{} replications: throttled share mean {:.4}% (95% CI {:.4}–{:.4}%), P50 {:.4}%, P95 {:.4}%, P99 {:.4}%; failed mean {:.1}; ${:.2}/month; p99 latency {:.1} ms\n",
+            "{} replications: throttled share mean {:.4}% (95% CI {:.4}–{:.4}%), P50 {:.4}%, P95 {:.4}%, P99 {:.4}%; failed mean {:.1}; ${:.2}{}; p99 latency {:.1} ms\n",
             self.replications,
             t.mean * 100.0,
             t.ci95_low * 100.0,
@@ -51,7 +52,8 @@ impl Render for Replications {
             t.p95 * 100.0,
             t.p99 * 100.0,
             s.failed.mean,
-            s.monthly_usd.mean,
+            s.cost().0.mean,
+            s.cost().1.suffix(),
             s.p99_latency_ms.mean
         )
     }
@@ -68,12 +70,14 @@ impl Render for Replications {
                 failed_share: h.failed_share,
                 failed: h.failed,
                 monthly_usd: h.monthly_usd,
+                window_usd: h.window_usd,
                 p99_latency_ms: h.p99_latency_ms,
                 read_units_per_s: h.read_units_per_s,
                 read_attempts: h.read_attempts,
             })
             .collect();
-        let header = "replication,offered,throttled_share,failed_share,failed,monthly_usd,p99_latency_ms,read_units_per_s,read_attempts";
+        let header =
+            "replication,offered,throttled_share,failed_share,failed,monthly_usd,window_usd,p99_latency_ms,read_units_per_s,read_attempts";
         // Through a JSON value: keys sorted, as replications.json has always had them.
         let value = serde_json::to_value(self).expect("plain data");
         Ok(vec![Artifact::new("replications.json", json(&value)), Artifact::new("replications.csv", to_csv(&rows, header))])

@@ -6,7 +6,7 @@ use super::verdict::DEFAULT_MAX_THROTTLE;
 use super::{json, Artifact, Render, ReportError};
 use crate::format::percent;
 use crate::stats::Stat;
-use crate::study::{ShardsOutput, SweepOutput};
+use crate::study::{CostBasis, ShardsOutput, SweepOutput};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -81,7 +81,7 @@ impl SweepOutput {
     /// statistic, and metric — `point`, a column per swept key with its value, `replication`
     /// (empty on statistics), `stat` (`run`, `mean`, `sd`, `ci95_low`, `ci95_high`, `p50`, `p95`,
     /// `p99`), `metric` (`throttled_share`, `failed_share`, `failed`, `monthly_usd`,
-    /// `p99_latency_ms`) and `value`.
+    /// `window_usd`, `p99_latency_ms`) and `value`.
     #[must_use]
     pub fn csv(&self) -> Vec<u8> {
         let keys = self.keys();
@@ -96,6 +96,7 @@ impl SweepOutput {
                 ("failed_share", h.failed_share),
                 ("failed", h.failed as f64),
                 ("monthly_usd", h.monthly_usd),
+                ("window_usd", h.window_usd),
                 ("p99_latency_ms", h.p99_latency_ms),
             ]
         };
@@ -119,6 +120,7 @@ impl SweepOutput {
                     ("failed_share", &s.failed_share),
                     ("failed", &s.failed),
                     ("monthly_usd", &s.monthly_usd),
+                    ("window_usd", &s.window_usd),
                     ("p99_latency_ms", &s.p99_latency_ms),
                 ] {
                     row(String::new(), stat, m, pick(x));
@@ -135,7 +137,7 @@ impl SweepOutput {
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["point".to_string()];
         header.extend(self.keys());
-        for m in ["throttled_share", "failed_share", "monthly_usd", "p99_latency_ms"] {
+        for m in ["throttled_share", "failed_share", "monthly_usd", "window_usd", "p99_latency_ms"] {
             header.extend(["mean", "ci95_low", "ci95_high"].map(|s| format!("{m}_{s}")));
         }
         header.extend(["throttled_share_p95".to_string(), "replications".to_string()]);
@@ -144,7 +146,7 @@ impl SweepOutput {
             let s = &p.stats;
             let mut r = vec![p.index.to_string()];
             r.extend(p.params.iter().map(|(_, v)| v.clone()));
-            for x in [&s.throttled_share, &s.failed_share, &s.monthly_usd, &s.p99_latency_ms] {
+            for x in [&s.throttled_share, &s.failed_share, &s.monthly_usd, &s.window_usd, &s.p99_latency_ms] {
                 r.extend([x.mean, x.ci95_low, x.ci95_high].map(|v| v.to_string()));
             }
             r.extend([s.throttled_share.p95.to_string(), p.runs.len().to_string()]);
@@ -185,12 +187,13 @@ impl Render for SweepOutput {
             let s = &p.stats;
             let _ = writeln!(
                 o,
-                "  {params:<40} throttled {:.3}% (95% CI {:.3}–{:.3}%, P95 {:.3}%) · ${:.2}/month · p99 {:.1} ms",
+                "  {params:<40} throttled {:.3}% (95% CI {:.3}–{:.3}%, P95 {:.3}%) · ${:.2}{} · p99 {:.1} ms",
                 s.throttled_share.mean * 100.0,
                 s.throttled_share.ci95_low * 100.0,
                 s.throttled_share.ci95_high * 100.0,
                 s.throttled_share.p95 * 100.0,
-                s.monthly_usd.mean,
+                s.cost().0.mean,
+                s.cost().1.suffix(),
                 s.p99_latency_ms.mean
             );
         }
@@ -204,7 +207,15 @@ impl Render for SweepOutput {
             |p| (p.throttled_share.mean * 100.0, p.throttled_share.ci95_low * 100.0, p.throttled_share.ci95_high * 100.0),
             "throttled share of attempts",
         );
-        let usd = self.chart_lines(&axis, |p| (p.monthly_usd.mean, p.monthly_usd.ci95_low, p.monthly_usd.ci95_high), "monthly cost");
+        let basis = self.points.first().map_or(CostBasis::Month, |p| p.stats.cost().1);
+        let usd = self.chart_lines(
+            &axis,
+            |p| {
+                let c = p.cost().0;
+                (c.mean, c.ci95_low, c.ci95_high)
+            },
+            if basis == CostBasis::Month { "monthly cost" } else { "cost of the window" },
+        );
         let limit = DEFAULT_MAX_THROTTLE;
         let label = format!("limit {} (the default of compare and recommend)", percent(limit));
         let pick = self.cheapest_within(limit).map(|p| {
@@ -221,7 +232,7 @@ impl Render for SweepOutput {
                 Some((limit * 100.0, &label)),
                 pick.as_ref().map(|(x, l)| (*x, l.as_str())),
             )?;
-            plot::sweep(&areas[1], &axis, "USD per month (estimate)", &usd, None, pick.as_ref().map(|(x, l)| (*x, l.as_str())))
+            plot::sweep(&areas[1], &axis, basis.axis(), &usd, None, pick.as_ref().map(|(x, l)| (*x, l.as_str())))
         })?;
         let mut out = self.data();
         out.extend([Artifact::new("sweep.svg", svg), Artifact::new("sweep.png", png)]);
@@ -245,9 +256,10 @@ impl ShardsOutput {
                 })
                 .collect(),
         )];
+        let basis = CostBasis::of(self.extrapolated);
         let cost: Vec<SweepLine> = vec![(
-            "monthly cost".to_string(),
-            self.rows.iter().map(|r| (x(r.count), r.monthly_usd, r.monthly_usd, r.monthly_usd)).collect(),
+            if self.extrapolated { "monthly cost" } else { "cost of the window" }.to_string(),
+            self.rows.iter().map(|r| (x(r.count), r.cost(), r.cost(), r.cost())).collect(),
         )];
         let label = format!("limit {}", percent(self.max_throttle));
         let pick = self.recommended.map(|c| (x(c), format!("recommended: {c} shards")));
@@ -261,7 +273,7 @@ impl ShardsOutput {
                 Some((self.max_throttle * 100.0, &label)),
                 pick.as_ref().map(|(x, l)| (*x, l.as_str())),
             )?;
-            plot::sweep(&areas[1], &axis, "USD per month (estimate)", &cost, None, pick.as_ref().map(|(x, l)| (*x, l.as_str())))
+            plot::sweep(&areas[1], &axis, basis.axis(), &cost, None, pick.as_ref().map(|(x, l)| (*x, l.as_str())))
         })
     }
 
@@ -277,6 +289,7 @@ impl ShardsOutput {
             read_fan_out: u64,
             read_units_per_s: f64,
             monthly_usd: f64,
+            window_usd: f64,
             recommended: bool,
         }
         let mut w = csv::Writer::from_writer(Vec::new());
@@ -290,6 +303,7 @@ impl ShardsOutput {
                 read_fan_out: r.read_fan_out,
                 read_units_per_s: r.read_units_per_s,
                 monthly_usd: r.monthly_usd,
+                window_usd: r.window_usd,
                 recommended: self.recommended == Some(r.count),
             })
             .expect("CSV into memory");
@@ -309,7 +323,13 @@ impl Render for ShardsOutput {
         let _ = writeln!(
             o,
             "{:>7}  {:>12}  {:>12}  {:>12}  {:>9}  {:>12}  {:>10}",
-            "shards", "thr mean", "thr P50", "thr P95", "fan-out", "read RU/s", "$/month"
+            "shards",
+            "thr mean",
+            "thr P50",
+            "thr P95",
+            "fan-out",
+            "read RU/s",
+            CostBasis::of(self.extrapolated).column()
         );
         for r in &self.rows {
             let mark = if self.recommended == Some(r.count) { " *" } else { "" };
@@ -322,7 +342,7 @@ impl Render for ShardsOutput {
                 r.throttled_share.p95 * 100.0,
                 r.read_fan_out,
                 r.read_units_per_s,
-                r.monthly_usd
+                r.cost()
             );
         }
         match self.recommended {

@@ -20,6 +20,6 @@ pub mod shards;
 pub mod sweep;
 
 pub use compare::{compare, compare_replications, CompareMode, CompareOptions, Comparison, ModeRow, ModeStats, ReplicatedComparison};
-pub use runner::{par_indexed, replicate, run_jobs, Headline, HeadlineStats};
+pub use runner::{par_indexed, replicate, run_jobs, CostBasis, Headline, HeadlineStats};
 pub use shards::{explore, recommend, shard_counts, ShardRow, ShardsOptions, ShardsOutput};
 pub use sweep::{merge, parse_set, parse_shard, prepare, set_path, PointOut, SetAxis, Sweep, SweepError, SweepOutput};

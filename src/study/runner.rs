@@ -24,6 +24,12 @@ pub struct Headline {
     pub failed: u64,
     /// Monthly cost of the scenario's own mode (extrapolated), USD.
     pub monthly_usd: f64,
+    /// Cost of the window simulated, USD.
+    #[serde(default)]
+    pub window_usd: f64,
+    /// The scenario extrapolates its window to a month (`[pricing] extrapolate = "repeat"`).
+    #[serde(default)]
+    pub extrapolated: bool,
     /// p99 latency of served requests, ms.
     pub p99_latency_ms: f64,
     /// Read units consumed per second (table and GSIs), average.
@@ -39,12 +45,15 @@ impl Headline {
         let t = r.totals();
         let read_units: u64 = r.resources.iter().flat_map(|s| s.minutes.iter().map(|m| m.consumed[0])).sum();
         let read_attempts = sc.patterns.iter().zip(&r.patterns).filter(|(p, _)| !p.op.is_write()).map(|(_, t)| t.attempts).sum();
+        let bill = bill_of(sc, r, catalog);
         Self {
             offered: t.offered,
             throttled_share: t.throttled_share(),
             failed_share: t.failed_share(),
             failed: t.failed,
-            monthly_usd: bill_of(sc, r, catalog).monthly_rate_usd(),
+            monthly_usd: bill.monthly_rate_usd(),
+            window_usd: bill.total_usd,
+            extrapolated: bill.extrapolated,
             p99_latency_ms: r.latency.quantile(0.99) as f64 / 1_000.0,
             read_units_per_s: read_units as f64 / 1_000.0 / r.duration_s.max(1) as f64,
             read_attempts,
@@ -64,8 +73,72 @@ pub struct HeadlineStats {
     pub failed: Stat,
     /// Monthly cost, USD.
     pub monthly_usd: Stat,
+    /// Cost of the window, USD.
+    pub window_usd: Stat,
+    /// The replications extrapolate their window to a month.
+    #[serde(default)]
+    pub extrapolated: bool,
     /// p99 latency, ms.
     pub p99_latency_ms: Stat,
+}
+
+/// What a study's cost figure covers: the window simulated or, when the scenario says its
+/// window repeats, a month extrapolated from it (the rule `run` follows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CostBasis {
+    /// The window as simulated (`[pricing] extrapolate = "none"`).
+    Window,
+    /// A 730-hour month extrapolated from the window.
+    Month,
+}
+
+impl CostBasis {
+    /// The basis of figures that do (or do not) extrapolate.
+    #[must_use]
+    pub fn of(extrapolated: bool) -> Self {
+        if extrapolated {
+            Self::Month
+        } else {
+            Self::Window
+        }
+    }
+    /// How the figure reads after a dollar amount: `for the window` or `/month (extrapolated)`.
+    #[must_use]
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Self::Window => " for the window",
+            Self::Month => "/month (extrapolated)",
+        }
+    }
+    /// A column heading: `$/window` or `$/month`.
+    #[must_use]
+    pub fn column(self) -> &'static str {
+        match self {
+            Self::Window => "$/window",
+            Self::Month => "$/month",
+        }
+    }
+    /// A chart's axis: `USD for the window` or `USD per month (extrapolated estimate)`.
+    #[must_use]
+    pub fn axis(self) -> &'static str {
+        match self {
+            Self::Window => "USD for the window simulated",
+            Self::Month => "USD per month (extrapolated estimate)",
+        }
+    }
+}
+
+impl HeadlineStats {
+    /// The cost figure to lead with, and what it covers: the window unless the scenario
+    /// extrapolates.
+    #[must_use]
+    pub fn cost(&self) -> (&Stat, CostBasis) {
+        if self.extrapolated {
+            (&self.monthly_usd, CostBasis::Month)
+        } else {
+            (&self.window_usd, CostBasis::Window)
+        }
+    }
 }
 
 impl HeadlineStats {
@@ -79,6 +152,8 @@ impl HeadlineStats {
             failed_share: share(|h| h.failed_share),
             failed: col(|h| h.failed as f64),
             monthly_usd: col(|h| h.monthly_usd),
+            window_usd: col(|h| h.window_usd),
+            extrapolated: hs.first().is_some_and(|h| h.extrapolated),
             p99_latency_ms: col(|h| h.p99_latency_ms),
         }
     }

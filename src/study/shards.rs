@@ -24,6 +24,23 @@ pub struct ShardRow {
     pub read_units_per_s: f64,
     /// Monthly cost of the scenario's mode, mean, USD.
     pub monthly_usd: f64,
+    /// Cost of the window simulated, mean, USD.
+    pub window_usd: f64,
+    /// The scenario extrapolates its window to a month.
+    #[serde(skip)]
+    pub extrapolated: bool,
+}
+
+impl ShardRow {
+    /// The cost to lead with: the month when the scenario extrapolates, else the window.
+    #[must_use]
+    pub fn cost(&self) -> f64 {
+        if self.extrapolated {
+            self.monthly_usd
+        } else {
+            self.window_usd
+        }
+    }
 }
 
 /// The explorer's result.
@@ -46,6 +63,9 @@ pub struct ShardsOutput {
     pub rows: Vec<ShardRow>,
     /// Smallest count whose throttled share at the percentile is within the limit.
     pub recommended: Option<u64>,
+    /// Costs are a month extrapolated from the window (`[pricing] extrapolate = "repeat"`);
+    /// otherwise the window's own.
+    pub extrapolated: bool,
 }
 
 /// The shard counts 1, 2, 4, ... up to `max`.
@@ -127,6 +147,8 @@ pub fn explore(
             read_fan_out: if o.random && reads_fan_out { count } else { 1 },
             read_units_per_s: p.runs.iter().map(|h| h.read_units_per_s).sum::<f64>() / p.runs.len() as f64,
             monthly_usd: p.stats.monthly_usd.mean,
+            window_usd: p.stats.window_usd.mean,
+            extrapolated: p.stats.extrapolated,
         })
         .collect();
     let recommended = recommend(&rows, o.percentile, o.max_throttle);
@@ -137,6 +159,7 @@ pub fn explore(
         replications: o.replications,
         percentile: o.percentile,
         max_throttle: o.max_throttle,
+        extrapolated: rows.first().is_some_and(|r| r.extrapolated),
         rows,
         recommended,
     })

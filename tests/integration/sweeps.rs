@@ -46,8 +46,8 @@ fn sweep_is_byte_identical_whatever_the_thread_count() {
     assert_eq!(read(&d.path().join("one")), read(&d.path().join("two")));
     let (csv, _, summary) = read(&d.path().join("one"));
     let csv = String::from_utf8(csv).unwrap();
-    // Long form: 6 points x (3 replications + 7 statistics) x 5 metrics + header.
-    assert_eq!(csv.lines().count(), 1 + 6 * 10 * 5);
+    // Long form: 6 points x (3 replications + 7 statistics) x 6 metrics + header.
+    assert_eq!(csv.lines().count(), 1 + 6 * 10 * 6);
     assert_eq!(csv.lines().next().unwrap(), "point,keys.device.shards.count,keys.device.shards.by,replication,stat,metric,value");
     // Each point's mean is the mean of its three runs, read back from the tidy rows.
     let rows: Vec<Vec<String>> = csv.lines().skip(1).map(|l| l.split(',').map(String::from).collect()).collect();
@@ -186,4 +186,65 @@ fn progress_forces_the_bar_when_stderr_is_not_a_terminal() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("runs") && err.contains("sweep"), "no bar on stderr: {err:?}");
     assert!(!String::from_utf8_lossy(&o.stdout).contains("\x1b["), "stdout has no escape codes");
+}
+
+/// The window-first rule of `run` holds for the studies (#46): on hot-key's 10-minute window,
+/// which does not extrapolate, `sweep`, `shards` and `run --replications` lead with the
+/// window's cost; told to extrapolate, with a month. A month is the window x 730 h / window
+/// hours: with 1/6 h simulated, 4,380 times the window.
+#[test]
+fn studies_lead_with_the_window_unless_the_scenario_extrapolates() {
+    let d = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("scenarios/hot-key.toml").unwrap();
+    assert!(!text.contains("extrapolate"), "hot-key states no extrapolation: a 10-minute window defaults to none");
+    let repeat = d.path().join("repeat.toml");
+    std::fs::write(&repeat, text.replacen("[table]", "[pricing]\nextrapolate = \"repeat\"\n\n[table]", 1)).unwrap();
+    for (sc, window) in [("scenarios/hot-key.toml", true), (repeat.to_str().unwrap(), false)] {
+        let tag = if window { "w" } else { "m" };
+        let o = ddbsim(
+            &[
+                "shards",
+                sc,
+                "--key",
+                "device",
+                "--max",
+                "2",
+                "--replications",
+                "2",
+                "--out",
+                d.path().join(format!("s{tag}")).to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(out.contains("$/window"), window, "{out}");
+        assert_eq!(out.contains("$/month"), !window, "{out}");
+        let o = ddbsim(
+            &[
+                "sweep",
+                sc,
+                "--set",
+                "keys.device.shards.count=1,2",
+                "--replications",
+                "2",
+                "--out",
+                d.path().join(format!("w{tag}")).to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(out.contains("for the window"), window, "{out}");
+        assert_eq!(out.contains("/month (extrapolated)"), !window, "{out}");
+        let out = d.path().join(format!("r{tag}"));
+        let o = ddbsim(&["run", sc, "--replications", "2", "--out", out.to_str().unwrap()], None);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(text.contains("for the window"), window, "{text}");
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("replications.json")).unwrap()).unwrap();
+        let (m, w) = (v["stats"]["monthly_usd"]["mean"].as_f64().unwrap(), v["stats"]["window_usd"]["mean"].as_f64().unwrap());
+        assert!((m / w - 4_380.0).abs() < 1e-6 * 4_380.0, "month {m} is the window {w} x 730 / (1/6)");
+        assert_eq!(v["stats"]["extrapolated"].as_bool(), Some(!window));
+    }
 }
