@@ -44,6 +44,7 @@ impl Default for Keys {
             shards: None,
             sort_keys: None,
             popularity_from: crate::scenario::PopularityFrom::Stated,
+            cardinality_from: crate::scenario::CardinalityFrom::Stated,
         };
         Self {
             dist: KeyDist::new(&ks, 0),

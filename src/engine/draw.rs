@@ -794,6 +794,7 @@ mod partition_draw_tests {
                 shards: None,
                 sort_keys: None,
                 popularity_from: crate::scenario::PopularityFrom::Stated,
+                cardinality_from: crate::scenario::CardinalityFrom::Stated,
             };
             let dist = KeyDist::new(&spec, 0);
             let (salt, ks) = (0x5eed, 2);

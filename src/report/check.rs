@@ -38,6 +38,9 @@ pub fn text(c: &CheckOutput, fail_on: Severity) -> String {
         if let Some(e) = &f.effect {
             let _ = writeln!(t, "         simulated: {e}");
         }
+        for a in &f.assumptions {
+            let _ = writeln!(t, "         rests on: {a}");
+        }
     }
     t
 }
@@ -92,6 +95,9 @@ pub fn junit(checks: &[CheckOutput], fail_on: Severity) -> String {
             let _ = write!(body, "\nfix: {}", f.fix);
             if let Some(e) = &f.effect {
                 let _ = write!(body, "\nsimulated: {e}");
+            }
+            for a in &f.assumptions {
+                let _ = write!(body, "\nrests on: {a}");
             }
             let _ = write!(body, "\nsource: {}", f.source);
             if f.severity >= fail_on {
@@ -174,6 +180,9 @@ pub fn html(checks: &[(CheckOutput, PhaseCharts)]) -> String {
             let _ = writeln!(h, "<li><b>fix:</b> {}</li>", escape(&f.fix));
             if let Some(e) = &f.effect {
                 let _ = writeln!(h, "<li><b>simulated:</b> {}</li>", escape(e));
+            }
+            for a in &f.assumptions {
+                let _ = writeln!(h, "<li><b>rests on:</b> {}</li>", escape(a));
             }
             let _ = writeln!(h, "<li><i>source:</i> {}</li></ul>", escape(&f.source));
         }

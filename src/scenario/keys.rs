@@ -19,6 +19,72 @@ pub struct KeySpaceSpec {
     pub sort_keys: Option<SortKeys>,
     /// Where the popularity comes from.
     pub popularity_from: PopularityFrom,
+    /// Where the cardinality comes from.
+    pub cardinality_from: CardinalityFrom,
+}
+
+/// Where a key space's cardinality comes from (`cardinality_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardinalityFrom {
+    /// Stated by whoever wrote the scenario (the default).
+    #[default]
+    Stated,
+    /// An assumption `ddbsim import` made (no definition states an attribute's distinct values).
+    Assumption,
+    /// The table's `ItemCount`, taken as one item per value by `ddbsim import`.
+    ItemCount,
+}
+
+/// What of a key space a finding can rest on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyFact {
+    /// Its popularity (the skew).
+    Popularity,
+    /// Its number of values.
+    Cardinality,
+}
+
+impl Popularity {
+    /// As a scenario writes it, shortly: `zipf 0.8`, `hot 1 key at 0.6`, `uniform`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Popularity::Uniform => "uniform".into(),
+            Popularity::Zipf(s) => format!("zipf {s}"),
+            Popularity::Hot { keys, share } => format!("hot {keys} key(s) at {share}"),
+            Popularity::Sequential(d) => format!("sequential, {d} a period"),
+            Popularity::Weights(w) => format!("{} weighted values", w.len()),
+        }
+    }
+}
+
+impl KeySpaceSpec {
+    /// When `fact` of this key space is an assumption of `ddbsim import`: which, and how to
+    /// settle it.
+    #[must_use]
+    pub fn assumed(&self, fact: KeyFact) -> Option<String> {
+        match fact {
+            KeyFact::Popularity => (self.popularity_from == PopularityFrom::Assumption).then(|| {
+                format!(
+                    "keys.{}.popularity ({}) is import's ASSUMPTION: `ddbsim backtest --calibrate` fits it to the recorded throttle events, and a Contributor Insights top-keys report given to import measures it",
+                    self.name,
+                    self.popularity.describe()
+                )
+            }),
+            KeyFact::Cardinality => match self.cardinality_from {
+                CardinalityFrom::Stated => None,
+                CardinalityFrom::Assumption => Some(format!(
+                    "keys.{}.cardinality ({}) is import's ASSUMPTION: no definition states an attribute's distinct values; state the real count",
+                    self.name, self.cardinality
+                )),
+                CardinalityFrom::ItemCount => Some(format!(
+                    "keys.{}.cardinality ({}) is the table's ItemCount, import's ASSUMPTION of one item per value: fewer values if they hold item collections",
+                    self.name, self.cardinality
+                )),
+            },
+        }
+    }
 }
 
 /// Where a key space's popularity comes from (`popularity_from`): `ddbsim recommend` warns

@@ -32,7 +32,7 @@ pub use entity::{EntityIndex, EntitySpec};
 pub use error::{Problem, ScenarioError};
 pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, TtlSpec};
 pub use indexes::{GsiSpec, LsiSpec, Projection};
-pub use keys::{KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
+pub use keys::{CardinalityFrom, KeyFact, KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
 pub use pattern::{ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{PricingSpec, SavingsPlan};

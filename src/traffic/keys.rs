@@ -194,6 +194,7 @@ mod tests {
             shards: None,
             sort_keys: None,
             popularity_from: crate::scenario::PopularityFrom::Stated,
+            cardinality_from: crate::scenario::CardinalityFrom::Stated,
         }
     }
 

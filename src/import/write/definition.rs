@@ -179,15 +179,17 @@ pub(super) fn key_sections(s: &mut String, t: &TableDef, skews: &[Skew]) {
     for (k, is_table) in &spaces {
         let _ = writeln!(s, "\n[keys.{}]", key(k));
         let card = if *is_table { t.item_count.filter(|n| *n > 0).unwrap_or(DEFAULT_CARDINALITY) } else { DEFAULT_INDEX_CARDINALITY };
+        let from_items = *is_table && t.item_count.is_some_and(|n| n > 0);
         let _ = writeln!(
             s,
             "cardinality = {card}  # ASSUMPTION: {}",
-            if *is_table && t.item_count.is_some() {
+            if from_items {
                 "one item per value (ItemCount); fewer values if they hold collections"
             } else {
                 "distinct values of this attribute"
             }
         );
+        let _ = writeln!(s, "cardinality_from = \"{}\"", if from_items { "item_count" } else { "assumption" });
         match skews.iter().find(|x| &x.key == k) {
             Some(x) if x.share < 1e-4 || x.keys >= card => {
                 let _ = writeln!(

@@ -23,6 +23,9 @@ pub struct RawKeySpace {
     /// Where the popularity comes from: "stated" (default), "assumption" (`ddbsim import`'s),
     /// "contributor_insights" or "calibration" (`ddbsim backtest --calibrate`).
     pub popularity_from: Option<crate::scenario::keys::PopularityFrom>,
+    /// Where the cardinality comes from: "stated" (default), "assumption" or "item_count"
+    /// (`ddbsim import`'s): `check` says when a finding rests on it.
+    pub cardinality_from: Option<crate::scenario::keys::CardinalityFrom>,
 }
 
 /// `sort_keys = { items, spread }`.

@@ -119,6 +119,7 @@ impl Validator<'_, '_> {
             shards,
             sort_keys,
             popularity_from: k.popularity_from.unwrap_or_default(),
+            cardinality_from: k.cardinality_from.unwrap_or_default(),
         }
     }
 }

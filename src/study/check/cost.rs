@@ -31,5 +31,6 @@ pub(super) fn cost_phase(runs: &Runs<'_>) -> Option<PhaseResult> {
         requests_per_s: r.totals().offered as f64 / r.duration_s.max(1) as f64,
         measures,
         spread: Vec::new(),
+        assumptions: Vec::new(),
     })
 }

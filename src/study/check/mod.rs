@@ -167,6 +167,9 @@ pub struct PhaseResult {
     /// Per resource and dimension (distribution only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub spread: Vec<Spread>,
+    /// The assumptions of `ddbsim import` a failure rests on, each with how to settle it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
 }
 
 impl PhaseResult {
@@ -180,7 +183,8 @@ impl PhaseResult {
         } else {
             ms.join(", ")
         };
-        format!("{:<12} {}  {ms}", self.phase.name(), if self.passed { "PASS" } else { "FAIL" })
+        let rests: String = self.assumptions.iter().map(|a| format!("\n               rests on: {a}")).collect();
+        format!("{:<12} {}  {ms}{rests}", self.phase.name(), if self.passed { "PASS" } else { "FAIL" })
     }
 }
 
@@ -377,6 +381,7 @@ fn judge_window(phase: Phase, r: &RunResult, from_s: u64, plan: &CheckSpec, requ
         requests_per_s,
         measures,
         spread: Vec::new(),
+        assumptions: Vec::new(),
     }
 }
 
@@ -443,6 +448,7 @@ pub fn distribution(r: &RunResult, plan: &CheckSpec) -> PhaseResult {
         requests_per_s: 0.0,
         measures,
         spread,
+        assumptions: Vec::new(),
     }
 }
 
@@ -514,7 +520,11 @@ pub fn check<'a>(sc: &'a Scenario, o: &CheckOptions, catalog: &'a Catalog) -> (C
                 let rate = r.totals().offered as f64 / r.duration_s.max(1) as f64;
                 judge_window(p, r, 0, c, rate)
             }
-            Phase::Distribution => distribution(&steady, c),
+            Phase::Distribution => {
+                let mut d = distribution(&steady, c);
+                d.assumptions = rules::failure_assumptions(sc, &d);
+                d
+            }
             Phase::Cost => continue,
         });
     }

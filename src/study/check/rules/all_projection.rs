@@ -93,6 +93,7 @@ fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
         ]),
         source: format!("{SKILL}, CRITICAL PITFALL #6 \"GSI Projection Mistakes\" and index smell \"all indexes use ALL projection\"; docs/dynamodb-behaviour.md §1.3"),
         fix: "project KEYS_ONLY, or INCLUDE only the attributes the index's queries read (a query needing others then reads the table)".into(),
+        assumptions: Vec::new(),
         effect: Some(format!("KEYS_ONLY saves {} a month (estimate) on this traffic", usd(before - after))),
     })
 }

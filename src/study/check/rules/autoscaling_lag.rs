@@ -105,6 +105,7 @@ fn autoscaling_lag(runs: &Runs<'_>) -> Vec<Finding> {
                         grouped(need),
                         if over_max { " and its maximum with it" } else { "" }
                     ),
+                    assumptions: Vec::new(),
                     effect: Some(format!("with a minimum of {} {unit} the {} phase throttles {}", grouped(need), ph.name(), percent(after))),
                 });
                 break;

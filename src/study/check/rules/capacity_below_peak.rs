@@ -127,6 +127,7 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
                 "provision {name} at {} {unit} (the {phase}'s demand and 10 %), auto scale it, or go on-demand; `ddbsim recommend` prices each",
                 grouped(fixed)
             ),
+            assumptions: Vec::new(),
             effect: Some(format!(
                 "at {} {unit}{} the {phase} throttles {}",
                 grouped(fixed),

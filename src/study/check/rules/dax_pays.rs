@@ -72,6 +72,7 @@ fn dax_pays(runs: &Runs<'_>) -> Option<Finding> {
         ]),
         source: "DynamoDB developer guide, DAX (hits do not consume the table's read capacity; nodes billed per node-hour); prices in prices/us-east-1.toml".into(),
         fix: "drop DAX unless microsecond reads are a requirement, or use fewer or smaller nodes".into(),
+        assumptions: Vec::new(),
         effect: Some(format!("without DAX (re-simulated): {} a month", usd(cost_without))),
     })
 }

@@ -117,6 +117,7 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
         ]),
         source: format!("{SKILL}, capacity smells (\"relying on burst capacity\", no right-sizing); docs/dynamodb-behaviour.md §5, §6.2"),
         fix: format!("{fix}; `ddbsim recommend` searches every mode"),
+        assumptions: Vec::new(),
         effect: Some(format!(
             "fixed {}; auto scaled at 70 %: {}, {} of attempts throttled; on-demand: {}, {} throttled (monthly, estimates)",
             usd(before),

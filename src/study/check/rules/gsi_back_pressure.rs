@@ -117,6 +117,7 @@ fn gsi_back_pressure(runs: &Runs<'_>) -> Vec<Finding> {
             ]),
             source: format!("{SKILL}, CRITICAL PITFALL #1 \"GSI Throttling Cascade\", capacity smell \"GSI capacity < base table write capacity\"; docs/dynamodb-behaviour.md §7"),
             fix,
+            assumptions: Vec::new(),
             effect,
         });
     }
@@ -149,6 +150,7 @@ fn absorbed_peak(runs: &Runs<'_>, g: usize, write: u64, need: f64, minutes: f64)
         numbers: numbers(&[("write_capacity", write as f64), ("needed_units_per_s", need), ("holds_minutes", minutes)]),
         source: "AWS design-patterns workshop, ex1capacity Steps 5-7 (a GSI absorbs writes above its capacity for minutes); docs/dynamodb-behaviour.md §16".into(),
         fix: format!("provision {} with at least {} WCU if the peak can last longer than that", gsi.name, grouped(need.ceil() as u64)),
+        assumptions: Vec::new(),
         effect: None,
     }
 }
@@ -184,6 +186,7 @@ fn absorbed_burst(runs: &Runs<'_>, g: usize, write: u64) -> Option<Finding> {
         numbers: numbers(&[("write_capacity", write as f64), ("shortfall_units_per_s", short), ("holds_minutes", hold)]),
         source: "AWS design-patterns workshop, ex1capacity Steps 5-7 (a GSI absorbs writes above its capacity for minutes); docs/dynamodb-behaviour.md §16".into(),
         fix: format!("keep bursts on {} shorter than that, or provision it for the burst", gsi.name),
+        assumptions: Vec::new(),
         effect: None,
     })
 }

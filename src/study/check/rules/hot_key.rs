@@ -5,6 +5,7 @@ use super::shards::shard_effect;
 use super::{entities_phrase, resource_name, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
 use crate::format::{grouped, percent};
 use crate::model::Dim;
+use crate::scenario::KeyFact;
 use crate::scenario::Popularity;
 
 /// A key at this share of a partition's cap is a warning.
@@ -30,6 +31,9 @@ impl Rule for HotKey {
         Some("the write-sharding search (1, 2, 4 ... 64 shards, three 15-minute runs each at the peak) when the key is past the cap")
     }
 
+    fn rests_on(&self) -> &'static [KeyFact] {
+        &[KeyFact::Popularity, KeyFact::Cardinality]
+    }
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         cx.loads
             .iter()
@@ -90,6 +94,7 @@ fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
             "{SKILL}, capacity smells; a partition serves at most 3,000 RCU and 1,000 WCU whatever the table's capacity (docs/dynamodb-behaviour.md §2)"
         ),
         fix,
+        assumptions: Vec::new(),
         effect,
     })
 }

@@ -6,6 +6,7 @@ use super::{entities_phrase, numbers, steady_throttle_evidence, units, Context, 
 use crate::format::percent;
 use crate::limits::PARTITION_WRITE_CAP;
 use crate::model::Dim;
+use crate::scenario::{CardinalityFrom, KeyFact};
 
 /// GSI partition keys with fewer values than this are low-cardinality (the design skill's
 /// "GSI partition key has < 100 unique values").
@@ -31,9 +32,53 @@ impl Rule for LowCardinality {
         Some("the write-sharding search (1, 2, 4 ... 64 shards, three 15-minute runs each at the peak) when the key is past the cap")
     }
 
-    fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
-        cx.low_index_keys.iter().filter_map(|&(g, ks)| low_cardinality(cx.runs, &cx.loads, g, ks)).collect()
+    fn rests_on(&self) -> &'static [KeyFact] {
+        &[KeyFact::Cardinality]
     }
+
+    fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
+        let mut out: Vec<Finding> = cx.low_index_keys.iter().filter_map(|&(g, ks)| low_cardinality(cx.runs, &cx.loads, g, ks)).collect();
+        out.extend(unjudged(cx.runs));
+        out
+    }
+}
+
+/// The index keys whose number of values `ddbsim import` assumed: the rule cannot judge them,
+/// and says so rather than passing them in silence.
+fn unjudged(runs: &Runs<'_>) -> Vec<Finding> {
+    let sc = runs.sc;
+    let mut out = Vec::new();
+    for (g, gsi) in sc.gsis.iter().enumerate() {
+        for ks in super::index_key_spaces(sc, g) {
+            let k = &sc.key_spaces[ks];
+            if k.cardinality_from != CardinalityFrom::Assumption || k.cardinality < LOW_CARDINALITY {
+                continue;
+            }
+            out.push(Finding {
+                id: "low-cardinality-index-key".into(),
+                severity: Severity::Info,
+                resource: Some(gsi.name.clone()),
+                title: format!(
+                    "{} is keyed on `{}`, whose {} values are import's assumption: whether it has fewer than {LOW_CARDINALITY} (a hot index partition) is not judged",
+                    gsi.name, k.name, k.cardinality
+                ),
+                evidence: vec![format!(
+                    "a definition states no attribute's distinct values; with {} values the busiest takes {} of the index's entries",
+                    k.cardinality,
+                    percent(top_share(k))
+                )],
+                numbers: numbers(&[("cardinality", k.cardinality as f64), ("top_share", top_share(k))]),
+                source: format!("{SKILL}, CRITICAL PITFALL #2 \"Low Cardinality GSI Partition Key\"; docs/dynamodb-behaviour.md §2, §7"),
+                fix: format!(
+                    "state keys.{}.cardinality from your data (the application's set of values, or a count of them) and remove cardinality_from",
+                    k.name
+                ),
+                assumptions: Vec::new(),
+                effect: None,
+            });
+        }
+    }
+    out
 }
 
 /// A GSI keyed on a value with few distinct values (a constant one at worst).
@@ -113,6 +158,7 @@ fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize, key_space: usiz
         numbers: n,
         source: format!("{SKILL}, CRITICAL PITFALL #2 \"Low Cardinality GSI Partition Key\" and index smells (< {LOW_CARDINALITY} unique values); docs/dynamodb-behaviour.md §2, §7"),
         fix,
+        assumptions: Vec::new(),
         effect,
     })
 }

@@ -5,6 +5,7 @@ use super::{numbers, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
 use crate::format::{grouped, percent};
 use crate::limits::{COLLECTION_LIMIT_BYTES, GB};
 use crate::model::request::CompiledPattern;
+use crate::scenario::KeyFact;
 use crate::scenario::{Op, Scenario};
 
 /// LSI item collections growing towards 10 GB.
@@ -27,6 +28,9 @@ impl Rule for LsiCollections {
         None
     }
 
+    fn rests_on(&self) -> &'static [KeyFact] {
+        &[KeyFact::Popularity, KeyFact::Cardinality]
+    }
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         lsi_collections(cx.runs).into_iter().collect()
     }
@@ -107,6 +111,7 @@ fn lsi_collections(runs: &Runs<'_>) -> Option<Finding> {
         ]),
         source: format!("{SKILL}, CRITICAL PITFALL #4 \"Exceeding 10GB LSI Partition Limit\"; docs/dynamodb-behaviour.md §8, §15 (GB is 2^30 bytes)"),
         fix: "use a GSI instead of the LSI (no collection limit), or bound the collection: archive old items, or put a period in the partition key (user#2026-12)".into(),
+        assumptions: Vec::new(),
         effect: None,
     })
 }

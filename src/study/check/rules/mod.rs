@@ -34,7 +34,7 @@ use super::{burst_scenario, steady_scenario, window, Phase, Runs};
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
 use crate::model::Dim;
-use crate::scenario::{AutoscalingSpec, CapacitySpec, Scenario};
+use crate::scenario::{AutoscalingSpec, CapacitySpec, KeyFact, Scenario};
 use crate::units::MILLI;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -93,6 +93,9 @@ pub struct Finding {
     /// The fix's simulated effect, when ddbsim could simulate it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
+    /// The assumptions of `ddbsim import` the finding rests on, each with how to settle it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
 }
 
 /// What a rule reads to decide.
@@ -137,6 +140,11 @@ pub trait Rule: Sync {
     fn resimulates(&self) -> Option<&'static str>;
     /// Its findings on the check's runs.
     fn review(&self, cx: &Context<'_>) -> Vec<Finding>;
+    /// What of the key spaces of a finding's resource its numbers rest on: a finding says so
+    /// when `ddbsim import` assumed it.
+    fn rests_on(&self) -> &'static [KeyFact] {
+        &[]
+    }
 }
 
 /// What every rule may read: the check's runs and the key loads worked from the scenario.
@@ -187,13 +195,56 @@ pub static RULES: [&dyn Rule; 15] = [
     &dax_pays::DaxPays,
 ];
 
-/// Reviews the design: every rule, in [`RULES`] order; errors first in the result.
+/// Reviews the design: every rule, in [`RULES`] order; errors first in the result. A finding
+/// whose numbers rest on what `ddbsim import` assumed says which assumption.
 #[must_use]
 pub fn review(runs: &Runs<'_>) -> Vec<Finding> {
     let cx = Context::of(runs);
-    let mut out: Vec<Finding> = RULES.iter().flat_map(|r| r.review(&cx)).collect();
+    let sc = runs.sc;
+    let mut out: Vec<Finding> = RULES
+        .iter()
+        .flat_map(|r| {
+            let mut found = r.review(&cx);
+            for f in &mut found {
+                f.assumptions = resource_key_spaces(sc, f.resource.as_deref())
+                    .into_iter()
+                    .flat_map(|ks| r.rests_on().iter().filter_map(move |fact| sc.key_spaces[ks].assumed(*fact)))
+                    .collect();
+            }
+            found
+        })
+        .collect();
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
+}
+
+/// The assumptions of `ddbsim import` the distribution phase's failures rest on: the
+/// popularity and cardinality of the key spaces of each resource over the skew limit.
+#[must_use]
+pub fn failure_assumptions(sc: &Scenario, d: &super::PhaseResult) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in d.spread.iter().filter(|s| s.judged && s.max_over_mean - 1.0 > sc.check.max_partition_skew + 1e-12) {
+        for ks in resource_key_spaces(sc, Some(&s.resource)) {
+            for fact in [KeyFact::Popularity, KeyFact::Cardinality] {
+                if let Some(a) = sc.key_spaces[ks].assumed(fact) {
+                    if !out.contains(&a) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The key spaces of a resource named `name`: the table's partition key (and, with an LSI, it
+/// is also the collections' key), a GSI's index keys; every key space when no resource is named.
+fn resource_key_spaces(sc: &Scenario, name: Option<&str>) -> Vec<usize> {
+    match name {
+        None => (0..sc.key_spaces.len()).collect(),
+        Some(n) if n == sc.table.name => vec![sc.table.partition_key],
+        Some(n) => sc.gsis.iter().position(|g| g.name == n).map_or_else(Vec::new, |g| index_key_spaces(sc, g)),
+    }
 }
 
 const SKILL: &str = "AWS dynamodb-design skill (seeds/004)";

@@ -118,6 +118,7 @@ fn on_demand_phase(runs: &Runs<'_>, phase: Phase, run: &RunResult, from: usize) 
                 grouped(wr),
                 grouped(ww)
             ),
+            assumptions: Vec::new(),
             effect: Some(format!("warm from the start, the phase throttles {} of its attempts", percent(after))),
         });
     }

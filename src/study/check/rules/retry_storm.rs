@@ -85,6 +85,7 @@ fn retry_storm(runs: &Runs<'_>) -> Option<Finding> {
         fix: format!(
             "remove the throttling's cause ({cause}see the other findings, or `ddbsim recommend` for capacity); keep the SDK's standard retry mode with its retry quota, or adaptive mode, so retries stop adding load"
         ),
+        assumptions: Vec::new(),
         effect: None,
     })
 }

@@ -54,6 +54,7 @@ fn scans(runs: &Runs<'_>) -> Vec<Finding> {
             numbers: numbers(&[("scans_per_s", rate), ("share_of_requests", share), ("rcu_per_s", per * rate)]),
             source: format!("{SKILL}, query pattern smells: \"Scan operations in production code (frequency > 1% of operations)\", \"frequency > 10/sec using Scan\""),
             fix: "add a GSI keyed for this access pattern and query it".into(),
+            assumptions: Vec::new(),
             effect: None,
         });
     }

@@ -80,6 +80,7 @@ fn sequential(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
         numbers: n,
         source: format!("{SKILL}, partition key smells: \"partition key is timestamp or date (all writes go to current time)\"; docs/dynamodb-behaviour.md §2"),
         fix,
+        assumptions: Vec::new(),
         effect,
     })
 }

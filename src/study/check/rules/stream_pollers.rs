@@ -88,6 +88,7 @@ fn stream_pollers(runs: &Runs<'_>) -> Option<Finding> {
         ]),
         source: "DynamoDB developer guide, streams cost optimisation (every GetRecords call is a read request unit; Lambda and global tables reads are free); docs/dynamodb-behaviour.md §10.2".into(),
         fix: "read the stream with a Lambda trigger (free), or poll each shard less often".into(),
+        assumptions: Vec::new(),
         effect: Some(format!(
             "with a Lambda trigger instead: $0.00 a month of stream reads; polling 10 times less often: {} a month",
             usd(slower_month)

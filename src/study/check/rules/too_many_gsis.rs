@@ -63,6 +63,7 @@ fn too_many_gsis(runs: &Runs<'_>) -> Option<Finding> {
         numbers: numbers(&[("gsis", sc.gsis.len() as f64), ("index_wcu_per_table_wcu", ratio), ("unqueried", unqueried.len() as f64)]),
         source: format!("{SKILL}, CRITICAL PITFALL #5 \"Over-Indexing\" and index smell \"more than 5 GSIs on single table\"; docs/dynamodb-behaviour.md §1.3"),
         fix: "overload one GSI with several entity types' keys (generic GSI1PK/GSI1SK attributes) and drop indexes no access pattern queries".into(),
+        assumptions: Vec::new(),
         effect: None,
     })
 }
