@@ -15,6 +15,25 @@ pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub(crate) command: Command,
+    /// Colour the verdict: "auto" (when stdout is a terminal and NO_COLOR is unset or empty),
+    /// "always" or "never".
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
+    /// Worker threads for replications, sweeps and studies [default: RAYON_NUM_THREADS, else
+    /// one per core]; results are the same whatever the count.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) threads: Option<u16>,
+}
+
+/// When to colour output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always, even into a file or pipe (and whatever `NO_COLOR` says).
+    Always,
+    /// Never.
+    Never,
 }
 
 /// Subcommands.
@@ -108,8 +127,12 @@ pub(crate) enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), e.g. `ddbsim man > ddbsim.1 && man ./ddbsim.1`.
-    Man,
+    /// Print a manual page (roff): the whole tool's, or one command's with its options, e.g.
+    /// `ddbsim man run > ddbsim-run.1 && man ./ddbsim-run.1`.
+    Man {
+        /// The command whose page to print (run, compare, check, ...); none: the tool's.
+        command: Option<String>,
+    },
 }
 
 /// `ddbsim backtest`.

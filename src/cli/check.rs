@@ -128,7 +128,9 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
         c.judge(fail_on);
         let charts = if out.is_some() { phase_charts(sc, &runs, catalog)? } else { Vec::new() };
         if !a.quiet && !a.json {
-            print!("{}", render::text(&c, fail_on));
+            let text = render::text(&c, fail_on);
+            let head = text.lines().next().unwrap_or_default().split("  ").next().unwrap_or_default().to_string();
+            print!("{}", super::commands::colour_verdict(text, &head, c.passed));
         }
         results.push((c, charts));
     }

@@ -102,6 +102,13 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    commands::set_color(cli.color);
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(usize::from(n)).build_global() {
+            eprintln!("error: --threads {n}: {e}");
+            return 1;
+        }
+    }
     match run(cli.command, &stop) {
         Ok(()) => 0,
         Err(e) => {
@@ -132,8 +139,32 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
             clap_complete::generate(shell, &mut <args::Cli as clap::CommandFactory>::command(), "ddbsim", &mut std::io::stdout());
             Ok(())
         }
-        Command::Man => clap_mangen::Man::new(<args::Cli as clap::CommandFactory>::command())
-            .render(&mut std::io::stdout())
-            .map_err(|e| CliError::Argument(format!("writing the manual page: {e}"))),
+        Command::Man { command } => man(command.as_deref()),
     }
+}
+
+/// `ddbsim man [COMMAND]`: the tool's manual page, or one command's (`ddbsim-run(1)`), in roff.
+fn man(command: Option<&str>) -> Result<(), CliError> {
+    let mut top = <args::Cli as clap::CommandFactory>::command();
+    // Building propagates the global options (--color, --threads) to every command's page.
+    top.build();
+    let page = match command {
+        None => top,
+        Some(name) => {
+            let Some(sub) = top.find_subcommand(name) else {
+                let names: Vec<String> = top.get_subcommands().map(|c| c.get_name().to_string()).collect();
+                return Err(CliError::Argument(format!("no command \"{name}\"; commands: {}", names.join(", "))));
+            };
+            // The page's name is the command's as a user types it: ddbsim-run.
+            sub.clone()
+                .name(format!("ddbsim-{}", sub.get_name()))
+                .bin_name(format!("ddbsim {}", sub.get_name()))
+                .version(env!("CARGO_PKG_VERSION"))
+        }
+    };
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page).render(&mut out).map_err(|e| CliError::Argument(format!("writing the manual page: {e}")))?;
+    use std::io::Write as _;
+    let _ = std::io::stdout().lock().write_all(&out);
+    Ok(())
 }

@@ -462,3 +462,73 @@ fn a_closed_stdout_ends_the_command_without_a_panic() {
         assert!(o.status.success() || o.status.signal() == Some(13) || o.status.code() == Some(3), "{args:?}: {:?} {err}", o.status);
     }
 }
+
+/// The conventions a CLI user expects (#46): `--color auto|always|never` with `NO_COLOR`
+/// honoured by `auto` (a flag on the command line wins), a manual page per command, and
+/// `--threads` (results the same whatever the count; 0 refused).
+#[test]
+fn color_man_pages_and_threads_follow_the_conventions() {
+    let d = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], no_color: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+        c.args(args).env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            c.env("NO_COLOR", v);
+        }
+        c.output().unwrap()
+    };
+    let out = d.path().join("o");
+    let base = ["run", "scenarios/hot-key.toml", "--duration", "2m", "--no-charts", "--out", out.to_str().unwrap()];
+    let with = |extra: &[&str], no_color| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = run(&a, no_color);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    // Into a pipe, auto is plain; always colours (even with NO_COLOR); never does not.
+    assert!(!with(&[], None).contains('\x1b'));
+    assert!(with(&["--color", "always"], None).contains("\x1b[1;31m"), "hot-key does not hold: red");
+    assert!(with(&["--color", "always"], Some("1")).contains('\x1b'), "the flag wins over NO_COLOR");
+    assert!(!with(&["--color", "never"], None).contains('\x1b'));
+    let o = run(&["run", "scenarios/hot-key.toml", "--color", "sometimes"], None);
+    assert_eq!(o.status.code(), Some(1), "an unknown choice is refused");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("always"));
+
+    // A page per command, with its own options and the global ones.
+    let o = run(&["man", "check"], None);
+    assert!(o.status.success());
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(page.contains(".TH ddbsim-check 1"), "{}", &page[..200.min(page.len())]);
+    assert!(page.contains("\\-\\-junit") && page.contains("\\-\\-threads") && page.contains("\\-\\-color"));
+    let o = run(&["man", "nope"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("commands: run, compare"));
+    assert!(run(&["man"], None).status.success());
+
+    // --threads: the same replications on one thread and two, byte for byte; 0 refused.
+    let reps = |threads: &str, dir: &str| {
+        let o = run(
+            &[
+                "run",
+                "scenarios/hot-key.toml",
+                "--duration",
+                "2m",
+                "--replications",
+                "3",
+                "--no-charts",
+                "--threads",
+                threads,
+                "--quiet",
+                "--out",
+                d.path().join(dir).to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(d.path().join(dir).join("replications.json")).unwrap()
+    };
+    assert_eq!(reps("1", "t1"), reps("2", "t2"));
+    let o = run(&["run", "scenarios/hot-key.toml", "--threads", "0"], None);
+    assert_eq!(o.status.code(), Some(1));
+}

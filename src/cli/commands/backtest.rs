@@ -59,7 +59,7 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     if a.json {
         let _ = std::io::stdout().lock().write_all(&doc);
     } else {
-        print!("{}", backtest::text(&b, opts.seed.unwrap_or(sc.seed)));
+        print!("{}", super::colour_verdict(backtest::text(&b, opts.seed.unwrap_or(sc.seed)), &b.verdict.headline, b.verdict.fits));
         if !written.is_empty() {
             println!("wrote {}", super::wrote(&written));
         }

@@ -8,6 +8,7 @@ mod recommend;
 mod run;
 mod sweep;
 
+use super::args::ColorChoice;
 use super::CliError;
 use crate::engine::StopToken;
 use crate::guard;
@@ -35,12 +36,29 @@ pub(super) fn print_json(artifacts: &[crate::report::Artifact<'_>], name: &str) 
     }
 }
 
-/// The verdict's headline in bold green (held) or red (not) when stdout is a terminal and
-/// `NO_COLOR` is unset or empty (<https://no-color.org>); the text unchanged otherwise.
-pub(super) fn colour_verdict(text: String, headline: &str, held: bool) -> String {
+/// `--color`, set once at start-up.
+static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
+
+/// Records `--color` for the commands' output.
+pub(crate) fn set_color(c: ColorChoice) {
+    let _ = COLOR.set(c);
+}
+
+/// Output is coloured: `--color always`, or `auto` (the default) with stdout a terminal and
+/// `NO_COLOR` unset or empty (<https://no-color.org>; a flag given on the command line wins).
+fn colored() -> bool {
     use std::io::IsTerminal;
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    if no_color || !std::io::stdout().is_terminal() {
+    match COLOR.get().copied().unwrap_or(ColorChoice::Auto) {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => !std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) && std::io::stdout().is_terminal(),
+    }
+}
+
+/// The verdict's headline in bold green (held) or red (not) when output is [`colored`]; the
+/// text unchanged otherwise.
+pub(super) fn colour_verdict(text: String, headline: &str, held: bool) -> String {
+    if !colored() {
         return text;
     }
     let code = if held { "1;32" } else { "1;31" };
