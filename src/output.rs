@@ -103,7 +103,34 @@ pub(crate) struct OutputDir {
     dir: PathBuf,
     parent: PathBuf,
     name: String,
+    lock_path: PathBuf,
     _lock: fs::File,
+}
+
+impl Drop for OutputDir {
+    /// A run that ended leaves no lock file: it is removed while still held (a writer that
+    /// opened it meanwhile finds, once it holds it, that the path is no longer its file, and
+    /// opens the path again).
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.lock_path);
+    }
+}
+
+/// The lock file open at `f` is still the one at `path` (not removed by a writer that ended).
+fn still_linked(f: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (f.metadata(), fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (f, path);
+        true
+    }
 }
 
 /// Opens (or creates) the lock file at `path`, refusing anything but a regular file there: a
@@ -145,17 +172,32 @@ impl OutputDir {
         // Is the parent writable? A probe with an unpredictable name, created exclusively.
         tempfile::Builder::new().prefix(".ddbsim-probe-").tempfile_in(&parent).map_err(err(dir))?;
         let lock_path = parent.join(format!(".{name}.ddbsim-lock"));
-        let lock = open_lock(&lock_path)?;
-        if lock.try_lock().is_err() {
-            let holder = fs::read_to_string(&lock_path).ok().and_then(|t| t.trim().parse::<u32>().ok());
-            let who = holder.map_or_else(|| "another ddbsim run".to_string(), |pid| format!("another ddbsim run (process {pid})"));
-            return Err(other(dir, format!("{who} is writing this folder; wait for it or choose another --out")));
-        }
+        let mut attempts = 0;
+        let lock = loop {
+            let lock = open_lock(&lock_path)?;
+            if lock.try_lock().is_err() {
+                let holder = fs::read_to_string(&lock_path).ok().and_then(|t| t.trim().parse::<u32>().ok());
+                let who = holder.map_or_else(|| "another ddbsim run".to_string(), |pid| format!("another ddbsim run (process {pid})"));
+                return Err(other(dir, format!("{who} is writing this folder; wait for it or choose another --out")));
+            }
+            // A writer that ended removed the file between our open and our lock: the lock is
+            // on a file no one else will find; open the path again.
+            if still_linked(&lock, &lock_path) {
+                break lock;
+            }
+            attempts += 1;
+            if attempts == 8 {
+                return Err(other(
+                    dir,
+                    "the folder's lock file keeps changing: another ddbsim run is starting and ending on it; try again".into(),
+                ));
+            }
+        };
         // Whoever holds the lock says so: the holder's process id, for the message above and
         // for a person looking at a stale folder.
         let mut lock = lock;
         let _ = lock.set_len(0).and_then(|()| writeln!(lock, "{}", std::process::id()));
-        let claimed = Self { dir: dir.to_path_buf(), parent, name, _lock: lock };
+        let claimed = Self { dir: dir.to_path_buf(), parent, name, lock_path, _lock: lock };
         // No live writer holds the folder now: whatever staging or backup folder is beside it
         // was left by a killed run, and goes first, even if this run is refused below.
         claimed.clean_leftovers();
@@ -362,11 +404,17 @@ mod tests {
         assert!(!out.join("report.html").exists(), "a rerun without charts drops the old report");
         o.write(&[("report.html", &b"r2"[..])], true).unwrap();
         assert_eq!(fs::read(out.join("summary.json")).unwrap(), b"two", "carried over");
-        // Only the folder, its lock file: no staging or backup folders left.
-        let mut names: Vec<String> =
-            fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        assert_eq!(names, vec![".run.ddbsim-lock", "run"]);
+        // Only the folder and, while it is claimed, its lock file: no staging or backup folders
+        // left; once the run ends, no lock file either (#46).
+        let names = || {
+            let mut v: Vec<String> =
+                fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(), vec![".run.ddbsim-lock", "run"]);
+        drop(o);
+        assert_eq!(names(), vec!["run"]);
     }
 
     #[test]

@@ -176,7 +176,7 @@ fn item_8_an_output_folder_is_replaced_whole_or_not_at_all() {
     assert_eq!(o.status.code(), Some(2), "a failed write is exit 2, not a signal: {}", stderr(&o));
     let after: Vec<(String, Vec<u8>)> = names(&out).into_iter().map(|n| (n.clone(), std::fs::read(out.join(&n)).unwrap())).collect();
     assert!(before == after, "the previous output is untouched");
-    assert_eq!(names(d.path()), vec![".q.ddbsim-lock", "q"], "no staging folder or temporary file is left");
+    assert_eq!(names(d.path()), vec!["q"], "no staging folder, temporary file or lock file is left");
 }
 
 /// 8. Two runs into one folder mixed their files. Now one holds the folder; the other is
