@@ -137,6 +137,25 @@ fn yaml_to_json(y: serde_yaml_ng::Value) -> Value {
     }
 }
 
+/// Applies the settings that name no table to `chosen`, and notes them, every attribute of
+/// its definition ddbsim does not model, and a TTL whose lifetime the definition cannot state.
+fn definition_notes(chosen: &mut TableDef, unnamed: &[(PathBuf, def::Unnamed)], notes: &mut Vec<String>) {
+    for (path, u) in unnamed {
+        u.apply(chosen);
+        notes.push(format!("{}: names no table; applied to {}", path.display(), chosen.name));
+    }
+    for (at, why) in &chosen.unmodelled {
+        notes.push(format!("{} {at}: {why}", chosen.name));
+    }
+    if let Some(attr) = &chosen.ttl_attribute {
+        notes.push(format!(
+            "{}: Time to Live is on (attribute {attr}), but the definition does not say how long items live: TTL deletes are free and use no capacity, \
+             but they shrink storage and write to GSIs and streams; set [table.ttl] after = ... (commented in the scenario) to model them",
+            chosen.name
+        ));
+    }
+}
+
 /// Files of `--metrics`: a file, or every file of a folder (sorted by name).
 fn metric_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ImportError> {
     let mut out = Vec::new();
@@ -220,20 +239,7 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
             })
         }
     };
-    for (path, u) in &unnamed {
-        u.apply(&mut chosen);
-        notes.push(format!("{}: names no table; applied to {}", path.display(), chosen.name));
-    }
-    for (at, why) in &chosen.unmodelled {
-        notes.push(format!("{} {at}: {why}", chosen.name));
-    }
-    if let Some(attr) = &chosen.ttl_attribute {
-        notes.push(format!(
-            "{}: Time to Live is on (attribute {attr}), but the definition does not say how long items live: TTL deletes are free and use no capacity, \
-             but they shrink storage and write to GSIs and streams; set [table.ttl] after = ... (commented in the scenario) to model them",
-            chosen.name
-        ));
-    }
+    definition_notes(&mut chosen, &unnamed, &mut notes);
     let gsis: Vec<String> = chosen.gsis.iter().map(|g| g.name.clone()).collect();
     let mut history = metrics::History::default();
     for path in metric_files(metrics)? {
@@ -272,6 +278,21 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
     }
     notes.extend(history.notes);
     let sources_text: Vec<String> = sources.iter().chain(metrics).map(|p| p.display().to_string()).collect();
+    let skews = skews_of(top_keys, &chosen, &mut notes);
+    if let Some(g) = &grid {
+        for gsi in write::unrecorded_reads(&chosen, g) {
+            notes.push(format!(
+                "GSI {gsi}: the metrics have no ConsumedReadCapacityUnits series for it, so the scenario sends it no reads (ASSUMPTION); recommend keeps its read capacity (no_history): add its series, or the query patterns that read it"
+            ));
+        }
+    }
+    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews);
+    Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
+}
+
+/// The skew each Contributor Insights report measures, given to the key space its key label
+/// names (the partition key, with a note, when the label names none).
+fn skews_of(top_keys: Vec<TopKeys>, chosen: &TableDef, notes: &mut Vec<String>) -> Vec<write::Skew> {
     let mut skews = Vec::new();
     for k in top_keys {
         let spaces: Vec<&str> = std::iter::once(chosen.hash_key.as_str()).chain(chosen.gsis.iter().map(|g| g.hash_key.as_str())).collect();
@@ -290,15 +311,7 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
         };
         skews.push(write::Skew { key, keys: k.keys, share: k.share, source: k.file.display().to_string() });
     }
-    if let Some(g) = &grid {
-        for gsi in write::unrecorded_reads(&chosen, g) {
-            notes.push(format!(
-                "GSI {gsi}: the metrics have no ConsumedReadCapacityUnits series for it, so the scenario sends it no reads (ASSUMPTION); recommend keeps its read capacity (no_history): add its series, or the query patterns that read it"
-            ));
-        }
-    }
-    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews);
-    Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
+    skews
 }
 
 /// A table's recorded CloudWatch history on a one-minute grid, for `ddbsim backtest`.
