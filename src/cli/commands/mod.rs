@@ -51,7 +51,7 @@ fn colored() -> bool {
     match COLOR.get().copied().unwrap_or(ColorChoice::Auto) {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => !std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
     }
 }
 
