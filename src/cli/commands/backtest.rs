@@ -17,8 +17,9 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     let gsis: Vec<String> = sc.gsis.iter().map(|g| g.name.clone()).collect();
     let rec = crate::import::read_history(&a.metrics, &gsis)?;
     let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), ..RunOptions::default() };
-    // Each calibration step is a simulation of the whole window.
-    let work = if a.calibrate { guard::Work::replications(60) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
+    // Each calibration step is a simulation of the whole window: up to about 35 for the
+    // skew (two families), 25 for the absorption bound, and the calibrated run.
+    let work = if a.calibrate { guard::Work::replications(90) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
     guard::check_work(&sc, &opts, work)?;
     let out = a.out.as_ref().map(|d| Output::claim(d)).transpose()?;
     let fail = |e: backtest::BacktestError| CliError::Argument(format!("{}: {e}", a.scenario.display()));
@@ -27,10 +28,9 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     if a.calibrate {
         let (calibrated, c) = calibrate::calibrate(&sc, &rec, &opts, &b).map_err(fail)?;
         if let Some((_, after)) = calibrated {
-            let key = &sc.key_spaces[sc.table.partition_key].name;
             let history = a.metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
             let window = format!("{} minutes from {}", b.minutes, b.start);
-            let text = calibrate::calibrated_text(&sc.source_text, key, &c, &history, &window);
+            let text = calibrate::calibrated_text(&sc.source_text, &c, &history, &window);
             let path = calibrated_path(&a.scenario);
             write_atomic(&path, &text)?;
             crate::scenario::load_with(&path, &LoadOptions { allow_outside: true })?;

@@ -1,5 +1,7 @@
-//! `ddbsim backtest --calibrate`: the skew of the table's partition key fitted to the recorded
-//! throttle events. CloudWatch records how often the table throttled but not which keys were
+//! `ddbsim backtest --calibrate`: what the history constrains but does not state, fitted in
+//! turn — each GSI's coverage to its write units and the GSI absorption bound to the indexes'
+//! write throttle events ([`super::index_fit`]), then the skew of the table's partition key
+//! to the table's recorded throttle events. CloudWatch records how often the table throttled but not which keys were
 //! hot; with the traffic's volume fixed by the record, the skew is what moves the throttle
 //! events, so it is fitted by bisection on simulations with the same seed (common random
 //! numbers), in the scenario's own family: a Zipf exponent over the key space, or a hot
@@ -8,32 +10,16 @@
 //! events stay within the events' tolerance; a history that never throttled constrains the
 //! skew only from above, and says so instead of inventing a value.
 
-use super::{compare, Backtest, BacktestError, SeriesFit, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE};
+use super::edit::{self, Edit, Section};
+use super::{compare, index_fit, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE};
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
-use crate::scenario::{Popularity, Scenario};
+use crate::scenario::{Popularity, PopularityFrom, Scenario};
 use serde::Serialize;
 
 /// Bisection steps to the fit, and to each edge of its interval.
 const STEPS: u32 = 10;
 const EDGE_STEPS: u32 = 6;
-
-/// One fitted parameter.
-#[derive(Clone, Debug, Serialize)]
-pub struct Parameter {
-    /// Where it is in the scenario: `keys.<name>.popularity.zipf` or `...hot.share`.
-    pub path: String,
-    /// The fitted value.
-    pub value: f64,
-    /// The lowest value that fits.
-    pub low: f64,
-    /// The highest value that fits.
-    pub high: f64,
-    /// How it was fitted, or why it is not identifiable.
-    pub note: String,
-    /// The record pins the value down; else it only bounds it, and `value` is the scenario's.
-    pub identified: bool,
-}
 
 /// The calibration: `calibration` in `backtest.json`.
 #[derive(Clone, Debug, Serialize)]
@@ -46,6 +32,9 @@ pub struct Calibration {
     pub after: Vec<SeriesFit>,
     /// The popularity line written into the calibrated scenario, if any.
     pub popularity: Option<String>,
+    /// The edits that write the fitted values into the scenario's text.
+    #[serde(skip)]
+    pub edits: Vec<Edit>,
 }
 
 /// A family of skews: its parameter's path suffix, range, and the popularity of a value.
@@ -86,7 +75,8 @@ impl Family {
 /// The recorded throttle events of the table over the minutes a backtest compares, and the
 /// minutes compared.
 fn recorded_events(sc: &Scenario, rec: &Recorded, b: &Backtest) -> Result<f64, BacktestError> {
-    let table: Vec<&SeriesFit> = b.series.iter().filter(|f| f.resource == sc.table.name && f.metric.ends_with("ThrottleEvents")).collect();
+    let table: Vec<&SeriesFit> =
+        b.series.iter().filter(|f| f.resource == sc.table.name && f.kind == RecordedKind::ThrottleEvents).collect();
     if table.is_empty() || !rec.series.iter().any(|s| s.index.is_none() && s.kind == RecordedKind::ThrottleEvents) {
         return Err(BacktestError(format!(
             "--calibrate fits the key skew to the table's throttle events: the metrics have no ReadThrottleEvents or WriteThrottleEvents series of {}",
@@ -102,7 +92,7 @@ fn events_with(sc: &Scenario, ks: usize, p: &Popularity, rec: &Recorded, opts: &
     s.key_spaces[ks].popularity = p.clone();
     let r = simulate(&s, opts);
     let b = compare(&s, &r, rec)?;
-    Ok(b.series.iter().filter(|f| f.resource == sc.table.name && f.metric.ends_with("ThrottleEvents")).map(|f| f.simulated).sum())
+    Ok(b.series.iter().filter(|f| f.resource == sc.table.name && f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum())
 }
 
 /// Bisection on `[lo, hi]` for the value where `f` (increasing) reaches `target`.
@@ -183,64 +173,110 @@ fn fit_family(
     let low = bisect(lo, x, EDGE_STEPS, target * (1.0 - EVENTS_TOLERANCE), &mut f)?;
     let high =
         if top <= target * (1.0 + EVENTS_TOLERANCE) { hi } else { bisect(x, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)? };
+    let error = (got - target).abs() / target;
+    if error > EVENTS_TOLERANCE {
+        // The events jump past the record (a split for heat that a hotter key no longer gets,
+        // say): no value of this family throttles as the table did.
+        let note = format!(
+            "no value fits: the throttle events jump past the record near {x:.3} ({got:.0} simulated against {target:.0} recorded)"
+        );
+        return Ok(Some(FamilyFit { value: x, low: x, high: x, error, note, identified: false }));
+    }
     let note = format!("bisection on the table's throttle events: {got:.0} simulated against {target:.0} recorded");
-    Ok(Some(FamilyFit { value: x, low, high, error: (got - target).abs() / target, note, identified: true }))
+    Ok(Some(FamilyFit { value: x, low, high, error, note, identified: true }))
 }
 
-/// Calibrates the skew of `sc`'s partition key against the record; returns the calibrated
-/// scenario and its backtest (when a family pins the skew down) and the calibration, with
-/// `before` from `before`.
+/// Calibrates `sc` against the record: the GSIs' coverage, the absorption bound, then the
+/// skew of the partition key. Returns the calibrated scenario and its backtest (when a
+/// parameter is pinned down) and the calibration, with `before` from `before`.
 ///
 /// # Errors
-/// [`BacktestError`] when the record has no throttle events of the table.
+/// [`BacktestError`] when the record has nothing to fit: no throttle events of the table and
+/// no GSI series that moves a parameter.
 pub fn calibrate(
     sc: &Scenario,
     rec: &Recorded,
     opts: &RunOptions,
     before: &Backtest,
 ) -> Result<(Option<(Scenario, Backtest)>, Calibration), BacktestError> {
+    let (mut cur, mut parameters, mut edits) = index_fit::coverage(sc, before);
+    let mut judged = if edits.is_empty() { before.clone() } else { compare(&cur, &simulate(&cur, opts), rec)? };
+    if let Some(fit) = index_fit::absorb_bound(&cur, rec, opts, &judged)? {
+        if let Some((s, e)) = fit.apply {
+            judged = compare(&s, &simulate(&s, opts), rec)?;
+            cur = s;
+            edits.push(e);
+        }
+        parameters.push(fit.param);
+    }
+    let skew = match recorded_events(&cur, rec, &judged) {
+        Ok(target) => fit_skew(&cur, rec, opts, &judged, target)?,
+        Err(e) if parameters.is_empty() => return Err(e),
+        Err(_) => None,
+    };
+    let mut popularity = None;
+    if let Some((p, fitted)) = skew {
+        if let Some((s, pop, family_edits)) = fitted {
+            cur = s;
+            popularity = Some(pop);
+            edits.extend(family_edits);
+        }
+        parameters.push(p);
+    }
+    let identified = parameters.iter().any(|p| p.identified) && !edits.is_empty();
+    let after = if identified { compare(&cur, &simulate(&cur, opts), rec)? } else { before.clone() };
+    let calibration = Calibration { parameters, before: before.series.clone(), after: after.series.clone(), popularity, edits };
+    Ok((identified.then_some((cur, after)), calibration))
+}
+
+/// The skew's fit, the best of the families the key space may take: the parameter, and when
+/// it is pinned down the scenario with it, its popularity line and the edits that write it.
+type SkewFit = (Parameter, Option<(Scenario, String, Vec<Edit>)>);
+
+/// Fits the skew of `sc`'s partition key to `target` recorded throttle events of the table.
+fn fit_skew(sc: &Scenario, rec: &Recorded, opts: &RunOptions, before: &Backtest, target: f64) -> Result<Option<SkewFit>, BacktestError> {
     let ks = sc.table.partition_key;
     let key = sc.key_spaces[ks].name.clone();
-    let target = recorded_events(sc, rec, before)?;
     let quiet = QUIET_EVENTS_PER_MINUTE * before.minutes as f64;
     let mut best: Option<(Family, FamilyFit)> = None;
     // CloudWatch's totals cannot tell a Zipf exponent from a hot key's share that throttle
-    // alike: the scenario's own family is kept, and both are tried only when it has neither.
+    // alike: the scenario's own family is kept, and both are tried only when it has neither
+    // or its family is `import`'s assumption.
+    let assumed = sc.key_spaces[ks].popularity_from == PopularityFrom::Assumption;
     let families: Vec<Family> = match sc.key_spaces[ks].popularity {
-        Popularity::Zipf(_) => vec![Family::Zipf],
-        Popularity::Hot { keys, .. } => vec![Family::HotKey(keys)],
+        Popularity::Zipf(_) if !assumed => vec![Family::Zipf],
+        Popularity::Hot { keys, .. } if !assumed => vec![Family::HotKey(keys)],
         _ => vec![Family::Zipf, Family::HotKey(1)],
     };
+    let own = match sc.key_spaces[ks].popularity {
+        Popularity::Hot { keys, .. } => Some(Family::HotKey(keys)),
+        Popularity::Zipf(_) => Some(Family::Zipf),
+        _ => None,
+    };
+    let is_own = |f: Family| own.is_some_and(|o| o.path("") == f.path(""));
     for fam in families {
         if let Some(fit) = fit_family(fam, sc, ks, rec, opts, target, quiet)? {
-            // A fit that pins the value beats one that only bounds it, then the closer.
-            if best.as_ref().is_none_or(|(_, b)| (fit.identified, -fit.error) > (b.identified, -b.error)) {
+            // A fit that pins the value beats one that only bounds it, then the scenario's own
+            // family (whose value is kept when none pins it), then the closer.
+            let rank = |f: &FamilyFit, fam: Family| (f.identified, !f.identified && is_own(fam), -f.error);
+            if best.as_ref().is_none_or(|(bf, b)| rank(&fit, fam) > rank(b, *bf)) {
                 best = Some((fam, fit));
             }
         }
     }
-    let Some((fam, FamilyFit { value, low, high, note, identified, .. })) = best else {
-        let calibration =
-            Calibration { parameters: Vec::new(), before: before.series.clone(), after: before.series.clone(), popularity: None };
-        return Ok((None, calibration));
-    };
+    let Some((fam, FamilyFit { value, low, high, note, identified, .. })) = best else { return Ok(None) };
     if !identified {
         let p = Parameter { path: fam.path(&key), value: sc_value(sc, ks).unwrap_or(value), low, high, note, identified: false };
-        return Ok((
-            None,
-            Calibration { parameters: vec![p], before: before.series.clone(), after: before.series.clone(), popularity: None },
-        ));
+        return Ok(Some((p, None)));
     }
     let mut out = sc.clone();
     out.key_spaces[ks].popularity = fam.popularity(value);
-    let after = compare(&out, &simulate(&out, opts), rec)?;
-    let calibration = Calibration {
-        parameters: vec![Parameter { path: fam.path(&key), value, low, high, note, identified: true }],
-        before: before.series.clone(),
-        after: after.series.clone(),
-        popularity: Some(fam.toml(value)),
-    };
-    Ok((Some((out, after)), calibration))
+    let pop = fam.toml(value);
+    let edits = vec![
+        Edit { section: Section::Key(key.clone()), key: "popularity", value: pop.clone() },
+        Edit { section: Section::Key(key.clone()), key: "popularity_from", value: "\"calibration\"".into() },
+    ];
+    Ok(Some((Parameter { path: fam.path(&key), value, low, high, note, identified: true }, Some((out, pop, edits)))))
 }
 
 /// The scenario's own Zipf exponent or hot share of key space `ks`, if it has one.
@@ -252,49 +288,32 @@ fn sc_value(sc: &Scenario, ks: usize) -> Option<f64> {
     }
 }
 
-/// The calibrated scenario's text: `source` with the key space's popularity replaced (or
-/// added) and the calibration stated in comments at the top.
+/// The calibrated scenario's text: `source` with the fitted values written where they belong
+/// (comments and order kept) and the calibration stated in comments at the top.
 #[must_use]
-pub fn calibrated_text(source: &str, key: &str, c: &Calibration, history: &str, window: &str) -> String {
-    let Some(pop) = &c.popularity else { return source.to_string() };
+pub fn calibrated_text(source: &str, c: &Calibration, history: &str, window: &str) -> String {
+    if c.edits.is_empty() {
+        return source.to_string();
+    }
     let mut head = format!("# CALIBRATED from {history} on {window} by `ddbsim backtest --calibrate`\n");
     for p in &c.parameters {
         head.push_str(&format!(
-            "# {} = {:.3} (values from {:.3} to {:.3} fit the recorded throttle events within {:.0} %; {})\n",
+            "# {} = {} (values from {} to {} fit the history within its tolerances; {})\n",
             p.path,
-            p.value,
-            p.low,
-            p.high,
-            100.0 * EVENTS_TOLERANCE,
+            short(p.value),
+            short(p.low),
+            short(p.high),
             p.note
         ));
     }
-    let header = format!("[keys.{key}]");
-    let mut out = String::new();
-    let mut in_section = false;
-    let mut done = false;
-    for line in source.lines() {
-        let t = line.trim_start();
-        if t.starts_with('[') {
-            if in_section && !done {
-                out.push_str(&format!("popularity = {pop}\npopularity_from = \"calibration\"\n"));
-                done = true;
-            }
-            in_section = t.trim_end() == header;
-        }
-        if in_section && t.starts_with("popularity_from") {
-            continue;
-        }
-        if in_section && t.starts_with("popularity") {
-            out.push_str(&format!("popularity = {pop}\npopularity_from = \"calibration\"\n"));
-            done = true;
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
+    head + &edit::apply(source, &c.edits)
+}
+
+/// A fitted value as the comment gives it: three decimals below 10, whole above.
+fn short(x: f64) -> String {
+    if x.abs() < 10.0 {
+        format!("{x:.3}")
+    } else {
+        format!("{x:.0}")
     }
-    if in_section && !done {
-        out.push_str(&format!("popularity = {pop}\npopularity_from = \"calibration\"\n"));
-    }
-    head + &out
 }

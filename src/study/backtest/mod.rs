@@ -5,10 +5,12 @@
 //! the minutes throttled in the record, in the simulation and in both; and a verdict, **fits**
 //! or **does not fit**, naming the series and the hour that differ most.
 //!
-//! `--calibrate` ([`calibrate`]) fits what the history constrains but does not state: the skew
-//! of the table's partition key.
+//! `--calibrate` ([`calibrate`]) fits what the history constrains but does not state: each
+//! GSI's coverage, the GSI absorption bound and the skew of the table's partition key.
 
 pub mod calibrate;
+pub mod edit;
+mod index_fit;
 
 use crate::engine::{simulate, RunOptions, RunResult};
 use crate::format::{clock, fmt_num, grouped};
@@ -35,6 +37,12 @@ pub struct SeriesFit {
     pub resource: String,
     /// CloudWatch's metric name.
     pub metric: &'static str,
+    /// What it measures.
+    #[serde(skip)]
+    pub kind: RecordedKind,
+    /// Its dimension.
+    #[serde(skip)]
+    pub dim: Dim,
     /// Recorded total over the minutes compared (units or events; for provisioned capacity,
     /// the mean level).
     pub recorded: f64,
@@ -102,6 +110,23 @@ pub struct Backtest {
     pub calibration: Option<calibrate::Calibration>,
     /// What was odd about the history.
     pub notes: Vec<String>,
+}
+
+/// One fitted parameter.
+#[derive(Clone, Debug, Serialize)]
+pub struct Parameter {
+    /// Where it is in the scenario: `keys.<name>.popularity.zipf` or `...hot.share`.
+    pub path: String,
+    /// The fitted value.
+    pub value: f64,
+    /// The lowest value that fits.
+    pub low: f64,
+    /// The highest value that fits.
+    pub high: f64,
+    /// How it was fitted, or why it is not identifiable.
+    pub note: String,
+    /// The record pins the value down; else it only bounds it, and `value` is the scenario's.
+    pub identified: bool,
 }
 
 /// Why a history cannot judge a scenario.
@@ -201,7 +226,7 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
     // Throttling must agree in time, not only in total.
     let union = tm.recorded + tm.simulated - tm.both;
     let timing_ok = union == 0 || tm.both as f64 / union as f64 >= 0.5;
-    for f in series.iter_mut().filter(|f| f.metric.ends_with("ThrottleEvents") && f.recorded > 0.0) {
+    for f in series.iter_mut().filter(|f| f.kind == RecordedKind::ThrottleEvents && f.recorded > 0.0) {
         f.fits &= timing_ok;
     }
     let verdict = verdict(&series, tm);
@@ -268,6 +293,8 @@ fn fit(resource: &str, s: &RecordedSeries, pairs: &[(usize, f64, f64)], start_un
     SeriesFit {
         resource: resource.to_string(),
         metric: s.metric,
+        kind: s.kind,
+        dim: s.dim,
         recorded: rec,
         simulated: sim,
         ratio,
