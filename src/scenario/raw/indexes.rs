@@ -19,8 +19,8 @@ pub struct RawGsi {
     pub projection: Option<RawProjection>,
     /// Share of items that carry the index key (sparse index < 1); default 1.
     pub coverage: Option<f64>,
-    /// Data in the index at the start, GB (describe-table's `IndexSizeBytes`); default the
-    /// table's storage_gb x coverage, by projection (each entry sized by it).
+    /// Data in the index at the start, GB (describe-table's `IndexSizeBytes`);
+    /// default the table's storage_gb x coverage, by projection (each entry sized by it).
     pub storage_gb: Option<f64>,
     /// Provisioned capacity of the index (provisioned tables), or on-demand settings.
     pub capacity: Option<RawGsiCapacity>,
