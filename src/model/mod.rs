@@ -143,15 +143,27 @@ impl Reason {
     /// Every reason, in counter order.
     pub const ALL: [Reason; 4] = [Reason::KeyRange, Reason::Provisioned, Reason::MaxOnDemand, Reason::AccountLimit];
 
-    /// The word DynamoDB's metric and reason names use: `KeyRange`, `Provisioned`, ...
+    /// CloudWatch's throttle-event metric of this reason and `dim` (since August 2025; the
+    /// Developer Guide's "CloudWatch throttling metrics"): `ReadKeyRangeThroughputThrottleEvents`,
+    /// `ReadProvisionedThroughputThrottleEvents`, `ReadMaxOnDemandThroughputThrottleEvents`, and
+    /// `ReadAccountLimitThrottleEvents` without "Throughput"; `Write...` alike.
     #[must_use]
-    pub const fn metric_word(self) -> &'static str {
-        match self {
-            Reason::KeyRange => "KeyRange",
-            Reason::Provisioned => "Provisioned",
-            Reason::MaxOnDemand => "MaxOnDemand",
-            Reason::AccountLimit => "AccountLimit",
-        }
+    pub const fn events_metric(self, dim: Dim) -> &'static str {
+        const NAMES: [[&str; 4]; 2] = [
+            [
+                "ReadKeyRangeThroughputThrottleEvents",
+                "ReadProvisionedThroughputThrottleEvents",
+                "ReadMaxOnDemandThroughputThrottleEvents",
+                "ReadAccountLimitThrottleEvents",
+            ],
+            [
+                "WriteKeyRangeThroughputThrottleEvents",
+                "WriteProvisionedThroughputThrottleEvents",
+                "WriteMaxOnDemandThroughputThrottleEvents",
+                "WriteAccountLimitThrottleEvents",
+            ],
+        ];
+        NAMES[dim as usize][self as usize]
     }
 
     /// The full `ThrottlingReasons` reason, e.g. `IndexWriteKeyRangeThroughputExceeded`.

@@ -21,7 +21,8 @@ pub enum Metric {
     WarmThroughput(Dim),
     /// `Read/WriteThrottleEvents`: all reasons.
     ThrottleEvents(Dim),
-    /// `Read/Write{Reason}ThroughputThrottleEvents`: one `ThrottlingReasons` reason.
+    /// `Read/Write{Reason}ThroughputThrottleEvents` (`Read/WriteAccountLimitThrottleEvents`):
+    /// one `ThrottlingReasons` reason.
     ReasonThrottleEvents(Dim, Reason),
     /// `ThrottledRequests` (the table only).
     ThrottledRequests,
@@ -128,7 +129,7 @@ impl fmt::Display for Metric {
             Metric::CapacityLimit(d) => write!(f, "{}CapacityLimit", word(d)),
             Metric::WarmThroughput(d) => write!(f, "Warm{}Throughput", word(d)),
             Metric::ThrottleEvents(d) => write!(f, "{}ThrottleEvents", word(d)),
-            Metric::ReasonThrottleEvents(d, r) => write!(f, "{}{}ThroughputThrottleEvents", word(d), r.metric_word()),
+            Metric::ReasonThrottleEvents(d, r) => f.write_str(r.events_metric(d)),
             Metric::ThrottledRequests => f.write_str("ThrottledRequests"),
             Metric::PartitionCount => f.write_str("PartitionCount"),
             Metric::ReplicationLatencyP99Ms => f.write_str("ReplicationLatencyP99Ms"),
@@ -168,6 +169,7 @@ mod tests {
     fn names_are_cloudwatch_names_and_round_trip() {
         assert_eq!(Metric::Consumed(Dim::Write).to_string(), "ConsumedWriteCapacityUnits");
         assert_eq!(Metric::ReasonThrottleEvents(Dim::Read, Reason::KeyRange).to_string(), "ReadKeyRangeThroughputThrottleEvents");
+        assert_eq!(Metric::ReasonThrottleEvents(Dim::Write, Reason::AccountLimit).to_string(), "WriteAccountLimitThrottleEvents");
         let all = Metric::all();
         for m in &all {
             assert_eq!(Metric::parse(&m.to_string()), Some(*m));
