@@ -9,7 +9,7 @@
 //! gives a query file that labels every series that way.
 
 use super::{Doc, ImportError};
-use crate::model::Dim;
+use crate::model::{Dim, Reason};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -23,6 +23,10 @@ pub(crate) enum Metric {
     Provisioned(Dim),
     /// `Read/WriteThrottleEvents` (Sum).
     ThrottleEvents(Dim),
+    /// The throttle events of one reason (Sum, since August 2025):
+    /// `{Read,Write}{KeyRange,Provisioned,MaxOnDemand}ThroughputThrottleEvents` and
+    /// `{Read,Write}AccountLimitThrottleEvents`.
+    ReasonEvents(Dim, Reason),
     /// `SuccessfulRequestLatency` `SampleCount` for one `Operation`: requests served.
     Requests(String),
 }
@@ -97,6 +101,8 @@ fn identify(names: &[&str], gsis: &[String]) -> Option<(Metric, Option<String>)>
         Metric::Provisioned(Dim::Read)
     } else if has("ProvisionedWriteCapacityUnits") {
         Metric::Provisioned(Dim::Write)
+    } else if let Some((d, r)) = Dim::ALL.iter().flat_map(|&d| Reason::ALL.map(|r| (d, r))).find(|&(d, r)| has(r.events_metric(d))) {
+        Metric::ReasonEvents(d, r)
     } else if has("ReadThrottleEvents") {
         Metric::ThrottleEvents(Dim::Read)
     } else if has("WriteThrottleEvents") {
@@ -359,5 +365,31 @@ fn short_number(x: f64) -> String {
         format!("{x}")
     } else {
         format!("{x:e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-reason metrics by AWS's names (the account-limit one has no "Throughput"), an
+    /// index's by its name, and none of them read as the all-reason `WriteThrottleEvents`.
+    #[test]
+    fn per_reason_throttle_metrics_are_recognised() {
+        let gsis = ["ByStatus".to_string()];
+        assert_eq!(
+            identify(&["WriteAccountLimitThrottleEvents"], &gsis),
+            Some((Metric::ReasonEvents(Dim::Write, Reason::AccountLimit), None))
+        );
+        assert_eq!(
+            identify(&["ReadKeyRangeThroughputThrottleEvents ByStatus"], &gsis),
+            Some((Metric::ReasonEvents(Dim::Read, Reason::KeyRange), Some("ByStatus".into())))
+        );
+        assert_eq!(identify(&["", "wprov"], &gsis), None);
+        assert_eq!(
+            identify(&["WriteProvisionedThroughputThrottleEvents"], &gsis),
+            Some((Metric::ReasonEvents(Dim::Write, Reason::Provisioned), None))
+        );
+        assert_eq!(identify(&["WriteThrottleEvents"], &gsis), Some((Metric::ThrottleEvents(Dim::Write), None)));
     }
 }

@@ -352,6 +352,17 @@ pub enum RecordedKind {
     Provisioned,
     /// Throttle events (a Sum, as a rate a second).
     ThrottleEvents,
+    /// Throttle events of one reason (a Sum, as a rate a second): the per-reason metrics
+    /// DynamoDB has published since August 2025, a part of [`RecordedKind::ThrottleEvents`].
+    ReasonEvents(crate::model::Reason),
+}
+
+impl RecordedKind {
+    /// Throttle events, of every reason or of one.
+    #[must_use]
+    pub const fn is_events(self) -> bool {
+        matches!(self, RecordedKind::ThrottleEvents | RecordedKind::ReasonEvents(_))
+    }
 }
 
 /// Reads the CloudWatch files of `metrics` (files or folders, as `import --metrics`) of a table
@@ -381,6 +392,7 @@ pub fn read_history(metrics: &[PathBuf], gsis: &[String]) -> Result<Recorded, Im
             metrics::Metric::Consumed(d) => (RecordedKind::Consumed, d),
             metrics::Metric::Provisioned(d) => (RecordedKind::Provisioned, d),
             metrics::Metric::ThrottleEvents(d) => (RecordedKind::ThrottleEvents, d),
+            metrics::Metric::ReasonEvents(d, r) => (RecordedKind::ReasonEvents(r), d),
             metrics::Metric::Requests(_) => continue,
         };
         let name = match (kind, dim) {
@@ -390,6 +402,7 @@ pub fn read_history(metrics: &[PathBuf], gsis: &[String]) -> Result<Recorded, Im
             (RecordedKind::Provisioned, crate::model::Dim::Write) => "ProvisionedWriteCapacityUnits",
             (RecordedKind::ThrottleEvents, crate::model::Dim::Read) => "ReadThrottleEvents",
             (RecordedKind::ThrottleEvents, crate::model::Dim::Write) => "WriteThrottleEvents",
+            (RecordedKind::ReasonEvents(r), d) => r.events_metric(d),
         };
         series.push(RecordedSeries { index, metric: name, dim, kind, values });
     }

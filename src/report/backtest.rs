@@ -146,7 +146,15 @@ td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}th{{background:#f
                 escape(&p.note)
             );
         }
-        o.push_str("</tbody></table>\n<h3>Before calibration</h3>\n");
+        o.push_str("</tbody></table>\n");
+        if !c.notes.is_empty() {
+            o.push_str("<p>Not fitted:</p><ul>");
+            for n in &c.notes {
+                let _ = write!(o, "<li>{}</li>", escape(n));
+            }
+            o.push_str("</ul>\n");
+        }
+        o.push_str("<h3>Before calibration</h3>\n");
         series_table(&mut o, &c.before);
     }
     if !b.notes.is_empty() {

@@ -203,3 +203,79 @@ retry = "none"
     let top = ddbsim::study::check::rules::top_share(&cal.key_spaces[0]);
     assert!((top / 0.6 - 1.0).abs() <= 0.2, "the busiest key takes {top} ({p})");
 }
+
+/// A table near its capacity (990 of 1,000 WCU, burst credit spent) hit for one second in
+/// every twenty by 1,600 writes: each spike throttles ~600 first attempts, and the SDK
+/// retries them (sdk-2026: up to 3 retries, 5 tokens each from a 500-token quota per
+/// instance, 1 back per first-attempt success). One instance's quota allows ~100 failed
+/// retries before it runs dry; four instances' allow ~400, so the fleet of four records
+/// roughly half again the throttle events of one, outside the events' 25 % tolerance. The
+/// per-reason metrics say every event was the table's provisioned capacity (none KeyRange),
+/// so `--calibrate` leaves the (uniform) key skew alone and fits the fleet instead: 4
+/// instances recovered (3 to 5), 4 inside the interval, the calibrated backtest's events
+/// within 15 % of the record, and `[client] instances` appended to a file that had none.
+#[test]
+fn four_sdk_clients_against_one_are_told_apart() {
+    let spikes: Vec<String> =
+        (0..30).map(|i| format!("[\"{}s\", 990], [\"{}s\", 1600], [\"{}s\", 990]", 20 * i, 20 * i + 10, 20 * i + 11)).collect();
+    let text = |client: &str| {
+        format!(
+            r#"[scenario]
+duration = "10m"
+seed = 7
+start = "2026-11-01T00:00:00Z"
+[table]
+name = "Orders"
+partition_key = "order"
+capacity = {{ mode = "provisioned", read = 100, write = 1000 }}
+initial_burst = "empty"
+[keys.order]
+cardinality = 1000000
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 700
+rate = {{ steps = [{}] }}
+{client}"#,
+            spikes.join(", ")
+        )
+    };
+    let truth = scenario(&text("[client]\ninstances = 4\n"));
+    let r = ddbsim::simulate(&truth, &RunOptions::default());
+    let minutes = &r.resources[0].minutes;
+    let s = |label: &str, f: &dyn Fn(&MinuteRecord) -> f64| metric_data_result(label, minutes, START, f);
+    let why = |reason: ddbsim::Reason| move |m: &MinuteRecord| m.throttle_events[reason as usize][Dim::Write as usize] as f64;
+    let doc = serde_json::json!({ "MetricDataResults": [
+        s("ConsumedWriteCapacityUnits", &|m| m.consumed[1] as f64 / 1_000.0),
+        s("WriteThrottleEvents", &|m| m.events(Dim::Write) as f64),
+        s("WriteProvisionedThroughputThrottleEvents", &why(ddbsim::Reason::Provisioned)),
+        s("WriteKeyRangeThroughputThrottleEvents", &why(ddbsim::Reason::KeyRange)),
+    ]});
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("metrics.json");
+    std::fs::write(&m, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let rec = read_history(std::slice::from_ref(&m), &[]).unwrap();
+    let guess_text = text("");
+    let guess = scenario(&guess_text);
+    let opts = RunOptions::default();
+    let before = backtest(&guess, &rec, &opts).unwrap();
+    let e0 = series(&before, "Orders", "WriteThrottleEvents");
+    assert!(!before.verdict.fits && e0.simulated < 0.75 * e0.recorded, "{e0:?}");
+    let kr = series(&before, "Orders", "WriteKeyRangeThroughputThrottleEvents");
+    assert_eq!(kr.recorded, 0.0, "{kr:?}");
+    let (calibrated, c) = calibrate(&guess, &rec, &opts, &before).unwrap();
+    assert!(c.parameters.iter().all(|p| !p.path.starts_with("keys.")), "{:?}", c.parameters);
+    assert!(
+        c.notes.iter().any(|n| n.starts_with("keys.order.popularity") && n.contains("0 % of the table's throttle events on KeyRange")),
+        "{:?}",
+        c.notes
+    );
+    let p = c.parameters.iter().find(|p| p.path == "client.instances").expect("the fleet");
+    assert!(p.identified && (3.0..=5.0).contains(&p.value) && p.low <= 4.0 && 4.0 <= p.high, "{p:?}");
+    let (sc, after) = calibrated.expect("calibrated");
+    assert_eq!(sc.client.instances as f64, p.value);
+    let e = series(&after, "Orders", "WriteThrottleEvents");
+    assert!((e.simulated / e.recorded - 1.0).abs() <= 0.15 && after.verdict.fits, "{e:?} {}", after.verdict.headline);
+    let out = ddbsim::study::backtest::calibrate::calibrated_text(&guess_text, &c, "metrics.json", "10 minutes");
+    assert!(out.ends_with(&format!("\n[client]\ninstances = {}\n", p.value)), "{out}");
+}

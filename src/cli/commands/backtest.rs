@@ -18,8 +18,9 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     let rec = crate::import::read_history(&a.metrics, &gsis)?;
     let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), ..RunOptions::default() };
     // Each calibration step is a simulation of the whole window: up to about 35 for the
-    // skew (two families), 25 for the absorption bound, and the calibrated run.
-    let work = if a.calibrate { guard::Work::replications(90) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
+    // skew (two families), 25 for the absorption bound, 21 for the fleet, and the calibrated
+    // run.
+    let work = if a.calibrate { guard::Work::replications(110) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
     guard::check_work(&sc, &opts, work)?;
     let out = a.out.as_ref().map(|d| Output::claim(d)).transpose()?;
     let fail = |e: backtest::BacktestError| CliError::Argument(format!("{}: {e}", a.scenario.display()));

@@ -1,7 +1,9 @@
 //! `ddbsim backtest --calibrate`: what the history constrains but does not state, fitted in
 //! turn — each GSI's coverage to its write units and the GSI absorption bound to the indexes'
 //! write throttle events ([`super::index_fit`]), then the skew of the table's partition key
-//! to the table's recorded throttle events. CloudWatch records how often the table throttled but not which keys were
+//! to the table's recorded throttle events — or, where the per-reason throttle metrics say the
+//! table's capacity throttled rather than a partition's cap, or no skew explains the events,
+//! the SDK fleet ([`super::client_fit`]). CloudWatch records how often the table throttled but not which keys were
 //! hot; with the traffic's volume fixed by the record, the skew is what moves the throttle
 //! events, so it is fitted by bisection on simulations with the same seed (common random
 //! numbers), in the scenario's own family: a Zipf exponent over the key space, or a hot
@@ -11,9 +13,12 @@
 //! skew only from above, and says so instead of inventing a value.
 
 use super::edit::{self, Edit, Section};
-use super::{compare, index_fit, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE};
+use super::{
+    client_fit, compare, index_fit, table_events, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE,
+};
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
+use crate::model::Reason;
 use crate::scenario::{Popularity, PopularityFrom, Scenario};
 use serde::Serialize;
 
@@ -32,6 +37,8 @@ pub struct Calibration {
     pub after: Vec<SeriesFit>,
     /// The popularity line written into the calibrated scenario, if any.
     pub popularity: Option<String>,
+    /// What was not fitted, and why.
+    pub notes: Vec<String>,
     /// The edits that write the fitted values into the scenario's text.
     #[serde(skip)]
     pub edits: Vec<Edit>,
@@ -90,9 +97,25 @@ fn recorded_events(sc: &Scenario, rec: &Recorded, b: &Backtest) -> Result<f64, B
 fn events_with(sc: &Scenario, ks: usize, p: &Popularity, rec: &Recorded, opts: &RunOptions) -> Result<f64, BacktestError> {
     let mut s = sc.clone();
     s.key_spaces[ks].popularity = p.clone();
-    let r = simulate(&s, opts);
-    let b = compare(&s, &r, rec)?;
-    Ok(b.series.iter().filter(|f| f.resource == sc.table.name && f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum())
+    table_events(&s, rec, opts)
+}
+
+/// The share of the table's recorded throttle events that the per-reason metrics put on
+/// `KeyRange` (a partition's cap: where a hot key throttles), when the record has them.
+fn key_range_share(sc: &Scenario, b: &Backtest) -> Option<f64> {
+    let of = |key_range: bool| -> f64 {
+        b.series
+            .iter()
+            .filter(|f| f.resource == sc.table.name)
+            .filter(|f| match f.kind {
+                RecordedKind::ReasonEvents(r) => !key_range || r == Reason::KeyRange,
+                _ => false,
+            })
+            .map(|f| f.recorded)
+            .sum()
+    };
+    let all = of(false);
+    (all > 0.0).then(|| of(true) / all)
 }
 
 /// Bisection on `[lo, hi]` for the value where `f` (increasing) reaches `target`.
@@ -209,24 +232,79 @@ pub fn calibrate(
         }
         parameters.push(fit.param);
     }
-    let skew = match recorded_events(&cur, rec, &judged) {
-        Ok(target) => fit_skew(&cur, rec, opts, &judged, target)?,
-        Err(e) if parameters.is_empty() => return Err(e),
-        Err(_) => None,
-    };
-    let mut popularity = None;
-    if let Some((p, fitted)) = skew {
-        if let Some((s, pop, family_edits)) = fitted {
-            cur = s;
-            popularity = Some(pop);
-            edits.extend(family_edits);
-        }
-        parameters.push(p);
+    let mut fitted = Fitted { parameters, edits, notes: Vec::new(), popularity: None };
+    match recorded_events(&cur, rec, &judged) {
+        Ok(target) => fit_throttling(&mut cur, rec, opts, &judged, target, &mut fitted)?,
+        Err(e) if fitted.parameters.is_empty() => return Err(e),
+        Err(_) => {}
     }
+    let Fitted { parameters, edits, notes, popularity } = fitted;
     let identified = parameters.iter().any(|p| p.identified) && !edits.is_empty();
     let after = if identified { compare(&cur, &simulate(&cur, opts), rec)? } else { before.clone() };
-    let calibration = Calibration { parameters, before: before.series.clone(), after: after.series.clone(), popularity, edits };
+    let calibration = Calibration { parameters, before: before.series.clone(), after: after.series.clone(), popularity, notes, edits };
     Ok((identified.then_some((cur, after)), calibration))
+}
+
+/// Fits what explains the table's `target` recorded throttle events: the skew of its partition
+/// key, unless the per-reason metrics say the table throttled at its capacity rather than at
+/// a partition's cap; then, where the skew does not pin them down, the SDK fleet. Writes what
+/// it fitted into `cur` and `out`, and what it did not into `out.notes`.
+fn fit_throttling(
+    cur: &mut Scenario,
+    rec: &Recorded,
+    opts: &RunOptions,
+    judged: &Backtest,
+    target: f64,
+    out: &mut Fitted,
+) -> Result<(), BacktestError> {
+    let key = cur.key_spaces[cur.table.partition_key].name.clone();
+    let Fitted { parameters, edits, notes, popularity } = out;
+    let mut skew_pinned = false;
+    match key_range_share(cur, judged) {
+        Some(share) if share < 0.5 => notes.push(format!(
+            "keys.{key}.popularity: the record's per-reason throttle metrics put {:.0} % of the table's throttle events on KeyRange (a partition's cap, where a hot key throttles) and the rest on the table's capacity, which the key's skew does not move; the scenario's own skew is kept",
+            100.0 * share
+        )),
+        _ => {
+            if let Some((p, fitted)) = fit_skew(cur, rec, opts, judged, target)? {
+                skew_pinned = p.identified;
+                if let Some((s, pop, family_edits)) = fitted {
+                    *cur = s;
+                    *popularity = Some(pop);
+                    edits.extend(family_edits);
+                }
+                parameters.push(p);
+            }
+        }
+    }
+    let quiet = QUIET_EVENTS_PER_MINUTE * judged.minutes as f64;
+    if skew_pinned {
+        if cur.client.attempts > 1 && cur.client.quota > 0 {
+            notes.push(format!(
+                "client.instances: the skew of keys.{key} was fitted to the same throttle events, and the two trade off in CloudWatch's totals; the per-reason throttle metrics (KeyRange against Provisioned) or a Contributor Insights report tell them apart"
+            ));
+        }
+    } else if target >= quiet {
+        match client_fit::instances(cur, rec, opts, target)? {
+            client_fit::FleetFit::Fitted(p, s, e) => {
+                *cur = *s;
+                edits.push(e);
+                parameters.push(p);
+            }
+            client_fit::FleetFit::Bounded(p) => parameters.push(p),
+            client_fit::FleetFit::Unfitted(why) => notes.push(format!("client.instances: {why}")),
+        }
+    }
+    Ok(())
+}
+
+/// What a calibration has fitted so far, and what it has not.
+struct Fitted {
+    parameters: Vec<Parameter>,
+    edits: Vec<Edit>,
+    notes: Vec<String>,
+    /// The calibrated popularity line, if any.
+    popularity: Option<String>,
 }
 
 /// The skew's fit, the best of the families the key space may take: the parameter, and when

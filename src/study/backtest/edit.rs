@@ -11,6 +11,21 @@ pub enum Section {
     Key(String),
     /// The `[[gsi]]` whose `name` is this.
     Gsi(String),
+    /// `[client]`.
+    Client,
+}
+
+impl Section {
+    /// The header that starts the section where the file has none (an index's cannot be
+    /// written without its other keys).
+    fn header(&self) -> Option<String> {
+        match self {
+            Section::Table => Some("[table]".into()),
+            Section::Key(name) => Some(format!("[keys.{name}]")),
+            Section::Gsi(_) => None,
+            Section::Client => Some("[client]".into()),
+        }
+    }
 }
 
 /// One edit: `key = value` in `section` (replacing the key's line, or added after the header).
@@ -46,6 +61,7 @@ fn range(lines: &[String], section: &Section) -> Option<(usize, usize)> {
         let t = l.trim();
         let hit = match section {
             Section::Table => t == "[table]",
+            Section::Client => t == "[client]",
             Section::Key(name) => t == format!("[keys.{name}]") || t == format!("[keys.{}]", quoted(name)),
             Section::Gsi(name) => {
                 t == "[[gsi]]"
@@ -66,13 +82,19 @@ fn range(lines: &[String], section: &Section) -> Option<(usize, usize)> {
 }
 
 /// `source` with every edit applied: a key's line replaced where the section sets it, else
-/// added after the section's header; an edit whose section is not in the file is left out.
+/// added after the section's header; a section the file lacks is added at its end (an index
+/// the file lacks is left out).
 #[must_use]
 pub fn apply(source: &str, edits: &[Edit]) -> String {
     let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
     for e in edits {
-        let Some((start, end)) = range(&lines, &e.section) else { continue };
         let line = format!("{} = {}", e.key, e.value);
+        let Some((start, end)) = range(&lines, &e.section) else {
+            if let Some(h) = e.section.header() {
+                lines.extend([String::new(), h, line]);
+            }
+            continue;
+        };
         match (start + 1..end).find(|&i| sets(&lines[i], e.key)) {
             Some(i) => lines[i] = line,
             None => lines.insert(start + 1, line),
@@ -99,11 +121,12 @@ mod tests {
                 Edit { section: Section::Gsi("A".into()), key: "coverage", value: "0.5".into() },
                 Edit { section: Section::Table, key: "gsi_absorb_bound", value: "20000".into() },
                 Edit { section: Section::Gsi("C".into()), key: "coverage", value: "0.1".into() },
+                Edit { section: Section::Client, key: "instances", value: "4".into() },
             ],
         );
         assert_eq!(
             out,
-            "# top\n[table]\ngsi_absorb_bound = 20000\nname = \"T\"\n\n[keys.k]\npopularity = { zipf = 1.1 }\npopularity_from = \"calibration\"\n\n[[gsi]]\nname = \"A\"\ncoverage = 0.5\n\n[[gsi]]\ncoverage = 0.3\nname = \"B\"\npartition_key = \"k\"\n"
+            "# top\n[table]\ngsi_absorb_bound = 20000\nname = \"T\"\n\n[keys.k]\npopularity = { zipf = 1.1 }\npopularity_from = \"calibration\"\n\n[[gsi]]\nname = \"A\"\ncoverage = 0.5\n\n[[gsi]]\ncoverage = 0.3\nname = \"B\"\npartition_key = \"k\"\n\n[client]\ninstances = 4\n"
         );
     }
 }

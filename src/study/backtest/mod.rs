@@ -9,6 +9,7 @@
 //! GSI's coverage, the GSI absorption bound and the skew of the table's partition key.
 
 pub mod calibrate;
+mod client_fit;
 pub mod edit;
 mod index_fit;
 
@@ -170,6 +171,7 @@ fn simulated_value(r: &RunResult, res: usize, s: &RecordedSeries, m: usize) -> f
         RecordedKind::Consumed => x.consumed[i] as f64 / 1_000.0 / 60.0,
         RecordedKind::Provisioned => x.provisioned[i] as f64,
         RecordedKind::ThrottleEvents => x.events(Dim::ALL[i]) as f64 / 60.0,
+        RecordedKind::ReasonEvents(why) => x.throttle_events[why as usize][i] as f64 / 60.0,
     }
 }
 
@@ -226,7 +228,7 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
     // Throttling must agree in time, not only in total.
     let union = tm.recorded + tm.simulated - tm.both;
     let timing_ok = union == 0 || tm.both as f64 / union as f64 >= 0.5;
-    for f in series.iter_mut().filter(|f| f.kind == RecordedKind::ThrottleEvents && f.recorded > 0.0) {
+    for f in series.iter_mut().filter(|f| f.kind.is_events() && f.recorded > 0.0) {
         f.fits &= timing_ok;
     }
     let verdict = verdict(&series, tm);
@@ -241,6 +243,12 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
         calibration: None,
         notes,
     })
+}
+
+/// The table's simulated throttle events (all reasons) over the minutes compared with `rec`.
+fn table_events(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<f64, BacktestError> {
+    let b = compare(sc, &simulate(sc, opts), rec)?;
+    Ok(b.series.iter().filter(|f| f.resource == sc.table.name && f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum())
 }
 
 /// Simulates `sc` with `opts` and compares it with the record.
@@ -280,7 +288,7 @@ fn fit(resource: &str, s: &RecordedSeries, pairs: &[(usize, f64, f64)], start_un
                 || ratio.is_some_and(|q| (q - 1.0).abs() <= UNITS_TOLERANCE) && mae_share.is_some_and(|e| e <= MAE_TOLERANCE)
         }
         RecordedKind::Provisioned => (rec == 0.0 && sim == 0.0) || ratio.is_some_and(|q| (q - 1.0).abs() <= UNITS_TOLERANCE),
-        RecordedKind::ThrottleEvents => {
+        RecordedKind::ThrottleEvents | RecordedKind::ReasonEvents(_) => {
             let quiet = |total: f64| total / k < QUIET_EVENTS_PER_MINUTE;
             (quiet(rec) && quiet(sim)) || ratio.is_some_and(|q| (q - 1.0).abs() <= EVENTS_TOLERANCE)
         }
@@ -367,6 +375,9 @@ pub fn text(b: &Backtest, seed: u64) -> String {
                 fmt_num(p.high),
                 p.note
             );
+        }
+        for n in &c.notes {
+            let _ = writeln!(out, "  not fitted  {n}");
         }
     }
     out.push('\n');
