@@ -133,6 +133,46 @@ pub struct CheckSpec {
     pub max_window_cost: Option<f64>,
     /// See `max_window_cost`.
     pub max_monthly_cost: Option<f64>,
+    /// How much more this design may cost than the base `ddbsim diff` compares it with.
+    pub max_cost_increase: Option<CostIncrease>,
+}
+
+/// `[check] max_cost_increase`: how much more a change may cost than its base (`ddbsim diff`),
+/// a month when both scenarios extrapolate their window, else over the window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CostIncrease {
+    /// US dollars.
+    Usd(f64),
+    /// A share of the base's cost (0.1 = 10 %).
+    Share(f64),
+}
+
+impl CostIncrease {
+    /// Reads `"10%"` (a share of the base's cost) or `"25"` / `"$25"` (US dollars).
+    ///
+    /// # Errors
+    /// What the text should have been.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let t = s.trim();
+        let bad = || format!("a percentage of the base's cost (\"10%\") or US dollars (25), at least 0, not {s:?}");
+        let (v, share) = match t.strip_suffix('%') {
+            Some(p) => (p.trim().parse::<f64>().map_err(|_| bad())? / 100.0, true),
+            None => (t.trim_start_matches('$').trim().parse::<f64>().map_err(|_| bad())?, false),
+        };
+        if !v.is_finite() || v < 0.0 {
+            return Err(bad());
+        }
+        Ok(if share { CostIncrease::Share(v) } else { CostIncrease::Usd(v) })
+    }
+
+    /// The increase allowed over a base costing `base` USD.
+    #[must_use]
+    pub fn allowed_usd(self, base: f64) -> f64 {
+        match self {
+            CostIncrease::Usd(x) => x,
+            CostIncrease::Share(f) => f * base,
+        }
+    }
 }
 
 impl Default for CheckSpec {
@@ -149,6 +189,7 @@ impl Default for CheckSpec {
             max_partition_skew: defaults::CHECK_MAX_SKEW,
             max_window_cost: None,
             max_monthly_cost: None,
+            max_cost_increase: None,
         }
     }
 }

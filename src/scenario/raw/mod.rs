@@ -123,6 +123,20 @@ pub struct RawCheck {
     /// Cost guardrail: the most the scenario's own traffic may cost a 730-hour month at the
     /// window's rate, USD (the `cost` phase).
     pub max_monthly_cost: Option<f64>,
+    /// Cost guardrail of `ddbsim diff`: how much more this design may cost than the base it
+    /// is compared with, "10%" of the base's cost or US dollars (25); a month when both
+    /// extrapolate their window, else over the window.
+    pub max_cost_increase: Option<RawCostIncrease>,
+}
+
+/// `max_cost_increase`: US dollars, or a text ("10%", "$25").
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawCostIncrease {
+    /// US dollars.
+    Usd(f64),
+    /// "10%" or "$25".
+    Text(String),
 }
 
 /// An instant written as a string or as a TOML datetime (offset or local date-time), kept

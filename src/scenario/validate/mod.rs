@@ -12,10 +12,10 @@ use names::did_you_mean;
 pub(crate) use names::is_format_char;
 
 use super::locate::{line_col, KeyPath, Locator};
-use super::raw::{RawCheck, RawFidelity, RawMeta, RawPricing, RawScenario};
+use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawPricing, RawScenario};
 use super::{
-    defaults, Action, CapacitySpec, CheckSpec, Fidelity, IndexRef, Op, PriceItem, PricingSpec, Problem, RateShape, ReplicaSpec,
-    SavingsPlan, Scenario, ScenarioError, SimDuration, TableSpec,
+    defaults, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Op, PriceItem, PricingSpec, Problem, RateShape,
+    ReplicaSpec, SavingsPlan, Scenario, ScenarioError, SimDuration, TableSpec,
 };
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
@@ -589,6 +589,13 @@ impl Validator<'_, '_> {
         };
         let max_window_cost = dollars(self, "max_window_cost", raw.max_window_cost);
         let max_monthly_cost = dollars(self, "max_monthly_cost", raw.max_monthly_cost);
+        let max_cost_increase = raw.max_cost_increase.as_ref().and_then(|r| {
+            let text = match r {
+                RawCostIncrease::Usd(x) => x.to_string(),
+                RawCostIncrease::Text(t) => t.clone(),
+            };
+            CostIncrease::parse(&text).map_err(|e| self.err(&at.key("max_cost_increase"), e)).ok()
+        });
         CheckSpec {
             peak,
             steady,
@@ -601,6 +608,7 @@ impl Validator<'_, '_> {
             max_partition_skew,
             max_window_cost,
             max_monthly_cost,
+            max_cost_increase,
         }
     }
 
