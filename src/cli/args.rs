@@ -98,6 +98,10 @@ pub(crate) enum Command {
     /// Compare a scenario's simulation with the table's own CloudWatch history, minute by
     /// minute, and (`--calibrate`) fit the partition key's skew to its throttle events.
     Backtest(BacktestArgs),
+    /// Simulate two designs (BASE and HEAD) on one seed and print what the change does to the
+    /// bill, throttling, failed requests, partitions and the busiest key: cheaper or dearer,
+    /// and whether the design still holds (`--markdown` for a pull-request comment).
+    Diff(DiffArgs),
     /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {
@@ -161,6 +165,41 @@ pub(crate) struct BacktestArgs {
     #[arg(long, value_enum)]
     pub(crate) fidelity: Option<FidelityArg>,
     /// Read `rate = { trace = ... }` files outside the scenario's folder.
+    #[arg(long)]
+    pub(crate) allow_outside: bool,
+}
+
+/// `ddbsim diff`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct DiffArgs {
+    /// The scenario before the change.
+    pub(crate) base: PathBuf,
+    /// The scenario after it.
+    pub(crate) head: PathBuf,
+    /// Print diff.json on stdout, nothing else.
+    #[arg(long, conflicts_with = "markdown")]
+    pub(crate) json: bool,
+    /// Print the Markdown comment for a pull request on stdout, nothing else.
+    #[arg(long)]
+    pub(crate) markdown: bool,
+    /// Master seed of both runs, instead of BASE's.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Simulated duration of both runs, instead of BASE's (e.g. "1h").
+    #[arg(long)]
+    pub(crate) duration: Option<String>,
+    /// Largest share of throttled attempts (and of failed requests) a design may have and hold.
+    #[arg(long, default_value = "0.1%")]
+    pub(crate) max_throttle: String,
+    /// Fail (exit 3) when HEAD costs more than BASE by this: "10%" of BASE's cost or US
+    /// dollars ("25"); a month when both extrapolate, else over the window [default: HEAD's
+    /// `[check] max_cost_increase`, else BASE's].
+    #[arg(long)]
+    pub(crate) max_cost_increase: Option<String>,
+    /// A price catalog (TOML) for both, instead of each scenario's region's built-in prices.
+    #[arg(long)]
+    pub(crate) prices: Option<PathBuf>,
+    /// Read `rate = { trace = ... }` files outside the scenarios' folders.
     #[arg(long)]
     pub(crate) allow_outside: bool,
 }

@@ -132,6 +132,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Check(a) => check::check(&a, stop),
         Command::Backtest(a) => commands::backtest(&a),
+        Command::Diff(a) => commands::diff(&a),
         Command::Import { sources, table, metrics, out, json, force } => {
             commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json, force)
         }

@@ -10,6 +10,7 @@ pub mod backtest;
 pub mod chart_data;
 pub mod check;
 pub mod compare;
+pub mod diff;
 pub mod html;
 pub mod metric;
 pub mod plot;

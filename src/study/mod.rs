@@ -9,10 +9,12 @@
 //! * [`recommend`]: the cheapest capacity settings within a throttle limit, screened by
 //!   [`screen`]'s per-minute model and confirmed by the engine.
 //! * [`check`]: the design guides' load-test plan and design review, for CI.
+//! * [`diff`]: two designs on one seed, side by side, for a pull request's review.
 
 pub mod backtest;
 pub mod check;
 pub mod compare;
+pub mod diff;
 pub mod recommend;
 pub mod runner;
 pub mod screen;

@@ -8,6 +8,7 @@ mod check; // ddbsim check: findings worked by hand, phases, exit codes, JUnit
 mod cli; // the binary as a user runs it: exit codes, files, messages
 mod cost; // bills and compare picks against hand-worked dollars
 mod determinism; // same seed, same bytes
+mod diff; // ddbsim diff: two designs' deltas worked by hand, the pull-request comment, the cost guardrail
 mod entities; // single-table designs: entity types, collections, overloaded and sparse indexes
 mod fidelity; // fast within Monte Carlo noise of exact
 mod fuzz_corpus; // the fuzz targets' committed corpora and findings, replayed

@@ -3,6 +3,7 @@
 mod backtest;
 mod bench;
 mod compare;
+mod diff;
 mod files;
 mod recommend;
 mod run;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 pub(in crate::cli) use backtest::backtest;
 pub(in crate::cli) use bench::bench;
 pub(in crate::cli) use compare::compare;
+pub(in crate::cli) use diff::diff;
 pub(in crate::cli) use files::{import, schema, validate};
 pub(in crate::cli) use recommend::recommend;
 pub(in crate::cli) use run::{plot, run};
