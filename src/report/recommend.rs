@@ -24,6 +24,9 @@ struct CsvRow<'a> {
     picked: bool,
     settings: &'a str,
     screened: bool,
+    /// Why it was not picked: the minute, resource and reason that put it over the limit, or
+    /// the dollars by which the pick beat it.
+    why_not: &'a str,
 }
 
 impl Recommendation {
@@ -44,6 +47,7 @@ impl Recommendation {
                 picked: self.pick == Some(i),
                 settings: &c.description,
                 screened: c.screened,
+                why_not: c.why_not.as_deref().unwrap_or(""),
             })
             .expect("CSV row into memory");
         }
@@ -161,6 +165,11 @@ impl Render for Recommendation {
             ]);
         }
         o.push_str(&align(&rows));
+        for (mode, i) in &self.best_by_mode {
+            if let Some(why) = &self.candidates[*i].why_not {
+                let _ = writeln!(o, "  why not {mode}: {why}");
+            }
+        }
         let _ = writeln!(o);
         self.failed_alone(&mut o);
         self.today_line(&mut o);
@@ -205,6 +214,15 @@ impl Render for Recommendation {
                 }
             }
             None => {
+                // Nothing holds: each mode's least-throttled candidate, and what put it over.
+                for mode in Mode::ALL {
+                    let closest = self.candidates.iter().filter(|c| c.settings.mode() == mode).min_by(|a, b| {
+                        (a.screened, a.throttled_share).partial_cmp(&(b.screened, b.throttled_share)).unwrap_or(std::cmp::Ordering::Equal)
+                    });
+                    if let Some(c) = closest {
+                        let _ = writeln!(o, "closest {mode}: {} — {}", c.description, c.why_not.as_deref().unwrap_or(""));
+                    }
+                }
                 let _ = writeln!(
                     o,
                     "recommended: none — every candidate throttles more than {:.3}% of attempts or fails more than {:.3}% of requests (raise --max-throttle or --max-failed)",

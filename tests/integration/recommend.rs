@@ -336,3 +336,56 @@ fn a_setting_in_force_that_cannot_hold_is_given_up() {
     let text = ddbsim::Render::text(&rec);
     assert!(text.contains("today: provisioned 10 RCU / 250 WCU") && text.contains("does not hold"), "{text}");
 }
+
+/// Every candidate that lost says why, one of each kind on spiky-batch: a simulated one over
+/// the limit names the minute, resource and `ThrottlingReasons` reason with the most events
+/// (its `worst`), with its shares; a screened one over the limit says the figure is the
+/// screen's; one that holds names the dollars a month by which the pick beat it, its cost
+/// less the pick's. The pick has none. The CSV carries the same text.
+#[test]
+fn every_losing_candidate_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = super::ddbsim(&["recommend", "scenarios/spiky-batch.toml", "--json", "--out", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let pick = d["pick"].as_u64().expect("a pick") as usize;
+    let cands = d["candidates"].as_array().unwrap();
+    let pick_usd = cands[pick]["monthly_usd"].as_f64().unwrap();
+    assert!(cands[pick]["why_not"].is_null());
+    let usd = |x: f64| {
+        let cents = (x * 100.0).round() as u64;
+        let whole = cents / 100;
+        let grouped = if whole >= 1000 { format!("{},{:03}", whole / 1000, whole % 1000) } else { whole.to_string() };
+        format!("${grouped}.{:02}", cents % 100)
+    };
+    let (mut over, mut screened, mut dearer) = (0, 0, 0);
+    for (i, c) in cands.iter().enumerate().filter(|(i, _)| *i != pick) {
+        let why = c["why_not"].as_str().unwrap_or_else(|| panic!("candidate {i} has no why_not"));
+        if c["within_limit"] == false && c["screened"] == false {
+            let w = &c["worst"];
+            let reason = w["reason"].as_str().unwrap();
+            assert!(reason.ends_with("ThroughputExceeded") || reason.ends_with("LimitExceeded"), "{reason}");
+            let minute = ddbsim::format::clock(1_767_225_600, w["second"].as_u64().unwrap());
+            assert!(
+                why.starts_with("over the limit: ")
+                    && why.contains(&format!("most in the minute from {minute} on {}", w["resource"].as_str().unwrap()))
+                    && why.contains(reason),
+                "{why}"
+            );
+            over += 1;
+        } else if c["within_limit"] == false {
+            assert!(why.starts_with("over the limit by the per-minute screen's estimate: "), "{why}");
+            screened += 1;
+        } else if c["monthly_usd"].as_f64().unwrap() - pick_usd >= 0.005 {
+            let m = c["monthly_usd"].as_f64().unwrap();
+            assert!(
+                why.starts_with(&format!("holds, but {} a month dearer than the pick", usd(m - pick_usd))),
+                "{why} ({m} vs {pick_usd})"
+            );
+            dearer += 1;
+        }
+    }
+    assert!(over > 0 && screened > 0 && dearer > 0, "{over} {screened} {dearer}");
+    let csv = std::fs::read_to_string(dir.path().join("recommend.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",why_not") && csv.contains("holds, but $"), "{}", &csv[..300]);
+}

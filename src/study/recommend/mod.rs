@@ -34,6 +34,7 @@ mod kept;
 mod search;
 mod tables;
 mod today;
+pub mod why;
 
 use chains::Chains;
 use daily::{daily_blocks, peaks_in};
@@ -305,6 +306,10 @@ pub struct Candidate {
     pub complete: bool,
     /// Its figures are the per-minute screen's estimate, not a simulation's.
     pub screened: bool,
+    /// Where its simulation throttled most: minute, resource and reason.
+    pub worst: Option<why::Worst>,
+    /// Why it was not picked (none for the pick).
+    pub why_not: Option<String>,
 }
 
 /// The recommendation.
@@ -427,6 +432,8 @@ impl<'a> Search<'a> {
             by_dimension: e.by_dimension,
             complete: e.complete,
             screened: e.screened,
+            worst: e.worst,
+            why_not: None,
         });
         let c = &self.candidates[self.candidates.len() - 1];
         self.usages.push(reservable(c).then_some(e.usage));
@@ -532,6 +539,7 @@ impl<'a> Search<'a> {
                 c.by_dimension = e.by_dimension;
                 c.complete = e.complete;
                 c.screened = false;
+                c.worst = e.worst;
                 let within = c.within_limit;
                 self.usages[i] = reservable(c).then_some(e.usage);
                 if i != 0 && !within && self.simulations < CONFIRMATIONS + 1 && o.budget.is_none_or(|b| self.simulations < b) {
@@ -590,6 +598,8 @@ impl<'a> Search<'a> {
             by_dimension,
             complete: c.complete,
             screened: false,
+            worst: c.worst.clone(),
+            why_not: None,
         };
         self.candidates.push(candidate);
         self.usages.push(None);
@@ -598,7 +608,7 @@ impl<'a> Search<'a> {
     /// The recommendation: the pick (simulated), each mode's best (its cheapest simulated
     /// candidate, else its cheapest screened one, marked so) and the cost-throttling front.
     fn finish(self, duration_s: u64) -> Recommendation {
-        let (sc, o, candidates) = (self.sc, self.o, self.candidates);
+        let (sc, o, mut candidates) = (self.sc, self.o, self.candidates);
         let cheapest = |filter: &dyn Fn(&Candidate) -> bool| {
             candidates
                 .iter()
@@ -615,6 +625,12 @@ impl<'a> Search<'a> {
                 cheapest(&|c| !c.screened && c.settings.mode() == m).or_else(|| cheapest(&|c| c.settings.mode() == m)).map(|i| (m, i))
             })
             .collect();
+        let picked = pick.map(|i| candidates[i].clone());
+        for (i, c) in candidates.iter_mut().enumerate() {
+            if pick != Some(i) {
+                c.why_not = Some(why::why_not(c, picked.as_ref(), o.max_throttle, o.max_failed, sc.start_unix_s));
+            }
+        }
         let mut order: Vec<usize> = (0..candidates.len()).collect();
         order.sort_by(|&a, &b| candidates[a].monthly_usd.total_cmp(&candidates[b].monthly_usd).then(a.cmp(&b)));
         let mut front = Vec::new();

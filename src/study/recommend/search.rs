@@ -23,6 +23,8 @@ pub(super) struct Eval {
     pub(super) complete: bool,
     pub(super) by_dimension: [f64; 2],
     pub(super) screened: bool,
+    /// Where the run throttled most (none screened, or none throttled).
+    pub(super) worst: Option<super::why::Worst>,
 }
 
 /// Monthly cost of read and of write capacity in `b`.
@@ -52,6 +54,7 @@ pub(super) fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_
             complete: r.given_up.is_none(),
             by_dimension,
             screened: false,
+            worst: super::why::worst(&r),
         },
         r,
     )
@@ -71,6 +74,7 @@ pub(super) fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eva
         usage: x.usage,
         complete: true,
         screened: true,
+        worst: None,
     }
 }
 
