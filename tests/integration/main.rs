@@ -24,6 +24,7 @@ mod memory; // the guard's memory estimate against the measured peak
 mod properties; // invariants over generated scenarios (proptest)
 mod readme; // every command README shows runs
 mod recommend; // the capacity search against a random search of 256 candidates
+mod release; // the release path here: workflows and action parse, the install script checks a build, the action's step on a local binary
 mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
