@@ -14,7 +14,8 @@
 
 use super::edit::{self, Edit, Section};
 use super::{
-    client_fit, compare, index_fit, table_events, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE,
+    bisect, client_fit, compare, index_fit, table_events, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE,
+    QUIET_EVENTS_PER_MINUTE,
 };
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
@@ -116,25 +117,6 @@ fn key_range_share(sc: &Scenario, b: &Backtest) -> Option<f64> {
     };
     let all = of(false);
     (all > 0.0).then(|| of(true) / all)
-}
-
-/// Bisection on `[lo, hi]` for the value where `f` (increasing) reaches `target`.
-fn bisect(
-    mut lo: f64,
-    mut hi: f64,
-    steps: u32,
-    target: f64,
-    mut f: impl FnMut(f64) -> Result<f64, BacktestError>,
-) -> Result<f64, BacktestError> {
-    for _ in 0..steps {
-        let mid = 0.5 * (lo + hi);
-        if f(mid)? < target {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Ok(0.5 * (lo + hi))
 }
 
 /// One family's fit.

@@ -8,7 +8,7 @@
 //! identifiable, with how far the events moved between one instance and the most tried.
 
 use super::edit::{Edit, Section};
-use super::{table_events, BacktestError, Parameter, EVENTS_TOLERANCE};
+use super::{bisect, table_events, BacktestError, Parameter, EVENTS_TOLERANCE};
 use crate::engine::RunOptions;
 use crate::import::Recorded;
 use crate::scenario::Scenario;
@@ -48,26 +48,6 @@ fn kept(sc: &Scenario, low: u64, high: u64, note: String) -> FleetFit {
     let param =
         Parameter { path: PATH.into(), value: sc.client.instances as f64, low: low as f64, high: high as f64, note, identified: false };
     FleetFit::Bounded(param)
-}
-
-/// Bisection on log2 of the fleet in `[lo, hi]` for where the table's events (increasing with
-/// the fleet) reach `target`.
-fn bisect(
-    mut lo: f64,
-    mut hi: f64,
-    steps: u32,
-    target: f64,
-    f: &mut impl FnMut(f64) -> Result<f64, BacktestError>,
-) -> Result<f64, BacktestError> {
-    for _ in 0..steps {
-        let mid = 0.5 * (lo + hi);
-        if f(mid)? < target {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Ok(0.5 * (lo + hi))
 }
 
 /// Fits the fleet of `sc` to `target` recorded throttle events of the table.

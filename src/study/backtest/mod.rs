@@ -245,6 +245,25 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
     })
 }
 
+/// Bisection on `[lo, hi]` for the value where `f` (increasing) reaches `target`.
+fn bisect(
+    mut lo: f64,
+    mut hi: f64,
+    steps: u32,
+    target: f64,
+    mut f: impl FnMut(f64) -> Result<f64, BacktestError>,
+) -> Result<f64, BacktestError> {
+    for _ in 0..steps {
+        let mid = 0.5 * (lo + hi);
+        if f(mid)? < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(0.5 * (lo + hi))
+}
+
 /// The table's simulated throttle events (all reasons) over the minutes compared with `rec`.
 fn table_events(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<f64, BacktestError> {
     let b = compare(sc, &simulate(sc, opts), rec)?;
