@@ -40,9 +40,11 @@ struct RawCatalog {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawItem {
-    usd: f64,
+    usd: Option<f64>,
     verified: bool,
     source: String,
+    /// `false`: AWS does not sell this in the region (only the 3-year reservation may say so).
+    offered: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,8 +73,11 @@ pub struct Catalog {
     pub region: String,
     /// Date the prices were read.
     pub prices_read_on: String,
-    /// Prices by item.
+    /// Prices by item: every item the region sells.
     pub items: BTreeMap<PriceItem, Price>,
+    /// What the region does not sell (the 3-year reservation in us-east-2), with the source
+    /// that says so.
+    pub not_offered: BTreeMap<PriceItem, String>,
     /// Always-free provisioned RCU.
     pub free_rcu: u64,
     /// Always-free provisioned WCU.
@@ -170,14 +175,30 @@ impl Catalog {
             }
         }
         let mut items = BTreeMap::new();
+        let mut not_offered = BTreeMap::new();
         for (name, it) in raw.items {
             let Some(item) = PriceItem::from_name(&name) else {
                 return Err(bad(format!("items.{name}: unknown price item")));
             };
-            if !it.usd.is_finite() || it.usd < 0.0 {
-                return Err(bad(format!("items.{name}.usd: a price must be a finite number >= 0, not {}", it.usd)));
+            if it.offered == Some(false) {
+                if PriceItem::RESERVED_3Y.contains(&item) && it.usd.is_none() {
+                    not_offered.insert(item, it.source);
+                    continue;
+                }
+                return Err(bad(format!(
+                    "items.{name}.offered: only the 3-year reservation's items may be `offered = false`, and then without a price"
+                )));
             }
-            items.insert(item, Price { usd: it.usd, verified: it.verified, source: it.source });
+            let usd = it.usd.ok_or_else(|| bad(format!("items.{name}.usd: missing; give the price, or `offered = false`")))?;
+            if !usd.is_finite() || usd < 0.0 {
+                return Err(bad(format!("items.{name}.usd: a price must be a finite number >= 0, not {usd}")));
+            }
+            items.insert(item, Price { usd, verified: it.verified, source: it.source });
+        }
+        if !not_offered.is_empty() && not_offered.len() != PriceItem::RESERVED_3Y.len() {
+            return Err(bad(
+                "items.reserved_3y_*: a region sells the 3-year reservation or not; mark all four `offered = false`, or none".into()
+            ));
         }
         if !raw.free_tier.storage_gb.is_finite() || raw.free_tier.storage_gb < 0.0 {
             return Err(bad("free_tier.storage_gb: must be a finite number >= 0".into()));
@@ -186,6 +207,7 @@ impl Catalog {
             region: raw.region,
             prices_read_on: raw.prices_read_on,
             items,
+            not_offered,
             free_rcu: raw.free_tier.rcu,
             free_wcu: raw.free_tier.wcu,
             free_storage_gb: raw.free_tier.storage_gb,
@@ -196,15 +218,38 @@ impl Catalog {
     #[must_use]
     pub fn with_overrides(mut self, overrides: &[(PriceItem, f64)]) -> Self {
         for &(k, v) in overrides {
+            self.not_offered.remove(&k);
             self.items.insert(k, Price { usd: v, verified: false, source: "[pricing.overrides] in the scenario".into() });
         }
+        if !self.not_offered.is_empty() {
+            // Part of an offering the region does not sell was priced: it stays unsold.
+            for i in PriceItem::RESERVED_3Y {
+                if self.items.remove(&i).is_some() {
+                    self.not_offered.insert(i, "not sold in the region; overriding some of its prices does not make it sold".into());
+                }
+            }
+        }
         self
+    }
+
+    /// Whether the region sells reserved capacity of `years`: `Err` with the reason (the
+    /// catalog's source) when it does not.
+    ///
+    /// # Errors
+    /// The reason, naming the region, when the term is not sold there.
+    pub fn sells_reserved(&self, years: u32) -> Result<(), String> {
+        let (upfront, _) = PriceItem::reserved(years, true);
+        match self.not_offered.get(&upfront) {
+            Some(source) => Err(format!("AWS sells no {years}-year reserved capacity in {}: {source}", self.region)),
+            None => Ok(()),
+        }
     }
 
     /// A price.
     ///
     /// # Panics
-    /// Never: a catalog prices every item (checked when it is parsed).
+    /// On an item the region does not sell (see [`Catalog::sells_reserved`]): a catalog prices
+    /// every other item (checked when it is parsed).
     #[must_use]
     pub fn price(&self, item: PriceItem) -> &Price {
         &self.items[&item]
@@ -254,35 +299,63 @@ mod tests {
         for r in known_regions() {
             let c = Catalog::for_region(r).unwrap();
             assert_eq!(c.region, r);
-            assert_eq!(c.items.len(), PriceItem::ALL.len());
+            assert_eq!(c.items.len() + c.not_offered.len(), PriceItem::ALL.len());
         }
         assert!(Catalog::for_region("mars-north-1").is_none());
         assert_eq!(known_regions(), crate::scenario::validate::KNOWN_REGIONS);
     }
 
-    /// One hand-worked price per region, from AWS's reserved-capacity tool (provisioned) and
-    /// the ratio rule of `tools/regional_prices.py` (on-demand and storage).
+    /// Prices as docs/prices-verified.md found them in Price-List-derived sources, and the
+    /// ratio rule of `tools/regional_prices.py` where it found none.
     #[test]
-    fn regional_catalogs_price_as_worked_by_hand() {
-        let p = |r: &str, i: PriceItem| Catalog::for_region(r).unwrap().price(i).usd;
-        // eu-west-1: $0.000735 a WCU-hour; on-demand $0.625 x 0.000735 / 0.00065 = $0.706731 per
-        // million writes (half the $1.4135 before November 2024); storage $0.25 x 1.130769 = $0.282692.
-        assert_eq!(p("eu-west-1", PriceItem::ProvisionedWcuHour), 0.000735);
-        assert!((p("eu-west-1", PriceItem::OnDemandWritePerMillion) - 0.706731).abs() < 1e-6);
-        assert!((p("eu-west-1", PriceItem::StorageGbMonth) - 0.282692).abs() < 1e-6);
-        // eu-central-1: $0.0001586 an RCU-hour; 1-year 100 WCU $183 + $0.0157 an hour.
+    fn regional_catalogs_price_as_their_sources_say() {
+        let c = |r: &str| Catalog::for_region(r).unwrap();
+        let p = |r: &str, i: PriceItem| c(r).price(i).usd;
+        // eu-west-1 as its Price List readings give it (S4, S10): $0.705 a million writes, not the
+        // ratio's 0.625 x 0.000735 / 0.00065 = 0.706731; PITR $0.22, not 0.8 x storage.
+        assert_eq!(p("eu-west-1", PriceItem::OnDemandWritePerMillion), 0.705);
+        assert_eq!(p("eu-west-1", PriceItem::PitrGbMonth), 0.22);
+        assert_eq!(p("eu-west-1", PriceItem::ReplicatedWritePerMillion), 0.705);
+        assert!(c("eu-west-1").price(PriceItem::OnDemandWritePerMillion).verified);
+        // Backup was found nowhere for eu-west-1: the ratio, $0.10 x 1.130769, unverified.
+        assert!((p("eu-west-1", PriceItem::BackupGbMonth) - 0.113077).abs() < 1e-6);
+        assert!(!c("eu-west-1").price(PriceItem::BackupGbMonth).verified);
+        // eu-central-1: storage $0.306 (S4, S5); provisioned from AWS's tool alone, unverified.
+        assert_eq!(p("eu-central-1", PriceItem::StorageGbMonth), 0.306);
         assert_eq!(p("eu-central-1", PriceItem::ProvisionedRcuHour), 0.0001586);
-        assert_eq!(p("eu-central-1", PriceItem::Reserved1yWcu100Upfront), 183.0);
-        // ap-northeast-1: on-demand reads $0.125 x 0.000742 / 0.00065 = $0.142692; transfer $0.09/GB.
-        assert!((p("ap-northeast-1", PriceItem::OnDemandReadPerMillion) - 0.142692).abs() < 1e-6);
+        assert!(!c("eu-central-1").price(PriceItem::ProvisionedRcuHour).verified);
+        // ap-northeast-1: $0.715 a million writes, $0.1425 reads (S6, S12); transfer $0.09/GB.
+        assert_eq!(p("ap-northeast-1", PriceItem::OnDemandWritePerMillion), 0.715);
+        assert_eq!(p("ap-northeast-1", PriceItem::OnDemandReadPerMillion), 0.1425);
         assert_eq!(p("ap-northeast-1", PriceItem::CrossRegionTransferGb), 0.09);
-        // ap-southeast-1: rWCU-hour $0.00074.
+        // ap-southeast-1: rWCU-hour $0.00074 (S7).
         assert_eq!(p("ap-southeast-1", PriceItem::ReplicatedWcuHour), 0.00074);
-        // us-east-2 and us-west-2 price as us-east-1 (3-year reservation: us-east-1's).
-        for r in ["us-east-2", "us-west-2"] {
-            assert_eq!(p(r, PriceItem::OnDemandWritePerMillion), 0.625);
-            assert_eq!(p(r, PriceItem::Reserved3yWcu100Upfront), 180.0);
-        }
+        // DAX: dax.r5.large $0.255 an hour in us-east-1 (S8, S9, S2), not the $0.171 ladder;
+        // eu-west-1's is inferred from it by the ratio: 0.255 x 1.130769 = $0.288346.
+        assert_eq!(p("us-east-1", PriceItem::DaxR5LargeHour), 0.255);
+        assert!((p("eu-west-1", PriceItem::DaxR5LargeHour) - 0.288346).abs() < 1e-6);
+        // us-east-2 sells no 3-year reservation; us-west-2 does, at us-east-1's prices.
+        assert!(c("us-east-2").sells_reserved(3).unwrap_err().contains("AWS sells no 3-year reserved capacity in us-east-2"));
+        assert!(c("us-east-2").sells_reserved(1).is_ok() && !c("us-east-2").items.contains_key(&PriceItem::Reserved3yWcu100Upfront));
+        assert_eq!(p("us-west-2", PriceItem::Reserved3yWcu100Upfront), 180.0);
+        assert_eq!(p("us-east-2", PriceItem::OnDemandWritePerMillion), 0.625);
+    }
+
+    /// Only the 3-year reservation may be marked unsold, all four items together and without a
+    /// price; overriding part of it does not make it sold.
+    #[test]
+    fn an_offering_the_region_does_not_sell_is_marked_whole() {
+        let east2 = Catalog::for_region("us-east-2").unwrap();
+        let text = BUILTIN[1].1;
+        let bad = |t: &str| Catalog::parse(t, Path::new("p.toml")).unwrap_err().to_string();
+        let one = text.replacen("[items.reserved_3y_wcu_100_hour]\noffered = false", "[items.reserved_3y_wcu_100_hour]\nusd = 0.0081", 1);
+        assert!(bad(&one).contains("mark all four"), "{}", bad(&one));
+        let storage = text.replace("[items.storage_gb_month]\nusd = 0.25", "[items.storage_gb_month]\noffered = false");
+        assert!(bad(&storage).contains("items.storage_gb_month.offered"), "{}", bad(&storage));
+        let part = east2.clone().with_overrides(&[(PriceItem::Reserved3yWcu100Upfront, 180.0)]);
+        assert!(part.sells_reserved(3).is_err() && !part.items.contains_key(&PriceItem::Reserved3yWcu100Upfront));
+        let all = east2.with_overrides(&PriceItem::RESERVED_3Y.map(|i| (i, 1.0)));
+        assert!(all.sells_reserved(3).is_ok());
     }
 
     #[test]

@@ -244,6 +244,14 @@ impl PriceItem {
         }
     }
 
+    /// The 3-year reservation's items: a region may not sell it (us-east-2).
+    pub const RESERVED_3Y: [PriceItem; 4] = [
+        PriceItem::Reserved3yWcu100Upfront,
+        PriceItem::Reserved3yWcu100Hour,
+        PriceItem::Reserved3yRcu100Upfront,
+        PriceItem::Reserved3yRcu100Hour,
+    ];
+
     /// Reserved capacity of `years` (1, else 3) for a dimension: (upfront, hourly), per 100 units.
     #[must_use]
     pub const fn reserved(years: u32, write: bool) -> (Self, Self) {

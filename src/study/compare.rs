@@ -323,7 +323,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
         add(mode, desc, &s, run(&s), &mut rows);
     }
 
-    if !ia && sc.pricing.extrapolate {
+    if !ia && sc.pricing.extrapolate && catalog.sells_reserved(o.reserved_years).is_ok() {
         if let Some(aws) = ran.iter().find(|m| m.mode == CompareMode::AutoscalingAws) {
             // The reservation covers the table and its GSIs together: size it on their sum.
             let total = |f: fn(&crate::cost::ResourceUsage) -> &Vec<f64>| {

@@ -419,7 +419,7 @@ fn stream_pollers_that_cost_more_than_the_writes_are_flagged() {
 }
 
 /// A DAX cluster in front of 100 eventually consistent reads a second of 1 KB items (0.5 RRU
-/// each, $0.125 per million: about $16 a month) costs 3 x $0.171 x 730 h = $374.49 a month:
+/// each, $0.125 per million: about $16 a month) costs 3 x $0.255 x 730 h = $558.45 a month:
 /// check warns that it costs more than it saves, with the re-simulated bill without it.
 #[test]
 fn a_dax_cluster_that_costs_more_than_its_reads_is_flagged() {
@@ -448,7 +448,7 @@ steady = "15m"
     );
     let c = run_check(&sc);
     let f = finding(&c, "dax-costs-more-than-it-saves");
-    assert!((n(f, "dax_monthly_usd") - 3.0 * 0.171 * 730.0).abs() < 1e-6, "{f:#?}");
+    assert!((n(f, "dax_monthly_usd") - 3.0 * 0.255 * 730.0).abs() < 1e-6, "{f:#?}");
     assert!(n(f, "monthly_with_usd") > n(f, "monthly_without_usd") + 300.0, "{f:#?}");
     // 100 reads a second over 1,000 keys: 30 requests per key per TTL, a 30/31 hit ratio.
     assert!((n(f, "hit_ratio") - 30.0 / 31.0).abs() < 1e-6, "{f:#?}");

@@ -21,6 +21,7 @@ mod indexes; // GSI cascade, index write units, LSI collections, propagation, ba
 mod malformed; // a battery of bad scenarios, each with a clear error
 mod measured; // the real service's published measurements, reproduced by the default model
 mod memory; // the guard's memory estimate against the measured peak
+mod prices; // a bill per region against the figure its price source worked
 mod properties; // invariants over generated scenarios (proptest)
 mod readme; // every command README shows runs
 mod recommend; // the capacity search against a random search of 256 candidates

@@ -20,6 +20,7 @@ pub(in crate::cli) fn compare(a: &CompareArgs, stop: &StopToken) -> Result<(), C
     if a.reserved_term != 1 && a.reserved_term != 3 {
         return Err(CliError::Argument(format!("--reserved-term: 1 or 3 years, not {}", a.reserved_term)));
     }
+    catalog.sells_reserved(a.reserved_term).map_err(|why| CliError::Argument(format!("--reserved-term {}: {why}", a.reserved_term)))?;
     if !(0.0..=100.0).contains(&a.reserved_percentile) {
         return Err(CliError::Argument(format!("--reserved-percentile: 0 to 100, not {}", a.reserved_percentile)));
     }

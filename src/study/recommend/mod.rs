@@ -377,6 +377,8 @@ fn search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Recommendat
         None
     } else if let Some(why) = no_reservation(sc, duration_s) {
         Some(why)
+    } else if let Err(why) = catalog.sells_reserved(o.reserved_years) {
+        Some(why)
     } else {
         search.reserve();
         None
