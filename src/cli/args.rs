@@ -172,10 +172,20 @@ pub(crate) struct BacktestArgs {
 /// `ddbsim diff`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DiffArgs {
-    /// The scenario before the change.
+    /// The design before the change: a scenario (.toml), a folder of scenarios (paired with
+    /// HEAD's by file name), or a table definition as `import` reads it (CloudFormation, CDK,
+    /// Terraform, describe-table; its tables paired with HEAD's by name).
     pub(crate) base: PathBuf,
-    /// The scenario after it.
+    /// The design after it, in the same forms.
     pub(crate) head: PathBuf,
+    /// CloudWatch history of the table, for definitions: both revisions are imported with it,
+    /// so it is the traffic of both (without it, both take the traffic `import` assumes from
+    /// BASE's definition).
+    #[arg(long, value_name = "FILE|DIR")]
+    pub(crate) metrics: Vec<PathBuf>,
+    /// Only this table of each definition.
+    #[arg(long)]
+    pub(crate) table: Option<String>,
     /// Print diff.json on stdout, nothing else.
     #[arg(long, conflicts_with = "markdown")]
     pub(crate) json: bool,

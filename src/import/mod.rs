@@ -176,12 +176,17 @@ fn metric_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ImportError> {
     Ok(out)
 }
 
-/// Imports the table of `sources` (named `table` when they define several) with the history
-/// in `metrics`; trace files are named after `stem`.
-///
-/// # Errors
-/// [`ImportError`] naming the file, where in it, and why.
-pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, stem: &str) -> Result<Imported, ImportError> {
+/// What the inputs hold, read: the tables they define (scaling attached) and the other
+/// documents (metrics, Contributor Insights reports) among them.
+struct Sources {
+    tables: Vec<TableDef>,
+    notes: Vec<String>,
+    metric_inputs: Vec<Input>,
+    top_keys: Vec<TopKeys>,
+    unnamed: Vec<(PathBuf, def::Unnamed)>,
+}
+
+fn read_sources(sources: &[PathBuf]) -> Result<Sources, ImportError> {
     let mut tables: Vec<TableDef> = Vec::new();
     let mut scaling = Vec::new();
     let mut notes = Vec::new();
@@ -217,6 +222,40 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
         }
     }
     def::attach_scaling(&mut tables, &scaling, &mut notes);
+    Ok(Sources { tables, notes, metric_inputs, top_keys, unnamed })
+}
+
+/// The names of the DynamoDB tables `sources` define (a template's in the order of their logical IDs).
+///
+/// # Errors
+/// [`ImportError`] naming the file, where in it, and why.
+pub fn table_names(sources: &[PathBuf]) -> Result<Vec<String>, ImportError> {
+    Ok(read_sources(sources)?.tables.into_iter().map(|t| t.name).collect())
+}
+
+/// Imports the table of `sources` (named `table` when they define several) with the history
+/// in `metrics`; trace files are named after `stem`.
+///
+/// # Errors
+/// [`ImportError`] naming the file, where in it, and why.
+pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, stem: &str) -> Result<Imported, ImportError> {
+    import_with_traffic(sources, metrics, table, stem, None)
+}
+
+/// [`import`], with the traffic assumed when there is no history (`metrics` empty) taken from
+/// the definition `traffic` instead of the table's own: two revisions of a definition, one
+/// traffic model (`ddbsim diff`). With a history, the history is the traffic of both.
+///
+/// # Errors
+/// [`ImportError`] naming the file, where in it, and why.
+pub fn import_with_traffic(
+    sources: &[PathBuf],
+    metrics: &[PathBuf],
+    table: Option<&str>,
+    stem: &str,
+    traffic: Option<&TableDef>,
+) -> Result<Imported, ImportError> {
+    let Sources { tables, mut notes, mut metric_inputs, top_keys, unnamed } = read_sources(sources)?;
     let mut chosen = match (table, tables.len()) {
         (_, 0) => {
             return Err(ImportError {
@@ -286,7 +325,7 @@ pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, ste
             ));
         }
     }
-    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews);
+    let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews, traffic);
     Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
 }
 

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 pub const MARKDOWN_LIMIT: usize = 60_000;
 
 /// A signed window cost: `+$0.0375`, `-$12.40`.
-fn signed_usd(x: f64) -> String {
+pub(super) fn signed_usd(x: f64) -> String {
     if x >= 0.0 {
         format!("+{}", usd_window(x))
     } else {
@@ -73,7 +73,7 @@ pub fn headline(d: &Diff) -> String {
 }
 
 /// Rows of the side-by-side table: (what, base, head, change).
-fn rows(d: &Diff) -> Vec<[String; 4]> {
+pub(super) fn rows(d: &Diff) -> Vec<[String; 4]> {
     let (b, h) = (&d.base, &d.head);
     let mut rows = vec![["window cost".to_string(), usd_window(b.window_usd), usd_window(h.window_usd), signed_usd(d.window_delta_usd)]];
     if let (Some(bm), Some(hm), Some(dm)) = (b.monthly_usd, h.monthly_usd, d.monthly_delta_usd) {
@@ -108,27 +108,26 @@ fn rows(d: &Diff) -> Vec<[String; 4]> {
     rows
 }
 
+/// `table` in columns, the first left-aligned and the rest right-aligned.
+pub(super) fn aligned<const N: usize>(out: &mut String, table: &[[String; N]]) {
+    let width: Vec<usize> = (0..N).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for r in table {
+        let mut line = format!("{:<w$}", r[0], w = width[0]);
+        for c in 1..N {
+            let _ = write!(line, "  {:>w$}", r[c], w = width[c]);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
 /// The terminal text: the verdict, then the table, then the line items that changed.
 #[must_use]
 pub fn text(d: &Diff, base: &str, head: &str) -> String {
     let mut out = format!("ddbsim diff · {base} → {head} · {} window · seed {}\n\n{}\n\n", window(d.duration_s), d.seed, headline(d));
     let mut table = vec![["".to_string(), "base".into(), "head".into(), "change".into()]];
     table.extend(rows(d));
-    let width: Vec<usize> = (0..4).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
-    for r in &table {
-        let _ = writeln!(
-            out,
-            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            w0 = width[0],
-            w1 = width[1],
-            w2 = width[2],
-            w3 = width[3]
-        );
-    }
+    aligned(&mut out, &table);
     let changed: Vec<_> = d.lines.iter().filter(|l| l.delta_usd.abs() >= 0.000_05).collect();
     if !changed.is_empty() {
         out.push_str("\nline items that changed (over the window):\n");

@@ -11,6 +11,7 @@ pub mod chart_data;
 pub mod check;
 pub mod compare;
 pub mod diff;
+pub mod diff_set;
 pub mod html;
 pub mod metric;
 pub mod plot;

@@ -113,3 +113,141 @@ fn a_cost_guardrail_fails_the_diff_with_its_figure() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.code() == Some(1) && err.contains("check.max_cost_increase") && err.contains("\"10%\""), "{err}");
 }
+
+/// Provisioned capacity over a window is billed time-weighted: units x hours x the hourly price.
+const RCU_HOUR: f64 = 0.00013;
+const WCU_HOUR: f64 = 0.00065;
+
+fn provisioned(name: &str, read: u64, write: u64) -> String {
+    format!(
+        "[scenario]\nduration = \"10m\"\nseed = 3\n\n[table]\nname = \"{name}\"\npartition_key = \"id\"\n\
+         capacity = {{ mode = \"provisioned\", read = {read}, write = {write} }}\n\n[keys.id]\ncardinality = 1000\n\n\
+         [[pattern]]\nname = \"read\"\nop = \"get_item\"\nitem_bytes = 1000\nrate = {{ constant = 2 }}\n"
+    )
+}
+
+fn design<'a>(d: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    d["designs"].as_array().unwrap().iter().find(|x| x["name"] == name).unwrap_or_else(|| panic!("no design {name}: {d}"))
+}
+
+/// Two folders, paired by file name: orders.toml changes its index's projection (the pair
+/// above: ~-$0.0375), ledger.toml is removed (100 RCU and 50 WCU for 10 minutes:
+/// (100 x 0.00013 + 50 x 0.00065) / 6 = $0.0075833 saved) and audit.toml added (20 and 20:
+/// 20 x 0.00078 / 6 = $0.0026 more). The whole is the sum, and no longer holds because
+/// orders.toml does not.
+#[test]
+fn two_folders_pair_by_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, head) = (dir.path().join("base"), dir.path().join("head"));
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::create_dir_all(&head).unwrap();
+    std::fs::copy(BASE, base.join("orders.toml")).unwrap();
+    std::fs::copy(HEAD, head.join("orders.toml")).unwrap();
+    std::fs::write(base.join("ledger.toml"), provisioned("Ledger", 100, 50)).unwrap();
+    std::fs::write(head.join("audit.toml"), provisioned("Audit", 20, 20)).unwrap();
+    let (b, h) = (base.to_str().unwrap(), head.to_str().unwrap());
+    let d = json(&["diff", b, h, "--json"]);
+    let names: Vec<&str> = d["designs"].as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["audit.toml", "ledger.toml", "orders.toml"]);
+    let (audit, ledger, orders) = (design(&d, "audit.toml"), design(&d, "ledger.toml"), design(&d, "orders.toml"));
+    assert_eq!(
+        (audit["status"].as_str(), ledger["status"].as_str(), orders["status"].as_str()),
+        (Some("added"), Some("removed"), Some("changed"))
+    );
+    let ledger_usd = ledger["base"]["window_usd"].as_f64().unwrap();
+    let audit_usd = audit["head"]["window_usd"].as_f64().unwrap();
+    assert!((ledger_usd - (100.0 * RCU_HOUR + 50.0 * WCU_HOUR) / 6.0).abs() < 1e-9, "{ledger_usd}");
+    assert!((audit_usd - 20.0 * (RCU_HOUR + WCU_HOUR) / 6.0).abs() < 1e-9, "{audit_usd}");
+    let orders_delta = orders["diff"]["window_delta_usd"].as_f64().unwrap();
+    assert!((orders_delta / -0.0375 - 1.0).abs() < 0.05, "{orders_delta}");
+    let total = d["window_delta_usd"].as_f64().unwrap();
+    assert!((total - (orders_delta - ledger_usd + audit_usd)).abs() < 1e-12, "{total}");
+    assert_eq!((d["cost"].as_str(), d["holds"].as_str()), (Some("cheaper"), Some("no_longer_holds")));
+    let o = ddbsim(&["diff", b, h, "--markdown"]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(md.contains("3 designs: 1 changed, 1 added, 1 removed · NO LONGER HOLDS: orders.toml**"), "{md}");
+    assert!(md.contains("| ledger.toml | removed | $0.0076 | - | -$0.0076 | holds → - |"), "{md}");
+    assert!(md.contains("| audit.toml | added | - | $0.0026 | +$0.0026 | - → holds |"), "{md}");
+    assert!(md.contains("<details><summary>orders.toml: CHEAPER by $0.03"), "{md}");
+    // Swapped, the whole is dearer by as much: over a guardrail of a cent, exit 3.
+    let o = ddbsim(&["diff", h, b, "--max-cost-increase", "0.01"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("DEARER by $0.04") && text.contains("OVER THE COST GUARDRAIL") && text.contains("\norders.toml · seed 5\n"),
+        "{text}"
+    );
+}
+
+/// Two revisions of a CloudFormation template (tests/fixtures/diff/): Orders moves from 800
+/// RCU / 300 WCU provisioned to on-demand, Ledger (10/10) goes, Audit (20/20) comes. With no
+/// history, import assumes traffic at half the provisioned capacity, and both revisions of
+/// Orders take the base's: 400 strongly consistent reads and 150 writes a second of 1 KB
+/// items for the hour import assumes. Base Orders' capacity: 800 x 0.00013 + 300 x 0.00065 =
+/// $0.299; head Orders' requests: 1,440,000 RRU x $0.125 + 540,000 WRU x $0.625 a million = $0.5175 (Poisson
+/// arrivals: within 1 %). Ledger: $0.0078 saved; Audit: $0.0156 more.
+#[test]
+fn two_revisions_of_a_template_share_one_traffic_model() {
+    let (b, h) = ("tests/fixtures/diff/base.yaml", "tests/fixtures/diff/head.yaml");
+    let d = json(&["diff", b, h, "--json"]);
+    let orders = &design(&d, "Orders")["diff"];
+    // Capacity and request lines (the items the hour's writes add bill a little storage too).
+    let capacity = |side: &str| line(orders, "Orders", "reads", side) + line(orders, "Orders", "writes", side);
+    assert!((capacity("base_usd") - 0.299).abs() < 1e-9, "{}", capacity("base_usd"));
+    assert!((capacity("head_usd") / 0.5175 - 1.0).abs() < 0.01, "{}", capacity("head_usd"));
+    let reads = line(orders, "Orders", "reads", "head_usd");
+    assert!((reads / 0.18 - 1.0).abs() < 0.01, "head's reads are base's traffic, 400 a second: {reads}");
+    let ledger = design(&d, "Ledger")["base"]["window_usd"].as_f64().unwrap();
+    let audit = design(&d, "Audit")["head"]["window_usd"].as_f64().unwrap();
+    assert!(
+        (ledger - 10.0 * (RCU_HOUR + WCU_HOUR)).abs() < 1e-4 && (audit - 20.0 * (RCU_HOUR + WCU_HOUR)).abs() < 1e-4,
+        "{ledger} {audit}"
+    );
+    assert_eq!((d["cost"].as_str(), d["holds"].as_str()), (Some("dearer"), Some("still_holds")));
+    // One table of each: the single diff, its traffic still the base's.
+    let one = json(&["diff", b, h, "--table", "Orders", "--json"]);
+    assert!((one["window_delta_usd"].as_f64().unwrap() - orders["window_delta_usd"].as_f64().unwrap()).abs() < 1e-12);
+    // A history is one table's: several tables need --table.
+    let o = ddbsim(&["diff", b, h, "--metrics", "tests/fixtures/import/metric-data-5m.json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() == Some(1) && err.contains("--metrics") && err.contains("choose one with --table"), "{err}");
+    let o = ddbsim(&["diff", b, h, "--table", "Nope"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() == Some(1) && err.contains("no table named Nope") && err.contains("Orders") && err.contains("Ledger"), "{err}");
+}
+
+/// With a history, both revisions replay it: the bundled describe-table (400 RCU / 150 WCU
+/// provisioned) against the same table on-demand, over metric-data-5m.json's two hours. The
+/// history records 7,200,000 consumed read units of the table and no read throttling, so
+/// on-demand reads cost 7.2 M x $0.125 a million = $0.90 (within 2 %: the replay draws its
+/// requests). The provisioned base bills the capacity the history records.
+#[test]
+fn two_revisions_replay_one_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut def: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/fixtures/import/describe-table.json").unwrap()).unwrap();
+    def["Table"]["BillingModeSummary"]["BillingMode"] = "PAY_PER_REQUEST".into();
+    def["Table"]["ProvisionedThroughput"]["ReadCapacityUnits"] = 0.into();
+    def["Table"]["ProvisionedThroughput"]["WriteCapacityUnits"] = 0.into();
+    let head = dir.path().join("on-demand.json");
+    std::fs::write(&head, def.to_string()).unwrap();
+    let d = json(&[
+        "diff",
+        "tests/fixtures/import/describe-table.json",
+        head.to_str().unwrap(),
+        "--metrics",
+        "tests/fixtures/import/metric-data-5m.json",
+        "--json",
+    ]);
+    assert_eq!(d["duration_s"], 7_200);
+    let reads = line(&d, "Orders", "reads", "head_usd");
+    assert!((reads / 0.90 - 1.0).abs() < 0.02, "{reads}");
+    // Base bills the read capacity the history records instead: 28,800 over 24 five-minute
+    // datapoints, 1,200 RCU on average, for 2 hours at $0.00013.
+    let base_reads = line(&d, "Orders", "reads", "base_usd");
+    assert!((base_reads - 1_200.0 * 2.0 * RCU_HOUR).abs() < 1e-6, "{base_reads}");
+    let o = ddbsim(&["diff", BASE, HEAD, "--metrics", "tests/fixtures/import/metric-data-5m.json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.code() == Some(1) && err.contains("--metrics: the history is for table definitions"), "{err}");
+}

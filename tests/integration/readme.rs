@@ -50,12 +50,13 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A scratch folder holding the bundled scenarios and the import fixtures, as README's commands
+/// A scratch folder holding the bundled scenarios and the import and diff fixtures, as README's commands
 /// expect them.
 fn scratch() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     copy_dir(Path::new("scenarios"), &d.path().join("scenarios"));
     copy_dir(Path::new("tests/fixtures/import"), &d.path().join("tests/fixtures/import"));
+    copy_dir(Path::new("tests/fixtures/diff"), &d.path().join("tests/fixtures/diff"));
     d
 }
 
@@ -113,5 +114,5 @@ fn every_json_document_has_the_keys_readme_documents() {
         assert_eq!(a, b, "`{cmd}`: keys printed vs README");
         checked += 1;
     }
-    assert_eq!(checked, 13, "README's JSON table lost rows");
+    assert_eq!(checked, 14, "README's JSON table lost rows");
 }

@@ -107,8 +107,17 @@ pub(crate) struct Skew {
 }
 
 /// The scenario, and its trace files named `{stem}-{pattern}.csv`: the definition's sections,
-/// then the traffic rebuilt from the history (or assumed), then the recorded capacity changes.
-pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], notes: &[String], stem: &str, skews: &[Skew]) -> Written {
+/// then the traffic rebuilt from the history (or assumed from `traffic`'s capacity, else the
+/// table's), then the recorded capacity changes.
+pub(crate) fn scenario(
+    t: &TableDef,
+    grid: Option<&Grid>,
+    sources: &[String],
+    notes: &[String],
+    stem: &str,
+    skews: &[Skew],
+    traffic: Option<&TableDef>,
+) -> Written {
     let mut s = header(grid, sources, notes);
     let item = match (t.size_bytes, t.item_count) {
         (Some(b), Some(n)) if n > 0 && b > 0 => (b / n).clamp(1, MAX_ITEM),
@@ -126,7 +135,7 @@ pub(crate) fn scenario(t: &TableDef, grid: Option<&Grid>, sources: &[String], no
     let write_requests_total = match grid {
         Some(g) => patterns::from_history(t, g, item, stem, &mut traces, &mut patterns),
         None => {
-            patterns::assumed(t, item, &mut patterns);
+            patterns::assumed(traffic.unwrap_or(t), traffic.is_some(), item, &mut patterns);
             0.0
         }
     };

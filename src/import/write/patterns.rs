@@ -116,13 +116,18 @@ pub(super) fn from_history(
 }
 
 /// The patterns of a definition without history: reads and writes at half the provisioned
-/// capacity (or 100 a second).
-pub(super) fn assumed(t: &TableDef, item: u64, patterns: &mut String) {
+/// capacity (or 100 a second) of `t`, the table's own definition or, with `base`, the base
+/// revision's (`ddbsim diff`: one traffic model for both).
+pub(super) fn assumed(t: &TableDef, base: bool, item: u64, patterns: &mut String) {
     let (r, w) = match t.provisioned {
         Some([r, w]) => ((r as f64 * 0.5).max(1.0), (w as f64 * 0.5).max(1.0)),
         None => (100.0, 100.0),
     };
-    let why = if t.provisioned.is_some() { "half the provisioned capacity" } else { "100 requests a second" };
+    let why = match (t.provisioned.is_some(), base) {
+        (true, false) => "half the provisioned capacity",
+        (true, true) => "half the base definition's provisioned capacity",
+        (false, _) => "100 requests a second",
+    };
     let rk = item.div_ceil(READ_BLOCK_BYTES) as f64;
     let wk = item.div_ceil(WRITE_BLOCK_BYTES) as f64;
     let note = format!("ASSUMPTION: no metrics given: reads and writes at {why}; give --metrics to replay your history");

@@ -8,6 +8,8 @@ use crate::engine::{simulate, RunOptions, RunResult};
 use crate::scenario::{CostIncrease, Scenario};
 use serde::Serialize;
 
+pub mod set;
+
 /// A change in cost smaller than this, USD over the window, is no change.
 pub const SAME_COST_USD: f64 = 0.005;
 
@@ -198,6 +200,36 @@ fn line_deltas(base: &Bill, head: &Bill) -> Vec<LineDelta> {
     out
 }
 
+/// Cheaper, dearer or the same, by the change over the window.
+fn cost_change(window_delta_usd: f64) -> CostChange {
+    if window_delta_usd.abs() < SAME_COST_USD {
+        CostChange::Same
+    } else if window_delta_usd < 0.0 {
+        CostChange::Cheaper
+    } else {
+        CostChange::Dearer
+    }
+}
+
+/// Whether the design holds before and after.
+fn hold_change(base: bool, head: bool) -> HoldChange {
+    match (base, head) {
+        (true, true) => HoldChange::StillHolds,
+        (true, false) => HoldChange::NoLongerHolds,
+        (false, true) => HoldChange::NowHolds,
+        (false, false) => HoldChange::StillFails,
+    }
+}
+
+/// The change against `limit`: a month's (`monthly`: base's monthly cost and the monthly
+/// change) when both sides repeat their window, else the window's (`window`: base's cost and
+/// the change).
+fn guardrail(limit: CostIncrease, window: (f64, f64), monthly: Option<(f64, f64)>) -> CostGuardrail {
+    let ((b, delta), is_monthly) = monthly.map_or((window, false), |m| (m, true));
+    let allowed_usd = limit.allowed_usd(b);
+    CostGuardrail { allowed_usd, increase_usd: delta, monthly: is_monthly, exceeded: delta > allowed_usd + 1e-9 }
+}
+
 /// Simulates `base` and `head` with `opts` (one seed: `opts.seed`, else base's) over base's
 /// window, prices each with its catalog (`catalogs`: base's, head's; a change of region
 /// changes prices), and judges both against `max_throttle` and the change against
@@ -221,27 +253,12 @@ pub fn diff(
     let (sb, sh) = (side(base, &rb, &bb, max_throttle), side(head, &rh, &bh, max_throttle));
     let window_delta_usd = sh.window_usd - sb.window_usd;
     let monthly_delta_usd = sb.monthly_usd.zip(sh.monthly_usd).map(|(b, h)| h - b);
-    let cost = if window_delta_usd.abs() < SAME_COST_USD {
-        CostChange::Same
-    } else if window_delta_usd < 0.0 {
-        CostChange::Cheaper
-    } else {
-        CostChange::Dearer
-    };
-    let holds = match (sb.holds, sh.holds) {
-        (true, true) => HoldChange::StillHolds,
-        (true, false) => HoldChange::NoLongerHolds,
-        (false, true) => HoldChange::NowHolds,
-        (false, false) => HoldChange::StillFails,
-    };
-    let guardrail = max_cost_increase.or(head.check.max_cost_increase).or(base.check.max_cost_increase).map(|limit| {
-        let (b, delta, monthly) = match (sb.monthly_usd, monthly_delta_usd) {
-            (Some(b), Some(m)) => (b, m, true),
-            _ => (sb.window_usd, window_delta_usd, false),
-        };
-        let allowed_usd = limit.allowed_usd(b);
-        CostGuardrail { allowed_usd, increase_usd: delta, monthly, exceeded: delta > allowed_usd + 1e-9 }
-    });
+    let cost = cost_change(window_delta_usd);
+    let holds = hold_change(sb.holds, sh.holds);
+    let guardrail = max_cost_increase
+        .or(head.check.max_cost_increase)
+        .or(base.check.max_cost_increase)
+        .map(|limit| guardrail(limit, (sb.window_usd, window_delta_usd), sb.monthly_usd.zip(monthly_delta_usd)));
     Diff {
         guardrail,
         seed,
