@@ -124,6 +124,19 @@ pub(crate) enum Command {
         /// Replace an existing scenario file and trace files of the same names.
         #[arg(long)]
         force: bool,
+        /// Print the `queries.json` for `aws cloudwatch get-metric-data` that fetches every
+        /// series import reads, instead of importing: each SOURCE is a table name (its GSIs
+        /// with --gsi) or a definition (its tables and their GSIs); several tables need --out
+        /// DIR, one `TABLE.queries.json` each.
+        #[arg(long, conflicts_with_all = ["metrics", "json"])]
+        print_queries: bool,
+        /// With --print-queries and a table name: one of its GSIs (repeat for each).
+        #[arg(long, requires = "print_queries")]
+        gsi: Vec<String>,
+        /// With --print-queries: the period in seconds, 60 (CloudWatch keeps one-minute data
+        /// for 15 days) or 300 (63 days).
+        #[arg(long, requires = "print_queries", default_value_t = 60)]
+        period: u32,
     },
     /// Print a shell completion script, e.g. `ddbsim completions bash > ~/.local/share/bash-completion/completions/ddbsim`.
     Completions {

@@ -133,8 +133,12 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Check(a) => check::check(&a, stop),
         Command::Backtest(a) => commands::backtest(&a),
         Command::Diff(a) => commands::diff(&a),
-        Command::Import { sources, table, metrics, out, json, force } => {
-            commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json, force)
+        Command::Import { sources, table, metrics, out, json, force, print_queries, gsi, period } => {
+            if print_queries {
+                commands::print_queries(&sources, table.as_deref(), &gsi, period, out.as_deref(), force)
+            } else {
+                commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json, force)
+            }
         }
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut <args::Cli as clap::CommandFactory>::command(), "ddbsim", &mut std::io::stdout());

@@ -86,7 +86,7 @@ pub(crate) struct History {
 }
 
 /// Recognises a series from its label, id or file name.
-fn identify(names: &[&str], gsis: &[String]) -> Option<(Metric, Option<String>)> {
+pub(crate) fn identify(names: &[&str], gsis: &[String]) -> Option<(Metric, Option<String>)> {
     let hay: Vec<String> = names.iter().map(|s| s.to_ascii_lowercase()).collect();
     let has = |needle: &str| hay.iter().any(|h| h.contains(&needle.to_ascii_lowercase()));
     if has("ThrottledRequests") {

@@ -9,6 +9,7 @@
 
 pub mod def;
 mod metrics;
+pub mod queries;
 mod write;
 
 pub use def::{IndexDef, ProjectionDef, ScalingDef, TableDef};
@@ -230,7 +231,15 @@ fn read_sources(sources: &[PathBuf]) -> Result<Sources, ImportError> {
 /// # Errors
 /// [`ImportError`] naming the file, where in it, and why.
 pub fn table_names(sources: &[PathBuf]) -> Result<Vec<String>, ImportError> {
-    Ok(read_sources(sources)?.tables.into_iter().map(|t| t.name).collect())
+    Ok(tables(sources)?.into_iter().map(|t| t.name).collect())
+}
+
+/// The DynamoDB tables `sources` define, as read (their GSIs, capacity, scaling).
+///
+/// # Errors
+/// [`ImportError`] naming the file, where in it, and why.
+pub fn tables(sources: &[PathBuf]) -> Result<Vec<TableDef>, ImportError> {
+    Ok(read_sources(sources)?.tables)
 }
 
 /// Imports the table of `sources` (named `table` when they define several) with the history

@@ -3,6 +3,7 @@
 //! shape): the table, indexes, capacities and auto scaling come out as the source states them,
 //! and traffic rebuilt from CloudWatch matches numbers worked out by hand.
 
+use super::ddbsim;
 use ddbsim::cost::BillComponent;
 use ddbsim::import::{import, ProjectionDef, ScalingDef};
 use ddbsim::scenario::CapacitySpec;
@@ -684,4 +685,75 @@ fn api_outputs_without_a_table_name_and_index_sizes_from_the_definition() {
     let index = r.resources.iter().find(|x| x.name == "ByStatus").expect("index");
     let held = index.minutes[0].stored_bytes as f64;
     assert!((1.28e9..1.29e9).contains(&held), "the index holds {held} bytes");
+}
+
+/// `import --print-queries` writes the queries README used to ask users to write: fetched, they
+/// give the same scenario as the hand-written ones. The bundled 5-minute history's labels are
+/// what the printed queries ask for; answered with those series (and empty ones for the series
+/// the history lacks), the import is the same, byte for byte, as the history's own.
+#[test]
+fn printed_queries_fetch_what_import_reads() {
+    let def = "tests/fixtures/import/describe-table.json";
+    let o = ddbsim(&["import", "--print-queries", def]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("aws cloudwatch get-metric-data --metric-data-queries file://queries.json"));
+    let queries: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    // The table's 14 capacity and throttle series, 10 operations, 14 per GSI (ByStatus).
+    assert_eq!(queries.len(), 14 + 10 + 14, "{queries:#?}");
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/fixtures/import/metric-data-5m.json").unwrap()).unwrap();
+    let results = recorded["MetricDataResults"].as_array().unwrap();
+    let mut answered = 0;
+    let fetched: Vec<serde_json::Value> = queries
+        .iter()
+        .map(|q| match results.iter().find(|r| r["Label"] == q["Label"]) {
+            Some(r) => {
+                answered += 1;
+                serde_json::json!({"Id": q["Id"], "Label": q["Label"], "Timestamps": r["Timestamps"], "Values": r["Values"], "StatusCode": r["StatusCode"]})
+            }
+            None => serde_json::json!({"Id": q["Id"], "Label": q["Label"], "Timestamps": [], "Values": [], "StatusCode": "Complete"}),
+        })
+        .collect();
+    // Every series of the history but ReturnedItemCount (not one import reads) was asked for.
+    assert_eq!(answered, results.len() - 1);
+    let dir = tempfile::tempdir().unwrap();
+    let fetched_path = dir.path().join("fetched.json");
+    std::fs::write(&fetched_path, serde_json::json!({"MetricDataResults": fetched, "Messages": []}).to_string()).unwrap();
+    let import_one = |metrics: &str, out: &str| {
+        let out = dir.path().join(out);
+        let o = ddbsim(&["import", def, "--metrics", metrics, "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let by_hand = import_one("tests/fixtures/import/metric-data-5m.json", "hand.toml");
+    let printed = import_one(fetched_path.to_str().unwrap(), "printed.toml");
+    // The same but for where each series sat in its file (notes name the file and the index).
+    let at_file = |l: &str| l.starts_with("# NOTE: ") && l.contains(".json: at /MetricDataResults/");
+    let body = |s: &str| s.lines().skip(1).filter(|l| !at_file(l)).map(|l| l.replace("printed", "hand")).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&printed), body(&by_hand));
+    // ReturnedItemCount, which import does not read, was not asked for.
+    let notes = |s: &str| {
+        s.lines()
+            .filter(|l| at_file(l) && !l.contains("ReturnedItemCount"))
+            .map(|l| l.split(": at ").nth(1).unwrap().split_once(": ").unwrap().1.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(notes(&printed), notes(&by_hand));
+    for trace in ["read-get-item", "read-query", "write-put-item", "query-ByStatus"] {
+        let read = |stem: &str| std::fs::read_to_string(dir.path().join(format!("{stem}-{trace}.csv"))).unwrap();
+        assert_eq!(read("printed"), read("hand"), "{trace}");
+    }
+    // Several tables go to a folder, one file each; a name needs --gsi for its indexes.
+    let o = ddbsim(&["import", "--print-queries", "Orders", "Users"]);
+    assert!(o.status.code() == Some(1) && String::from_utf8_lossy(&o.stderr).contains("give --out DIR"));
+    let o = ddbsim(&["import", "--print-queries", "Orders", "Users", "--out", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let users: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("Users.queries.json")).unwrap()).unwrap();
+    assert_eq!(users.len(), 24);
+    let o = ddbsim(&["import", "--print-queries", "Orders", "--gsi", "ByStatus", "--period", "300"]);
+    let q: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((q.len(), q[0]["MetricStat"]["Period"].as_u64()), (38, Some(300)));
+    let o = ddbsim(&["import", "--print-queries", "Orders", "--period", "120"]);
+    assert!(o.status.code() == Some(1) && String::from_utf8_lossy(&o.stderr).contains("--period: 60 or 300"));
 }

@@ -119,7 +119,7 @@ pub(in crate::cli) fn import(
 /// existing one is refused, before anything moves; with `force`, the files it replaces are
 /// kept in `staging` until every new one is in place. On a failure, whatever was placed is
 /// taken back and what was replaced is put back.
-fn place_all(staging: &Path, dir: &Path, names: &[&str], force: bool) -> Result<(), CliError> {
+pub(super) fn place_all(staging: &Path, dir: &Path, names: &[&str], force: bool) -> Result<(), CliError> {
     let fail = |path: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
     if !force {
         let existing: Vec<String> =
