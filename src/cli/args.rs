@@ -574,6 +574,10 @@ pub(crate) fn catalog_arg(p: Option<&PathBuf>, sc: &Scenario) -> Result<Catalog,
             c.region
         )));
     }
+    for (i, o) in sc.pricing.reserved.iter().enumerate() {
+        c.sells_reserved(o.years)
+            .map_err(|why| CliError::Argument(format!("{}: pricing.reserved[{i}].term: {why}", sc.source_path.display())))?;
+    }
     Ok(c)
 }
 

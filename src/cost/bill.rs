@@ -96,6 +96,10 @@ pub struct Bill {
     pub standard_ia: bool,
     /// Price items used that are unverified, by name.
     pub unverified_items: Vec<PriceItem>,
+    /// Of the reserved capacity in force (owned and bought), the share of its unit-hours no
+    /// provisioned capacity used: [RCU, WCU], `None` where none was reserved.
+    #[serde(default)]
+    pub reserved_unused_share: [Option<f64>; 2],
 }
 
 impl Bill {
@@ -218,6 +222,36 @@ impl Biller<'_> {
         self.line(r, BillComponent::ReservedUpfront, blocks * share, "blocks x term share", up_item, arithmetic);
         let arithmetic = format!("{} blocks x {:.3} h x ${hr}", fmt_num(blocks), self.hours);
         self.line(r, BillComponent::ReservedHourly, blocks * self.hours, "block-hours", hr_item, arithmetic);
+    }
+
+    /// A reservation already owned: its upfront fee (paid at purchase) spread over the term,
+    /// and its hourly fee, for the hours of the window its term covers; both owed whether
+    /// provisioned capacity uses it or not.
+    fn owned(&mut self, r: &str, o: &crate::cost::OwnedCover) {
+        if self.catalog.sells_reserved(o.years).is_err() {
+            // The region sells no such term: nothing to price it at (the CLI refuses it first).
+            return;
+        }
+        let term_hours = f64::from(o.years) * HOURS_PER_YEAR;
+        for (write, units) in [(false, o.rcu), (true, o.wcu)] {
+            if units == 0 || o.hours <= 0.0 {
+                continue;
+            }
+            let label = if write { "WCU" } else { "RCU" };
+            let blocks = (units / RESERVED_BLOCK) as f64;
+            let (up_item, hr_item) = PriceItem::reserved(o.years, write);
+            let up = self.catalog.price(up_item).usd;
+            let hr = self.catalog.price(hr_item).usd;
+            let arithmetic = format!(
+                "owned: {} blocks of 100 {label} x ${up} (paid) x {:.3} h / {} h term",
+                fmt_num(blocks),
+                o.hours,
+                fmt_num(term_hours)
+            );
+            self.line(r, BillComponent::ReservedUpfront, blocks * o.hours / term_hours, "blocks x term share", up_item, arithmetic);
+            let arithmetic = format!("owned: {} blocks x {:.3} h x ${hr}", fmt_num(blocks), o.hours);
+            self.line(r, BillComponent::ReservedHourly, blocks * o.hours, "block-hours", hr_item, arithmetic);
+        }
     }
 
     /// On-demand request units consumed while on-demand.
@@ -416,25 +450,42 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
     // Reserved capacity covers the provisioned capacity of the Standard-class table and its
     // GSIs alike (spec §10.1: a regional commitment): each minute it is used by the table
     // first, then by each index in turn, and only the capacity above it is billed at list.
+    // Reservations already owned bill their fees whatever the table does, and cover like one
+    // bought; one bought here (`opts.reservation`) is on top of them.
     let reservation = opts.reservation.filter(|_| !ia && usage.resources.first().is_some_and(|t| t.provisioned));
     let minutes = usage.resources.iter().map(|r| r.provisioned_rcu_by_minute.len()).max().unwrap_or(0);
     let mut cover: [Option<Vec<f64>>; 2] = [None, None];
-    if let Some(res) = reservation {
-        let table = usage.resources[0].name.clone();
-        for (d, units) in [res.rcu, res.wcu].into_iter().enumerate() {
+    let table = usage.resources.first().map(|t| t.name.clone()).unwrap_or_default();
+    for o in &usage.owned {
+        b.owned(&table, o);
+        for (d, units) in [o.rcu, o.wcu].into_iter().enumerate() {
             if units > 0 {
-                b.reserved(&table, d == 1, res.years, units);
-                cover[d] = Some(vec![units as f64; minutes]);
+                let c = cover[d].get_or_insert_with(|| vec![0.0; minutes]);
+                for x in &mut c[o.minutes.0.min(minutes)..o.minutes.1.min(minutes)] {
+                    *x += units as f64;
+                }
             }
         }
     }
+    if let Some(res) = reservation {
+        for (d, units) in [res.rcu, res.wcu].into_iter().enumerate() {
+            if units > 0 {
+                b.reserved(&table, d == 1, res.years, units);
+                for x in cover[d].get_or_insert_with(|| vec![0.0; minutes]).iter_mut() {
+                    *x += units as f64;
+                }
+            }
+        }
+    }
+    let reserved_unit_minutes = cover.each_ref().map(|c| c.as_ref().map(|c| c.iter().sum::<f64>()));
     for r in &usage.resources {
         // A replica is billed at its region's prices (the scenario's overrides are the table's).
         b.catalog = r.region.as_deref().and_then(Catalog::builtin_ref).unwrap_or(catalog);
         if r.provisioned {
-            // Reserved capacity is regional: the table's region's covers no replica.
+            // Reserved capacity is regional and Standard-class: the table's region's covers no
+            // replica, and no Standard-IA table (whose reservations owned are all unused).
             let [read_cover, write_cover] = &mut cover;
-            let (rc, wc) = if r.region.is_some() { (None, None) } else { (read_cover.as_mut(), write_cover.as_mut()) };
+            let (rc, wc) = if r.region.is_some() || ia { (None, None) } else { (read_cover.as_mut(), write_cover.as_mut()) };
             b.provisioned(r, false, ia, rc);
             b.provisioned(r, true, ia, wc);
         }
@@ -476,6 +527,10 @@ pub fn bill(usage: &Usage, catalog: &Catalog, opts: &BillOptions) -> Bill {
         standard_ia: usage.standard_ia,
         unverified_items: b.unverified.into_iter().filter_map(PriceItem::from_name).collect(),
         lines: b.lines,
+        reserved_unused_share: std::array::from_fn(|d| match (reserved_unit_minutes[d], &cover[d]) {
+            (Some(total), Some(left)) if total > 0.0 => Some(left.iter().sum::<f64>() / total),
+            _ => None,
+        }),
     }
 }
 
@@ -511,6 +566,7 @@ mod tests {
             dax: None,
             insights: Vec::new(),
             metered: Vec::new(),
+            owned: Vec::new(),
         }
     }
 
@@ -531,11 +587,35 @@ mod tests {
             dax: None,
             insights: Vec::new(),
             metered: Vec::new(),
+            owned: Vec::new(),
         }
     }
 
     fn close(a: f64, b: f64) {
         assert!((a - b).abs() < 0.005, "{a} vs {b}");
+    }
+
+    /// 500 WCU provisioned for an hour, 200 owned (a year's term, all of it in force) and 300
+    /// bought on top: every WCU is covered, nothing bills at list, and both reservations bill
+    /// their fees — the owned one's upfront share in the total but not in `upfront_usd`
+    /// (paid before), the bought one's in both.
+    #[test]
+    fn a_reservation_bought_stacks_on_one_owned() {
+        let mut u = prov(0.0, 500.0, 1.0);
+        u.owned = vec![crate::cost::OwnedCover { rcu: 0, wcu: 200, years: 1, minutes: (0, 60), hours: 1.0 }];
+        let opts = BillOptions { reservation: Some(Reservation { rcu: 0, wcu: 300, years: 1 }), ..BillOptions::default() };
+        let b = bill(&u, &Catalog::builtin(), &opts);
+        let sum = |c: BillComponent| b.lines.iter().filter(|l| l.component == c).map(|l| l.cost_usd).sum::<f64>();
+        assert!(sum(BillComponent::Writes).abs() < 1e-12, "{:#?}", b.lines);
+        assert!((sum(BillComponent::ReservedHourly) - 5.0 * 0.0128).abs() < 1e-12);
+        assert!((sum(BillComponent::ReservedUpfront) - 5.0 * 150.0 / 8_760.0).abs() < 1e-12);
+        assert!((b.upfront_usd - 3.0 * 150.0).abs() < 1e-12);
+        assert_eq!(b.reserved_unused_share, [None, Some(0.0)]);
+        // The owned one alone leaves 300 WCU at list: 300 x $0.00065.
+        let alone = bill(&u, &Catalog::builtin(), &BillOptions::default());
+        assert!(
+            (alone.lines.iter().filter(|l| l.component == BillComponent::Writes).map(|l| l.cost_usd).sum::<f64>() - 0.195).abs() < 1e-12
+        );
     }
 
     #[test]

@@ -26,4 +26,4 @@ pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_
 pub use component::{BillComponent, CostGroup};
 pub use metered::MeteredUsage;
 pub use reservable::no_reservation;
-pub use usage::{BackupUsage, DaxUsage, InsightsUsage, ResourceUsage, StreamsUsage, TableSeries, Usage};
+pub use usage::{BackupUsage, DaxUsage, InsightsUsage, OwnedCover, ResourceUsage, StreamsUsage, TableSeries, Usage};

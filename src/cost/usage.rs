@@ -155,6 +155,37 @@ pub struct Usage {
     pub insights: Vec<InsightsUsage>,
     /// Units metered per request beside read and write units, per resource.
     pub metered: Vec<MeteredUsage>,
+    /// Reserved capacity already owned (`[pricing] reserved`), over the window.
+    pub owned: Vec<OwnedCover>,
+}
+
+/// A reservation owned, over the window: its units, and the minutes its term covers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OwnedCover {
+    /// Reserved RCU.
+    pub rcu: u64,
+    /// Reserved WCU.
+    pub wcu: u64,
+    /// Term, years.
+    pub years: u32,
+    /// The window's minutes in its term: from the first, to the one after the last.
+    pub minutes: (usize, usize),
+    /// Hours of the window in its term.
+    pub hours: f64,
+}
+
+impl OwnedCover {
+    /// The part of `o`'s term in the window that starts at `start_unix_s` and whose minutes
+    /// last `minute_secs` seconds each.
+    #[must_use]
+    pub fn of(o: &crate::scenario::OwnedReservation, start_unix_s: i64, minute_secs: &[u64]) -> Self {
+        let n = minute_secs.len();
+        // A minute is in the term when it begins in it.
+        let minute = |t: i64| (((t - start_unix_s).max(0) + 59) / 60).min(n as i64) as usize;
+        let (from, to) = (minute(o.start_unix_s), minute(o.end_unix_s()));
+        let hours = minute_secs[from..to.max(from)].iter().sum::<u64>() as f64 / 3_600.0;
+        OwnedCover { rcu: o.rcu, wcu: o.wcu, years: o.years, minutes: (from, to.max(from)), hours }
+    }
 }
 
 /// CloudWatch Contributor Insights on one table or GSI over the window.
@@ -329,7 +360,8 @@ impl Usage {
         };
         let streams = spec.streams.as_ref().map(|s| StreamsUsage::of(s, &table.partitions, &table.stream_records, &table.minute_secs));
         let dax = sc.dax.as_ref().map(|d| DaxUsage::of(d.node_type, d.nodes, hours));
-        Usage { hours, standard_ia: spec.table_class == TableClass::StandardIa, resources, backups, streams, dax, insights, metered }
+        let owned = sc.pricing.reserved.iter().map(|o| OwnedCover::of(o, sc.start_unix_s, &table.minute_secs)).collect();
+        Usage { hours, standard_ia: spec.table_class == TableClass::StandardIa, resources, backups, streams, dax, insights, metered, owned }
     }
 }
 
@@ -355,6 +387,7 @@ mod tests {
             dax: None,
             insights: Vec::new(),
             metered: Vec::new(),
+            owned: Vec::new(),
         };
         let b = bill(&usage, &Catalog::builtin(), &BillOptions::default());
         b.lines.iter().filter(|l| l.component != BillComponent::Storage).map(|l| (l.component, l.cost_usd)).collect()
@@ -424,6 +457,7 @@ mod tests {
             dax: None,
             insights: Vec::new(),
             metered: Vec::new(),
+            owned: Vec::new(),
         };
         let cost = |s: StreamsUsage, free_tier: bool| {
             let b = bill(&usage(s), &Catalog::builtin(), &BillOptions { free_tier, ..BillOptions::default() });

@@ -169,6 +169,14 @@ impl Summary {
         for l in c.lines.iter().filter(|l| l.cost_usd != 0.0) {
             let _ = writeln!(o, "  {}", bill_line(l));
         }
+        let unused: Vec<String> = ["RCU", "WCU"]
+            .iter()
+            .zip(c.reserved_unused_share)
+            .filter_map(|(label, s)| s.map(|s| format!("{} of the reserved {label}-hours", crate::format::percent(s))))
+            .collect();
+        if !unused.is_empty() {
+            let _ = writeln!(o, "  reserved capacity unused: {} (no provisioned capacity to cover)", unused.join(", "));
+        }
     }
 
     /// The first capacity events.

@@ -35,7 +35,7 @@ pub use indexes::{GsiSpec, LsiSpec, Projection};
 pub use keys::{CardinalityFrom, KeyFact, KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
 pub use pattern::{ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
-pub use pricing::{PricingSpec, SavingsPlan};
+pub use pricing::{OwnedReservation, PricingSpec, SavingsPlan};
 pub use rate_factors::{RateFactor, RateFactors};
 pub use table::{
     AutoscalingSpec, CapacitySpec, GsiBackpressure, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec,

@@ -18,6 +18,30 @@ pub struct PricingSpec {
     pub extrapolate: bool,
     /// A Savings Plan on eligible usage.
     pub savings_plan: Option<SavingsPlan>,
+    /// Reserved capacity already owned (`[pricing] reserved`).
+    pub reserved: Vec<OwnedReservation>,
+}
+
+/// Reserved capacity the team already owns: billed whether used or not, covering provisioned
+/// capacity (the table's and its GSIs', Standard class, the table's region) while its term runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnedReservation {
+    /// Reserved RCU, a multiple of 100.
+    pub rcu: u64,
+    /// Reserved WCU, a multiple of 100.
+    pub wcu: u64,
+    /// Term, years: 1 or 3.
+    pub years: u32,
+    /// Start of the term, seconds since the Unix epoch.
+    pub start_unix_s: i64,
+}
+
+impl OwnedReservation {
+    /// End of the term, seconds since the Unix epoch (365-day years, as AWS's terms run).
+    #[must_use]
+    pub fn end_unix_s(&self) -> i64 {
+        self.start_unix_s + i64::from(self.years) * 365 * 86_400
+    }
 }
 /// A Savings Plan (`[pricing] savings_plan`): an hourly commitment, in dollars after the
 /// discount, that pays for eligible usage (on-demand and provisioned units not covered by

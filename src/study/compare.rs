@@ -325,20 +325,37 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
 
     if !ia && sc.pricing.extrapolate && catalog.sells_reserved(o.reserved_years).is_ok() {
         if let Some(aws) = ran.iter().find(|m| m.mode == CompareMode::AutoscalingAws) {
-            // The reservation covers the table and its GSIs together: size it on their sum.
-            let total = |f: fn(&crate::cost::ResourceUsage) -> &Vec<f64>| {
+            // The reservation covers the table and its GSIs together: size it on their sum, less
+            // what the reservations already owned cover that minute (buy only what is on top).
+            let owned = |m: usize, write: bool| -> f64 {
+                aws.usage
+                    .owned
+                    .iter()
+                    .filter(|o| (o.minutes.0..o.minutes.1).contains(&m))
+                    .map(|o| if write { o.wcu } else { o.rcu } as f64)
+                    .sum()
+            };
+            let total = |f: fn(&crate::cost::ResourceUsage) -> &Vec<f64>, write: bool| {
                 let n = aws.usage.resources.iter().map(|r| f(r).len()).max().unwrap_or(0);
-                (0..n).map(|m| aws.usage.resources.iter().map(|r| f(r).get(m).copied().unwrap_or(0.0)).sum()).collect::<Vec<f64>>()
+                (0..n)
+                    .map(|m| {
+                        (aws.usage.resources.iter().map(|r| f(r).get(m).copied().unwrap_or(0.0)).sum::<f64>() - owned(m, write)).max(0.0)
+                    })
+                    .collect::<Vec<f64>>()
             };
             let reserve = |series: &[f64]| (percentile(series, o.reserved_percentile) as u64 / RESERVED_BLOCK) * RESERVED_BLOCK;
             let res = Reservation {
-                rcu: reserve(&total(|r| &r.provisioned_rcu_by_minute)),
-                wcu: reserve(&total(|r| &r.provisioned_wcu_by_minute)),
+                rcu: reserve(&total(|r| &r.provisioned_rcu_by_minute, false)),
+                wcu: reserve(&total(|r| &r.provisioned_wcu_by_minute, true)),
                 years: o.reserved_years,
             };
             let desc = format!(
-                "auto scaling (aws) with {} RCU / {} WCU reserved for {} year(s): P{} of the provisioned series of the table and its GSIs together, in blocks of 100",
-                res.rcu, res.wcu, o.reserved_years, o.reserved_percentile
+                "auto scaling (aws) with {} RCU / {} WCU reserved for {} year(s){}: P{} of the provisioned series of the table and its GSIs together, in blocks of 100",
+                res.rcu,
+                res.wcu,
+                o.reserved_years,
+                if aws.usage.owned.is_empty() { "" } else { " on top of those owned" },
+                o.reserved_percentile
             );
             // A row that reserves nothing is not a reserved row: it would repeat autoscaling_aws.
             if res.rcu + res.wcu > 0 {

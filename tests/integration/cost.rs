@@ -738,3 +738,75 @@ fn compare_picks_only_what_can_be_configured_and_reserves_something() {
         assert!(c.rows.iter().any(|r| r.mode.to_string() == "autoscaling_instant"), "{file}: the reference row stays");
     }
 }
+
+/// scenarios/reserved-owned.toml, worked in its comment: 400 WCU owned for a year, 200
+/// provisioned. The hour bills the reservation's upfront share 4 x $150 / 8,760 = $0.068493
+/// and its hourly fee 4 x $0.0128 = $0.0512, nothing for the covered WCU, $0.013 for 100 RCU
+/// at list; half the reserved WCU-hours are unused, and `check` says so.
+#[test]
+fn an_owned_reservation_half_used_bills_its_fees_and_says_what_is_unused() {
+    let sc = load(Path::new("scenarios/reserved-owned.toml")).unwrap();
+    let r = simulate(&sc, &RunOptions::default());
+    let b = Summary::new(&sc, &r, &Catalog::builtin()).cost;
+    let sum = |c: BillComponent| b.lines.iter().filter(|l| l.component == c).map(|l| l.cost_usd).sum::<f64>();
+    assert!((sum(BillComponent::ReservedUpfront) - 4.0 * 150.0 / 8_760.0).abs() < 1e-9, "{:#?}", b.lines);
+    assert!((sum(BillComponent::ReservedHourly) - 4.0 * 0.0128).abs() < 1e-9);
+    assert!(sum(BillComponent::Writes).abs() < 1e-12, "the 200 WCU are covered");
+    assert!((sum(BillComponent::Reads) - 0.013).abs() < 1e-9);
+    assert_eq!(b.reserved_unused_share, [None, Some(0.5)]);
+    assert_eq!(b.upfront_usd, 0.0, "an owned reservation's upfront was paid before");
+    let o = super::ddbsim(&["check", "scenarios/reserved-owned.toml", "--phases", "steady", "--json"]);
+    let c: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = c["checks"][0]["findings"].as_array().unwrap().iter().find(|f| f["id"] == "owned-reservation-unused").expect("the finding");
+    assert_eq!(f["numbers"]["unused_wcu_share"], 0.5);
+}
+
+/// A reservation whose term ends half-way through the window covers and bills the first half
+/// only; one that starts after the window bills nothing. 200 WCU provisioned for an hour, 200
+/// owned until 00:30: 100 WCU-hours at list ($0.065), fees for half an hour (2 x $150 x 0.5 /
+/// 8,760 and 2 x $0.0128 x 0.5).
+#[test]
+fn an_owned_reservation_covers_only_its_term() {
+    let text = |start: &str| {
+        std::fs::read_to_string("scenarios/reserved-owned.toml").unwrap().replace(
+            "reserved = [{ wcu = 400, term = \"1y\", start = \"2026-01-01\" }]",
+            &format!("reserved = [{{ wcu = 200, term = \"1y\", start = \"{start}\" }}]"),
+        )
+    };
+    let bill = |start: &str| {
+        let sc = ddbsim::scenario::parse_str(&text(start), Path::new("scenarios/r.toml")).unwrap();
+        Summary::new(&sc, &simulate(&sc, &RunOptions::default()), &Catalog::builtin()).cost
+    };
+    let sum = |b: &ddbsim::cost::Bill, c: BillComponent| b.lines.iter().filter(|l| l.component == c).map(|l| l.cost_usd).sum::<f64>();
+    // 2025-06-01T00:30:00Z + 365 days = 2026-06-01T00:30:00Z.
+    let half = bill("2025-06-01T00:30:00Z");
+    assert!((sum(&half, BillComponent::Writes) - 100.0 * 0.00065).abs() < 1e-9, "{:#?}", half.lines);
+    assert!((sum(&half, BillComponent::ReservedUpfront) - 2.0 * 150.0 * 0.5 / 8_760.0).abs() < 1e-9);
+    assert!((sum(&half, BillComponent::ReservedHourly) - 2.0 * 0.0128 * 0.5).abs() < 1e-9);
+    assert_eq!(half.reserved_unused_share, [None, Some(0.0)]);
+    let later = bill("2026-07-01");
+    assert!((sum(&later, BillComponent::Writes) - 200.0 * 0.00065).abs() < 1e-9 && sum(&later, BillComponent::ReservedHourly) == 0.0);
+}
+
+/// Owned reservations are checked like any key, and against the region's catalog.
+#[test]
+fn a_bad_owned_reservation_is_refused_with_its_key() {
+    let base = std::fs::read_to_string("scenarios/reserved-owned.toml").unwrap();
+    let owned = "reserved = [{ wcu = 400, term = \"1y\", start = \"2026-01-01\" }]";
+    let bad = |r: &str| ddbsim::scenario::parse_str(&base.replace(owned, r), Path::new("r.toml")).unwrap_err().to_string();
+    let e = bad("reserved = [{ wcu = 150, term = \"2y\", start = \"soon\" }]");
+    assert!(e.contains("pricing.reserved[0].wcu") && e.contains("blocks of 100"), "{e}");
+    assert!(e.contains("pricing.reserved[0].term") && e.contains("\"1y\" or \"3y\""), "{e}");
+    assert!(e.contains("pricing.reserved[0].start"), "{e}");
+    assert!(bad("reserved = [{ term = \"1y\", start = \"2026-01-01\" }]").contains("0 RCU and 0 WCU"));
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("east2.toml");
+    let east2 = base.replace(owned, "region = \"us-east-2\"\nreserved = [{ wcu = 400, term = \"3y\", start = \"2026-01-01\" }]");
+    std::fs::write(&p, east2).unwrap();
+    let o = super::ddbsim(&["run", p.to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.code() == Some(1) && err.contains("pricing.reserved[0].term: AWS sells no 3-year reserved capacity in us-east-2"),
+        "{err}"
+    );
+}

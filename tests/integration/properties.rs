@@ -112,6 +112,7 @@ proptest! {
             dax: None,
             insights: Vec::new(),
             metered: Vec::new(),
+            owned: Vec::new(),
         };
         let c = Catalog::builtin();
         let o = BillOptions { free_tier: free, ..BillOptions::default() };

@@ -24,6 +24,29 @@ pub struct RawPricing {
     /// (after the discount) and the share off list it buys for on-demand and provisioned units;
     /// the discount is your assumption (AWS publishes rates per offering); default none.
     pub savings_plan: Option<RawSavingsPlan>,
+    /// Reserved capacity the team already owns in the table's region, `[{ rcu = 100, wcu =
+    /// 200, term = "1y", start = "2026-03-01" }]`: billed in every run (its upfront already
+    /// paid, spread over the term, and its hourly fee), covering the provisioned capacity of the
+    /// table and its GSIs while its term runs; `compare` and `recommend` price only what to buy
+    /// on top; default none.
+    #[serde(default)]
+    pub reserved: Vec<RawOwnedReservation>,
+}
+
+/// One reservation owned (`[pricing] reserved`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOwnedReservation {
+    /// Reserved read capacity units, in blocks of 100; default 0.
+    #[serde(default)]
+    pub rcu: u64,
+    /// Reserved write capacity units, in blocks of 100; default 0.
+    #[serde(default)]
+    pub wcu: u64,
+    /// The term: "1y" or "3y".
+    pub term: String,
+    /// When the term began: a date ("2026-03-01") or an RFC 3339 instant, UTC.
+    pub start: String,
 }
 
 /// `[pricing] savings_plan`.

@@ -7,15 +7,16 @@ mod entity;
 mod keys;
 mod names;
 mod pattern;
+mod pricing;
 mod table;
 use names::did_you_mean;
 pub(crate) use names::is_format_char;
 
 use super::locate::{line_col, KeyPath, Locator};
-use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawPricing, RawScenario};
+use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario};
 use super::{
-    defaults, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Op, PriceItem, PricingSpec, Problem, RateShape,
-    ReplicaSpec, SavingsPlan, Scenario, ScenarioError, SimDuration, TableSpec,
+    defaults, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Op, Problem, RateShape, ReplicaSpec, Scenario,
+    ScenarioError, SimDuration, TableSpec,
 };
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
@@ -644,46 +645,5 @@ impl Validator<'_, '_> {
             }
         };
         (name, duration, start_unix_s)
-    }
-
-    /// `[pricing]`.
-    fn pricing(&mut self, pp: &KeyPath, raw: RawPricing, duration: SimDuration) -> PricingSpec {
-        let region = raw.region.unwrap_or_else(|| defaults::REGION.to_string());
-        if !KNOWN_REGIONS.contains(&region.as_str()) {
-            self.err(&pp.key("region"), format!("no price catalog for region \"{region}\"; known: {}", KNOWN_REGIONS.join(", ")));
-        }
-        let mut overrides = Vec::new();
-        for (k, v) in raw.overrides {
-            let at = pp.key("overrides").key(&k);
-            match PriceItem::from_name(&k).filter(|i| i.overridable()) {
-                None => {
-                    let known: Vec<&str> = PriceItem::ALL.iter().filter(|i| i.overridable()).map(|i| i.name()).collect();
-                    self.err(&at, format!("unknown price item \"{k}\"; known: {}", known.join(", ")));
-                }
-                Some(_) if !v.is_finite() || v < 0.0 => self.err(&at, format!("a price must be a finite number >= 0 USD, not {v}")),
-                Some(item) => overrides.push((item, v)),
-            }
-        }
-        let extrapolate = match raw.extrapolate {
-            Some(e) => e == crate::scenario::raw::RawExtrapolate::Repeat,
-            None => duration >= defaults::EXTRAPOLATE_FROM,
-        };
-        let savings_plan = raw.savings_plan.map(|sp| {
-            let at = pp.key("savings_plan");
-            if !sp.commitment_per_hour.is_finite() || sp.commitment_per_hour <= 0.0 {
-                self.err(
-                    &at.key("commitment_per_hour"),
-                    format!("a commitment is a positive number of USD an hour, not {}", sp.commitment_per_hour),
-                );
-            }
-            if !(sp.discount.is_finite() && sp.discount > 0.0 && sp.discount < 1.0) {
-                self.err(
-                    &at.key("discount"),
-                    format!("a discount is a share of list price between 0 and 1 (0.12 is 12 %), not {}", sp.discount),
-                );
-            }
-            SavingsPlan { commitment_per_hour: sp.commitment_per_hour.max(0.0), discount: sp.discount.clamp(0.0, 0.99) }
-        });
-        PricingSpec { region, free_tier: raw.free_tier, overrides, extrapolate, savings_plan }
     }
 }

@@ -23,6 +23,7 @@ mod key_load;
 mod low_cardinality;
 mod lsi_collections;
 mod on_demand_burst;
+mod reserved_unused;
 mod retry_storm;
 mod scans;
 mod sequential;
@@ -177,7 +178,7 @@ impl<'a> Context<'a> {
 }
 
 /// Every rule, in the order its findings are reported within a severity.
-pub static RULES: [&dyn Rule; 15] = [
+pub static RULES: [&dyn Rule; 16] = [
     &low_cardinality::LowCardinality,
     &sequential::Sequential,
     &hot_key::HotKey,
@@ -193,6 +194,7 @@ pub static RULES: [&dyn Rule; 15] = [
     &scans::Scans,
     &stream_pollers::StreamPollers,
     &dax_pays::DaxPays,
+    &reserved_unused::ReservedUnused,
 ];
 
 /// Reviews the design: every rule, in [`RULES`] order; errors first in the result. A finding
