@@ -284,7 +284,10 @@ impl Biller<'_> {
     fn backups(&mut self, table: &str, b: &BackupUsage) {
         if b.pitr_gb_months > 0.0 {
             let price = self.catalog.price(PriceItem::PitrGbMonth).usd;
-            let arithmetic = format!("{:.3} GB-months of the table's size x ${price}", b.pitr_gb_months);
+            let arithmetic = format!(
+                "{:.3} GB-months of the table's size x ${price} (a {}-day recovery period: it does not change the price)",
+                b.pitr_gb_months, b.pitr_recovery_days
+            );
             self.line(table, BillComponent::Pitr, b.pitr_gb_months, "GB-months", PriceItem::PitrGbMonth, arithmetic);
         }
         if b.backup_gb_months > 0.0 {

@@ -45,6 +45,8 @@ pub struct ResourceUsage {
 pub struct BackupUsage {
     /// GB-months of point-in-time recovery: the table's size (items and LSI entries) while on.
     pub pitr_gb_months: f64,
+    /// PITR's recovery period, days (no effect on the price).
+    pub pitr_recovery_days: u32,
     /// GB-months of on-demand backups stored: each backup's size, for the part of the window
     /// it was kept.
     pub backup_gb_months: f64,
@@ -69,6 +71,7 @@ impl BackupUsage {
         let mut u = BackupUsage::default();
         let weight = |m: usize| secs[m] as f64 / 60.0;
         if spec.pitr {
+            u.pitr_recovery_days = spec.recovery_days;
             u.pitr_gb_months = minutes_in_months(gb.iter().enumerate().map(|(m, g)| g * weight(m)).sum());
         }
         let mut stored_minutes = 0.0;
@@ -418,8 +421,14 @@ mod tests {
     #[test]
     fn a_growing_table_backed_up_exported_and_restored() {
         let (gb, secs) = hour(|m| if m < 30 { 100.0 } else { 200.0 });
-        let spec =
-            BackupSpec { pitr: false, schedule: Some((1_800, 2)), backup_at: vec![45 * 60], export_at: vec![600], restore_at: vec![3_600] };
+        let spec = BackupSpec {
+            pitr: false,
+            recovery_days: 35,
+            schedule: Some((1_800, 2)),
+            backup_at: vec![45 * 60],
+            export_at: vec![600],
+            restore_at: vec![3_600],
+        };
         let u = BackupUsage::of(&spec, &gb, &secs);
         assert!((u.backup_gb_months - 18_000.0 / 60.0 / 730.0).abs() < 1e-12, "{u:?}");
         assert!((u.backups_stored - (2.0 + 15.0 / 60.0)).abs() < 1e-12, "{u:?}");

@@ -15,6 +15,9 @@ pub const START_UNIX_S: i64 = 1_767_225_600;
 pub const SEED: u64 = 1;
 /// `pricing.region`.
 pub const REGION: &str = "us-east-1";
+
+/// `table.backups.recovery_days`: PITR's recovery period, AWS's default and longest.
+pub const PITR_RECOVERY_DAYS: u32 = 35;
 /// `table.update_latency`: an UpdateTable within the partitions' throughput (§6.1; observed
 /// 5-10 s).
 pub const UPDATE_LATENCY: SimDuration = SimDuration::from_secs(10);

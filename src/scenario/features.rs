@@ -198,6 +198,8 @@ pub struct StreamsSpec {
 pub struct BackupSpec {
     /// Point-in-time recovery on for the whole window.
     pub pitr: bool,
+    /// PITR's recovery period, days (1 to 35; no effect on the price).
+    pub recovery_days: u32,
     /// Scheduled on-demand backups: (seconds between backups, backups kept).
     pub schedule: Option<(u64, u32)>,
     /// One-off on-demand backups, seconds from the start.

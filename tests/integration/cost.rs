@@ -810,3 +810,33 @@ fn a_bad_owned_reservation_is_refused_with_its_key() {
         "{err}"
     );
 }
+
+/// PITR's recovery period (1 to 35 days since January 2025) does not change its price: a
+/// 100 GB table with a 7-day period bills, an hour, 100 / 730 x $0.20 = $0.0274 as with the
+/// default 35, and the line says so. Out of range, or without PITR, it is refused.
+#[test]
+fn pitrs_recovery_period_is_accepted_and_does_not_change_the_price() {
+    let text = |backups: &str| {
+        format!(
+            "[scenario]\nduration = \"1h\"\n[table]\nname = \"T\"\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\nstorage_gb = 100\n\
+             [table.backups]\n{backups}\n[keys.k]\ncardinality = 10\n[[pattern]]\nname = \"r\"\nop = \"get_item\"\nrate = {{ constant = 1 }}\n"
+        )
+    };
+    let pitr_line = |backups: &str| {
+        let sc = ddbsim::scenario::parse_str(&text(backups), Path::new("p.toml")).unwrap();
+        let b = Summary::new(&sc, &simulate(&sc, &RunOptions::default()), &Catalog::builtin()).cost;
+        b.lines.into_iter().find(|l| l.component == BillComponent::Pitr).unwrap()
+    };
+    let (week, default) = (pitr_line("pitr = true\nrecovery_days = 7"), pitr_line("pitr = true"));
+    assert!(
+        (week.cost_usd - 100.0 / 730.0 * 0.20).abs() < 1e-4 && week.cost_usd == default.cost_usd,
+        "{} {}",
+        week.arithmetic,
+        default.arithmetic
+    );
+    assert!(week.arithmetic.contains("a 7-day recovery period: it does not change the price"), "{}", week.arithmetic);
+    assert!(default.arithmetic.contains("a 35-day recovery period"), "{}", default.arithmetic);
+    let bad = |b: &str| ddbsim::scenario::parse_str(&text(b), Path::new("p.toml")).unwrap_err().to_string();
+    assert!(bad("pitr = true\nrecovery_days = 36").contains("table.backups.recovery_days"));
+    assert!(bad("recovery_days = 7").contains("set pitr = true"));
+}

@@ -116,12 +116,9 @@ pub(super) fn table_section(s: &mut String, t: &TableDef, grid: Option<&Grid>) {
         let _ = writeln!(s, "storage_gb = {}  # TableSizeBytes, in GB of 10^9 bytes as billed", b as f64 / 1e9);
     }
     if let Some(days) = t.pitr {
-        s.push_str("\n[table.backups]\npitr = true");
-        match days {
-            Some(d) => {
-                let _ = writeln!(s, "  # recovery period {d} days: the period does not change PITR's price");
-            }
-            None => s.push('\n'),
+        s.push_str("\n[table.backups]\npitr = true\n");
+        if let Some(d) = days {
+            let _ = writeln!(s, "recovery_days = {d}  # the period does not change PITR's price");
         }
     }
     if let Some(attr) = &t.ttl_attribute {

@@ -163,6 +163,9 @@ pub struct RawBackups {
     /// items and LSI entries; default false.
     #[serde(default)]
     pub pitr: bool,
+    /// Point-in-time recovery's recovery period, 1 to 35 days (settable since January 2025);
+    /// it does not change PITR's price, which is per GB-month of the table's size; default 35.
+    pub recovery_days: Option<u32>,
     /// Scheduled on-demand backups, `{ every = "24h", retain = 30 }`: one every `every` from the
     /// start (and, in steady state, before it), the newest `retain` kept; each billed per
     /// GB-month of the table's size when it was taken.

@@ -247,7 +247,19 @@ impl Validator<'_, '_> {
         let backup_at = times("backup_at", &raw.backup_at);
         let export_at = times("export_at", &raw.export_at);
         let restore_at = times("restore_at", &raw.restore_at);
-        BackupSpec { pitr: raw.pitr, schedule, backup_at, export_at, restore_at }
+        let recovery_days = match raw.recovery_days {
+            Some(d) if !(1..=35).contains(&d) => {
+                self.err(&bp.key("recovery_days"), format!("a recovery period is 1 to 35 days, not {d}"));
+                35
+            }
+            Some(_) if !raw.pitr => {
+                self.err(&bp.key("recovery_days"), "a recovery period is point-in-time recovery's: set pitr = true");
+                35
+            }
+            Some(d) => d,
+            None => crate::scenario::defaults::PITR_RECOVERY_DAYS,
+        };
+        BackupSpec { pitr: raw.pitr, recovery_days, schedule, backup_at, export_at, restore_at }
     }
 
     /// `[[gsi]]` and `[[lsi]]`; records their names.
