@@ -279,7 +279,17 @@ pub struct Tables {
     pub max_throttle: f64,
     /// Per table and dimension, in table order.
     pub rows: Vec<TableRow>,
+    /// One reservation per region for its tables together, sized on their summed provisioned
+    /// capacity at the recommended settings, against one per table.
+    #[serde(default)]
+    pub pools: Vec<crate::study::recommend::pool::Pool>,
+    /// Tables left out of a pool, and why.
+    #[serde(default)]
+    pub pool_notes: Vec<String>,
 }
+
+/// Why a share of the tables pools nothing.
+pub const POOL_NEEDS_EVERY_TABLE: &str = "pooling needs every table of the region in one run: recommend the folder without --shard";
 
 impl Tables {
     fn csv(&self) -> Vec<u8> {
@@ -320,7 +330,7 @@ impl Tables {
             return Err(format!("tables {} of {tables} are in no share (--allow-partial merges what is there)", missing.join(", ")));
         }
         let shard = (!missing.is_empty()).then(|| format!("partial: tables {} missing", missing.join(", ")));
-        Ok(Tables { shard, tables, max_throttle, rows })
+        Ok(Tables { shard, tables, max_throttle, rows, pools: Vec::new(), pool_notes: vec![POOL_NEEDS_EVERY_TABLE.to_string()] })
     }
 }
 
@@ -354,6 +364,24 @@ impl Render for Tables {
             ]);
         }
         o.push_str(&align(&rows));
+        for p in &self.pools {
+            let _ = writeln!(
+                o,
+                "\n{}: one reservation for {} tables together ({}): {} RCU / {} WCU for {} year(s), sized on their summed provisioned capacity at the settings above, saves ${:.2} a month; reserving table by table saves ${:.2}; pooling saves ${:.2} a month more (estimates)",
+                p.region,
+                p.tables.len(),
+                p.tables.join(", "),
+                p.rcu,
+                p.wcu,
+                p.years,
+                p.pooled_saving_monthly_usd,
+                p.separate_saving_monthly_usd,
+                p.pooling_saves_monthly_usd
+            );
+        }
+        for n in &self.pool_notes {
+            let _ = writeln!(o, "not pooled: {n}");
+        }
         o
     }
 

@@ -389,3 +389,31 @@ fn every_losing_candidate_says_why() {
     let csv = std::fs::read_to_string(dir.path().join("recommend.csv")).unwrap();
     assert!(csv.lines().next().unwrap().ends_with(",why_not") && csv.contains("holds, but $"), "{}", &csv[..300]);
 }
+
+/// `recommend DIR` pools reserved capacity across a region's tables (the hand-worked figures
+/// are `pool::tests`'): three copies of a steady provisioned table, a day each, get one
+/// reservation whose saving is at least the three separate ones', and the text says by how
+/// much; a table whose window differs is named and left out.
+#[test]
+fn a_region_of_tables_pools_its_reservation() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("scenarios/steady-provisioned.toml").unwrap();
+    for t in ["a", "b", "c"] {
+        std::fs::write(dir.path().join(format!("{t}.toml")), text.replace("name = \"Steady\"", &format!("name = \"Steady-{t}\""))).unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let out = dir.path().join("out");
+    let o = super::ddbsim(&["recommend", d, "--budget", "4", "--duration", "24h", "--json", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = &r["pools"][0];
+    assert_eq!(p["tables"].as_array().unwrap().len(), 3, "{r}");
+    let (pooled, separate, saves) = (
+        p["pooled_saving_monthly_usd"].as_f64().unwrap(),
+        p["separate_saving_monthly_usd"].as_f64().unwrap(),
+        p["pooling_saves_monthly_usd"].as_f64().unwrap(),
+    );
+    assert!(separate > 0.0 && pooled >= separate - 1e-9 && (saves - (pooled - separate)).abs() < 1e-9, "{p}");
+    let o = super::ddbsim(&["recommend", d, "--budget", "4", "--duration", "24h", "--out", out.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("reserving table by table saves"), "{}", String::from_utf8_lossy(&o.stdout));
+}

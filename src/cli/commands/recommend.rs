@@ -94,14 +94,36 @@ fn recommend_tables(
     let out = Output::claim(&a.shared.out.clone().unwrap_or_else(|| PathBuf::from("output").join("recommend-tables")))?;
     let per = study::par_indexed(loaded.len() as u64, |j| {
         let (i, sc, catalog) = &loaded[j as usize];
-        study::recommend::table_rows(*i, &tables[*i].scenario.display().to_string(), sc, catalog, o).1
+        let (rec, rows) = study::recommend::table_rows(*i, &tables[*i].scenario.display().to_string(), sc, catalog, o);
+        let pool = study::recommend::pool::PoolInput {
+            table: sc.table.name.clone(),
+            region: sc.pricing.region.clone(),
+            window: (sc.start_unix_s, o.run.duration.unwrap_or(sc.duration).as_secs()),
+            not_reservable: crate::cost::no_reservation(
+                sc.pricing.extrapolate,
+                sc.table.table_class == crate::scenario::TableClass::Standard,
+                o.run.duration.unwrap_or(sc.duration).as_secs(),
+            ),
+            usage: rec.pick_usage,
+        };
+        (rows, pool)
     });
     stopped(stop)?;
+    let (rows, inputs): (Vec<_>, Vec<_>) = per.into_iter().unzip();
+    let (pools, pool_notes) = if !o.modes.reserved {
+        (Vec::new(), Vec::new())
+    } else if shard.is_some() {
+        (Vec::new(), vec![crate::report::recommend::POOL_NEEDS_EVERY_TABLE.to_string()])
+    } else {
+        study::recommend::pool::pools(&inputs, o.reserved_years, crate::cost::Catalog::for_region)
+    };
     let result = crate::report::recommend::Tables {
         shard: a.shard.clone(),
         tables: tables.len(),
         max_throttle: o.max_throttle,
-        rows: per.into_iter().flatten().collect(),
+        rows: rows.into_iter().flatten().collect(),
+        pools,
+        pool_notes,
     };
     let written = out.write_all(&result.artifacts()?)?;
     if a.shared.json {

@@ -31,6 +31,7 @@
 mod chains;
 mod daily;
 mod kept;
+pub mod pool;
 mod search;
 mod tables;
 mod today;
@@ -343,6 +344,9 @@ pub struct Recommendation {
     pub kept: Vec<String>,
     /// Why reserved capacity was not offered, when it was asked for and was not.
     pub reservation_note: Option<String>,
+    /// The usage of the pick's setting, before any reservation (`recommend DIR` pools them).
+    #[serde(skip)]
+    pub pick_usage: Option<Usage>,
     /// The setting in force (the scenario's own), on the same traffic.
     pub today: Today,
 }
@@ -569,7 +573,9 @@ impl<'a> Search<'a> {
             let n = usage.resources.iter().map(|r| f(r).len()).max().unwrap_or(0);
             (0..n).map(|m| usage.resources.iter().map(|r| f(r).get(m).copied().unwrap_or(0.0)).sum()).collect::<Vec<f64>>()
         };
-        let top = |v: Vec<f64>| (v.into_iter().fold(0.0, f64::max) as u64) / RESERVED_BLOCK;
+        // Up to the block that covers the peak: a block used more than about 46 % of the time
+        // pays, so the one above the peak's last full block may too.
+        let top = |v: Vec<f64>| (v.into_iter().fold(0.0, f64::max).ceil() as u64).div_ceil(RESERVED_BLOCK);
         let (rmax, wmax) = (top(total(|r| &r.provisioned_rcu_by_minute)), top(total(|r| &r.provisioned_wcu_by_minute)));
         let cost = |rcu: u64, wcu: u64| {
             let res = Reservation { rcu, wcu, years: o.reserved_years };
@@ -643,6 +649,10 @@ impl<'a> Search<'a> {
                 front.push(i);
             }
         }
+        let pick_usage = pick.and_then(|i| match candidates[i].settings {
+            Settings::Reserved { of, .. } => self.usages[of].clone(),
+            _ => self.usages[i].clone(),
+        });
         Recommendation {
             scenario: sc.name.clone(),
             seed: o.run.seed.unwrap_or(sc.seed),
@@ -658,6 +668,7 @@ impl<'a> Search<'a> {
             kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
             reservation_note: None,
             today: today::Today::default(),
+            pick_usage,
         }
     }
 }
