@@ -3,7 +3,7 @@
 //! line items are cut to fit, and say so).
 
 use crate::format::{fmt_num, grouped, percent, usd, usd_window, window};
-use crate::study::diff::{CostChange, Diff, HoldChange, Side};
+use crate::study::diff::{CostChange, CostGuardrail, Diff, HoldChange, Side};
 use std::fmt::Write as _;
 
 /// GitHub's largest comment, characters, less room for a bot's own footer.
@@ -27,25 +27,47 @@ fn signed_count(n: i64) -> String {
     }
 }
 
+/// Cheaper, dearer or the same, by how much (a month when the windows repeat, with the
+/// window's change, `over` it: "over the 10 min window") and by what share of the base's cost.
+pub(super) fn cost_words(
+    cost: CostChange,
+    window_delta_usd: f64,
+    monthly_delta_usd: Option<f64>,
+    share: Option<f64>,
+    over: &str,
+) -> String {
+    let share = share.map(|s| format!(" ({}{})", if s >= 0.0 { "+" } else { "-" }, percent(s.abs()))).unwrap_or_default();
+    let span = match monthly_delta_usd {
+        Some(m) => format!("{} a month (extrapolated; {} {over})", usd(m.abs()), usd_window(window_delta_usd.abs())),
+        None => format!("{} {over}", usd_window(window_delta_usd.abs())),
+    };
+    match cost {
+        CostChange::Cheaper => format!("CHEAPER by {span}{share}"),
+        CostChange::Dearer => format!("DEARER by {span}{share}"),
+        CostChange::Same => format!("SAME COST ({} {over})", signed_usd(window_delta_usd)),
+    }
+}
+
+/// The cost guardrail's words when it was exceeded (`over`: " over the window"; `key`: the
+/// setting's name), else nothing.
+pub(super) fn guard_words(g: Option<&CostGuardrail>, over: &str, key: &str) -> String {
+    match g {
+        Some(g) if g.exceeded => format!(
+            " · OVER THE COST GUARDRAIL: {} more{}, {} allowed ({key})",
+            if g.monthly { usd(g.increase_usd) } else { usd_window(g.increase_usd) },
+            if g.monthly { " a month" } else { over },
+            if g.monthly { usd(g.allowed_usd) } else { usd_window(g.allowed_usd) }
+        ),
+        _ => String::new(),
+    }
+}
+
 /// The verdict: cheaper or dearer (with the month when both windows repeat), and whether the
 /// design still holds, in one line.
 #[must_use]
 pub fn headline(d: &Diff) -> String {
-    let share = d.cost_change_share().map(|s| format!(" ({}{})", if s >= 0.0 { "+" } else { "-" }, percent(s.abs()))).unwrap_or_default();
-    let span = match d.monthly_delta_usd {
-        Some(m) => format!(
-            "{} a month (extrapolated; {} over the {} window)",
-            usd(m.abs()),
-            usd_window(d.window_delta_usd.abs()),
-            window(d.duration_s)
-        ),
-        None => format!("{} over the {} window", usd_window(d.window_delta_usd.abs()), window(d.duration_s)),
-    };
-    let cost = match d.cost {
-        CostChange::Cheaper => format!("CHEAPER by {span}{share}"),
-        CostChange::Dearer => format!("DEARER by {span}{share}"),
-        CostChange::Same => format!("SAME COST ({} over the {} window)", signed_usd(d.window_delta_usd), window(d.duration_s)),
-    };
+    let over = format!("over the {} window", window(d.duration_s));
+    let cost = cost_words(d.cost, d.window_delta_usd, d.monthly_delta_usd, d.cost_change_share(), &over);
     let failing = |s: &Side| {
         format!(
             "{} of attempts throttled and {} requests failed, over the {} limit",
@@ -60,15 +82,7 @@ pub fn headline(d: &Diff) -> String {
         HoldChange::NowHolds => format!("NOW HOLDS (base: {})", failing(&d.base)),
         HoldChange::StillFails => format!("STILL FAILS: {}", failing(&d.head)),
     };
-    let guard = match &d.guardrail {
-        Some(g) if g.exceeded => format!(
-            " · OVER THE COST GUARDRAIL: {} more{}, {} allowed (max_cost_increase)",
-            if g.monthly { usd(g.increase_usd) } else { usd_window(g.increase_usd) },
-            if g.monthly { " a month" } else { " over the window" },
-            if g.monthly { usd(g.allowed_usd) } else { usd_window(g.allowed_usd) }
-        ),
-        _ => String::new(),
-    };
+    let guard = guard_words(d.guardrail.as_ref(), " over the window", "max_cost_increase");
     format!("{cost} · {holds}{guard}")
 }
 

@@ -3,8 +3,8 @@
 //! design's own table — for a terminal, and as the pull-request comment (cut to fit
 //! GitHub's limit, and saying so).
 
-use super::diff::{aligned, headline, rows, signed_usd, MARKDOWN_LIMIT};
-use crate::format::{percent, usd, usd_window};
+use super::diff::{aligned, cost_words, guard_words, headline, rows, signed_usd, MARKDOWN_LIMIT};
+use crate::format::{percent, usd_window};
 use crate::study::diff::set::{Change, SetDiff};
 use crate::study::diff::{CostChange, HoldChange};
 use std::fmt::Write as _;
@@ -18,16 +18,7 @@ fn named(d: &SetDiff, pick: impl Fn(&Change) -> bool) -> String {
 /// designs changed, were added and removed, and whether every design still holds.
 #[must_use]
 pub fn headline_set(d: &SetDiff) -> String {
-    let share = d.cost_change_share().map(|s| format!(" ({}{})", if s >= 0.0 { "+" } else { "-" }, percent(s.abs()))).unwrap_or_default();
-    let span = match d.monthly_delta_usd {
-        Some(m) => format!("{} a month (extrapolated; {} over the windows)", usd(m.abs()), usd_window(d.window_delta_usd.abs())),
-        None => format!("{} over the windows", usd_window(d.window_delta_usd.abs())),
-    };
-    let cost = match d.cost {
-        CostChange::Cheaper => format!("CHEAPER by {span}{share}"),
-        CostChange::Dearer => format!("DEARER by {span}{share}"),
-        CostChange::Same => format!("SAME COST ({} over the windows)", signed_usd(d.window_delta_usd)),
-    };
+    let cost = cost_words(d.cost, d.window_delta_usd, d.monthly_delta_usd, d.cost_change_share(), "over the windows");
     let count = |f: fn(&Change) -> bool| d.designs.iter().filter(|c| f(c)).count();
     let counts = format!(
         "{} designs: {} changed, {} added, {} removed",
@@ -44,15 +35,7 @@ pub fn headline_set(d: &SetDiff) -> String {
         HoldChange::NowHolds => format!("NOW HOLDS (base failed: {failed})"),
         HoldChange::StillFails => format!("STILL FAILS: {failing}"),
     };
-    let guard = match &d.guardrail {
-        Some(g) if g.exceeded => format!(
-            " · OVER THE COST GUARDRAIL: {} more{}, {} allowed (--max-cost-increase)",
-            if g.monthly { usd(g.increase_usd) } else { usd_window(g.increase_usd) },
-            if g.monthly { " a month" } else { " over the windows" },
-            if g.monthly { usd(g.allowed_usd) } else { usd_window(g.allowed_usd) }
-        ),
-        _ => String::new(),
-    };
+    let guard = guard_words(d.guardrail.as_ref(), " over the windows", "--max-cost-increase");
     let own = named(d, |c| matches!(c, Change::Changed { diff, .. } if diff.guardrail.as_ref().is_some_and(|g| g.exceeded)));
     let own = if own.is_empty() { String::new() } else { format!(" · OVER ITS OWN max_cost_increase: {own}") };
     format!("{cost} · {counts} · {holds}{guard}{own}")

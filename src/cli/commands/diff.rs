@@ -11,7 +11,7 @@ use crate::scenario::{CostIncrease, LoadOptions, Scenario};
 use crate::study::diff::set::Design;
 use crate::study::diff::HoldChange;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One side as read: its designs, the definitions it imported (their traffic is the head's
 /// when there is no history), and whether it is a set (a folder, or a definition of several
@@ -24,17 +24,7 @@ struct SideInput {
 
 /// The scenarios of folder `dir`, by file name.
 fn folder(dir: &Path, a: &DiffArgs, load: &LoadOptions) -> Result<Vec<Design>, CliError> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| CliError::Argument(format!("{}: {e}", dir.display())))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    if found.is_empty() {
-        return Err(CliError::Argument(format!("{}: no scenario (.toml) in this folder", dir.display())));
-    }
-    found.sort();
-    found.iter().map(|f| scenario_design(f, a, load)).collect()
+    super::scenario_files(dir)?.iter().map(|f| scenario_design(f, a, load)).collect()
 }
 
 fn scenario_design(path: &Path, a: &DiffArgs, load: &LoadOptions) -> Result<Design, CliError> {

@@ -98,3 +98,18 @@ pub(super) fn memory(estimate: &guard::Estimate) -> String {
 pub(super) fn wrote(paths: &[PathBuf]) -> String {
     paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
+
+/// The scenarios (`.toml`) of folder `dir`, sorted by name; an error when it holds none.
+pub(super) fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| CliError::Argument(format!("{}: {e}", dir.display())))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    if found.is_empty() {
+        return Err(CliError::Argument(format!("{}: no scenario (.toml) in this folder", dir.display())));
+    }
+    found.sort();
+    Ok(found)
+}

@@ -17,17 +17,7 @@ pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &Stop
     let mut files = Vec::new();
     for p in &a.scenarios {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-                .collect();
-            if found.is_empty() {
-                return Err(CliError::Argument(format!("{}: no scenario (.toml) in this folder", p.display())));
-            }
-            found.sort();
-            files.extend(found);
+            files.extend(super::scenario_files(p)?);
         } else {
             files.push(p.clone());
         }
