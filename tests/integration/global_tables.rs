@@ -249,6 +249,14 @@ rate = {{ constant = 50 }}
         .replace("[[pattern]]\nname = \"post\"", "[[replica]]\nregion = \"eu-west-1\"\n[[pattern]]\nname = \"post\"");
     let e = parse_str(&four, Path::new("m.toml")).unwrap_err().to_string();
     assert!(e.contains("table.multi_region_strong") && e.contains("three regions"), "{e}");
+    // One region set (US: us-east-1, us-east-2, us-west-2): Ireland is in the EU set, and
+    // Singapore in none.
+    let mixed = text("[table.multi_region_strong]\nwrite_latency = \"40ms\"").replace("region = \"us-west-2\"", "region = \"eu-west-1\"");
+    let e = parse_str(&mixed, Path::new("m.toml")).unwrap_err().to_string();
+    assert!(e.contains("us-east-1 is in the US set, eu-west-1 is not"), "{e}");
+    let singapore = format!("[pricing]\nregion = \"ap-southeast-1\"\n{}", text("[table.multi_region_strong]\nwrite_latency = \"40ms\""));
+    let e = parse_str(&singapore, Path::new("m.toml")).unwrap_err().to_string();
+    assert!(e.contains("not offered in ap-southeast-1"), "{e}");
 }
 
 /// TTL deletes are free where TTL deletes them and a replicated write in every replica (spec

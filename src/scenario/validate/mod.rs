@@ -23,6 +23,18 @@ use crate::time::{parse_duration, parse_rfc3339};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// The region sets of multi-region strong consistency: a table, its replicas and its witness
+/// all in one (the DynamoDB API reference, CreateGlobalTableWitnessGroupMemberAction).
+const MRSC_REGION_SETS: [(&str, &[&str]); 3] = [
+    ("US", &["us-east-1", "us-east-2", "us-west-2"]),
+    ("EU", &["eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1"]),
+    ("AP", &["ap-northeast-1", "ap-northeast-2", "ap-northeast-3"]),
+];
+
+fn mrsc_sets() -> String {
+    MRSC_REGION_SETS.iter().map(|(name, set)| format!("{name}: {}", set.join(", "))).collect::<Vec<_>>().join("; ")
+}
+
 /// Regions the built-in price catalogs cover (`crate::cost::BUILTIN`, checked by a test).
 pub const KNOWN_REGIONS: &[&str] =
     &["us-east-1", "us-east-2", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-northeast-1"];
@@ -490,7 +502,36 @@ impl Validator<'_, '_> {
                 ),
             );
         }
+        if table.mrsc_write_latency.is_some() {
+            self.mrsc_region_set(&root.key("table").key("multi_region_strong"), home, &out);
+        }
         out
+    }
+
+    /// An MRSC global table's regions (and witness) are all in one of AWS's region sets (the
+    /// DynamoDB API reference, CreateGlobalTableWitnessGroupMemberAction).
+    fn mrsc_region_set(&mut self, at: &KeyPath, home: &str, replicas: &[ReplicaSpec]) {
+        let set_of = |r: &str| MRSC_REGION_SETS.iter().find(|(_, set)| set.contains(&r)).map(|(name, _)| *name);
+        let Some(home_set) = set_of(home) else {
+            self.err(
+                at,
+                format!(
+                    "multi-region strong consistency is not offered in {home}: its regions are one of AWS's region sets ({})",
+                    mrsc_sets()
+                ),
+            );
+            return;
+        };
+        for r in replicas.iter().filter(|r| set_of(&r.region) != Some(home_set)) {
+            self.err(
+                at,
+                format!(
+                    "an MRSC table's regions are all in one region set: {home} is in the {home_set} set, {} is not ({})",
+                    r.region,
+                    mrsc_sets()
+                ),
+            );
+        }
     }
 
     /// `[dax]`.
