@@ -91,6 +91,28 @@ fn side(path: &Path, a: &DiffArgs, load: &LoadOptions, staging: &Path, traffic: 
     definition(path, a, staging, traffic)
 }
 
+/// Prints a diff as `--json` (the document), `--markdown` (the pull-request comment) or text
+/// (with its headline coloured by whether the head holds).
+fn print<D: serde::Serialize>(
+    a: &DiffArgs,
+    d: &D,
+    holds: HoldChange,
+    markdown: impl FnOnce() -> String,
+    text: impl FnOnce() -> (String, String),
+) {
+    let mut out = std::io::stdout().lock();
+    let bytes = if a.json {
+        crate::report::json_bytes(d)
+    } else if a.markdown {
+        markdown().into_bytes()
+    } else {
+        let (text, headline) = text();
+        let holds = !matches!(holds, HoldChange::NoLongerHolds | HoldChange::StillFails);
+        super::colour_verdict(text, &headline, holds).into_bytes()
+    };
+    let _ = out.write_all(&bytes);
+}
+
 /// Runs the diff: the text, `--json` (diff.json) or `--markdown` (the pull-request comment).
 pub(in crate::cli) fn diff(a: &DiffArgs) -> Result<(), CliError> {
     let load = LoadOptions { allow_outside: a.allow_outside };
@@ -118,31 +140,16 @@ pub(in crate::cli) fn diff(a: &DiffArgs) -> Result<(), CliError> {
         .transpose()
         .map_err(|e| CliError::Argument(format!("--max-cost-increase: {e}")))?;
     let (b, h) = (a.base.display().to_string(), a.head.display().to_string());
-    let mut out = std::io::stdout().lock();
     let over = if base.set || head.set {
         let d = crate::study::diff::set::diff_sets(&base.designs, &head.designs, &opts, max_throttle, limit);
-        if a.json {
-            let _ = out.write_all(&crate::report::json_bytes(&d));
-        } else if a.markdown {
-            let _ = out.write_all(crate::report::diff_set::markdown_set(&d, &b, &h).as_bytes());
-        } else {
-            let holds = !matches!(d.holds, HoldChange::NoLongerHolds | HoldChange::StillFails);
-            let text = crate::report::diff_set::text_set(&d, &b, &h);
-            let _ = out.write_all(super::colour_verdict(text, &crate::report::diff_set::headline_set(&d), holds).as_bytes());
-        }
+        use crate::report::diff_set::{headline_set, markdown_set, text_set};
+        print(a, &d, d.holds, || markdown_set(&d, &b, &h), || (text_set(&d, &b, &h), headline_set(&d)));
         d.over_guardrail
     } else {
         let (bd, hd) = (&base.designs[0], &head.designs[0]);
         let d = crate::study::diff::diff(&bd.scenario, &hd.scenario, &opts, [&bd.catalog, &hd.catalog], max_throttle, limit);
-        if a.json {
-            let _ = out.write_all(&crate::report::json_bytes(&d));
-        } else if a.markdown {
-            let _ = out.write_all(crate::report::diff::markdown(&d, &b, &h).as_bytes());
-        } else {
-            let holds = !matches!(d.holds, HoldChange::NoLongerHolds | HoldChange::StillFails);
-            let text = crate::report::diff::text(&d, &b, &h);
-            let _ = out.write_all(super::colour_verdict(text, &crate::report::diff::headline(&d), holds).as_bytes());
-        }
+        use crate::report::diff::{headline, markdown, text};
+        print(a, &d, d.holds, || markdown(&d, &b, &h), || (text(&d, &b, &h), headline(&d)));
         d.guardrail.is_some_and(|g| g.exceeded)
     };
     if over {
