@@ -343,7 +343,9 @@ pub fn import_with_traffic(
 fn skews_of(top_keys: Vec<TopKeys>, chosen: &TableDef, notes: &mut Vec<String>) -> Vec<write::Skew> {
     let mut skews = Vec::new();
     for k in top_keys {
-        let spaces: Vec<&str> = std::iter::once(chosen.hash_key.as_str()).chain(chosen.gsis.iter().map(|g| g.hash_key.as_str())).collect();
+        let spaces: Vec<&str> = std::iter::once(chosen.hash_key.as_str())
+            .chain(chosen.gsis.iter().flat_map(|g| std::iter::once(&g.hash_key).chain(&g.more_hash_keys)).map(String::as_str))
+            .collect();
         let key = match k.label.as_deref().filter(|l| spaces.contains(l)) {
             Some(l) => l.to_string(),
             None => {

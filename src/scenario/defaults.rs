@@ -155,6 +155,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("table.capacity.table_quota", "40000"),
     ("gsi.projection", "\"all\""),
     ("gsi.coverage", "1"),
+    ("gsi.correlated", "false"),
     ("gsi.storage_gb", "the table's storage_gb x coverage, by projection"),
     ("pattern.item_bytes", "1024"),
     ("pattern.items", "1"),

@@ -19,8 +19,10 @@ pub enum Projection {
 pub struct GsiSpec {
     /// Name.
     pub name: String,
-    /// Key space of its partition key.
+    /// Key space of its partition key (a multi-attribute key's: the tuple's own key space).
     pub partition_key: usize,
+    /// A multi-attribute key's attributes are correlated (entities writing it default to it).
+    pub correlated: bool,
     /// Projection.
     pub projection: Projection,
     /// Share of items carrying the index key.

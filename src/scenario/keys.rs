@@ -55,6 +55,9 @@ impl Popularity {
             Popularity::Hot { keys, share } => format!("hot {keys} key(s) at {share}"),
             Popularity::Sequential(d) => format!("sequential, {d} a period"),
             Popularity::Weights(w) => format!("{} weighted values", w.len()),
+            Popularity::Joint { parts, head, .. } => {
+                format!("joint of {}, hottest tuple {:.4} %", parts.join(" × "), head.first().copied().unwrap_or(0.0) * 100.0)
+            }
         }
     }
 }
@@ -130,6 +133,16 @@ pub enum Popularity {
     Sequential(SimDuration),
     /// Explicit weights, one per value (normalised).
     Weights(Vec<f64>),
+    /// A multi-attribute GSI key's independent attributes: the most probable tuples one by one
+    /// and the rest equally likely ([`super::joint`]).
+    Joint {
+        /// The attributes' key spaces, in key-schema order.
+        parts: Vec<String>,
+        /// Probability of each head tuple, most probable first.
+        head: std::sync::Arc<[f64]>,
+        /// Probability of the other tuples together.
+        tail: f64,
+    },
 }
 
 /// Write sharding of a key space.

@@ -8,10 +8,8 @@
 
 use super::alias::AliasTable;
 use crate::rng::mix64;
-use crate::scenario::{KeySpaceSpec, Popularity};
-
-/// Most keys represented one by one.
-pub(crate) const HEAD_KEYS: u64 = 1 << 16;
+pub(crate) use crate::scenario::HEAD_KEYS;
+use crate::scenario::{head_tail, HeadTail, KeySpaceSpec, Popularity};
 
 /// The popularity of one key space, ready to sample.
 #[derive(Clone, Debug)]
@@ -38,42 +36,11 @@ impl KeyDist {
     #[must_use]
     pub(crate) fn new(ks: &KeySpaceSpec, start_unix_s: i64) -> Self {
         let card = ks.cardinality.max(1);
-        let (head, tail_prob, tail_lo, seq) = match &ks.popularity {
-            Popularity::Sequential(p) => (vec![1.0], 0.0, 1, Some(p.as_secs().max(1))),
-            Popularity::Weights(w) => {
-                let s: f64 = w.iter().sum();
-                (w.iter().map(|x| x / s).collect(), 0.0, w.len() as u64, None)
-            }
-            Popularity::Uniform => {
-                if card <= HEAD_KEYS {
-                    (vec![1.0 / card as f64; card as usize], 0.0, card, None)
-                } else {
-                    (Vec::new(), 1.0, 0, None)
-                }
-            }
-            Popularity::Hot { keys, share } => {
-                let hot = (*keys).min(HEAD_KEYS);
-                let rest = card - hot;
-                let mut head: Vec<f64> = vec![share / hot as f64; hot as usize];
-                if rest == 0 {
-                    (head, 0.0, card, None)
-                } else if rest <= HEAD_KEYS {
-                    head.extend(std::iter::repeat_n((1.0 - share) / rest as f64, rest as usize));
-                    (head, 0.0, card, None)
-                } else {
-                    (head, 1.0 - share, hot, None)
-                }
-            }
-            Popularity::Zipf(s) => {
-                let h = card.min(HEAD_KEYS);
-                let head_w: Vec<f64> = (1..=h).map(|r| (r as f64).powf(-s)).collect();
-                let head_sum: f64 = head_w.iter().sum();
-                // Tail mass: sum over r in (h, card] of r^-s, by the midpoint integral.
-                let tail = if card > h { integral_pow(h as f64 + 0.5, card as f64 + 0.5, *s) } else { 0.0 };
-                let total = head_sum + tail;
-                (head_w.iter().map(|w| w / total).collect(), tail / total, h, None)
-            }
+        let seq = match &ks.popularity {
+            Popularity::Sequential(p) => Some(p.as_secs().max(1)),
+            _ => None,
         };
+        let HeadTail { head, tail_prob, tail_lo } = head_tail(&ks.popularity, card);
         let mut slots = head.clone();
         slots.push(tail_prob);
         let alias = AliasTable::new(&slots);
@@ -133,15 +100,6 @@ impl KeyDist {
             let span = self.tail_hi - self.tail_lo;
             self.tail_lo + ((u128::from(r2) * u128::from(span)) >> 64) as u64
         }
-    }
-}
-
-/// ∫_a^b x^-s dx.
-fn integral_pow(a: f64, b: f64, s: f64) -> f64 {
-    if (s - 1.0).abs() < 1e-12 {
-        b.ln() - a.ln()
-    } else {
-        (b.powf(1.0 - s) - a.powf(1.0 - s)) / (1.0 - s)
     }
 }
 

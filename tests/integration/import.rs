@@ -757,3 +757,49 @@ fn printed_queries_fetch_what_import_reads() {
     let o = ddbsim(&["import", "--print-queries", "Orders", "--period", "120"]);
     assert!(o.status.code() == Some(1) && String::from_utf8_lossy(&o.stderr).contains("--period: 60 or 300"));
 }
+
+/// A GSI with a multi-attribute key (Nov 2025: up to four HASH attributes in its KeySchema),
+/// in describe-table and in Terraform's `key_schema` blocks: the scenario keys the index on
+/// the tuple, each attribute a key space of import's assumed 10,000 values, so the tuple has
+/// 10,000 x 10,000 = 10^8 values.
+#[test]
+fn a_multi_attribute_index_key_is_imported_as_a_tuple() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut d: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(fx("describe-table.json")).unwrap()).unwrap();
+    d["Table"]["GlobalSecondaryIndexes"][0]["KeySchema"] = serde_json::json!([
+        { "AttributeName": "region", "KeyType": "HASH" },
+        { "AttributeName": "status", "KeyType": "HASH" },
+        { "AttributeName": "order_date", "KeyType": "RANGE" }
+    ]);
+    let path = dir.path().join("describe-table.json");
+    std::fs::write(&path, d.to_string()).unwrap();
+    let i = import(&[path], &[], None, "orders").unwrap();
+    assert_eq!(i.table.gsis[0].hash_key, "region");
+    assert_eq!(i.table.gsis[0].more_hash_keys, vec!["status".to_string()]);
+    assert!(i.scenario.contains("partition_key = [\"region\", \"status\"]"), "{}", i.scenario);
+    let (_d, sc) = load(&i);
+    let ks = &sc.key_spaces[sc.gsis[0].partition_key];
+    assert_eq!((ks.name.as_str(), ks.cardinality), ("(region, status)", 100_000_000));
+
+    let mut t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(fx("terraform-show.json")).unwrap()).unwrap();
+    let g = &mut t["values"]["root_module"]["resources"][0]["values"]["global_secondary_index"][0];
+    g["hash_key"] = serde_json::Value::Null;
+    g["key_schema"] = serde_json::json!([
+        { "attribute_name": "GameTitle", "key_type": "HASH" },
+        { "attribute_name": "Season", "key_type": "HASH" },
+        { "attribute_name": "TopScore", "key_type": "RANGE" }
+    ]);
+    let path = dir.path().join("terraform-show.json");
+    std::fs::write(&path, t.to_string()).unwrap();
+    let i = import(std::slice::from_ref(&path), &[], None, "t").unwrap();
+    assert_eq!((i.table.gsis[0].hash_key.as_str(), i.table.gsis[0].more_hash_keys.as_slice()), ("GameTitle", &["Season".to_string()][..]));
+    assert_eq!(i.table.gsis[0].range_key.as_deref(), Some("TopScore"));
+    load(&i);
+
+    // A fifth HASH attribute is refused, naming the block.
+    t["values"]["root_module"]["resources"][0]["values"]["global_secondary_index"][0]["key_schema"] =
+        serde_json::json!(["a", "b", "c", "d", "e"].map(|a| serde_json::json!({ "attribute_name": a, "key_type": "HASH" })));
+    std::fs::write(&path, t.to_string()).unwrap();
+    let e = import(&[path], &[], None, "t").unwrap_err().to_string();
+    assert!(e.contains("global_secondary_index/0/key_schema") && e.contains("1 to 4 HASH"), "{e}");
+}

@@ -260,6 +260,30 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
         "both `read` and `write`",
         22,
     ),
+    (
+        "a multi-attribute key of five attributes",
+        "partition_key = \"status\"",
+        "partition_key = [\"status\", \"user\", \"a\", \"b\", \"c\"]",
+        "gsi[0].partition_key",
+        "1 to 4 attributes",
+        17,
+    ),
+    (
+        "an attribute named twice",
+        "partition_key = \"status\"",
+        "partition_key = [\"status\", \"status\"]",
+        "gsi[0].partition_key[1]",
+        "named twice",
+        17,
+    ),
+    (
+        "a coverage list of the wrong length",
+        "partition_key = \"status\"",
+        "partition_key = [\"status\", \"user\"]\ncoverage = [0.5]",
+        "gsi[0].coverage",
+        "one share per key attribute",
+        18,
+    ),
 ];
 
 #[test]

@@ -3,7 +3,8 @@
 
 use super::scaling::{scaling_entry, API_KEYS};
 use super::{
-    key_schema, max_throughput, opt_num, projection, text, throughput, unmodelled, warm, Definitions, Doc, ImportError, IndexDef, TableDef,
+    key_schema, key_schema_parts, max_throughput, opt_num, projection, text, throughput, unmodelled, warm, Definitions, Doc, ImportError,
+    IndexDef, TableDef,
 };
 use crate::scenario::InsightsMode;
 use serde_json::Value;
@@ -125,11 +126,13 @@ pub(super) fn stream(v: Option<&Value>) -> Option<String> {
 /// An index as describe-table and CloudFormation write it (the same field names): name, keys,
 /// projection, warm throughput, and the sizes describe-table adds; capacity is the caller's.
 pub(super) fn index_def(doc: &Doc, v: &Value, at: &str) -> Result<IndexDef, ImportError> {
-    let (hash_key, range_key) = key_schema(doc, v.get("KeySchema"), &format!("{at}/KeySchema"))?;
+    let (mut hash, range) = key_schema_parts(doc, v.get("KeySchema"), &format!("{at}/KeySchema"))?;
+    let more_hash_keys = hash.split_off(1);
     Ok(IndexDef {
         name: text(doc, v.get("IndexName"), &format!("{at}/IndexName"))?,
-        hash_key,
-        range_key,
+        hash_key: hash.remove(0),
+        more_hash_keys,
+        range_key: range.into_iter().next(),
         projection: projection(v.get("Projection")),
         warm: warm(doc, v.get("WarmThroughput"), &format!("{at}/WarmThroughput"))?,
         size_bytes: opt_num(doc, v.get("IndexSizeBytes"), &format!("{at}/IndexSizeBytes"))?,

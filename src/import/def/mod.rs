@@ -74,9 +74,11 @@ pub struct TableDef {
 pub struct IndexDef {
     /// Index name.
     pub name: String,
-    /// Partition-key attribute (an LSI's is the table's).
+    /// Partition-key attribute (an LSI's is the table's); a multi-attribute key's first.
     pub hash_key: String,
-    /// Sort-key attribute.
+    /// A multi-attribute partition key's other attributes, in key-schema order.
+    pub more_hash_keys: Vec<String>,
+    /// Sort-key attribute (a multi-attribute sort key's first).
     pub range_key: Option<String>,
     /// Projection.
     pub projection: ProjectionDef,
@@ -296,20 +298,39 @@ fn text(doc: &Doc, v: Option<&Value>, at: &str) -> Result<String, ImportError> {
     }
 }
 
-/// `KeySchema`: (HASH attribute, RANGE attribute).
+/// `KeySchema`: (HASH attribute, RANGE attribute) of a table.
 fn key_schema(doc: &Doc, v: Option<&Value>, at: &str) -> Result<(String, Option<String>), ImportError> {
+    let (hash, range) = key_schema_parts(doc, v, at)?;
+    if hash.len() > 1 || range.len() > 1 {
+        return Err(doc.error(at, "a table's KeySchema has one HASH and at most one RANGE attribute (multi-attribute keys are for GSIs)"));
+    }
+    Ok((hash.into_iter().next().unwrap_or_default(), range.into_iter().next()))
+}
+
+/// `KeySchema`: the HASH attributes and the RANGE attributes, each in order (a GSI's
+/// multi-attribute key has up to four of each).
+fn key_schema_parts(doc: &Doc, v: Option<&Value>, at: &str) -> Result<(Vec<String>, Vec<String>), ImportError> {
     let Some(Value::Array(items)) = v else { return Err(doc.error(at, "KeySchema is missing or not a list")) };
-    let (mut hash, mut range) = (None, None);
+    let (mut hash, mut range) = (Vec::new(), Vec::new());
     for (i, k) in items.iter().enumerate() {
         let name = text(doc, k.get("AttributeName"), &format!("{at}/{i}/AttributeName"))?;
         match k.get("KeyType").and_then(Value::as_str) {
-            Some("HASH") => hash = Some(name),
-            Some("RANGE") => range = Some(name),
+            Some("HASH") => hash.push(name),
+            Some("RANGE") => range.push(name),
             _ => return Err(doc.error(&format!("{at}/{i}/KeyType"), "KeyType is HASH or RANGE")),
         }
     }
-    Ok((hash.ok_or_else(|| doc.error(at, "no HASH key"))?, range))
+    if hash.is_empty() {
+        return Err(doc.error(at, "no HASH key"));
+    }
+    if hash.len() > MAX_KEY_ATTRIBUTES || range.len() > MAX_KEY_ATTRIBUTES {
+        return Err(doc.error(at, format!("a key has at most {MAX_KEY_ATTRIBUTES} HASH and {MAX_KEY_ATTRIBUTES} RANGE attributes")));
+    }
+    Ok((hash, range))
 }
+
+/// Most attributes of each part of a multi-attribute GSI key.
+const MAX_KEY_ATTRIBUTES: usize = 4;
 
 /// `Projection`: { ProjectionType, NonKeyAttributes }.
 fn projection(v: Option<&Value>) -> ProjectionDef {

@@ -138,10 +138,13 @@ pub(super) fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, Impor
     def.unmodelled = unmodelled(v, at, &TF_READ, &TF_QUIET);
     for (i, g) in v.get("global_secondary_index").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let gat = format!("{at}/global_secondary_index/{i}");
+        let (mut hash, range) = tf_key_schema(doc, g, &gat)?;
+        let more_hash_keys = hash.split_off(1);
         def.gsis.push(IndexDef {
             name: text(doc, g.get("name"), &format!("{gat}/name"))?,
-            hash_key: text(doc, g.get("hash_key"), &format!("{gat}/hash_key"))?,
-            range_key: g.get("range_key").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string),
+            hash_key: hash.remove(0),
+            more_hash_keys,
+            range_key: range,
             projection: tf_projection(g),
             provisioned: if on_demand { None } else { pair(doc, g, &gat)?.or(def.provisioned) },
             max: if on_demand { tf_max(doc, g, &gat)? } else { [None, None] },
@@ -160,4 +163,27 @@ pub(super) fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, Impor
         });
     }
     Ok(def)
+}
+
+/// A GSI's keys: `hash_key` and `range_key`, or (multi-attribute keys) `key_schema` blocks of
+/// `{ attribute_name, key_type }`, up to four of each type, in order.
+fn tf_key_schema(doc: &Doc, g: &Value, gat: &str) -> Result<(Vec<String>, Option<String>), ImportError> {
+    let blocks = g.get("key_schema").and_then(Value::as_array).filter(|a| !a.is_empty());
+    let Some(blocks) = blocks else {
+        let range = g.get("range_key").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+        return Ok((vec![text(doc, g.get("hash_key"), &format!("{gat}/hash_key"))?], range));
+    };
+    let (mut hash, mut range) = (Vec::new(), Vec::new());
+    for (i, k) in blocks.iter().enumerate() {
+        let name = text(doc, k.get("attribute_name"), &format!("{gat}/key_schema/{i}/attribute_name"))?;
+        match k.get("key_type").and_then(Value::as_str) {
+            Some("HASH") => hash.push(name),
+            Some("RANGE") => range.push(name),
+            _ => return Err(doc.error(&format!("{gat}/key_schema/{i}/key_type"), "key_type is HASH or RANGE")),
+        }
+    }
+    if hash.is_empty() || hash.len() > 4 || range.len() > 4 {
+        return Err(doc.error(&format!("{gat}/key_schema"), "a GSI key has 1 to 4 HASH and at most 4 RANGE attributes"));
+    }
+    Ok((hash, range.into_iter().next()))
 }

@@ -168,9 +168,9 @@ pub(super) fn replica_sections(s: &mut String, t: &TableDef, home: &str) {
 /// skew (or the skew a Contributor Insights report gives).
 pub(super) fn key_sections(s: &mut String, t: &TableDef, skews: &[Skew]) {
     let mut spaces: Vec<(String, bool)> = vec![(t.hash_key.clone(), true)];
-    for g in &t.gsis {
-        if !spaces.iter().any(|(k, _)| k == &g.hash_key) {
-            spaces.push((g.hash_key.clone(), false));
+    for k in t.gsis.iter().flat_map(|g| std::iter::once(&g.hash_key).chain(&g.more_hash_keys)) {
+        if !spaces.iter().any(|(s, _)| s == k) {
+            spaces.push((k.clone(), false));
         }
     }
     for (k, is_table) in &spaces {
@@ -228,8 +228,13 @@ pub(super) fn key_sections(s: &mut String, t: &TableDef, skews: &[Skew]) {
 /// `[[gsi]]` and `[[lsi]]`.
 pub(super) fn index_sections(s: &mut String, t: &TableDef, grid: Option<&Grid>) {
     for g in &t.gsis {
-        let _ =
-            writeln!(s, "\n[[gsi]]\nname = {}\npartition_key = {}\nprojection = {}", q(&g.name), q(&g.hash_key), projection(g.projection));
+        let key = if g.more_hash_keys.is_empty() {
+            q(&g.hash_key)
+        } else {
+            let all: Vec<String> = std::iter::once(&g.hash_key).chain(&g.more_hash_keys).map(|k| q(k)).collect();
+            format!("[{}]  # a multi-attribute key: its values are the tuples of these attributes' values", all.join(", "))
+        };
+        let _ = writeln!(s, "\n[[gsi]]\nname = {}\npartition_key = {key}\nprojection = {}", q(&g.name), projection(g.projection));
         if let ProjectionDef::Include(n) = g.projection {
             let _ = writeln!(s, "# ASSUMPTION: the {n} included attributes take {INCLUDE_ATTRIBUTE_BYTES} bytes each");
         }

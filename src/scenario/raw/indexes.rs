@@ -13,12 +13,19 @@ use std::collections::BTreeMap;
 pub struct RawGsi {
     /// Index name.
     pub name: String,
-    /// Key space of the index partition key.
-    pub partition_key: String,
+    /// Key space of the index partition key, or a list of up to four for a multi-attribute
+    /// key (`["tenant", "status"]`): its values are the tuples of theirs.
+    pub partition_key: RawKeyRef,
+    /// The attributes of a multi-attribute key are correlated: the finest (largest cardinality)
+    /// determines the others, so the tuple takes its values; default false (independent: a
+    /// tuple's share is the product of its attributes' shares).
+    pub correlated: Option<bool>,
     /// "keys_only", "all" or { include_bytes = N }; default "all".
     pub projection: Option<RawProjection>,
-    /// Share of items that carry the index key (sparse index < 1); default 1.
-    pub coverage: Option<f64>,
+    /// Share of items that carry the index key (sparse index < 1); default 1. For a
+    /// multi-attribute key, a list of each attribute's share: an item is in the index only when
+    /// it carries every key attribute, so the index holds their product (independently).
+    pub coverage: Option<RawCoverage>,
     /// Data in the index at the start, GB (describe-table's `IndexSizeBytes`);
     /// default the table's storage_gb x coverage, by projection (each entry sized by it).
     pub storage_gb: Option<f64>,
@@ -34,6 +41,38 @@ pub struct RawGsi {
     /// Dimensions ("read", "write") the history the scenario was imported from has no series
     /// for (`ddbsim import` writes it): `recommend` keeps their capacity and says so.
     pub no_history: Option<Vec<RawDimension>>,
+}
+
+/// A key space, or the key spaces of a multi-attribute key.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawKeyRef {
+    /// One key space.
+    One(String),
+    /// Up to four key spaces, in key-schema order.
+    Tuple(Vec<String>),
+}
+
+impl Default for RawKeyRef {
+    fn default() -> Self {
+        RawKeyRef::One(String::new())
+    }
+}
+
+impl From<&str> for RawKeyRef {
+    fn from(s: &str) -> Self {
+        RawKeyRef::One(s.to_string())
+    }
+}
+
+/// A share of items, or one per attribute of a multi-attribute key.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawCoverage {
+    /// Share of items carrying the index key.
+    One(f64),
+    /// Share of items carrying each key attribute.
+    Each(Vec<f64>),
 }
 
 /// A capacity dimension.
@@ -132,8 +171,9 @@ pub struct RawEntity {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawEntityIndex {
-    /// Key space name: every item carries the index key.
-    Key(String),
+    /// Key space name, or the key spaces of a multi-attribute key: every item carries the
+    /// index key.
+    Key(RawKeyRef),
     /// `{ key, share }`.
     Sparse(RawEntityIndexSparse),
 }
@@ -142,10 +182,14 @@ pub enum RawEntityIndex {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawEntityIndexSparse {
-    /// Key space of the values written into the index partition key.
-    pub key: String,
+    /// Key space of the values written into the index partition key, or a list for a
+    /// multi-attribute key.
+    pub key: RawKeyRef,
     /// Share of the entity's items that carry the index key, 0-1; default 1.
     pub share: Option<f64>,
+    /// The attributes of a multi-attribute key are correlated (the finest determines the
+    /// others); default the index's `correlated`.
+    pub correlated: Option<bool>,
 }
 
 /// `[[lsi]]`.

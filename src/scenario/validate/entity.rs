@@ -24,7 +24,7 @@ impl Validator<'_, '_> {
         table_pk: usize,
         gsis: &[GsiSpec],
         lsis: &[LsiSpec],
-        key_spaces: &mut [KeySpaceSpec],
+        key_spaces: &mut Vec<KeySpaceSpec>,
     ) -> Vec<EntitySpec> {
         let root = KeyPath::root();
         if raw.len() > MAX_ENTITIES {
@@ -64,7 +64,7 @@ impl Validator<'_, '_> {
                 }
             };
             let size = self.item_size(&at.key("item_bytes"), e.item_bytes.as_ref());
-            let gsi = self.entity_gsis(&at, e, names, gsis);
+            let gsi = self.entity_gsis(&at, e, names, gsis, key_spaces);
             let lsi = self.entity_lsis(&at, e, names, lsis.len());
             let start_items = self.start_items(&at, e, &key_spaces[key_space]);
             let offset = out.iter().filter(|o| o.key_space == key_space).map(|o| o.items).fold(0u64, u64::saturating_add);
@@ -76,7 +76,14 @@ impl Validator<'_, '_> {
 
     /// The GSIs an entity type's items write, with the key space written and the share of
     /// items carrying it.
-    fn entity_gsis(&mut self, at: &KeyPath, e: &RawEntity, names: &Names, gsis: &[GsiSpec]) -> Vec<EntityIndex> {
+    fn entity_gsis(
+        &mut self,
+        at: &KeyPath,
+        e: &RawEntity,
+        names: &Names,
+        gsis: &[GsiSpec],
+        key_spaces: &mut Vec<KeySpaceSpec>,
+    ) -> Vec<EntityIndex> {
         let mut gsi = Vec::new();
         for (name, w) in &e.gsi {
             let ip = at.key("gsi").key(name);
@@ -93,9 +100,9 @@ impl Validator<'_, '_> {
                     continue;
                 }
             };
-            let (key, share, kp) = match w {
-                RawEntityIndex::Key(k) => (k, None, ip.clone()),
-                RawEntityIndex::Sparse(s) => (&s.key, s.share, ip.key("key")),
+            let (key, share, correlated, kp) = match w {
+                RawEntityIndex::Key(k) => (k, None, None, ip.clone()),
+                RawEntityIndex::Sparse(s) => (&s.key, s.share, s.correlated, ip.key("key")),
             };
             let share = share.unwrap_or(1.0);
             if !(share > 0.0 && share <= 1.0) {
@@ -104,7 +111,8 @@ impl Validator<'_, '_> {
                     format!("share is the part of the entity's items that carry the index key: above 0 and at most 1, not {share}"),
                 );
             }
-            let Some(ks) = self.key_ref(names, &kp, key) else { continue };
+            let correlated = correlated.unwrap_or(gsis[g].correlated);
+            let Some(ks) = self.index_key(names, &kp, key, correlated, key_spaces) else { continue };
             gsi.push(EntityIndex { gsi: g, key_space: ks, share: share.clamp(f64::MIN_POSITIVE, 1.0) });
         }
         gsi

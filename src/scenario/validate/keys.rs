@@ -1,14 +1,18 @@
 //! `[keys.NAME]`: key spaces, their popularity and write sharding.
 
+use super::Names;
 use super::Validator;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawKeySpace, RawPopularity, RawShardBy, RawSortSpread};
-use crate::scenario::{KeySpaceSpec, Popularity, Shards, SortKeys};
+use crate::scenario::raw::{RawCoverage, RawKeyRef, RawKeySpace, RawPopularity, RawShardBy, RawSortSpread};
+use crate::scenario::{joint_key_space, KeySpaceSpec, Popularity, Shards, SortKeys};
 
 use crate::time::SimDuration;
 
 /// Most items per partition-key value a key space may declare.
 const MAX_SORT_KEYS: u64 = 1_000_000_000_000;
+
+/// Most attributes of a multi-attribute GSI key (Developer Guide, GSI.DesignPattern.MultiAttributeKeys).
+const MAX_KEY_ATTRIBUTES: usize = 4;
 
 impl Validator<'_, '_> {
     pub(super) fn key_space(&mut self, at: &KeyPath, name: String, k: &RawKeySpace, duration: SimDuration) -> KeySpaceSpec {
@@ -121,5 +125,97 @@ impl Validator<'_, '_> {
             popularity_from: k.popularity_from.unwrap_or_default(),
             cardinality_from: k.cardinality_from.unwrap_or_default(),
         }
+    }
+
+    /// The key space of an index key: one key space, or the tuple of a multi-attribute key
+    /// (1 to 4 distinct attributes, none time-ordered or write-sharded), added to `key_spaces`
+    /// once (§16).
+    pub(super) fn index_key(
+        &mut self,
+        names: &Names,
+        at: &KeyPath,
+        key: &RawKeyRef,
+        correlated: bool,
+        key_spaces: &mut Vec<KeySpaceSpec>,
+    ) -> Option<usize> {
+        let list = match key {
+            RawKeyRef::One(k) => return self.key_ref(names, at, k),
+            RawKeyRef::Tuple(v) => v,
+        };
+        if list.is_empty() || list.len() > MAX_KEY_ATTRIBUTES {
+            self.err(at, format!("a multi-attribute key has 1 to {MAX_KEY_ATTRIBUTES} attributes, not {}", list.len()));
+            return None;
+        }
+        let mut parts = Vec::new();
+        let mut ok = true;
+        for (i, k) in list.iter().enumerate() {
+            let kp = at.index(i);
+            let Some(ks) = self.key_ref(names, &kp, k) else {
+                ok = false;
+                continue;
+            };
+            if parts.contains(&ks) {
+                self.err(&kp, format!("\"{k}\" is named twice: each attribute of a key appears once"));
+                ok = false;
+            }
+            if list.len() > 1 && matches!(key_spaces[ks].popularity, Popularity::Sequential(_)) {
+                self.err(
+                    &kp,
+                    format!("keys.{k} is sequential (time-ordered): ddbsim forms a multi-attribute key from key spaces whose popularity does not move with time; give the current bucket's weight with `values` or a `hot` popularity"),
+                );
+                ok = false;
+            }
+            if list.len() > 1 && key_spaces[ks].shards.is_some() {
+                self.err(
+                    &kp,
+                    format!("keys.{k} is write-sharded: in a multi-attribute key the shard suffix is an attribute of its own (a key space of `count` uniform values)"),
+                );
+                ok = false;
+            }
+            parts.push(ks);
+        }
+        if !ok {
+            return None;
+        }
+        if let [one] = parts[..] {
+            return Some(one);
+        }
+        let specs: Vec<&KeySpaceSpec> = parts.iter().map(|&i| &key_spaces[i]).collect();
+        let Some(joint) = joint_key_space(&specs, correlated) else {
+            self.err(at, "the tuple of these attributes has more than 2^64 values: lower their cardinalities");
+            return None;
+        };
+        let found = key_spaces.iter().enumerate().position(|(i, k)| k.name == joint.name && !names.keys.values().any(|&n| n == i));
+        Some(found.unwrap_or_else(|| {
+            key_spaces.push(joint);
+            key_spaces.len() - 1
+        }))
+    }
+
+    /// A GSI's `coverage`: one share, or each key attribute's share multiplied (an item is in
+    /// the index only when it carries every key attribute: the sparse rule, inferred).
+    pub(super) fn coverage(&mut self, at: &KeyPath, raw: Option<&RawCoverage>, key: &RawKeyRef, default: f64) -> f64 {
+        let shares: Vec<(KeyPath, f64)> = match raw {
+            None => vec![(at.clone(), default)],
+            Some(RawCoverage::One(c)) => vec![(at.clone(), *c)],
+            Some(RawCoverage::Each(v)) => {
+                let n = match key {
+                    RawKeyRef::One(_) => 1,
+                    RawKeyRef::Tuple(t) => t.len(),
+                };
+                if v.len() != n {
+                    self.err(at, format!("a coverage list gives one share per key attribute: {n}, not {}", v.len()));
+                }
+                v.iter().enumerate().map(|(i, c)| (at.index(i), *c)).collect()
+            }
+        };
+        let mut product = 1.0;
+        for (p, c) in shares {
+            if !(c > 0.0 && c <= 1.0) {
+                self.err(&p, format!("coverage is the share of items in the index: more than 0 and at most 1, not {c}"));
+            }
+            product *= c.clamp(f64::MIN_POSITIVE, 1.0);
+        }
+        product
     }
 }

@@ -360,7 +360,7 @@ impl Validator<'_, '_> {
         }
         let raw_storage_gb = raw.table.storage_gb;
         let table = self.table(&root.key("table"), raw.table, &names, &name, duration);
-        let (mut gsis, lsis) = self.indexes(&raw.gsi, &raw.lsi, &table.capacity, &mut names);
+        let (mut gsis, lsis) = self.indexes(&raw.gsi, &raw.lsi, &table.capacity, &mut names, &mut key_spaces);
         let entities = self.entities(&raw.entity, &names, table.partition_key, &gsis, &lsis, &mut key_spaces);
         let mut table = table;
         if raw_storage_gb.is_none() && !entities.is_empty() {

@@ -14,8 +14,8 @@ use crate::scenario::raw::{
     RawVectorIndex,
 };
 use crate::scenario::{
-    AutoscalingSpec, BackupSpec, CapacitySpec, GsiBackpressure, GsiSpec, HeatSpec, IndexRef, InsightsMode, LsiSpec, Projection,
-    ScalingTargetSpec, StreamsSpec, TableClass, TableSpec, VectorIndexSpec,
+    AutoscalingSpec, BackupSpec, CapacitySpec, GsiBackpressure, GsiSpec, HeatSpec, IndexRef, InsightsMode, KeySpaceSpec, LsiSpec,
+    Projection, ScalingTargetSpec, StreamsSpec, TableClass, TableSpec, VectorIndexSpec,
 };
 use crate::time::SimDuration;
 
@@ -269,6 +269,7 @@ impl Validator<'_, '_> {
         raw_lsi: &[RawLsi],
         table: &CapacitySpec,
         names: &mut Names,
+        key_spaces: &mut Vec<KeySpaceSpec>,
     ) -> (Vec<GsiSpec>, Vec<LsiSpec>) {
         let root = KeyPath::root();
         if raw_gsi.len() > MAX_GSIS {
@@ -284,14 +285,9 @@ impl Validator<'_, '_> {
             if names.indexes.insert(g.name.clone(), IndexRef::Gsi(i)).is_some() {
                 self.err(&at.key("name"), format!("a second index named \"{}\"", g.name));
             }
-            let pk = self.key_ref(names, &at.key("partition_key"), &g.partition_key).unwrap_or(0);
-            let coverage = g.coverage.unwrap_or(defaults::COVERAGE);
-            if !(coverage > 0.0 && coverage <= 1.0) {
-                self.err(
-                    &at.key("coverage"),
-                    format!("coverage is the share of items in the index: more than 0 and at most 1, not {coverage}"),
-                );
-            }
+            let correlated = g.correlated.unwrap_or(false);
+            let pk = self.index_key(names, &at.key("partition_key"), &g.partition_key, correlated, key_spaces).unwrap_or(0);
+            let coverage = self.coverage(&at.key("coverage"), g.coverage.as_ref(), &g.partition_key, defaults::COVERAGE);
             let storage_bytes = g.storage_gb.map(|gb| {
                 if !gb.is_finite() || !(0.0..=MAX_STORAGE_GB).contains(&gb) {
                     self.err(&at.key("storage_gb"), format!("storage must be a finite number from 0 to {MAX_STORAGE_GB:e} GB, not {gb}"));
@@ -311,6 +307,7 @@ impl Validator<'_, '_> {
             gsis.push(GsiSpec {
                 name: g.name.clone(),
                 partition_key: pk,
+                correlated,
                 projection,
                 coverage,
                 storage_bytes,

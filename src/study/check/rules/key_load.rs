@@ -42,6 +42,10 @@ pub(super) fn rank_share(ks: &KeySpaceSpec, rank: u64) -> f64 {
             let sum: f64 = w.iter().sum();
             w.get(rank as usize).copied().unwrap_or(0.0) / sum
         }
+        Popularity::Joint { head, tail, .. } => match head.get(rank as usize) {
+            Some(p) => *p,
+            None => tail / n.saturating_sub(head.len() as u64).max(1) as f64,
+        },
     }
 }
 

@@ -3,7 +3,7 @@
 use super::{steady_scenario, throttled_share, Runs};
 use crate::engine::RunOptions;
 use crate::format::percent;
-use crate::scenario::Shards;
+use crate::scenario::{Popularity, Shards};
 use crate::time::SimDuration;
 
 /// Minutes of each run of the write-sharding search.
@@ -48,10 +48,21 @@ pub(super) fn shard_effect(runs: &Runs<'_>, ks: usize) -> (String, Option<String
             Some(1),
         ),
         Some((c, worst)) => (
-            format!(
-                "write-shard `{name}` {c} ways (`shards = {{ count = {c}, by = \"random\" }}` under [keys.{name}]; `ddbsim shards {} --key {name}` explores further)",
-                runs.sc.source_path.display()
-            ),
+            match &runs.sc.key_spaces[ks].popularity {
+                // A multi-attribute key is sharded by one more attribute: a suffix of `c`
+                // equally likely values splits each tuple `c` ways, as a random suffix would.
+                Popularity::Joint { parts, .. } if parts.len() < 4 => format!(
+                    "write-shard the index key {c} ways: add an attribute of {c} random values to it (`[keys.shard]` with cardinality = {c}, and partition_key = [{}, \"shard\"]); reads of one tuple then query each of the {c}",
+                    parts.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ")
+                ),
+                Popularity::Joint { .. } => format!(
+                    "write-shard the index key {c} ways: it has four attributes already, so fold a suffix of {c} random values into one of them"
+                ),
+                _ => format!(
+                    "write-shard `{name}` {c} ways (`shards = {{ count = {c}, by = \"random\" }}` under [keys.{name}]; `ddbsim shards {} --key {name}` explores further)",
+                    runs.sc.source_path.display()
+                ),
+            },
             Some(format!(
                 "with {c} shards the worst of {SHARD_REPLICATIONS} 15-minute runs at the peak throttles {} (limit {})",
                 percent(worst),
