@@ -156,6 +156,8 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("gsi.projection", "\"all\""),
     ("gsi.coverage", "1"),
     ("gsi.correlated", "false"),
+    ("at.bulk_put.order", "\"shuffled\""),
+    ("at.bulk_put.tier", "\"standard\""),
     ("gsi.storage_gb", "the table's storage_gb x coverage, by projection"),
     ("pattern.item_bytes", "1024"),
     ("pattern.items", "1"),

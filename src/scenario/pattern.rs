@@ -281,6 +281,34 @@ pub struct PatternSpec {
     /// A read of a write-sharded key: every shard (`Some(true)`), one (`Some(false)`), or as
     /// the key space's `shards.by` says (`None`).
     pub fanout_all: Option<bool>,
+    /// The bulk put from S3 this pattern loads (`[[at]] bulk_put`), if it is one.
+    pub bulk: Option<BulkLoad>,
+}
+
+/// A bulk put from S3 (`[[at]] bulk_put`, §16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BulkLoad {
+    /// The input is sorted by partition key.
+    pub sorted: bool,
+    /// The ACCELERATED tier (its effect is not published: recorded, not modelled).
+    pub accelerated: bool,
+    /// Items loaded.
+    pub items: u64,
+    /// Items of each partition-key value (the items over the key space's values, rounded up).
+    pub items_per_key: u64,
+    /// Write units of one item.
+    pub item_units: u64,
+    /// The load's cap, write units a second (`MaxWriteRequestUnits`).
+    pub max_write_units: u64,
+    /// Seconds the load runs.
+    pub seconds: u64,
+    /// Whole seconds one value's items take at the cap (sorted input: how long one value's
+    /// partition takes the whole load).
+    pub seconds_per_key: u64,
+    /// Key space of the loaded items' partition keys.
+    pub key_space: usize,
+    /// When the load starts, from the start of the run.
+    pub at: SimDuration,
 }
 
 impl PatternSpec {

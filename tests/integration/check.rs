@@ -607,3 +607,20 @@ fn a_multi_attribute_key_is_hot_on_its_hottest_tuple() {
     assert_eq!(f.severity, Severity::Warn, "{f:?}");
     assert!(within(n(f, "units_per_s"), 720.0, 1e-9), "{:?}", f.numbers);
 }
+
+/// bulk-load-sorted.toml: 12,000 items a customer at the load's 4,000 WU/s: 3 s on one
+/// partition at 400 % of its 1,000 WCU cap, an error; the scenario's own run throttles at
+/// least two thirds of the load's puts, and the fix is to shuffle. No date-key finding for the
+/// load's time-ordered customers: the bulk rule speaks for them.
+#[test]
+fn a_sorted_bulk_load_is_named() {
+    let c = run_check(&short("scenarios/bulk-load-sorted.toml"));
+    let f = finding(&c, "bulk-load-sorted");
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(n(f, "write_units_per_s_on_one_value"), 4_000.0);
+    assert_eq!(n(f, "seconds_per_value"), 3.0);
+    assert_eq!(n(f, "items_per_value"), 12_000.0);
+    assert!(f.fix.contains("order = \"shuffled\""), "{}", f.fix);
+    assert!(f.evidence.iter().any(|e| e.contains("throttled at least once")), "{:?}", f.evidence);
+    assert!(!c.findings.iter().any(|f| f.id == "sequential-partition-key"), "{:#?}", c.findings);
+}

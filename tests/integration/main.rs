@@ -3,6 +3,7 @@
 
 mod backtest; // ddbsim backtest and --calibrate on histories with hidden parameters
 mod behaviour; // engine behaviour against hand-worked expectations (§2, §3, §7, §11, §12)
+mod bulk; // bulk put from S3: a sorted load's rolling hot partition, a shuffled one, its index writes, what DynamoDB refuses
 mod calibration; // --calibrate of the GSIs (coverage, absorption bound), hidden behind get-metric-data and import
 mod check; // ddbsim check: findings worked by hand, phases, exit codes, JUnit
 mod cli; // the binary as a user runs it: exit codes, files, messages

@@ -13,7 +13,8 @@ use verdict::{Verdict, DEFAULT_MAX_THROTTLE};
 
 use requests::patterns_of;
 pub use requests::{
-    describe_dax, ClientSummary, ClosedLoopSummary, EngineSummary, LagSummary, LatencySummary, PatternSummary, RequestSummary,
+    describe_dax, BulkPutSummary, ClientSummary, ClosedLoopSummary, EngineSummary, LagSummary, LatencySummary, PatternSummary,
+    RequestSummary,
 };
 use resources::resources_of;
 pub use resources::{PartitionShare, ReplicaSummary, ResourceSummary, ThrottleSpan};

@@ -272,6 +272,10 @@ fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &st
     let reason = top.map(|(k, _)| k.reason);
     let concentrated = span.partitions.as_ref().is_some_and(|p| p.throttled <= 2 && r.partitions > 2);
     let hot = s.hot_keys.iter().find(|k| k.resource == r.name);
+    let rolling_load = s.patterns.iter().any(|p| p.bulk_put.as_ref().is_some_and(|b| b.seconds_per_value > 0));
+    if reason == Some(Reason::KeyRange) && rolling_load && r.kind == ResourceKind::Table {
+        return "shuffle the bulk load's input (order = \"shuffled\"): sorted by partition key, it writes one value's items at a time onto one partition".to_string();
+    }
     if reason == Some(Reason::KeyRange) && (concentrated || r.mode == CapacityMode::Provisioned) {
         if let Some(k) = hot {
             return format!(

@@ -132,7 +132,7 @@ pub struct RawMove {
 }
 
 /// Item size.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawSize {
     /// A fixed size in bytes.
@@ -286,6 +286,50 @@ pub struct RawAt {
     pub set_autoscaling: Option<RawSetAutoscaling>,
     /// The index the action applies to (set_capacity, prewarm, set_autoscaling).
     pub index: Option<String>,
+    /// Bulk put items from S3 into the table (`StartBulkPutItems`): a background load at up
+    /// to `max_write_units` a second, through the table's partitions and its GSIs.
+    pub bulk_put: Option<RawBulkPut>,
+}
+
+/// `bulk_put = { items, item_bytes, max_write_units, order, tier, entity, key }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBulkPut {
+    /// Items in the S3 input.
+    pub items: u64,
+    /// Item size in bytes, or { mean, sigma }; default the entity's, else 1024.
+    pub item_bytes: Option<RawSize>,
+    /// The load's cap on write request units a second (`MaxWriteRequestUnits`).
+    pub max_write_units: i64,
+    /// Order of the input: "sorted" (by partition key, so each value's items come together)
+    /// or "shuffled"; default "shuffled".
+    pub order: Option<RawBulkOrder>,
+    /// "standard" or "accelerated" (the API's tiers); default "standard".
+    pub tier: Option<RawBulkTier>,
+    /// The entity type loaded (`[[entity]]`): its key space, item size and index writes.
+    pub entity: Option<String>,
+    /// Key space of the loaded items' partition keys; default the entity's, else the table's.
+    pub key: Option<String>,
+}
+
+/// The order of a bulk load's input.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawBulkOrder {
+    /// Sorted by partition key: each value's items are written together.
+    Sorted,
+    /// In no order: the writes spread over the key space.
+    Shuffled,
+}
+
+/// `StartBulkPutItems`' tier.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawBulkTier {
+    /// STANDARD.
+    Standard,
+    /// ACCELERATED.
+    Accelerated,
 }
 
 /// `set_autoscaling = { read = { min, max, target }, write = { ... } }`: each field optional.

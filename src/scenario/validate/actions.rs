@@ -85,6 +85,7 @@ impl Validator<'_, '_> {
             a.add_gsi.is_some(),
             a.scale_rate.is_some(),
             a.set_autoscaling.is_some(),
+            a.bulk_put.is_some(),
         ]
         .iter()
         .filter(|x| **x)
@@ -93,7 +94,7 @@ impl Validator<'_, '_> {
             self.err(
                 at,
                 format!(
-                    "each [[at]] takes exactly one action (set_capacity, switch_mode, prewarm, add_gsi, scale_rate, set_autoscaling); found {count}"
+                    "each [[at]] takes exactly one action (set_capacity, switch_mode, prewarm, add_gsi, scale_rate, set_autoscaling, bulk_put); found {count}"
                 ),
             );
             return None;

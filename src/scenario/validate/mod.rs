@@ -2,6 +2,7 @@
 //! collected with its key path and located in the text.
 
 mod actions;
+mod bulk;
 mod client;
 mod entity;
 mod keys;
@@ -401,6 +402,9 @@ impl Validator<'_, '_> {
         }
         let client = self.client(&root.key("client"), &raw.client);
         let actions = self.actions(&raw.at, duration, &table, &names, &mut gsis, &patterns);
+        let loads =
+            self.bulk_puts(&raw.at, &names, &gsis, &entities, &mut key_spaces, table.partition_key, duration, !raw.replica.is_empty());
+        patterns.extend(loads);
         // Auto scaling on an on-demand table applies once it switches to provisioned (the
         // scalable targets register then); without such a switch it never applies.
         let to_provisioned = actions.iter().any(|a| matches!(a.action, Action::SwitchMode { on_demand: false, .. }));
@@ -423,25 +427,7 @@ impl Validator<'_, '_> {
         let check = self.check_plan(&root.key("check"), &raw.check);
         let dax = raw.dax.as_ref().map(|d| self.dax(&root.key("dax"), d));
         let replicas = self.replicas(&root, &raw.replica, &table, &pricing.region);
-        for (i, (p, raw_p)) in patterns.iter_mut().zip(&raw.pattern).enumerate() {
-            let Some(region) = &raw_p.region else { continue };
-            let at = root.key("pattern").index(i).key("region");
-            if *region == pricing.region {
-                continue;
-            }
-            let Some(k) = replicas.iter().position(|r| &r.region == region) else {
-                let known: Vec<&str> = std::iter::once(pricing.region.as_str()).chain(replicas.iter().map(|r| r.region.as_str())).collect();
-                self.err(&at, format!("no replica in \"{region}\"; the table is in {}", known.join(", ")));
-                continue;
-            };
-            // A replica's own indexes are not simulated.
-            if p.index.is_some() || !p.index_writes.is_empty() || p.after_write.is_some() {
-                self.err(&at, "a pattern in a replica's region reads and writes the replica's table only (its indexes are not simulated)");
-            } else if !lsis.is_empty() && p.op.is_write() {
-                self.err(&at, "writes in a replica's region with LSIs: item collections are tracked in the table's region only");
-            }
-            p.replica = Some(k);
-        }
+        self.pattern_regions(&mut patterns, &raw.pattern, &pricing.region, &replicas, !lsis.is_empty());
         Scenario {
             name,
             description: raw.scenario.description.unwrap_or_default(),

@@ -11,6 +11,37 @@ use crate::units::Consistency;
 use std::path::Path;
 
 impl Validator<'_, '_> {
+    /// Patterns sent to a replica's region (`region`): the replica's position, and what a
+    /// replica's table cannot take (its indexes, its item collections).
+    pub(super) fn pattern_regions(
+        &mut self,
+        patterns: &mut [PatternSpec],
+        raw: &[RawPattern],
+        table_region: &str,
+        replicas: &[crate::scenario::ReplicaSpec],
+        lsis: bool,
+    ) {
+        for (i, (p, raw_p)) in patterns.iter_mut().zip(raw).enumerate() {
+            let Some(region) = &raw_p.region else { continue };
+            let at = KeyPath::root().key("pattern").index(i).key("region");
+            if region == table_region {
+                continue;
+            }
+            let Some(k) = replicas.iter().position(|r| &r.region == region) else {
+                let known: Vec<&str> = std::iter::once(table_region).chain(replicas.iter().map(|r| r.region.as_str())).collect();
+                self.err(&at, format!("no replica in \"{region}\"; the table is in {}", known.join(", ")));
+                continue;
+            };
+            // A replica's own indexes are not simulated.
+            if p.index.is_some() || !p.index_writes.is_empty() || p.after_write.is_some() {
+                self.err(&at, "a pattern in a replica's region reads and writes the replica's table only (its indexes are not simulated)");
+            } else if lsis && p.op.is_write() {
+                self.err(&at, "writes in a replica's region with LSIs: item collections are tracked in the table's region only");
+            }
+            p.replica = Some(k);
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn pattern(
         &mut self,
@@ -67,6 +98,7 @@ impl Validator<'_, '_> {
             limit,
             segments,
             fanout_all,
+            bulk: None,
         }
     }
 

@@ -14,6 +14,7 @@
 
 mod all_projection;
 mod autoscaling_lag;
+mod bulk_sorted;
 mod capacity_below_peak;
 mod dax_pays;
 mod fixed_provisioned;
@@ -178,7 +179,7 @@ impl<'a> Context<'a> {
 }
 
 /// Every rule, in the order its findings are reported within a severity.
-pub static RULES: [&dyn Rule; 16] = [
+pub static RULES: [&dyn Rule; 17] = [
     &low_cardinality::LowCardinality,
     &sequential::Sequential,
     &hot_key::HotKey,
@@ -195,6 +196,7 @@ pub static RULES: [&dyn Rule; 16] = [
     &stream_pollers::StreamPollers,
     &dax_pays::DaxPays,
     &reserved_unused::ReservedUnused,
+    &bulk_sorted::BulkSorted,
 ];
 
 /// Reviews the design: every rule, in [`RULES`] order; errors first in the result. A finding

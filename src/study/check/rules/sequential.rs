@@ -32,6 +32,8 @@ impl Rule for Sequential {
         cx.loads
             .iter()
             .filter(|l| !cx.is_low_index_key(l) && matches!(cx.runs.sc.key_spaces[l.key_space].popularity, Popularity::Sequential(_)))
+            // A sorted bulk load's values pass one after another: `bulk-load-sorted` says so.
+            .filter(|l| !cx.runs.sc.patterns.iter().any(|p| p.bulk.is_some() && p.key_space == Some(l.key_space)))
             .filter_map(|l| sequential(cx.runs, l))
             .collect()
     }
