@@ -107,8 +107,11 @@ pub const MAX_VECTOR_DIMENSIONS: u64 = 4_096;
 /// Bytes a dimension takes in the index: embeddings are stored as 32-bit floats (§16;
 /// Developer Guide, VectorSearch.Requirements).
 pub const VECTOR_BYTES_PER_DIMENSION: u64 = 4;
-/// Vector write request bytes metered at least, per item written to a vector index (§16).
+/// Vector write request bytes metered at least, per item written to a vector index, and
+/// vector search request bytes per search (§16: 1 KB minimum a request).
 pub const MIN_VECTOR_WRITE_BYTES: u64 = 1_024;
+/// Most results a vector search returns (`TopK`, §16).
+pub const MAX_VECTOR_TOP_K: u64 = 100;
 
 // ------------------------------------------------------------------ streams (§10.2)
 

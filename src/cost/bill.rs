@@ -405,7 +405,11 @@ impl Biller<'_> {
         let item = m.meter.price_item(ia);
         let (per, unit) = m.meter.billed_unit();
         let price = self.catalog.price(item).usd;
-        let arithmetic = format!("{} bytes / {} x ${price}", fmt_num(m.quantity.round()), fmt_num(per));
+        let bytes = format!("{} bytes / {} x ${price}", fmt_num(m.quantity.round()), fmt_num(per));
+        let arithmetic = match &m.basis {
+            Some(b) => format!("{b} = {bytes}"),
+            None => bytes,
+        };
         self.line(&m.resource, BillComponent::Metered(m.meter), m.quantity / per, unit, item, arithmetic);
     }
 

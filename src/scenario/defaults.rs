@@ -16,6 +16,9 @@ pub const SEED: u64 = 1;
 /// `pricing.region`.
 pub const REGION: &str = "us-east-1";
 
+/// `table.vector_index.searches.top_k`: results a vector search returns (a model choice: a
+/// common page of results; AWS sets no default).
+pub const VECTOR_TOP_K: u64 = 10;
 /// `table.backups.recovery_days`: PITR's recovery period, AWS's default and longest.
 pub const PITR_RECOVERY_DAYS: u32 = 35;
 /// `table.update_latency`: an UpdateTable within the partitions' throughput (§6.1; observed
@@ -156,6 +159,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("gsi.projection", "\"all\""),
     ("gsi.coverage", "1"),
     ("gsi.correlated", "false"),
+    ("table.vector_index.searches.top_k", "10"),
     ("at.bulk_put.order", "\"shuffled\""),
     ("at.bulk_put.tier", "\"standard\""),
     ("gsi.storage_gb", "the table's storage_gb x coverage, by projection"),

@@ -41,6 +41,7 @@ pub use pricing::{OwnedReservation, PricingSpec, SavingsPlan};
 pub use rate_factors::{RateFactor, RateFactors};
 pub use table::{
     AutoscalingSpec, CapacitySpec, GsiBackpressure, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec,
+    VectorSearches,
 };
 pub use validate::{load, load_with, parse_str, parse_str_with, validate, LoadOptions};
 

@@ -83,11 +83,15 @@ pub enum PriceItem {
     VectorWriteGb,
     /// Vector index write request bytes, per GB (Standard-IA).
     IaVectorWriteGb,
+    /// Vector search request bytes, per GB (Standard).
+    VectorSearchGb,
+    /// Vector search request bytes, per GB (Standard-IA).
+    IaVectorSearchGb,
 }
 
 impl PriceItem {
     /// Every item, in catalog order.
-    pub const ALL: [PriceItem; 38] = [
+    pub const ALL: [PriceItem; 40] = [
         PriceItem::OnDemandWritePerMillion,
         PriceItem::OnDemandReadPerMillion,
         PriceItem::ProvisionedWcuHour,
@@ -126,6 +130,8 @@ impl PriceItem {
         PriceItem::DaxR5X24largeHour,
         PriceItem::VectorWriteGb,
         PriceItem::IaVectorWriteGb,
+        PriceItem::VectorSearchGb,
+        PriceItem::IaVectorSearchGb,
     ];
 
     /// The item's name in catalogs and `[pricing.overrides]`.
@@ -170,6 +176,8 @@ impl PriceItem {
             PriceItem::DaxR5X24largeHour => "dax_r5_24xlarge_hour",
             PriceItem::VectorWriteGb => "vector_write_gb",
             PriceItem::IaVectorWriteGb => "ia_vector_write_gb",
+            PriceItem::VectorSearchGb => "vector_search_gb",
+            PriceItem::IaVectorSearchGb => "ia_vector_search_gb",
         }
     }
 
@@ -292,17 +300,20 @@ impl<'de> serde::Deserialize<'de> for PriceItem {
 pub enum Meter {
     /// Vector write request bytes: what writes replicate into a vector index (§16).
     VectorWriteBytes,
+    /// Vector search request bytes: what `SearchVectors` calls examine and return (§16).
+    VectorSearchBytes,
 }
 
 impl Meter {
     /// Every unit.
-    pub const ALL: [Meter; 1] = [Meter::VectorWriteBytes];
+    pub const ALL: [Meter; 2] = [Meter::VectorWriteBytes, Meter::VectorSearchBytes];
 
     /// The name of its bill lines' component (`vector_writes`).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Meter::VectorWriteBytes => "vector_writes",
+            Meter::VectorSearchBytes => "vector_searches",
         }
     }
 
@@ -312,6 +323,8 @@ impl Meter {
         match (self, infrequent_access) {
             (Meter::VectorWriteBytes, false) => PriceItem::VectorWriteGb,
             (Meter::VectorWriteBytes, true) => PriceItem::IaVectorWriteGb,
+            (Meter::VectorSearchBytes, false) => PriceItem::VectorSearchGb,
+            (Meter::VectorSearchBytes, true) => PriceItem::IaVectorSearchGb,
         }
     }
 
@@ -321,6 +334,7 @@ impl Meter {
     pub const fn billed_unit(self) -> (f64, &'static str) {
         match self {
             Meter::VectorWriteBytes => (1e9, "GB of vector writes"),
+            Meter::VectorSearchBytes => (1e9, "GB of vector searches"),
         }
     }
 }

@@ -64,12 +64,40 @@ pub struct TableSpec {
 
 /// A vector index: every item a put, delete or batch or transactional write writes to the
 /// table replicates its vector to it, metered in vector write bytes (§16).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VectorIndexSpec {
     /// Index name.
     pub name: String,
     /// Dimensions of the embeddings.
     pub dimensions: u64,
+    /// `SearchVectors` calls on the index, if any.
+    pub searches: Option<VectorSearches>,
+}
+
+/// The `SearchVectors` calls on a vector index: they meter vector search request bytes, use
+/// none of the table's read units and never throttle (§16).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VectorSearches {
+    /// Searches per second over time.
+    pub rate: super::RateShape,
+    /// Results a search returns (`TopK`).
+    pub top_k: u64,
+    /// Vector search request bytes one search meters (at least 1 KB).
+    pub bytes: u64,
+    /// `bytes` is ddbsim's default (a measurement scaled to this index), not the scenario's.
+    pub bytes_estimated: bool,
+}
+
+impl VectorSearches {
+    /// The default bytes one search meters: a published measurement of `SearchVectors` on a
+    /// 1,024-dimension index of 15,000 items, 60,560 + 565.5 x TopK bytes (TopK 1 to 100,
+    /// R² 0.99997; another index of the same table metered 11 % more), scaled by
+    /// `dimensions` / 1,024 (an assumption), at least 1 KB.
+    #[must_use]
+    pub fn default_bytes(dimensions: u64, top_k: u64) -> u64 {
+        let at_1024 = 60_560.0 + 565.5 * top_k as f64;
+        ((at_1024 * dimensions as f64 / 1_024.0).round() as u64).max(crate::limits::MIN_VECTOR_WRITE_BYTES)
+    }
 }
 
 impl VectorIndexSpec {

@@ -699,6 +699,35 @@ fn a_vector_index_meters_its_writes() {
     assert_eq!(ddbsim::cost::CostGroup::of_line(line("Embeddings"), "Products"), ddbsim::cost::CostGroup::Indexes);
 }
 
+/// vector-search.toml: a day of 20 searches a second at TopK 10 on a 1,024-dimension index is
+/// 1,728,000 searches of ddbsim's default 60,560 + 565.5 x 10 = 66,215 bytes: 114.41952 GB at
+/// $0.002 = $0.22883904 (exact: searches never throttle, so their count is the rate's), the
+/// line saying the bytes are an estimate; 10 puts a second of 4,096 bytes of vector are
+/// 3.538944 GB, $1.8402 a day, within the Poisson noise of the puts (0.5 %). Stated bytes
+/// replace the estimate: 20,000 bytes a search is 34.56 GB, $0.06912.
+#[test]
+fn a_vector_index_meters_its_searches() {
+    let sc = load(Path::new("scenarios/vector-search.toml")).unwrap();
+    let r = simulate(&sc, &RunOptions::default());
+    let bill = Summary::new(&sc, &r, &Catalog::builtin()).cost;
+    let line = |c: &str| bill.lines.iter().find(|l| l.resource == "Embeddings" && l.component.name() == c).unwrap();
+    let search = line("vector_searches");
+    assert!((search.quantity - 114.419_52).abs() < 1e-9, "{}", search.quantity);
+    assert!((search.cost_usd - 0.228_839_04).abs() < 1e-9, "{}", search.cost_usd);
+    assert!(search.arithmetic.contains("1728000 searches x 66215 bytes (estimate"), "{}", search.arithmetic);
+    let write = line("vector_writes");
+    assert!((write.cost_usd / (3.538_944 * 0.52) - 1.0).abs() < 0.005, "{}", write.cost_usd);
+
+    let text =
+        std::fs::read_to_string("scenarios/vector-search.toml").unwrap().replace("top_k = 10 }", "top_k = 10, search_bytes = 20000 }");
+    let stated = super::scenario(&text);
+    let r = simulate(&stated, &RunOptions::default());
+    let bill = Summary::new(&stated, &r, &Catalog::builtin()).cost;
+    let search = bill.lines.iter().find(|l| l.component.name() == "vector_searches").unwrap();
+    assert!((search.cost_usd - 0.069_12).abs() < 1e-9, "{}", search.cost_usd);
+    assert!(!search.arithmetic.contains("estimate"), "{}", search.arithmetic);
+}
+
 /// Vector indexes are refused where AWS refuses them: on a provisioned table, or one that
 /// switches to provisioned; more than five; more than 4,096 dimensions.
 #[test]
@@ -713,6 +742,11 @@ fn vector_indexes_are_refused_where_aws_refuses_them() {
     let six = (0..6).map(|i| format!("\n[[table.vector_index]]\nname = \"V{i}\"\ndimensions = 8\n")).collect::<String>();
     let many = VECTOR_TABLE.replace("\n[keys.id]", &format!("{six}\n[keys.id]"));
     assert!(err(many).contains("a table has at most 5"));
+    let search = |s: &str| {
+        VECTOR_TABLE.replace("dimensions = 1024\n", &format!("dimensions = 1024\nsearches = {{ rate = {{ constant = 1 }}, {s} }}\n"))
+    };
+    assert!(err(search("top_k = 101")).contains("table.vector_index[0].searches.top_k"));
+    assert!(err(search("search_bytes = 1000")).contains("at least 1024 bytes"));
 }
 
 /// Issue 46: `compare` picked `autoscaling_instant`, a policy no AWS user can configure, and

@@ -82,6 +82,22 @@ pub struct RawVectorIndex {
     pub name: String,
     /// Dimensions of the embeddings, 1 to 4,096 (stored as 32-bit floats).
     pub dimensions: u64,
+    /// `SearchVectors` calls on the index: { rate, top_k, search_bytes }; default none.
+    pub searches: Option<RawVectorSearches>,
+}
+
+/// `searches = { rate = { constant = 20 }, top_k = 10, search_bytes = 70000 }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawVectorSearches {
+    /// Searches per second over time, as a pattern's `rate` (not a closed loop).
+    pub rate: super::traffic::RawRate,
+    /// Results a search returns (`TopK`), 1 to 100; default 10.
+    pub top_k: Option<u64>,
+    /// Vector search request bytes one search meters; default a published measurement's
+    /// 60,560 + 565.5 x top_k bytes at 1,024 dimensions, scaled by the index's dimensions (an
+    /// estimate: the share of the index a search examines varies with the data).
+    pub search_bytes: Option<u64>,
 }
 
 /// `[table.multi_region_strong]`.

@@ -4,18 +4,19 @@
 use super::{Names, Validator};
 use crate::limits::{
     MAX_CAPACITY_UNITS, MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT,
-    MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, MIN_TARGET_PERCENT, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
+    MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, MAX_VECTOR_TOP_K, MIN_TARGET_PERCENT, MIN_VECTOR_WRITE_BYTES, ON_DEMAND_DEFAULT_WARM_READ,
+    ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::{
     RawAutoscaling, RawBackups, RawCapacity, RawConsumerKind, RawGsi, RawGsiBackpressure, RawGsiCapacity, RawHeat, RawInitialBurst, RawLsi,
     RawPartitionLimitModel, RawProjection, RawScalingPolicy, RawScalingTarget, RawStreamView, RawStreams, RawTable, RawTableClass,
-    RawVectorIndex,
+    RawVectorIndex, RawVectorSearches,
 };
 use crate::scenario::{
     AutoscalingSpec, BackupSpec, CapacitySpec, GsiBackpressure, GsiSpec, HeatSpec, IndexRef, InsightsMode, KeySpaceSpec, LsiSpec,
-    Projection, ScalingTargetSpec, StreamsSpec, TableClass, TableSpec, VectorIndexSpec,
+    Projection, RateShape, ScalingTargetSpec, StreamsSpec, TableClass, TableSpec, VectorIndexSpec, VectorSearches,
 };
 use crate::time::SimDuration;
 
@@ -60,7 +61,14 @@ impl Validator<'_, '_> {
 
     /// `[[table.vector_index]]`: on an on-demand table only, at most five, 1 to 4,096
     /// dimensions, names of their own.
-    fn vector_indexes(&mut self, tp: &KeyPath, raw: &[RawVectorIndex], capacity: &RawCapacity, names: &Names) -> Vec<VectorIndexSpec> {
+    fn vector_indexes(
+        &mut self,
+        tp: &KeyPath,
+        raw: &[RawVectorIndex],
+        capacity: &RawCapacity,
+        names: &Names,
+        duration: SimDuration,
+    ) -> Vec<VectorIndexSpec> {
         if raw.len() > MAX_VECTOR_INDEXES {
             self.err(&tp.key("vector_index"), format!("{} vector indexes: a table has at most {MAX_VECTOR_INDEXES}", raw.len()));
         }
@@ -80,9 +88,34 @@ impl Validator<'_, '_> {
                     format!("a vector index has 1 to {MAX_VECTOR_DIMENSIONS} dimensions, not {}", v.dimensions),
                 );
             }
-            out.push(VectorIndexSpec { name: v.name.clone(), dimensions: v.dimensions.clamp(1, MAX_VECTOR_DIMENSIONS) });
+            let dimensions = v.dimensions.clamp(1, MAX_VECTOR_DIMENSIONS);
+            let searches = v.searches.as_ref().map(|s| self.vector_searches(&at.key("searches"), s, dimensions, duration));
+            out.push(VectorIndexSpec { name: v.name.clone(), dimensions, searches });
         }
         out
+    }
+
+    /// `searches = { rate, top_k, search_bytes }`: TopK 1 to 100, a rate (not a closed loop),
+    /// at least 1 KB a search (the minimum metered).
+    fn vector_searches(&mut self, at: &KeyPath, s: &RawVectorSearches, dimensions: u64, duration: SimDuration) -> VectorSearches {
+        let top_k = s.top_k.unwrap_or(defaults::VECTOR_TOP_K);
+        if !(1..=MAX_VECTOR_TOP_K).contains(&top_k) {
+            self.err(&at.key("top_k"), format!("a search returns 1 to {MAX_VECTOR_TOP_K} results (TopK), not {top_k}"));
+        }
+        let top_k = top_k.clamp(1, MAX_VECTOR_TOP_K);
+        let rate = self.rate_shape(&at.key("rate"), &s.rate, duration);
+        if matches!(rate, RateShape::ClosedLoop(_)) {
+            self.err(&at.key("rate"), "searches take a rate; a closed loop would wait on answers ddbsim does not model");
+        }
+        let bytes = match s.search_bytes {
+            Some(b) if b < MIN_VECTOR_WRITE_BYTES => {
+                self.err(&at.key("search_bytes"), format!("a search meters at least {MIN_VECTOR_WRITE_BYTES} bytes, not {b}"));
+                MIN_VECTOR_WRITE_BYTES
+            }
+            Some(b) => b,
+            None => VectorSearches::default_bytes(dimensions, top_k),
+        };
+        VectorSearches { rate, top_k, bytes, bytes_estimated: s.search_bytes.is_none() }
     }
 
     /// `[table]`.
@@ -146,7 +179,7 @@ impl Validator<'_, '_> {
             streams: raw.streams.as_ref().map(|s| self.streams(&tp.key("streams"), s)),
             ttl: raw.ttl.as_ref().map(|t| self.ttl(&tp.key("ttl"), t)),
             contributor_insights: raw.contributor_insights.map(InsightsMode::of),
-            vector_indexes: self.vector_indexes(tp, &raw.vector_index, &raw.capacity, names),
+            vector_indexes: self.vector_indexes(tp, &raw.vector_index, &raw.capacity, names, duration),
             mrsc_write_latency: raw.multi_region_strong.as_ref().map(|m| {
                 let at = tp.key("multi_region_strong").key("write_latency");
                 let d = self.opt_duration(&at, Some(&m.write_latency), SimDuration::from_micros(0));
