@@ -106,7 +106,7 @@ pub(crate) enum Command {
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {
         /// Definition files (and metric files, recognised by their content).
-        #[arg(required = true)]
+        #[arg(required_unless_present = "cur")]
         sources: Vec<PathBuf>,
         /// The table to import, when the definitions hold several.
         #[arg(long)]
@@ -115,6 +115,11 @@ pub(crate) enum Command {
         /// CSV; a folder reads every file in it.
         #[arg(long)]
         metrics: Vec<PathBuf>,
+        /// An AWS Cost and Usage Report (legacy CUR or CUR 2.0, hourly, CSV or .csv.gz): the
+        /// table's on-demand request units hour by hour, when no CloudWatch history is at hand
+        /// (alone, it names the tables it bills: --table picks one).
+        #[arg(long, conflicts_with = "print_queries")]
+        cur: Vec<PathBuf>,
         /// The scenario file to write (its traces go beside it) [default: print to stdout].
         #[arg(long)]
         out: Option<PathBuf>,

@@ -133,11 +133,13 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Check(a) => check::check(&a, stop),
         Command::Backtest(a) => commands::backtest(&a),
         Command::Diff(a) => commands::diff(&a),
-        Command::Import { sources, table, metrics, out, json, force, print_queries, gsi, period } => {
+        Command::Import { sources, table, metrics, cur, out, json, force, print_queries, gsi, period } => {
             if print_queries {
                 commands::print_queries(&sources, table.as_deref(), &gsi, period, out.as_deref(), force)
             } else {
-                commands::import(&sources, table.as_deref(), &metrics, out.as_deref(), json, force)
+                // A report is recognised by its content, as every input is: --cur says what it is.
+                let history: Vec<std::path::PathBuf> = metrics.into_iter().chain(cur).collect();
+                commands::import(&sources, table.as_deref(), &history, out.as_deref(), json, force)
             }
         }
         Command::Completions { shell } => {

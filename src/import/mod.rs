@@ -7,6 +7,7 @@
 //! `ASSUMPTION` for the user to edit; demand rebuilt from throttled history is labelled an
 //! estimate.
 
+mod cur;
 pub mod def;
 mod metrics;
 pub mod queries;
@@ -58,16 +59,42 @@ pub struct Imported {
     pub notes: Vec<String>,
 }
 
-/// An input file's text, as JSON, YAML (CloudFormation) or CSV (the console's metrics).
+/// An input file's text, as JSON, YAML (CloudFormation) or CSV (the console's metrics, or a
+/// Cost and Usage Report).
 enum Input {
     Json(Doc),
     Csv(PathBuf, String),
+    Cur(cur::Cur),
+}
+
+/// A file's text; gzip (a Cost and Usage Report's delivery) is inflated, to the same cap.
+fn read_text(path: &Path) -> Result<String, ImportError> {
+    let err = |m: String| ImportError { file: path.to_path_buf(), at: String::new(), message: m };
+    let bytes = crate::input::read_capped(path, MAX_INPUT_BYTES, "input file").map_err(|e| err(format!("cannot read: {e}")))?;
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| err(format!("not valid gzip: {e}")))?;
+        if out.len() as u64 > MAX_INPUT_BYTES {
+            return Err(err(format!("inflates to more than {} MiB; ddbsim reads at most that of one file", MAX_INPUT_BYTES >> 20)));
+        }
+        out
+    } else {
+        bytes
+    };
+    String::from_utf8(bytes).map_err(|e| err(format!("cannot read: the input file is not UTF-8 text: {}", e.utf8_error())))
 }
 
 fn read_input(path: &Path) -> Result<Input, ImportError> {
     let err = |m: String| ImportError { file: path.to_path_buf(), at: String::new(), message: m };
-    let text = crate::input::read_text_capped(path, MAX_INPUT_BYTES, "input file").map_err(|e| err(format!("cannot read: {e}")))?;
+    let text = read_text(path)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if cur::is_cur(text) {
+        return Ok(Input::Cur(cur::parse(path, text)?));
+    }
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let value: Value = serde_json::from_str(text).map_err(|e| ImportError {
@@ -219,7 +246,7 @@ fn read_sources(sources: &[PathBuf]) -> Result<Sources, ImportError> {
                          (`aws cloudwatch get-insight-rule-report`)",
                 )),
             },
-            csv @ Input::Csv(..) => metric_inputs.push(csv),
+            other => metric_inputs.push(other),
         }
     }
     def::attach_scaling(&mut tables, &scaling, &mut notes);
@@ -264,24 +291,41 @@ pub fn import_with_traffic(
     stem: &str,
     traffic: Option<&TableDef>,
 ) -> Result<Imported, ImportError> {
-    let Sources { tables, mut notes, mut metric_inputs, top_keys, unnamed } = read_sources(sources)?;
+    let Sources { mut tables, mut notes, mut metric_inputs, top_keys, unnamed } = read_sources(sources)?;
+    for path in metric_files(metrics)? {
+        metric_inputs.push(read_input(&path)?);
+    }
+    if tables.is_empty() {
+        // A Cost and Usage Report alone: the tables it bills, without their key schemas.
+        for input in &metric_inputs {
+            if let Input::Cur(c) = input {
+                tables.extend(c.tables().into_iter().filter(|t| !tables.iter().any(|x| x.name == t.name)).collect::<Vec<_>>());
+            }
+        }
+        if !tables.is_empty() {
+            notes.push(
+                "the Cost and Usage Report states no key schema: the partition key `pk`, its values and their skew are ASSUMPTIONS; import the table's definition beside the report for its keys and indexes"
+                    .into(),
+            );
+        }
+    }
     let mut chosen = match (table, tables.len()) {
         (_, 0) => {
             return Err(ImportError {
-                file: sources.first().cloned().unwrap_or_default(),
+                file: sources.first().or(metrics.first()).cloned().unwrap_or_default(),
                 at: String::new(),
                 message: "no DynamoDB table in the inputs".into(),
             })
         }
         (Some(name), _) => tables.iter().find(|t| t.name == name).cloned().ok_or_else(|| ImportError {
-            file: sources[0].clone(),
+            file: sources.first().or(metrics.first()).cloned().unwrap_or_default(),
             at: String::new(),
             message: format!("no table named {name}; the inputs define {}", names(&tables)),
         })?,
         (None, 1) => tables[0].clone(),
         (None, _) => {
             return Err(ImportError {
-                file: sources[0].clone(),
+                file: sources.first().or(metrics.first()).cloned().unwrap_or_default(),
                 at: String::new(),
                 message: format!("the inputs define {} tables ({}); choose one with --table", tables.len(), names(&tables)),
             })
@@ -290,9 +334,6 @@ pub fn import_with_traffic(
     definition_notes(&mut chosen, &unnamed, &mut notes);
     let gsis: Vec<String> = chosen.gsis.iter().map(|g| g.name.clone()).collect();
     let mut history = metrics::History::default();
-    for path in metric_files(metrics)? {
-        metric_inputs.push(read_input(&path)?);
-    }
     for input in metric_inputs {
         match input {
             Input::Json(doc) => {
@@ -301,6 +342,7 @@ pub fn import_with_traffic(
                 }
             }
             Input::Csv(path, text) => metrics::read_csv(&path, &text, &gsis, &mut history)?,
+            Input::Cur(c) => c.series(&chosen.name, &mut history)?,
         }
     }
     let has_metrics = !history.series.is_empty();
@@ -431,6 +473,13 @@ pub fn read_history(metrics: &[PathBuf], gsis: &[String]) -> Result<Recorded, Im
                 }
             }
             Input::Csv(path, text) => metrics::read_csv(&path, &text, gsis, &mut history)?,
+            Input::Cur(_) => {
+                return Err(ImportError {
+                    file: path,
+                    at: String::new(),
+                    message: "a Cost and Usage Report holds hours, and backtest compares minutes: give the table's CloudWatch history (README: Start from your own table)".into(),
+                })
+            }
         }
     }
     let grid = metrics::Grid::build(&mut history)

@@ -803,3 +803,62 @@ fn a_multi_attribute_index_key_is_imported_as_a_tuple() {
     let e = import(&[path], &[], None, "t").unwrap_err().to_string();
     assert!(e.contains("global_secondary_index/0/key_schema") && e.contains("1 to 4 HASH"), "{e}");
 }
+
+/// An hourly Cost and Usage Report alone (tests/fixtures/import/cur-hourly.csv, written from
+/// the report's documented line-item columns): a day of Orders, on-demand in us-east-2, its
+/// writes billed in two line items an hour (summed): 720,000 WRU an hour (200 a second), but
+/// 3,600,000 (1,000 a second) from 08:00 to 20:00 UTC, and reads twice that; 5 GB stored.
+/// Without request counts, each unit is a 1-unit request. Ledger is billed provisioned
+/// capacity-hours, not its use; backups and S3 are skipped. The same report as CUR 2.0
+/// (snake-case columns), gzipped, gives the same traces; a daily one is refused.
+#[test]
+fn a_cost_and_usage_report_rebuilds_an_on_demand_tables_hours() {
+    let i = import(&[], &[fx("cur-hourly.csv")], Some("Orders"), "orders").unwrap();
+    assert_eq!((i.table.region.as_deref(), i.table.provisioned, i.table.size_bytes), (Some("us-east-2"), None, Some(5_000_000_000)));
+    let trace = |name: &str| i.traces.iter().find(|t| t.0 == name).unwrap_or_else(|| panic!("{name}: {:?}", i.traces)).1.clone();
+    assert_eq!(trace("orders-write-put-item.csv"), "time_s,rate\n0,200\n28800,1000\n72000,200\n");
+    assert_eq!(trace("orders-read-get-item.csv"), "time_s,rate\n0,400\n28800,2000\n72000,400\n");
+    let notes = i.notes.join("\n");
+    assert!(notes.contains("no key schema") && notes.contains("USE2-TimedBackupStorage-ByteHrs (24)"), "{notes}");
+    assert!(notes.contains("GSIs under the table"), "{notes}");
+    let (_d, sc) = load(&i);
+    assert_eq!((sc.duration.as_secs(), sc.pricing.region.as_str()), (86_400, "us-east-2"));
+    // Replayed and billed on-demand at us-east-2's prices: 51.84 M WRU x $0.625 + 103.68 M RRU
+    // x $0.125 a million = $45.36, and 5 GB x $0.25 x 24 / 730 h = $0.0411 of storage: $45.40
+    // for the day (the simulated requests are Poisson: within 1 %).
+    let r = ddbsim::simulate(&sc, &ddbsim::RunOptions::default());
+    let bill = ddbsim::report::Summary::new(&sc, &r, &ddbsim::cost::Catalog::builtin()).cost;
+    assert!((bill.total_usd / 45.401 - 1.0).abs() < 0.01, "{}", bill.total_usd);
+
+    let e = import(&[], &[fx("cur-hourly.csv")], Some("Ledger"), "l").unwrap_err().to_string();
+    assert!(e.contains("cur-hourly.csv") && e.contains("not what it consumed") && e.contains("--metrics"), "{e}");
+    let e = import(&[], &[fx("cur-hourly.csv")], None, "x").unwrap_err().to_string();
+    assert!(e.contains("Ledger") && e.contains("Orders") && e.contains("--table"), "{e}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fx("cur-hourly.csv")).unwrap();
+    let (header, body) = text.split_once('\n').unwrap();
+    let v2 = header
+        .replace("lineItem/", "line_item_")
+        .replace("UsageStartDate", "usage_start_date")
+        .replace("UsageEndDate", "usage_end_date")
+        .replace("ProductCode", "product_code")
+        .replace("UsageType", "usage_type")
+        .replace("ResourceId", "resource_id")
+        .replace("UsageAmount", "usage_amount");
+    let gz = dir.path().join("cur2.csv.gz");
+    let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, format!("{v2}\n{body}").as_bytes()).unwrap();
+    enc.finish().unwrap();
+    let again = import(&[], &[gz], Some("Orders"), "orders").unwrap();
+    assert_eq!(again.traces, i.traces);
+
+    let daily = dir.path().join("daily.csv");
+    std::fs::write(&daily, text.replace("2026-11-02T01:00:00Z,AmazonDynamoDB", "2026-11-03T00:00:00Z,AmazonDynamoDB")).unwrap();
+    let e = import(&[], &[daily], Some("Orders"), "orders").unwrap_err().to_string();
+    assert!(e.contains("daily.csv") && e.contains("line 2") && e.contains("hourly granularity"), "{e}");
+    let cut = dir.path().join("cut.csv");
+    std::fs::write(&cut, "lineItem/UsageType,lineItem/UsageAmount\nUSE2-ReadRequestUnits,5\n").unwrap();
+    let e = import(&[], &[cut], None, "x").unwrap_err().to_string();
+    assert!(e.contains("cut.csv") && e.contains("line 1") && e.contains("lineItem/UsageStartDate"), "{e}");
+}
