@@ -133,6 +133,16 @@ pub(crate) fn timestamp(s: &str) -> Option<i64> {
     time::OffsetDateTime::parse(&t, &Rfc3339).ok().map(|t| t.unix_timestamp())
 }
 
+/// A timestamp in JSON: an ISO 8601 string (the AWS CLI v2, `cli_timestamp_format = iso8601`)
+/// or Unix seconds (the wire format, which the AWS CLI v1 prints as it comes).
+fn json_time(v: &Value) -> Option<i64> {
+    match v {
+        Value::String(s) => timestamp(s),
+        Value::Number(n) => n.as_f64().filter(|x| x.is_finite() && x.abs() < 1e11).map(|x| x.floor() as i64),
+        _ => None,
+    }
+}
+
 /// Reads one metrics file into `history`; `false` when it is not a metrics file.
 pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<bool, ImportError> {
     let file = doc.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
@@ -159,7 +169,7 @@ pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<
             }
             let mut points = Vec::with_capacity(ts.len());
             for (j, (t, v)) in ts.iter().zip(vs).enumerate() {
-                let t = t.as_str().and_then(timestamp).ok_or_else(|| doc.error(&format!("{at}/Timestamps/{j}"), "not an ISO 8601 time"))?;
+                let t = json_time(t).ok_or_else(|| doc.error(&format!("{at}/Timestamps/{j}"), "not an ISO 8601 time or Unix seconds"))?;
                 match v.as_f64() {
                     Some(x) if x.is_finite() => points.push((t, x)),
                     _ => history.notes.push(format!("{}: at {at}/Values/{j}: not a number; skipped", doc.path.display())),
@@ -184,9 +194,8 @@ pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<
             let at = format!("/Datapoints/{j}");
             let t = d
                 .get("Timestamp")
-                .and_then(Value::as_str)
-                .and_then(timestamp)
-                .ok_or_else(|| doc.error(&format!("{at}/Timestamp"), "not an ISO 8601 time"))?;
+                .and_then(json_time)
+                .ok_or_else(|| doc.error(&format!("{at}/Timestamp"), "not an ISO 8601 time or Unix seconds"))?;
             let Some(x) = stat.iter().find_map(|s| d.get(*s).and_then(Value::as_f64)) else {
                 return Err(doc.error(&at, format!("no {} statistic", stat[0])));
             };

@@ -138,6 +138,9 @@ pub(super) fn assumed(t: &TableDef, base: bool, item: u64, patterns: &mut String
         .write(patterns);
 }
 
+/// The least coverage import writes (a scenario's is above 0; four decimals are written).
+const MIN_COVERAGE: f64 = 0.0001;
+
 /// Every write maintains every GSI; the share of items carrying its key comes from the
 /// history (index write units / table writes), else from item counts. Returns the patterns'
 /// `index_writes` entries.
@@ -155,13 +158,15 @@ pub(super) fn index_coverage(s: &mut String, t: &TableDef, grid: Option<&Grid>, 
         };
         index_writes.push(format!("{} = \"insert\"", key(&gi.name)));
         if let Some(c) = coverage {
-            // The coverage lives on the index.
+            // The coverage lives on the index; a scenario's is above 0, so an index the history
+            // shows (next to) no writes to gets the least the four decimals write.
             let marker = format!("[[gsi]]\nname = {}\n", q(&gi.name));
-            *s = s.replacen(
-                &marker,
-                &format!("{marker}coverage = {:.4}  # share of items with its key (from the history or item counts)\n", c),
-                1,
-            );
+            let line = if c < MIN_COVERAGE {
+                format!("coverage = {MIN_COVERAGE}  # the history shows (next to) no items with its key: the least ddbsim writes\n")
+            } else {
+                format!("coverage = {c:.4}  # share of items with its key (from the history or item counts)\n")
+            };
+            *s = s.replacen(&marker, &format!("{marker}{line}"), 1);
         } else {
             let marker = format!("[[gsi]]\nname = {}\n", q(&gi.name));
             *s = s.replacen(&marker, &format!("{marker}# ASSUMPTION: every item carries this index's key (coverage = 1)\n"), 1);
