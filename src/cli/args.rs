@@ -105,9 +105,22 @@ pub(crate) enum Command {
     /// Write a scenario from a table's definition (describe-table, CloudFormation/CDK,
     /// terraform show -json, Application Auto Scaling) and its CloudWatch history.
     Import {
-        /// Definition files (and metric files, recognised by their content).
+        /// Definition files (and metric files, recognised by their content); or, fetched live
+        /// with the AWS CLI, `aws:NAME` (a table), `'aws:*'` (every table of the Region) or
+        /// `'aws:PREFIX*'`.
         #[arg(required_unless_present = "cur")]
         sources: Vec<PathBuf>,
+        /// Live (`aws:`): the Region [default: the AWS CLI's, from AWS_REGION or the profile].
+        #[arg(long)]
+        region: Option<String>,
+        /// Live (`aws:`): days of CloudWatch history, 1 to 63 (one-minute datapoints up to 15,
+        /// five-minute ones beyond).
+        #[arg(long, default_value_t = 14)]
+        days: u32,
+        /// Live (`aws:`): the end of the history window, RFC 3339 (`2026-12-01T00:00:00Z`)
+        /// [default: the current minute].
+        #[arg(long)]
+        end: Option<String>,
         /// The table to import, when the definitions hold several.
         #[arg(long)]
         table: Option<String>,

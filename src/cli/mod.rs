@@ -133,7 +133,27 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Check(a) => check::check(&a, stop),
         Command::Backtest(a) => commands::backtest(&a),
         Command::Diff(a) => commands::diff(&a),
-        Command::Import { sources, table, metrics, cur, out, json, force, print_queries, gsi, period } => {
+        Command::Import { sources, region, days, end, table, metrics, cur, out, json, force, print_queries, gsi, period } => {
+            if commands::is_live(&sources) {
+                if print_queries || !metrics.is_empty() || !cur.is_empty() || table.is_some() {
+                    return Err(CliError::Argument(
+                        "aws: sources fetch the definition and the history themselves: no --metrics, --cur, --table or --print-queries"
+                            .into(),
+                    ));
+                }
+                let end = match end.as_deref() {
+                    None => None,
+                    Some(t) => Some(
+                        crate::time::parse_rfc3339(t)
+                            .ok_or_else(|| CliError::Argument(format!("--end {t}: not an RFC 3339 time (2026-12-01T00:00:00Z)")))?,
+                    ),
+                };
+                let l = commands::Live { sources: &sources, region: region.as_deref(), days, end, out: out.as_deref(), json, force };
+                return commands::import_live(&l);
+            }
+            if region.is_some() || end.is_some() {
+                return Err(CliError::Argument("--region and --end go with aws: sources (a live import)".into()));
+            }
             if print_queries {
                 commands::print_queries(&sources, table.as_deref(), &gsi, period, out.as_deref(), force)
             } else {

@@ -19,6 +19,7 @@ mod hardening_third; // the third adversarial review: one guard, one scale_rate 
 mod house; // the house rules of src/: file and function lengths, no import cycles, layers that point one way
 mod import; // table definitions and CloudWatch history in the formats AWS tools write
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill
+mod live; // ddbsim import aws:... against moto's server on 127.0.0.1, through the AWS CLI
 mod malformed; // a battery of bad scenarios, each with a clear error
 mod measured; // the real service's published measurements, reproduced by the default model
 mod memory; // the guard's memory estimate against the measured peak

@@ -1,6 +1,7 @@
 //! `ddbsim validate`, `ddbsim import` and `ddbsim schema`.
 
 use crate::cli::CliError;
+use crate::import::Imported;
 use crate::scenario;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +72,12 @@ pub(in crate::cli) fn import(
     let stem = out.and_then(|o| o.file_stem()).map(|s| s.to_string_lossy().into_owned());
     let stem = stem.unwrap_or_else(|| "imported".into());
     let imported = crate::import::import(sources, metrics, table, &stem)?;
+    write_imported(&imported, &stem, out, as_json, force)
+}
+
+/// Writes an import: its notes on stderr, then the scenario on stdout, or into `out` with its
+/// traces, all of them or none.
+pub(super) fn write_imported(imported: &Imported, stem: &str, out: Option<&Path>, as_json: bool, force: bool) -> Result<(), CliError> {
     for n in &imported.notes {
         eprintln!("note: {n}");
     }
@@ -80,7 +87,7 @@ pub(in crate::cli) fn import(
         }
         crate::scenario::parse_str(&imported.scenario, Path::new(&format!("{stem}.toml")))?;
         if as_json {
-            print_import_json(&imported, None);
+            print_import_json(imported, None);
         } else {
             print!("{}", imported.scenario);
         }
@@ -107,7 +114,7 @@ pub(in crate::cli) fn import(
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     place_all(staging.path(), &dir, &names, force)?;
     if as_json {
-        print_import_json(&imported, Some(out));
+        print_import_json(imported, Some(out));
     } else {
         println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
     }

@@ -1,0 +1,417 @@
+//! `ddbsim import aws:NAME | 'aws:*' | 'aws:PREFIX*'`: a table, or every table of a region,
+//! fetched live with the AWS CLI (`aws`), with its standard configuration: the credentials
+//! chain, `AWS_PROFILE`, `AWS_REGION` or `--region`, and `AWS_ENDPOINT_URL` for any endpoint.
+//!
+//! The live path only fetches: it runs the calls a user would run for the file path —
+//! `describe-table`, `describe-continuous-backups`, `describe-time-to-live`, the scalable
+//! targets, scaling policies and scheduled actions of the table and its GSIs, and
+//! `get-metric-data` with the queries of `--print-queries` (the CLI pages it) — saves what
+//! they print, and imports those files as the file path would: the same scenario and traces.
+
+use super::super::CliError;
+use crate::import::queries::queries;
+use crate::import::Imported;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// AWS's Regions (commercial, GovCloud and China), for `--region`'s typos.
+const REGIONS: [&str; 38] = [
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "ca-central-1",
+    "ca-west-1",
+    "mx-central-1",
+    "sa-east-1",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-west-3",
+    "eu-central-1",
+    "eu-central-2",
+    "eu-north-1",
+    "eu-south-1",
+    "eu-south-2",
+    "il-central-1",
+    "me-south-1",
+    "me-central-1",
+    "af-south-1",
+    "ap-east-1",
+    "ap-east-2",
+    "ap-south-1",
+    "ap-south-2",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+    "ap-southeast-4",
+    "ap-southeast-5",
+    "ap-southeast-7",
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-northeast-3",
+    "us-gov-west-1",
+    "us-gov-east-1",
+    "cn-north-1",
+    "cn-northwest-1",
+    "ap-southeast-6",
+];
+
+/// Does the command line name live sources?
+pub(in crate::cli) fn is_live(sources: &[PathBuf]) -> bool {
+    sources.iter().any(|s| s.to_string_lossy().starts_with("aws:"))
+}
+
+/// What went wrong in one call of the AWS CLI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::cli) enum Failure {
+    /// No credentials in the chain.
+    NoCredentials,
+    /// The session token has expired.
+    Expired,
+    /// The credentials may not make this call.
+    AccessDenied,
+    /// The API throttled the call beyond the CLI's retries.
+    Throttled,
+    /// The table does not exist (in this Region).
+    NotFound,
+    /// The endpoint cannot be reached.
+    Unreachable,
+    /// Anything else.
+    Other,
+}
+
+/// The failure the AWS CLI's stderr reports.
+pub(in crate::cli) fn classify(stderr: &str) -> Failure {
+    let has = |s: &str| stderr.contains(s);
+    if has("Unable to locate credentials") || has("NoCredentialsError") || has("could not be found") && has("credentials") {
+        Failure::NoCredentials
+    } else if has("ExpiredToken") || has("token included in the request is expired") || has("RequestExpired") {
+        Failure::Expired
+    } else if has("AccessDenied") || has("UnauthorizedOperation") || has("not authorized to perform") {
+        Failure::AccessDenied
+    } else if has("Throttling") || has("Rate exceeded") || has("LimitExceededException") || has("TooManyRequests") {
+        Failure::Throttled
+    } else if has("ResourceNotFoundException") {
+        Failure::NotFound
+    } else if has("Could not connect to the endpoint URL") || has("EndpointConnectionError") || has("Connect timeout") {
+        Failure::Unreachable
+    } else {
+        Failure::Other
+    }
+}
+
+/// What to do about a failure of `call`.
+pub(in crate::cli) fn advice(call: &str, f: Failure, table: Option<&str>) -> String {
+    match f {
+        Failure::NoCredentials => format!("{call}: no AWS credentials: set AWS_PROFILE, or run `aws configure` / `aws sso login`, or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"),
+        Failure::Expired => format!("{call}: the AWS session has expired: renew it (`aws sso login`, or new temporary credentials) and run again"),
+        Failure::AccessDenied => format!("{call}: access denied: the credentials need this read-only action (README: Start from your own table gives the IAM policy)"),
+        Failure::Throttled => format!("{call}: the API throttled the calls beyond the AWS CLI's retries: run again later, or raise retries with AWS_MAX_ATTEMPTS=10"),
+        Failure::NotFound => format!("{call}: no table {} in this Region: check the name and --region (or AWS_REGION)", table.unwrap_or("")),
+        Failure::Unreachable => format!("{call}: the endpoint cannot be reached: check --region (or AWS_REGION), AWS_ENDPOINT_URL and the network"),
+        Failure::Other => format!("{call}: the AWS CLI failed"),
+    }
+}
+
+/// The AWS CLI with the options of this run.
+struct Aws {
+    region: Option<String>,
+}
+
+/// One failed call: what to say, and its kind (a region's import skips a table it may not read).
+struct CallError {
+    failure: Failure,
+    message: String,
+}
+
+impl Aws {
+    /// Runs `aws SERVICE OPERATION ARGS... --output json`; its stdout.
+    fn call(&self, service: &str, op: &str, args: &[&str], table: Option<&str>) -> Result<String, CallError> {
+        let mut cmd = Command::new("aws");
+        cmd.args([service, op]).args(args).args(["--output", "json"]);
+        if let Some(r) = &self.region {
+            cmd.args(["--region", r]);
+        }
+        let name = format!("aws {service} {op}");
+        let out = cmd.output().map_err(|e| CallError {
+            failure: Failure::Other,
+            message: format!(
+                "{name}: cannot run the AWS CLI ({e}): the live import runs `aws` (install the AWS CLI), or import from files (README: Start from your own table)"
+            ),
+        })?;
+        if out.status.success() {
+            return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+        }
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let failure = classify(&stderr);
+        let said = stderr.trim().lines().last().unwrap_or("").trim();
+        Err(CallError { failure, message: format!("{} ({said})", advice(&name, failure, table)) })
+    }
+}
+
+/// `aws:NAME` → the table; `aws:*` and `aws:PREFIX*` → the Region's tables that match.
+fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> {
+    let mut listed: Option<Vec<String>> = None;
+    let mut out: Vec<String> = Vec::new();
+    for s in sources {
+        let s = s.to_string_lossy();
+        let Some(spec) = s.strip_prefix("aws:") else {
+            return Err(CliError::Argument(format!("{s}: a live import takes aws:NAME, 'aws:*' or 'aws:PREFIX*' sources only")));
+        };
+        let names: Vec<String> = match spec.strip_suffix('*') {
+            Some(prefix) => {
+                if listed.is_none() {
+                    let text = aws.call("dynamodb", "list-tables", &[], None).map_err(|e| CliError::Argument(e.message))?;
+                    let v: serde_json::Value =
+                        serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("aws dynamodb list-tables: not JSON: {e}")))?;
+                    listed =
+                        Some(v["TableNames"].as_array().into_iter().flatten().filter_map(|n| n.as_str().map(str::to_string)).collect());
+                }
+                listed.iter().flatten().filter(|n| n.starts_with(prefix)).cloned().collect()
+            }
+            None => vec![spec.to_string()],
+        };
+        if names.is_empty() {
+            return Err(CliError::Argument(format!("{s}: no table of the Region matches")));
+        }
+        for n in names {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The files of one table, fetched into `dir`: its definition files and its history.
+fn fetch(aws: &Aws, table: &str, days: u32, end_unix_s: i64, dir: &Path, notes: &mut Vec<String>) -> Result<Fetched, CallError> {
+    let save = |name: &str, text: &str| -> Result<PathBuf, CallError> {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| CallError { failure: Failure::Other, message: format!("{}: {e}", p.display()) })?;
+        Ok(p)
+    };
+    let t = Some(table);
+    let describe = save("describe-table.json", &aws.call("dynamodb", "describe-table", &["--table-name", table], t)?)?;
+    let backups = save("continuous-backups.json", &aws.call("dynamodb", "describe-continuous-backups", &["--table-name", table], t)?)?;
+    let ttl = save("time-to-live.json", &aws.call("dynamodb", "describe-time-to-live", &["--table-name", table], t)?)?;
+    let def = crate::import::tables(std::slice::from_ref(&describe))
+        .map_err(|e| CallError { failure: Failure::Other, message: e.to_string() })?
+        .into_iter()
+        .next()
+        .ok_or_else(|| CallError {
+            failure: Failure::Other,
+            message: format!("aws dynamodb describe-table: no table {table} in its output"),
+        })?;
+    let gsis: Vec<String> = def.gsis.iter().map(|g| g.name.clone()).collect();
+    let resources: Vec<String> =
+        std::iter::once(format!("table/{table}")).chain(gsis.iter().map(|g| format!("table/{table}/index/{g}"))).collect();
+    let mut ids: Vec<&str> = vec!["--service-namespace", "dynamodb", "--resource-ids"];
+    ids.extend(resources.iter().map(String::as_str));
+    let targets = save("scalable-targets.json", &aws.call("application-autoscaling", "describe-scalable-targets", &ids, t)?)?;
+    let mut policies = Vec::new();
+    for r in &resources {
+        let text =
+            aws.call("application-autoscaling", "describe-scaling-policies", &["--service-namespace", "dynamodb", "--resource-id", r], t)?;
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        policies.extend(v["ScalingPolicies"].as_array().cloned().unwrap_or_default());
+    }
+    let policies = save("scaling-policies.json", &serde_json::json!({ "ScalingPolicies": policies }).to_string())?;
+    let mut n = 0;
+    for r in &resources {
+        let text =
+            aws.call("application-autoscaling", "describe-scheduled-actions", &["--service-namespace", "dynamodb", "--resource-id", r], t)?;
+        n +=
+            serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["ScheduledActions"].as_array().map(Vec::len)).unwrap_or(0);
+    }
+    if n > 0 {
+        notes.push(format!("{table}: {n} scheduled scaling action(s) are not imported: add each as an [[at]] set_autoscaling"));
+    }
+    let period = if days <= 15 { 60 } else { 300 };
+    let q = save("queries.json", &serde_json::to_string(&queries(table, &gsis, period)).expect("JSON values serialise"))?;
+    let start = end_unix_s - i64::from(days) * 86_400;
+    let (s, e) = (start.to_string(), end_unix_s.to_string());
+    let file = format!("file://{}", q.display());
+    let metrics = aws.call("cloudwatch", "get-metric-data", &["--metric-data-queries", &file, "--start-time", &s, "--end-time", &e], t)?;
+    let metrics = save("metrics.json", &metrics)?;
+    Ok(Fetched { defs: vec![describe, targets, policies, backups, ttl], metrics, gsis })
+}
+
+/// One table's files: its definition files, its history, and its GSIs' names.
+struct Fetched {
+    defs: Vec<PathBuf>,
+    metrics: PathBuf,
+    gsis: Vec<String>,
+}
+
+/// The options of a live import.
+pub(in crate::cli) struct Live<'a> {
+    /// `aws:` sources.
+    pub sources: &'a [PathBuf],
+    /// `--region`.
+    pub region: Option<&'a str>,
+    /// Days of history, 1 to 63.
+    pub days: u32,
+    /// End of the window (Unix seconds), the current minute when `None`.
+    pub end: Option<i64>,
+    /// `--out`: a file for one table, a folder for several.
+    pub out: Option<&'a Path>,
+    /// `--json`.
+    pub json: bool,
+    /// `--force`.
+    pub force: bool,
+}
+
+/// Imports the tables `l.sources` name, live.
+pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
+    if !(1..=63).contains(&l.days) {
+        return Err(CliError::Argument(format!(
+            "--days: 1 to 63 (CloudWatch keeps one-minute datapoints for 15 days, five-minute ones for 63), not {}",
+            l.days
+        )));
+    }
+    if let Some(r) = l.region.filter(|r| !REGIONS.contains(r)) {
+        let near =
+            REGIONS.iter().min_by_key(|k| k.chars().zip(r.chars()).filter(|(a, b)| a != b).count() + k.len().abs_diff(r.len())).copied();
+        return Err(CliError::Argument(format!(
+            "--region {r}: not an AWS Region{}",
+            near.map_or(String::new(), |n| format!(" (did you mean {n}?)"))
+        )));
+    }
+    let aws = Aws { region: l.region.map(str::to_string) };
+    let names = table_names(&aws, l.sources)?;
+    let end = l.end.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+        now - now.rem_euclid(60)
+    });
+    let many = names.len() > 1 || l.sources.iter().any(|s| s.to_string_lossy().ends_with('*'));
+    let bar = indicatif::ProgressBar::new(names.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("{pos}/{len} tables {wide_bar} {msg}").expect("a valid template"));
+    let mut done: Vec<(String, Imported)> = Vec::new();
+    let mut skipped: Vec<String> = Vec::new();
+    let keep =
+        tempfile::Builder::new().prefix(".ddbsim-live-").tempdir().map_err(|e| CliError::Argument(format!("a temporary folder: {e}")))?;
+    for name in &names {
+        bar.set_message(name.clone());
+        let dir = keep.path().join(name);
+        std::fs::create_dir_all(&dir).map_err(|e| CliError::Argument(format!("{}: {e}", dir.display())))?;
+        let mut notes = Vec::new();
+        let stem = if many {
+            name.clone()
+        } else {
+            l.out.and_then(|o| o.file_stem()).map_or_else(|| "imported".into(), |s| s.to_string_lossy().into_owned())
+        };
+        let fetched = fetch(&aws, name, l.days, end, &dir, &mut notes);
+        if let Ok(f) = &fetched {
+            if many && !has_traffic(&f.metrics, &f.gsis) {
+                skipped.push(format!("{name}: no traffic in the {}-day window (nothing to replay)", l.days));
+                bar.inc(1);
+                continue;
+            }
+        }
+        let result = match fetched {
+            Ok(f) => crate::import::import(&f.defs, &[f.metrics], Some(name), &stem).map_err(|e| (Failure::Other, e.to_string())),
+            Err(e) => Err((e.failure, e.message)),
+        };
+        bar.inc(1);
+        match result {
+            Ok(mut i) => {
+                // The files are this run's: name them by what fetched them.
+                let shown = format!("{}/", dir.display());
+                i.scenario = i.scenario.replace(&shown, "aws:");
+                i.notes = i.notes.iter().map(|n| n.replace(&shown, "aws:")).chain(notes).collect();
+                done.push((name.clone(), i));
+            }
+            Err((Failure::AccessDenied, m)) if many => skipped.push(format!("{name}: {m}")),
+            Err((_, m)) => {
+                bar.finish_and_clear();
+                return Err(CliError::Argument(m));
+            }
+        }
+    }
+    bar.finish_and_clear();
+    for s in &skipped {
+        eprintln!("skipped {s}");
+    }
+    if !many {
+        let (_, i) = done.pop().expect("one table imported");
+        let stem = l.out.and_then(|o| o.file_stem()).map_or_else(|| "imported".into(), |s| s.to_string_lossy().into_owned());
+        return super::files::write_imported(&i, &stem, l.out, l.json, l.force);
+    }
+    write_region(&done, l.out, l.force)
+}
+
+/// Does the history hold any of the table's consumed units? (An on-demand table that served
+/// nothing in the window has nothing to replay.)
+fn has_traffic(metrics: &Path, gsis: &[String]) -> bool {
+    crate::import::read_history(&[metrics.to_path_buf()], gsis).is_ok_and(|r| {
+        r.series.iter().any(|s| {
+            s.index.is_none() && s.kind == crate::import::RecordedKind::Consumed && s.values.iter().any(|v| v.is_some_and(|x| x > 0.0))
+        })
+    })
+}
+
+/// A region's tables into folder `out`, one `TABLE.toml` and its traces each, all or none.
+fn write_region(done: &[(String, Imported)], out: Option<&Path>, force: bool) -> Result<(), CliError> {
+    let Some(dir) = out.filter(|d| d.is_dir()) else {
+        return Err(CliError::Argument("several tables: give --out DIR, an existing folder, for one scenario each".into()));
+    };
+    if done.is_empty() {
+        return Err(CliError::Argument("no table was imported (each skipped, above)".into()));
+    }
+    let fail = |p: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: p.to_path_buf(), source: e });
+    let staging = tempfile::Builder::new().prefix(".ddbsim-import-").tempdir_in(dir).map_err(|e| fail(dir, e))?;
+    let mut names: Vec<String> = Vec::new();
+    for (table, i) in done {
+        for n in &i.notes {
+            eprintln!("note: {table}: {n}");
+        }
+        let file = format!("{table}.toml");
+        for (n, text) in i.traces.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((file.as_str(), i.scenario.as_str())))
+        {
+            let p = staging.path().join(n);
+            std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
+            names.push(n.to_string());
+        }
+        crate::scenario::load(&staging.path().join(&file))?;
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    super::files::place_all(staging.path(), dir, &refs, force)?;
+    println!("wrote {} scenarios into {} (`ddbsim recommend {}` prices them)", done.len(), dir.display(), dir.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AWS CLI's messages for each failure, as it prints them.
+    #[test]
+    fn each_failure_is_recognised() {
+        assert_eq!(
+            classify("Unable to locate credentials. You can configure credentials by running \"aws configure\"."),
+            Failure::NoCredentials
+        );
+        assert_eq!(
+            classify("An error occurred (ExpiredTokenException) when calling the DescribeTable operation: The security token included in the request is expired"),
+            Failure::Expired
+        );
+        assert_eq!(
+            classify("An error occurred (AccessDeniedException) when calling the DescribeTable operation: User: arn:aws:iam::1:user/x is not authorized to perform: dynamodb:DescribeTable"),
+            Failure::AccessDenied
+        );
+        assert_eq!(
+            classify(
+                "An error occurred (ThrottlingException) when calling the GetMetricData operation (reached max retries: 4): Rate exceeded"
+            ),
+            Failure::Throttled
+        );
+        assert_eq!(
+            classify(
+                "An error occurred (ResourceNotFoundException) when calling the DescribeTable operation: Requested resource not found"
+            ),
+            Failure::NotFound
+        );
+        assert_eq!(classify("Could not connect to the endpoint URL: \"https://dynamodb.us-eats-1.amazonaws.com/\""), Failure::Unreachable);
+        assert!(advice("aws dynamodb describe-table", Failure::Expired, None).contains("sso login"));
+    }
+}

@@ -1,0 +1,185 @@
+//! `ddbsim import aws:...` against a real local AWS endpoint: moto's server on 127.0.0.1,
+//! the tables, auto scaling and one-minute metrics created through the AWS APIs
+//! (tests/fixtures/live/setup.py, boto3), the import fetching them with the AWS CLI. Nothing
+//! reaches any other address: every call goes to AWS_ENDPOINT_URL. Under `CI` the tests fail
+//! when moto, boto3 or the AWS CLI is missing (`.ci/run` installs them); elsewhere they say
+//! what is missing and stop.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// 2026-12-06T13:00:00Z: the end of the metrics' window.
+const END: i64 = 1_796_562_000;
+
+/// A moto server on a free local port, stopped when dropped.
+struct Moto {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Is `tool` usable? Under CI a missing tool fails the test.
+fn have(check: &mut Command, what: &str) -> bool {
+    let ok = check.stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !ok {
+        assert!(std::env::var_os("CI").is_none(), "{what} is needed under CI (.ci/run installs it)");
+        eprintln!("skipped outside CI: {what} is not installed (pip install 'moto[server]' boto3 awscli)");
+    }
+    ok
+}
+
+/// A moto server with the fixture's tables and metrics, or `None` (outside CI) without the tools.
+fn moto() -> Option<Moto> {
+    if !have(Command::new("python3").args(["-c", "import moto.server, boto3"]), "moto[server] and boto3")
+        || !have(Command::new("aws").arg("--version"), "the AWS CLI")
+    {
+        return None;
+    }
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new("python3")
+        .args(["-m", "moto.server", "-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("moto's server starts");
+    let m = Moto { child, url: format!("http://127.0.0.1:{port}") };
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "moto's server did not listen on 127.0.0.1:{port} within 30 s");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let setup = env(&mut Command::new("python3"), &m).args(["tests/fixtures/live/setup.py", &END.to_string()]).output().unwrap();
+    assert!(setup.status.success(), "setup: {}", String::from_utf8_lossy(&setup.stderr));
+    Some(m)
+}
+
+/// The environment of every call: the local endpoint, fake credentials, no config files, no
+/// instance metadata.
+fn env<'c>(c: &'c mut Command, m: &Moto) -> &'c mut Command {
+    c.env("AWS_ENDPOINT_URL", &m.url)
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env("AWS_DEFAULT_REGION", "us-east-1")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_CONFIG_FILE", "/dev/null")
+        .env("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env_remove("AWS_PROFILE")
+}
+
+fn ddbsim(m: &Moto, args: &[&str]) -> Output {
+    env(&mut Command::new(env!("CARGO_BIN_EXE_ddbsim")), m).args(args).output().unwrap()
+}
+
+fn aws(m: &Moto, args: &[&str], to: &Path) {
+    let o = env(&mut Command::new("aws"), m).args(args).args(["--output", "json"]).output().unwrap();
+    assert!(o.status.success(), "aws {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    std::fs::write(to, o.stdout).unwrap();
+}
+
+/// `aws:Orders --days 2` writes the scenario and traces the file path writes from the same
+/// calls run by hand (its sources named `aws:`), byte for byte; the table is provisioned
+/// 100 / 50 with write auto scaling 5-100 at 70 %, its GSI 10 / 10, and its traffic the
+/// metrics': 1,200 write units a minute is 20 puts a second, 3,000 read units 50 reads, for
+/// the last 60 minutes of the two days.
+#[test]
+fn a_live_import_equals_the_file_import_of_the_same_calls() {
+    let Some(m) = moto() else { return };
+    let live = tempfile::tempdir().unwrap();
+    let out = live.path().join("orders.toml");
+    let o = ddbsim(&m, &["import", "aws:Orders", "--days", "2", "--end", "2026-12-06T13:00:00Z", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let files = tempfile::tempdir().unwrap();
+    let f = |n: &str| files.path().join(n);
+    aws(&m, &["dynamodb", "describe-table", "--table-name", "Orders"], &f("describe-table.json"));
+    aws(&m, &["application-autoscaling", "describe-scalable-targets", "--service-namespace", "dynamodb"], &f("scalable-targets.json"));
+    aws(&m, &["application-autoscaling", "describe-scaling-policies", "--service-namespace", "dynamodb"], &f("scaling-policies.json"));
+    aws(&m, &["dynamodb", "describe-continuous-backups", "--table-name", "Orders"], &f("continuous-backups.json"));
+    aws(&m, &["dynamodb", "describe-time-to-live", "--table-name", "Orders"], &f("time-to-live.json"));
+    let q = ddbsim(&m, &["import", "--print-queries", f("describe-table.json").to_str().unwrap()]);
+    std::fs::write(f("queries.json"), q.stdout).unwrap();
+    let start = (END - 2 * 86_400).to_string();
+    let queries = format!("file://{}", f("queries.json").display());
+    aws(
+        &m,
+        &["cloudwatch", "get-metric-data", "--metric-data-queries", &queries, "--start-time", &start, "--end-time", &END.to_string()],
+        &f("metrics.json"),
+    );
+    let by_hand = tempfile::tempdir().unwrap();
+    let out2 = by_hand.path().join("orders.toml");
+    let defs = ["describe-table.json", "scalable-targets.json", "scaling-policies.json", "continuous-backups.json", "time-to-live.json"];
+    let mut args: Vec<String> = vec!["import".into()];
+    args.extend(defs.iter().map(|d| f(d).display().to_string()));
+    args.extend(["--metrics".into(), f("metrics.json").display().to_string(), "--out".into(), out2.display().to_string()]);
+    let o = ddbsim(&m, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let by_hand_text = std::fs::read_to_string(&out2).unwrap().replace(&format!("{}/", files.path().display()), "aws:");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), by_hand_text);
+    for trace in ["orders-write-put-item.csv", "orders-read-get-item.csv"] {
+        assert_eq!(std::fs::read(live.path().join(trace)).unwrap(), std::fs::read(by_hand.path().join(trace)).unwrap(), "{trace}");
+    }
+    let sc = ddbsim::scenario::load(&out).unwrap();
+    assert_eq!(sc.table.capacity, ddbsim::scenario::CapacitySpec::Provisioned { read: 100, write: 50 });
+    let a = sc.table.autoscaling.as_ref().unwrap();
+    let w = a.write.as_ref().unwrap();
+    assert_eq!((w.min, w.max, w.target), (5, 100, 0.7));
+    assert_eq!(sc.gsis[0].capacity, ddbsim::scenario::CapacitySpec::Provisioned { read: 10, write: 10 });
+    let writes = std::fs::read_to_string(live.path().join("orders-write-put-item.csv")).unwrap();
+    assert!(writes.ends_with(",20\n") || writes.contains(",20\n"), "{writes}");
+}
+
+/// `'aws:*'` imports the Region: Orders and Audit, one scenario each into the folder; Ledger,
+/// on-demand with no traffic in the window, is skipped and the run says why.
+#[test]
+fn a_region_is_imported_table_by_table() {
+    let Some(m) = moto() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let o = ddbsim(&m, &["import", "aws:*", "--days", "2", "--end", "2026-12-06T13:00:00Z", "--out", dir.path().to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("skipped Ledger: no traffic"), "{err}");
+    for t in ["Orders", "Audit"] {
+        ddbsim::scenario::load(&dir.path().join(format!("{t}.toml"))).unwrap();
+    }
+    assert!(!dir.path().join("Ledger.toml").exists());
+    let o = ddbsim(
+        &m,
+        &["import", "aws:Au*", "--days", "2", "--end", "2026-12-06T13:00:00Z", "--out", dir.path().to_str().unwrap(), "--force"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The failures a user meets, each a message naming the call and what to do, exit 1, and
+/// nothing written: no credentials, a table that does not exist, a Region typo (refused
+/// before any call).
+#[test]
+fn live_failures_name_the_call_and_write_nothing() {
+    let Some(m) = moto() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.toml");
+    let run = |c: &mut Command| c.args(["import", "aws:Orders", "--days", "2", "--out", out.to_str().unwrap()]).output().unwrap();
+    let o =
+        run(env(&mut Command::new(env!("CARGO_BIN_EXE_ddbsim")), &m).env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_SECRET_ACCESS_KEY"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("aws dynamodb describe-table: no AWS credentials"), "{err}");
+    let o = ddbsim(&m, &["import", "aws:Nope", "--days", "2", "--out", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no table Nope in this Region"), "{err}");
+    let o = ddbsim(&m, &["import", "aws:Orders", "--region", "us-eats-1", "--out", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("not an AWS Region (did you mean us-east-1?)"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+}
