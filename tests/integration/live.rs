@@ -135,7 +135,16 @@ fn a_live_import_equals_the_file_import_of_the_same_calls() {
     assert_eq!((w.min, w.max, w.target), (5, 100, 0.7));
     assert_eq!(sc.gsis[0].capacity, ddbsim::scenario::CapacitySpec::Provisioned { read: 10, write: 10 });
     let writes = std::fs::read_to_string(live.path().join("orders-write-put-item.csv")).unwrap();
-    assert!(writes.ends_with(",20\n") || writes.contains(",20\n"), "{writes}");
+    assert!(writes.contains(",20\n"), "{writes}");
+
+    // A Contributor Insights report given beside the table measures its skew.
+    let report = "tests/fixtures/import/insight-rule-report.json";
+    let o = ddbsim(
+        &m,
+        &["import", "aws:Orders", report, "--days", "2", "--end", "2026-12-06T13:00:00Z", "--out", out.to_str().unwrap(), "--force"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(&out).unwrap().contains("popularity_from = \"contributor_insights\""));
 }
 
 /// `'aws:*'` imports the Region: Orders and Audit, one scenario each into the folder; Ledger,

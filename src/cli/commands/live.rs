@@ -155,9 +155,7 @@ fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> 
     let mut out: Vec<String> = Vec::new();
     for s in sources {
         let s = s.to_string_lossy();
-        let Some(spec) = s.strip_prefix("aws:") else {
-            return Err(CliError::Argument(format!("{s}: a live import takes aws:NAME, 'aws:*' or 'aws:PREFIX*' sources only")));
-        };
+        let Some(spec) = s.strip_prefix("aws:") else { continue };
         let names: Vec<String> = match spec.strip_suffix('*') {
             Some(prefix) => {
                 if listed.is_none() {
@@ -279,6 +277,14 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
     }
     let aws = Aws { region: l.region.map(str::to_string) };
     let names = table_names(&aws, l.sources)?;
+    // Files beside aws:NAME (a Contributor Insights report) are read with what is fetched.
+    let extra: Vec<PathBuf> = l.sources.iter().filter(|s| !s.to_string_lossy().starts_with("aws:")).cloned().collect();
+    if let Some(f) = extra.iter().find(|f| !f.is_file()) {
+        return Err(CliError::Argument(format!(
+            "{}: not a file (beside aws: sources, give files such as a Contributor Insights report)",
+            f.display()
+        )));
+    }
     let end = l.end.unwrap_or_else(|| {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         now - now.rem_euclid(60)
@@ -309,7 +315,10 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
             }
         }
         let result = match fetched {
-            Ok(f) => crate::import::import(&f.defs, &[f.metrics], Some(name), &stem).map_err(|e| (Failure::Other, e.to_string())),
+            Ok(f) => {
+                let defs: Vec<PathBuf> = f.defs.into_iter().chain(extra.iter().cloned()).collect();
+                crate::import::import(&defs, &[f.metrics], Some(name), &stem).map_err(|e| (Failure::Other, e.to_string()))
+            }
             Err(e) => Err((e.failure, e.message)),
         };
         bar.inc(1);
