@@ -468,9 +468,17 @@ pub struct Runs<'a> {
     pub base: RunOptions,
     /// Prices.
     pub catalog: &'a Catalog,
+    /// The scenario's own run (its shape and duration), made once for the rules that read it.
+    own: std::sync::OnceLock<RunResult>,
 }
 
 impl Runs<'_> {
+    /// The scenario's own run, with the check's seed and fidelity, for its own duration: made
+    /// the first time a rule asks, then shared.
+    pub fn own_run(&self) -> &RunResult {
+        self.own.get_or_init(|| self.simulate(self.sc, false))
+    }
+
     /// Runs `sc` with the check's seed and fidelity for its own duration.
     #[must_use]
     pub fn simulate(&self, sc: &Scenario, partitions: bool) -> RunResult {
@@ -528,7 +536,7 @@ pub fn check<'a>(sc: &'a Scenario, o: &CheckOptions, catalog: &'a Catalog) -> (C
             Phase::Cost => continue,
         });
     }
-    let runs = Runs { sc, peaks: peaks.clone(), steady, burst, soak, base, catalog };
+    let runs = Runs { sc, peaks: peaks.clone(), steady, burst, soak, base, catalog, own: std::sync::OnceLock::new() };
     phases.extend(cost::cost_phase(&runs));
     let findings = rules::review(&runs);
     let plan = Plan {

@@ -49,13 +49,13 @@ fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
     if write_share < 0.5 {
         return None;
     }
-    let base = runs.simulate(sc, false);
+    let base = runs.own_run();
     let mut keys_only = sc.clone();
     for &g in &written {
         keys_only.gsis[g].projection = Projection::KeysOnly;
     }
     let lean = runs.simulate(&keys_only, false);
-    let (before, after) = (runs.monthly(sc, &base), runs.monthly(&keys_only, &lean));
+    let (before, after) = (runs.monthly(sc, base), runs.monthly(&keys_only, &lean));
     let wcu = |r: &RunResult| {
         written.iter().map(|&g| r.resources[g + 1].minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>()).sum::<u64>() as f64
             / MILLI as f64
@@ -77,7 +77,7 @@ fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
             format!(
                 "over the scenario's {} these indexes consume {} WCU/s; KEYS_ONLY entries ({} bytes) would consume {}",
                 crate::format::elapsed(sc.duration.as_secs()),
-                units(wcu(&base)),
+                units(wcu(base)),
                 index_entry_bytes(Projection::KeysOnly, item) + ITEM_OVERHEAD_BYTES,
                 units(wcu(&lean))
             ),
@@ -85,7 +85,7 @@ fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
         ],
         numbers: numbers(&[
             ("write_share", write_share),
-            ("index_wcu_per_s", wcu(&base)),
+            ("index_wcu_per_s", wcu(base)),
             ("keys_only_index_wcu_per_s", wcu(&lean)),
             ("monthly_usd", before),
             ("keys_only_monthly_usd", after),

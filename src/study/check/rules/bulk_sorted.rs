@@ -34,7 +34,7 @@ impl Rule for BulkSorted {
         if loads.is_empty() {
             return Vec::new();
         }
-        let run = cx.runs.simulate(sc, false);
+        let run = cx.runs.own_run();
         loads.into_iter().map(|(i, b)| sorted_load(cx.runs, b, run.patterns.get(i).map(|t| (t.offered, t.throttled_requests)))).collect()
     }
 }

@@ -34,11 +34,11 @@ impl Rule for DaxPays {
 fn dax_pays(runs: &Runs<'_>) -> Option<Finding> {
     let sc = runs.sc;
     let spec = sc.dax.as_ref()?;
-    let with = runs.simulate(sc, false);
+    let with = runs.own_run();
     let mut bare = sc.clone();
     bare.dax = None;
     let without = runs.simulate(&bare, false);
-    let (cost_with, cost_without) = (runs.monthly(sc, &with), runs.monthly(&bare, &without));
+    let (cost_with, cost_without) = (runs.monthly(sc, with), runs.monthly(&bare, &without));
     if cost_with <= cost_without {
         return None;
     }

@@ -50,7 +50,7 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     // Demand per minute from a run of the scenario's own shape (first attempts' units).
-    let base = runs.simulate(sc, false);
+    let base = runs.own_run();
     let mut spiky = Vec::new();
     for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
         for d in [Dim::Read, Dim::Write] {
@@ -67,11 +67,11 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     // The same traffic with auto scaling at 70 % on every fixed dimension.
-    let (auto, unused) = autoscaled_at_70(sc, &base, &fixed);
+    let (auto, unused) = autoscaled_at_70(sc, base, &fixed);
     let scaled = runs.simulate(&auto, false);
     let od = crate::study::compare::on_demand(sc);
     let on_demand = runs.simulate(&od, false);
-    let (before, after, od_usd) = (runs.monthly(sc, &base), runs.monthly(&auto, &scaled), runs.monthly(&od, &on_demand));
+    let (before, after, od_usd) = (runs.monthly(sc, base), runs.monthly(&auto, &scaled), runs.monthly(&od, &on_demand));
     let (as_share, od_share) = (throttled_share(&scaled), throttled_share(&on_demand));
     let unused_share = unused.iter().copied().fold(0.0, f64::max);
     let (res, d, peak, mean) = spiky[0];

@@ -39,8 +39,8 @@ fn reserved_unused(runs: &Runs<'_>) -> Option<Finding> {
     if sc.pricing.reserved.is_empty() {
         return None;
     }
-    let run = runs.simulate(sc, false);
-    let bill = crate::cost::bill_of(sc, &run, runs.catalog);
+    let run = runs.own_run();
+    let bill = crate::cost::bill_of(sc, run, runs.catalog);
     let [r, w] = bill.reserved_unused_share;
     let worst = r.unwrap_or(0.0).max(w.unwrap_or(0.0));
     if worst <= UNUSED {
