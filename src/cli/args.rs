@@ -416,7 +416,15 @@ pub(crate) struct Shared {
 impl Common {
     /// Loads the scenario.
     pub(crate) fn load(&self) -> Result<Scenario, CliError> {
-        Ok(crate::scenario::load_with(&self.scenario, &self.load_options())?)
+        let sc = crate::scenario::load_with(&self.scenario, &self.load_options())?;
+        // What validation noted (an index nothing writes, a default that is a guess), once,
+        // before the work.
+        if !self.quiet {
+            for n in &sc.notes {
+                eprintln!("{}", n.display(&self.scenario));
+            }
+        }
+        Ok(sc)
     }
 
     /// How scenarios are read.

@@ -424,7 +424,7 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
             GsiWrite {
                 delta: match (k, p.op) {
                     (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,
-                    (_, Op::DeleteItem) if entity.is_some() => -entry,
+                    (_, Op::DeleteItem) => -entry,
                     _ => 0,
                 },
                 res: g + 1,

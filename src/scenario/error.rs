@@ -15,6 +15,44 @@ pub struct Problem {
     pub message: String,
 }
 
+/// What a note on a scenario that loads is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NoteKind {
+    /// Something the scenario most likely does not mean (an index nothing writes).
+    Warning,
+    /// A default the scenario rests on that is a guess, not a rule of DynamoDB's.
+    Assumption,
+}
+
+impl NoteKind {
+    /// The word printed before the note.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            NoteKind::Warning => "warning",
+            NoteKind::Assumption => "assumption",
+        }
+    }
+}
+
+/// A note on a scenario that loads: where, and what it says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Warning or assumption.
+    pub kind: NoteKind,
+    /// Where and what, as a problem is told.
+    pub at: Problem,
+}
+
+impl Note {
+    /// `path:line:column: key: kind: message`.
+    #[must_use]
+    pub fn display(&self, path: &Path) -> String {
+        let p = &self.at;
+        format!("{}:{}:{}: {}: {}: {}", path.display(), p.line, p.column, p.key, self.kind.label(), p.message)
+    }
+}
+
 /// A scenario that could not be loaded. Fatal for the run; `validate` lists every problem.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {

@@ -22,6 +22,7 @@ mod price_item;
 mod pricing;
 mod rate_factors;
 mod table;
+mod usage;
 
 use crate::time::SimDuration;
 use std::fmt;
@@ -30,7 +31,7 @@ use std::path::PathBuf;
 pub use action::{Action, ActionSpec};
 pub use client::ClientSpec;
 pub use entity::{EntityIndex, EntitySpec};
-pub use error::{Problem, ScenarioError};
+pub use error::{Note, NoteKind, Problem, ScenarioError};
 pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, TtlSpec};
 pub use indexes::{GsiSpec, LsiSpec, Projection};
 pub use joint::{head_tail, joint_key_space, HeadTail, HEAD_KEYS};
@@ -43,6 +44,7 @@ pub use table::{
     AutoscalingSpec, CapacitySpec, GsiBackpressure, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec,
     VectorSearches,
 };
+pub use usage::UnwrittenIndex;
 pub use validate::{load, load_with, parse_str, parse_str_with, validate, LoadOptions};
 
 /// A validated scenario.
@@ -90,6 +92,8 @@ pub struct Scenario {
     pub dax: Option<DaxSpec>,
     /// Global tables: the table's replicas in other regions.
     pub replicas: Vec<ReplicaSpec>,
+    /// What validation noted of a scenario that loads: warnings and the guesses it rests on.
+    pub notes: Vec<Note>,
 }
 
 /// `[[replica]]`: a replica of the table in another region.

@@ -12,7 +12,16 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
     for p in paths {
         match scenario::load_with(p, &scenario::LoadOptions { allow_outside }) {
             Ok(sc) => {
-                files.push(serde_json::json!({ "path": p.display().to_string(), "valid": true, "problems": [] }));
+                let file = p.display().to_string();
+                let notes: Vec<serde_json::Value> = sc
+                    .notes
+                    .iter()
+                    .map(|n| {
+                        let q = &n.at;
+                        serde_json::json!({ "kind": n.kind.label(), "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message })
+                    })
+                    .collect();
+                files.push(serde_json::json!({ "path": file, "valid": true, "problems": [], "notes": notes }));
                 if !as_json {
                     println!(
                         "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
@@ -22,6 +31,9 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
                         sc.gsis.len(),
                         sc.lsis.len()
                     );
+                    for n in &sc.notes {
+                        println!("{}", n.display(p));
+                    }
                 }
             }
             Err(e) => {

@@ -13,7 +13,7 @@
 
 use super::{Names, Validator};
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawAt, RawBulkOrder, RawBulkTier, RawIndexWrite, RawOp, RawPattern};
+use crate::scenario::raw::{RawAt, RawBulkOrder, RawBulkTier, RawOp, RawPattern};
 use crate::scenario::{BulkLoad, EntitySpec, GsiSpec, KeySpaceSpec, PatternSpec, Popularity, RateShape, SizeSpec};
 use crate::time::{parse_duration, SimDuration};
 
@@ -83,19 +83,13 @@ impl Validator<'_, '_> {
     ) -> Option<PatternSpec> {
         let name = format!("bulk_put@{} (price unknown: billed as table writes)", a.time);
         let entity = b.entity.as_ref().and_then(|e| entities.iter().find(|x| &x.name == e));
-        // Without an entity, every item carries every GSI's key (as a put of the table's).
-        let index_writes = if b.entity.is_some() {
-            Default::default()
-        } else {
-            gsis.iter().filter(|g| !g.added_during_run).map(|g| (g.name.clone(), RawIndexWrite::Insert)).collect()
-        };
         let raw = RawPattern {
             name,
             op: RawOp::PutItem,
             entity: b.entity.clone(),
             key: b.key.clone(),
             item_bytes: b.item_bytes.clone(),
-            index_writes,
+            // Its index writes are a put's (the default): every GSI its items carry keys of.
             ..RawPattern::default()
         };
         // The pattern's own validation, at the load's place, gives the size and key space; the

@@ -5,19 +5,21 @@ mod actions;
 mod bulk;
 mod client;
 mod entity;
+mod index_writes;
 mod keys;
 mod names;
 mod pattern;
 mod pricing;
 mod table;
+mod unused;
 use names::did_you_mean;
 pub(crate) use names::is_format_char;
 
 use super::locate::{line_col, KeyPath, Locator};
 use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario};
 use super::{
-    defaults, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Op, Problem, RateShape, ReplicaSpec, Scenario,
-    ScenarioError, SimDuration, TableSpec,
+    defaults, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Note, NoteKind, Op, Problem, RateShape, ReplicaSpec,
+    Scenario, ScenarioError, SimDuration, TableSpec,
 };
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
@@ -212,9 +214,13 @@ pub fn validate(raw: RawScenario, path: &Path) -> Result<Scenario, ScenarioError
 }
 
 fn check(raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
-    let mut v = Validator { problems: Vec::new(), locator, path, options };
-    let scenario = v.scenario(raw, text);
+    let mut v = Validator { problems: Vec::new(), notes: Vec::new(), locator, path, options };
+    let mut scenario = v.scenario(raw, text);
     if v.problems.is_empty() {
+        v.unused_indexes(&scenario);
+        v.notes.sort_by_key(|n| (n.kind, n.at.line, n.at.column));
+        v.notes.dedup();
+        scenario.notes = v.notes;
         return Ok(scenario);
     }
     let mut problems = v.problems;
@@ -236,6 +242,7 @@ struct Names {
 
 pub(super) struct Validator<'a, 't> {
     problems: Vec<Problem>,
+    notes: Vec<Note>,
     locator: &'a Locator<'t>,
     path: &'a Path,
     options: &'a LoadOptions,
@@ -252,6 +259,11 @@ impl Validator<'_, '_> {
     fn err(&mut self, at: &KeyPath, message: impl Into<String>) {
         let (line, column) = self.locator.line_col_of(at);
         self.problems.push(Problem { line, column, key: at.to_string(), message: message.into() });
+    }
+
+    fn note(&mut self, kind: NoteKind, at: &KeyPath, message: impl Into<String>) {
+        let (line, column) = self.locator.line_col_of(at);
+        self.notes.push(Note { kind, at: Problem { line, column, key: at.to_string(), message: message.into() } });
     }
 
     fn duration(&mut self, at: &KeyPath, text: &str) -> Option<SimDuration> {
@@ -450,6 +462,7 @@ impl Validator<'_, '_> {
             check,
             dax,
             replicas,
+            notes: Vec::new(),
         }
     }
 

@@ -4,8 +4,8 @@ use super::{Names, Validator};
 use crate::limits::{MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS, MAX_PATTERN_BYTES_PER_SECOND, MAX_TRANSACT_ITEMS};
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawConsistency, RawFanout, RawIndexWrite, RawOp, RawPattern, RawRate};
-use crate::scenario::{ClosedLoop, EntitySpec, GsiSpec, IndexRef, IndexWrite, KeySpaceSpec, Op, PatternSpec, RateShape};
+use crate::scenario::raw::{RawConsistency, RawFanout, RawOp, RawPattern, RawRate};
+use crate::scenario::{ClosedLoop, EntitySpec, GsiSpec, IndexRef, KeySpaceSpec, Op, PatternSpec, RateShape};
 use crate::time::SimDuration;
 use crate::units::Consistency;
 use std::path::Path;
@@ -32,13 +32,14 @@ impl Validator<'_, '_> {
                 self.err(&at, format!("no replica in \"{region}\"; the table is in {}", known.join(", ")));
                 continue;
             };
-            // A replica's own indexes are not simulated.
-            if p.index.is_some() || !p.index_writes.is_empty() || p.after_write.is_some() {
+            // A replica's own indexes are not simulated: its writes write none by default.
+            if p.index.is_some() || !raw_p.index_writes.is_empty() || p.after_write.is_some() {
                 self.err(&at, "a pattern in a replica's region reads and writes the replica's table only (its indexes are not simulated)");
             } else if lsis && p.op.is_write() {
                 self.err(&at, "writes in a replica's region with LSIs: item collections are tracked in the table's region only");
             }
             p.replica = Some(k);
+            p.index_writes.clear();
         }
     }
 
@@ -235,85 +236,6 @@ impl Validator<'_, '_> {
             (Some(RawConsistency::Strong), _) => Consistency::Strong,
             (None, _) => defaults::CONSISTENCY,
         }
-    }
-
-    /// Index writes per request: an entity's writes write the GSIs its items carry keys of,
-    /// and `index_writes` overrides them one by one.
-    #[allow(clippy::too_many_arguments)]
-    fn index_writes(
-        &mut self,
-        at: &KeyPath,
-        p: &RawPattern,
-        op: Op,
-        names: &Names,
-        entity: Option<&EntitySpec>,
-        gsis: &[GsiSpec],
-        key_spaces: &[KeySpaceSpec],
-    ) -> Vec<(usize, IndexWrite)> {
-        // An entity's writes write the GSIs its items carry keys of: an insert for a new item,
-        // one index write for an update or a delete; `index_writes` overrides them one by one.
-        let mut index_writes: Vec<(usize, IndexWrite)> = match entity {
-            Some(e) if op.is_write() => {
-                let kind = if matches!(op, Op::UpdateItem | Op::DeleteItem) { IndexWrite::Update } else { IndexWrite::Insert };
-                e.gsi.iter().filter(|w| !p.index_writes.contains_key(&gsis[w.gsi].name)).map(|w| (w.gsi, kind)).collect()
-            }
-            _ => Vec::new(),
-        };
-        for (name, kind) in &p.index_writes {
-            let ip = at.key("index_writes").key(name);
-            if !op.is_write() {
-                self.err(&ip, format!("{} is a read; only writes cause index writes", op.api_name()));
-            }
-            match names.indexes.get(name) {
-                Some(IndexRef::Gsi(g)) => {
-                    if let Some(e) = entity.filter(|e| e.in_gsi(*g).is_none()) {
-                        if kind != &RawIndexWrite::None {
-                            self.err(
-                                &ip,
-                                format!(
-                                    "entity \"{}\" writes no key into GSI \"{name}\"; add it to the entity's `gsi` with the key it writes",
-                                    e.name
-                                ),
-                            );
-                        }
-                    }
-                    let k = match kind {
-                        RawIndexWrite::Insert => Some(IndexWrite::Insert),
-                        RawIndexWrite::KeyChange => Some(IndexWrite::KeyChange),
-                        RawIndexWrite::Update => Some(IndexWrite::Update),
-                        RawIndexWrite::None => None,
-                        RawIndexWrite::Move(m) => {
-                            let mp = ip.key("move");
-                            let from = self.index_value(&mp.key("from"), &m.from, *g, entity, gsis, key_spaces);
-                            let to = self.index_value(&mp.key("to"), &m.to, *g, entity, gsis, key_spaces);
-                            if m.from == m.to {
-                                self.err(&mp.key("to"), "an entry that moves reaches another value");
-                            }
-                            if !matches!(op, Op::UpdateItem | Op::TransactWrite | Op::PutItem) {
-                                self.err(&mp, format!("an entry moves when an item is updated or replaced; {} does not", op.api_name()));
-                            }
-                            Some(IndexWrite::Move { from, to })
-                        }
-                        RawIndexWrite::InsertAt(v) => {
-                            let vp = ip.key("insert_at");
-                            let value = self.index_value(&vp, v, *g, entity, gsis, key_spaces);
-                            if !matches!(op, Op::PutItem | Op::TransactWrite | Op::BatchWrite) {
-                                self.err(&vp, format!("a new entry comes with a new item (a put); {} writes none", op.api_name()));
-                            }
-                            Some(IndexWrite::InsertAt { value })
-                        }
-                    };
-                    if let Some(k) = k {
-                        index_writes.push((*g, k));
-                    }
-                }
-                Some(IndexRef::Lsi(_)) => {
-                    self.err(&ip, "LSI writes are charged to the base table and follow every write; list only GSIs here")
-                }
-                None => self.err(&ip, format!("no GSI named \"{name}\"")),
-            }
-        }
-        index_writes
     }
 
     /// The read-after-write delay of a GSI read.
@@ -576,7 +498,7 @@ fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u
 impl Validator<'_, '_> {
     /// The rank of value `name` of the key space a pattern (of `entity`, if any) writes into
     /// GSI `g`: one of its explicit `values`.
-    fn index_value(
+    pub(super) fn index_value(
         &mut self,
         at: &KeyPath,
         name: &str,

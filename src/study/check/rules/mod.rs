@@ -31,6 +31,7 @@ mod sequential;
 pub(super) mod shards;
 mod stream_pollers;
 mod too_many_gsis;
+mod unwritten_index;
 
 use super::{burst_scenario, steady_scenario, window, Phase, Runs};
 use crate::engine::RunResult;
@@ -179,7 +180,7 @@ impl<'a> Context<'a> {
 }
 
 /// Every rule, in the order its findings are reported within a severity.
-pub static RULES: [&dyn Rule; 17] = [
+pub static RULES: [&dyn Rule; 18] = [
     &low_cardinality::LowCardinality,
     &sequential::Sequential,
     &hot_key::HotKey,
@@ -187,6 +188,7 @@ pub static RULES: [&dyn Rule; 17] = [
     &autoscaling_lag::AutoscalingLag,
     &gsi_back_pressure::GsiBackPressure,
     &too_many_gsis::TooManyGsis,
+    &unwritten_index::UnwrittenIndex,
     &all_projection::AllProjection,
     &lsi_collections::LsiCollections,
     &fixed_provisioned::FixedProvisioned,
