@@ -10,16 +10,22 @@
 //!   CloudWatch's `ConsumedRead/WriteCapacityUnits` summed over the hour;
 //! - `ReadCapacityUnit-Hrs` / `WriteCapacityUnit-Hrs`: provisioned capacity, unit-hours in an
 //!   hour, read as `ProvisionedRead/WriteCapacityUnits`;
-//! - `TimedStorage-ByteHrs`: bytes stored (byte-hours in an hour), the table's size.
+//! - `TimedStorage-ByteHrs`: storage, its amount in the line's pricing unit, GB-months (cost =
+//!   amount x the $/GB-month rate): an hourly line of a table of G GB says G / 730 (ddbsim's
+//!   730-hour month, so that the replay bills the report's dollars);
+//! - `TimedPITRStorage-ByteHrs`: point-in-time recovery's storage, so PITR is on.
 //!
-//! Every other DynamoDB usage (backups, streams, replication, transfer) and every other
-//! service is skipped and counted in a note. The CUR bills a table's GSIs under the table's
-//! ARN, so its series are the table's and its indexes' together; and it bills a provisioned
-//! table's capacity, not what it consumed. A daily or monthly report cannot size hourly
-//! reservations: it is refused.
+//! A table is its account, Region and name (from its ARN): two tables named Orders in two
+//! Regions or two accounts are two tables. Every other DynamoDB usage (backups, streams,
+//! replication, transfer) and every other service is skipped and counted in a note. The CUR
+//! bills a table's GSIs under the table's ARN, so its request units are the table's and its
+//! indexes' together: the import splits them by the definition's indexes, so the replay bills
+//! them once. It bills a provisioned table's capacity, not what it consumed. A daily or monthly
+//! report cannot size hourly reservations: it is refused.
 
 use super::metrics::{timestamp, History, Metric, Series};
 use super::{ImportError, TableDef};
+use crate::limits::{GB, HOURS_PER_MONTH};
 use crate::model::Dim;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,8 +52,39 @@ enum Kind {
     Requests(Dim),
     /// Provisioned capacity, unit-hours.
     Capacity(Dim),
-    /// Bytes stored, byte-hours.
+    /// Storage, GB-months.
     Storage,
+    /// Point-in-time recovery's storage, GB-months.
+    PitrStorage,
+}
+
+/// A table the report bills: its name, Region and account (from its ARN).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct TableId {
+    name: String,
+    region: Option<String>,
+    account: Option<String>,
+}
+
+impl TableId {
+    /// `Orders (us-east-2, account 111122223333)`.
+    fn shown(&self) -> String {
+        let mut at: Vec<String> = Vec::new();
+        at.extend(self.region.clone());
+        at.extend(self.account.as_ref().map(|a| format!("account {a}")));
+        if at.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{} ({})", self.name, at.join(", "))
+        }
+    }
+
+    /// Is this the table `t` names (its name, and its Region and account where `t` states them)?
+    fn is(&self, t: &TableDef) -> bool {
+        self.name == t.name
+            && t.region.as_ref().is_none_or(|r| self.region.as_ref() == Some(r))
+            && t.account.as_ref().is_none_or(|a| self.account.as_ref() == Some(a))
+    }
 }
 
 /// The DynamoDB usage of a report, summed by table, kind and hour.
@@ -55,9 +92,9 @@ enum Kind {
 pub(crate) struct Cur {
     path: PathBuf,
     /// (table, kind, hour start) -> amount.
-    usage: BTreeMap<(String, Kind, i64), f64>,
-    /// Table -> (region, Standard-IA).
-    tables: BTreeMap<String, (Option<String>, bool)>,
+    usage: BTreeMap<(TableId, Kind, i64), f64>,
+    /// Table -> Standard-IA.
+    tables: BTreeMap<TableId, bool>,
     /// Usage types skipped, with their line counts.
     skipped: BTreeMap<String, u64>,
 }
@@ -76,19 +113,25 @@ fn kind(usage_type: &str) -> Option<(Kind, bool)> {
         Kind::Capacity(Dim::Write)
     } else if is("TimedStorage-ByteHrs") {
         Kind::Storage
+    } else if is("TimedPITRStorage-ByteHrs") {
+        Kind::PitrStorage
     } else {
         return None;
     };
     Some((k, ia))
 }
 
-/// The table name and region of a DynamoDB resource id (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME`,
-/// or a bare name).
-fn table_of(resource: &str) -> Option<(String, Option<String>)> {
+/// The table of a DynamoDB resource id (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME`, or a
+/// bare name, whose account is the line's usage account when the report has that column).
+fn table_of(resource: &str, usage_account: Option<&str>) -> Option<TableId> {
     let name = resource.split("table/").nth(1).map_or(resource, |rest| rest.split('/').next().unwrap_or(rest));
-    let region = resource.strip_prefix("arn:").and_then(|r| r.split(':').nth(2)).filter(|r| !r.is_empty()).map(str::to_string);
-    (!name.is_empty()).then(|| (name.to_string(), region))
+    let arn = |i: usize| resource.strip_prefix("arn:").and_then(|r| r.split(':').nth(i)).filter(|r| !r.is_empty()).map(str::to_string);
+    let account = arn(3).or_else(|| usage_account.filter(|a| !a.is_empty()).map(str::to_string));
+    (!name.is_empty()).then(|| TableId { name: name.to_string(), region: arn(2), account })
 }
+
+/// The usage account column, in either spelling (optional).
+const ACCOUNT_COLUMN: (&str, &str) = ("lineItem/UsageAccountId", "line_item_usage_account_id");
 
 /// Parses a report: its DynamoDB usage by table and hour.
 pub(crate) fn parse(path: &Path, text: &str) -> Result<Cur, ImportError> {
@@ -102,6 +145,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Cur, ImportError> {
             .position(|h| h == *legacy || h == *v2)
             .ok_or_else(|| err("line 1".into(), format!("no column {legacy} (or {v2}): export the report with its line-item columns")))?;
     }
+    let account_col = header.iter().position(|h| h == ACCOUNT_COLUMN.0 || h == ACCOUNT_COLUMN.1);
     let mut cur = Cur { path: path.to_path_buf(), usage: BTreeMap::new(), tables: BTreeMap::new(), skipped: BTreeMap::new() };
     for (n, row) in reader.records().enumerate() {
         let line = n + 2;
@@ -114,7 +158,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Cur, ImportError> {
             *cur.skipped.entry(field(3).to_string()).or_default() += 1;
             continue;
         };
-        let Some((table, region)) = table_of(field(4)) else {
+        let Some(table) = table_of(field(4), account_col.and_then(|c| row.get(c)).map(str::trim)) else {
             *cur.skipped.entry(format!("{} (no resource id)", field(3))).or_default() += 1;
             continue;
         };
@@ -137,23 +181,32 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Cur, ImportError> {
             .filter(|x: &f64| x.is_finite() && *x >= 0.0)
             .ok_or_else(|| err(format!("line {line}, {}", COLUMNS[5].0), format!("\"{}\" is not a usage amount", field(5))))?;
         *cur.usage.entry((table.clone(), k, start - start.rem_euclid(3_600))).or_default() += amount;
-        let entry = cur.tables.entry(table).or_insert((region, ia));
-        entry.1 |= ia;
+        *cur.tables.entry(table).or_insert(ia) |= ia;
     }
     Ok(cur)
 }
 
 impl Cur {
-    /// The tables the report bills, as far as it can say: name, region, on-demand or the
-    /// provisioned capacity of its last hour, Standard-IA, the bytes of its last stored hour.
-    /// It states no key schema: the partition key is `pk`, an assumption the notes give.
+    /// The amount of `table`'s last hour of usage `k`.
+    fn last(&self, table: &TableId, k: Kind) -> Option<f64> {
+        self.usage.range((table.clone(), k, i64::MIN)..=(table.clone(), k, i64::MAX)).next_back().map(|(_, v)| *v)
+    }
+
+    /// Bytes stored in `table`'s last billed hour: its GB-months times the month's hours.
+    fn stored_bytes(&self, table: &TableId) -> Option<u64> {
+        self.last(table, Kind::Storage).map(|gb_months| (gb_months * HOURS_PER_MONTH * GB as f64).round() as u64)
+    }
+
+    /// The tables the report bills, as far as it can say: name, Region, account, on-demand or
+    /// the provisioned capacity of its last hour, Standard-IA, the bytes of its last stored
+    /// hour, PITR. It states no key schema: the partition key is `pk`, an assumption the notes
+    /// give.
     pub(crate) fn tables(&self) -> Vec<TableDef> {
         self.tables
             .iter()
-            .map(|(name, (region, ia))| {
-                let last =
-                    |k: Kind| self.usage.range((name.clone(), k, i64::MIN)..=(name.clone(), k, i64::MAX)).next_back().map(|(_, v)| *v);
-                let requests = self.usage.keys().any(|(t, k, _)| t == name && matches!(k, Kind::Requests(_)));
+            .map(|(id, ia)| {
+                let last = |k: Kind| self.last(id, k);
+                let requests = self.usage.keys().any(|(t, k, _)| t == id && matches!(k, Kind::Requests(_)));
                 let provisioned = match (last(Kind::Capacity(Dim::Read)), last(Kind::Capacity(Dim::Write))) {
                     (r, w) if !requests && (r.is_some() || w.is_some()) => {
                         Some([r.unwrap_or(0.0).round() as u64, w.unwrap_or(0.0).round() as u64])
@@ -161,12 +214,14 @@ impl Cur {
                     _ => None,
                 };
                 TableDef {
-                    name: name.clone(),
+                    name: id.name.clone(),
                     hash_key: "pk".into(),
                     provisioned,
                     infrequent_access: *ia,
-                    size_bytes: last(Kind::Storage).map(|b| b.round() as u64),
-                    region: region.clone(),
+                    size_bytes: self.stored_bytes(id),
+                    pitr: last(Kind::PitrStorage).map(|_| None),
+                    region: id.region.clone(),
+                    account: id.account.clone(),
                     ..TableDef::default()
                 }
             })
@@ -176,20 +231,42 @@ impl Cur {
     /// Adds `table`'s hourly series to `history`, with notes of what was skipped and what the
     /// report cannot say; an error when it bills the table's capacity but no request units
     /// (a provisioned table: the report does not say what it consumed).
-    pub(crate) fn series(&self, table: &str, history: &mut History) -> Result<(), ImportError> {
+    /// Fills in what the report says of `chosen` that its definition does not: PITR on (the
+    /// report bills its storage), and its size (the last hour's stored GB, its indexes'
+    /// included, as the report bills them).
+    pub(crate) fn series(&self, chosen: &mut TableDef, history: &mut History) -> Result<(), ImportError> {
+        let table = chosen.name.clone();
+        let table = table.as_str();
+        let err = |message: String| ImportError { file: self.path.clone(), at: String::new(), message };
+        let ids: Vec<&TableId> = self.tables.keys().filter(|id| id.is(chosen)).collect();
+        if ids.len() > 1 {
+            let list: Vec<String> = ids.iter().map(|id| id.shown()).collect();
+            return Err(err(format!(
+                "the report bills {} tables named {table}: {}; choose one with --table and its ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/{table})",
+                ids.len(),
+                list.join(", ")
+            )));
+        }
         let mut by_kind: BTreeMap<Kind, Vec<(i64, f64)>> = BTreeMap::new();
         for ((t, k, hour), v) in &self.usage {
-            if t == table && *k != Kind::Storage {
+            if Some(&t) == ids.first() && matches!(k, Kind::Requests(_) | Kind::Capacity(_)) {
                 by_kind.entry(*k).or_default().push((*hour, *v));
             }
         }
-        let billed: Vec<&String> = self.tables.keys().collect();
+        if let Some(id) = ids.first() {
+            if chosen.pitr.is_none() && self.last(id, Kind::PitrStorage).is_some() {
+                chosen.pitr = Some(None);
+                history
+                    .notes
+                    .push(format!("{}: the report bills {table}'s point-in-time recovery storage: PITR is on", self.path.display()));
+            }
+            if chosen.size_bytes.is_none() {
+                chosen.size_bytes = self.stored_bytes(id);
+            }
+        }
+        let billed: Vec<String> = self.tables.keys().map(TableId::shown).collect();
         if by_kind.is_empty() {
-            return Err(ImportError {
-                file: self.path.clone(),
-                at: String::new(),
-                message: format!("no DynamoDB usage of table {table} in the report; it bills {}", names(&billed)),
-            });
+            return Err(err(format!("no DynamoDB usage of table {table} in the report; it bills {}", names(&billed))));
         }
         if !by_kind.keys().any(|k| matches!(k, Kind::Requests(_))) {
             return Err(ImportError {
@@ -206,7 +283,7 @@ impl Cur {
                 Kind::Capacity(d) => {
                     (Metric::Provisioned(d), if d == Dim::Read { "ReadCapacityUnit-Hrs" } else { "WriteCapacityUnit-Hrs" })
                 }
-                Kind::Storage => continue,
+                Kind::Storage | Kind::PitrStorage => continue,
             };
             history.series.push(Series {
                 metric,
@@ -214,12 +291,10 @@ impl Cur {
                 points,
                 file: self.path.clone(),
                 at: format!("usage type {label} of {table}"),
+                period: Some(3_600),
             });
         }
-        history.notes.push(format!(
-            "{}: the Cost and Usage Report bills a table's GSIs under the table: {table}'s hourly units are the table's and its indexes' together, read as the table's (ASSUMPTION: no index writes)",
-            self.path.display()
-        ));
+        history.units_include_indexes = true;
         if !self.skipped.is_empty() {
             let list: Vec<String> = self.skipped.iter().map(|(t, n)| format!("{t} ({n})")).collect();
             history.notes.push(format!("{}: DynamoDB usage ddbsim does not replay, skipped: {}", self.path.display(), list.join(", ")));
@@ -228,11 +303,11 @@ impl Cur {
     }
 }
 
-fn names(v: &[&String]) -> String {
+fn names(v: &[String]) -> String {
     if v.is_empty() {
         "no table".into()
     } else {
-        v.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        v.join(", ")
     }
 }
 
@@ -248,7 +323,17 @@ mod tests {
         assert_eq!(kind("APN1-TimedStorage-ByteHrs"), Some((Kind::Storage, false)));
         assert_eq!(kind("USE1-ReplWriteRequestUnits"), None);
         assert_eq!(kind("TimedBackupStorage-ByteHrs"), None);
-        assert_eq!(table_of("arn:aws:dynamodb:eu-west-1:123456789012:table/Orders"), Some(("Orders".into(), Some("eu-west-1".into()))));
-        assert_eq!(table_of("Orders"), Some(("Orders".into(), None)));
+        assert_eq!(kind("USE2-TimedPITRStorage-ByteHrs"), Some((Kind::PitrStorage, false)));
+        let id = |region: Option<&str>, account: Option<&str>| TableId {
+            name: "Orders".into(),
+            region: region.map(str::to_string),
+            account: account.map(str::to_string),
+        };
+        assert_eq!(
+            table_of("arn:aws:dynamodb:eu-west-1:123456789012:table/Orders", Some("999")),
+            Some(id(Some("eu-west-1"), Some("123456789012")))
+        );
+        assert_eq!(table_of("Orders", Some("999")), Some(id(None, Some("999"))));
+        assert_eq!(table_of("Orders", None), Some(id(None, None)));
     }
 }

@@ -57,6 +57,9 @@ pub(crate) struct Series {
     pub(crate) file: PathBuf,
     /// Where in the file: a JSON pointer or a CSV column, `at` it (empty for the whole file).
     pub(crate) at: String,
+    /// Seconds each datapoint covers, when the source states it (a Cost and Usage Report's
+    /// hourly line items); otherwise it is told from the datapoints' spacing.
+    pub(crate) period: Option<i64>,
 }
 
 impl Series {
@@ -83,6 +86,9 @@ pub(crate) struct BuildError {
 pub(crate) struct History {
     pub(crate) series: Vec<Series>,
     pub(crate) notes: Vec<String>,
+    /// The table's consumed units are the table's and its GSIs' together (a Cost and Usage
+    /// Report bills a table's indexes under the table).
+    pub(crate) units_include_indexes: bool,
 }
 
 /// Recognises a series from its label, id or file name.
@@ -175,7 +181,7 @@ pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<
                     _ => history.notes.push(format!("{}: at {at}/Values/{j}: not a number; skipped", doc.path.display())),
                 }
             }
-            history.series.push(Series { metric, index, points, file: doc.path.clone(), at: at.to_string() });
+            history.series.push(Series { metric, index, points, file: doc.path.clone(), at: at.to_string(), period: None });
         }
         return Ok(true);
     }
@@ -203,7 +209,7 @@ pub(crate) fn read(doc: &Doc, gsis: &[String], history: &mut History) -> Result<
                 points.push((t, x));
             }
         }
-        history.series.push(Series { metric, index, points, file: doc.path.clone(), at: String::new() });
+        history.series.push(Series { metric, index, points, file: doc.path.clone(), at: String::new(), period: None });
         return Ok(true);
     }
     Ok(false)
@@ -226,6 +232,7 @@ pub(crate) fn read_csv(path: &std::path::Path, text: &str, gsis: &[String], hist
                 points: Vec::new(),
                 file: path.to_path_buf(),
                 at: format!("column \"{c}\""),
+                period: None,
             })
         })
         .collect();
@@ -282,6 +289,8 @@ pub(crate) struct Grid {
     /// By (metric, index): per minute, a rate a second (Sum metrics) or a level (Provisioned);
     /// `None` where the history has no datapoint.
     pub(crate) values: BTreeMap<(Metric, Option<String>), Vec<Option<f64>>>,
+    /// The table's consumed units are the table's and its GSIs' together.
+    pub(crate) units_include_indexes: bool,
 }
 
 impl Grid {
@@ -299,7 +308,25 @@ impl Grid {
             if s.points.len() < before {
                 history.notes.push(format!("{}: {} duplicate timestamps; the first kept", s.origin(), before - s.points.len()));
             }
-            let period = s.points.windows(2).map(|w| w[1].0 - w[0].0).filter(|d| *d > 0).min().unwrap_or(60).clamp(60, 3_600);
+        }
+        // A series' period is what its source states, else its datapoints' spacing; a single
+        // datapoint takes the period of the other series of its file (one query, one period).
+        let spacing = |s: &Series| s.period.or_else(|| s.points.windows(2).map(|w| w[1].0 - w[0].0).filter(|d| *d > 0).min());
+        for s in &history.series {
+            let own = spacing(s).or_else(|| history.series.iter().filter(|o| o.file == s.file).filter_map(spacing).min());
+            let period = match own {
+                Some(p) => p.clamp(60, 3_600),
+                None if s.points.len() == 1 => {
+                    return Err(BuildError {
+                        file: Some(s.file.clone()),
+                        at: s.at.clone(),
+                        message: "a single datapoint, and nothing says how long a period it sums (a minute, five, an hour): \
+                                  give the series at least two datapoints"
+                            .into(),
+                    })
+                }
+                None => 60,
+            };
             let period = if period >= 300 { period - period % 60 } else { 60 };
             periods.push(period);
             if let (Some(a), Some(b)) = (s.points.first(), s.points.last()) {
@@ -358,7 +385,7 @@ impl Grid {
                 history.notes.push(format!("{}: {gaps} missing periods of {period} s (read as no traffic)", s.origin()));
             }
         }
-        Ok(Some(Grid { start, minutes, values }))
+        Ok(Some(Grid { start, minutes, values, units_include_indexes: history.units_include_indexes }))
     }
 
     /// The per-minute values of a metric, zeros where absent (`None`: the metric is absent).

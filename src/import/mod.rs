@@ -57,6 +57,9 @@ pub struct Imported {
     pub table: TableDef,
     /// What was skipped, unresolved or odd in the inputs.
     pub notes: Vec<String>,
+    /// Where each provisioned resource's simulated capacity comes from, when a revision's
+    /// definition is imported with a history (`own_capacity`): its definition or the history.
+    pub capacity_notes: Vec<String>,
 }
 
 /// An input file's text, as JSON, YAML (CloudFormation) or CSV (the console's metrics, or a
@@ -275,12 +278,15 @@ pub fn tables(sources: &[PathBuf]) -> Result<Vec<TableDef>, ImportError> {
 /// # Errors
 /// [`ImportError`] naming the file, where in it, and why.
 pub fn import(sources: &[PathBuf], metrics: &[PathBuf], table: Option<&str>, stem: &str) -> Result<Imported, ImportError> {
-    import_with_traffic(sources, metrics, table, stem, None)
+    import_with_traffic(sources, metrics, table, stem, None, false)
 }
 
 /// [`import`], with the traffic assumed when there is no history (`metrics` empty) taken from
 /// the definition `traffic` instead of the table's own: two revisions of a definition, one
-/// traffic model (`ddbsim diff`). With a history, the history is the traffic of both.
+/// traffic model (`ddbsim diff`). With a history, the history is the traffic of both; with
+/// `own_capacity`, each revision's provisioned capacity is its definition's wherever that
+/// differs from what the history recorded (the history's is replayed where they agree), and a
+/// note says which.
 ///
 /// # Errors
 /// [`ImportError`] naming the file, where in it, and why.
@@ -290,6 +296,7 @@ pub fn import_with_traffic(
     table: Option<&str>,
     stem: &str,
     traffic: Option<&TableDef>,
+    own_capacity: bool,
 ) -> Result<Imported, ImportError> {
     let Sources { mut tables, mut notes, mut metric_inputs, top_keys, unnamed } = read_sources(sources)?;
     for path in metric_files(metrics)? {
@@ -299,7 +306,8 @@ pub fn import_with_traffic(
         // A Cost and Usage Report alone: the tables it bills, without their key schemas.
         for input in &metric_inputs {
             if let Input::Cur(c) = input {
-                tables.extend(c.tables().into_iter().filter(|t| !tables.iter().any(|x| x.name == t.name)).collect::<Vec<_>>());
+                let same = |a: &TableDef, b: &TableDef| (&a.name, &a.region, &a.account) == (&b.name, &b.region, &b.account);
+                tables.extend(c.tables().into_iter().filter(|t| !tables.iter().any(|x| same(x, t))).collect::<Vec<_>>());
             }
         }
         if !tables.is_empty() {
@@ -317,10 +325,10 @@ pub fn import_with_traffic(
                 message: "no DynamoDB table in the inputs".into(),
             })
         }
-        (Some(name), _) => tables.iter().find(|t| t.name == name).cloned().ok_or_else(|| ImportError {
+        (Some(name), _) => choose(&tables, name).map_err(|message| ImportError {
             file: sources.first().or(metrics.first()).cloned().unwrap_or_default(),
             at: String::new(),
-            message: format!("no table named {name}; the inputs define {}", names(&tables)),
+            message,
         })?,
         (None, 1) => tables[0].clone(),
         (None, _) => {
@@ -342,11 +350,11 @@ pub fn import_with_traffic(
                 }
             }
             Input::Csv(path, text) => metrics::read_csv(&path, &text, &gsis, &mut history)?,
-            Input::Cur(c) => c.series(&chosen.name, &mut history)?,
+            Input::Cur(c) => c.series(&mut chosen, &mut history)?,
         }
     }
     let has_metrics = !history.series.is_empty();
-    let grid = if has_metrics {
+    let mut grid = if has_metrics {
         metrics::Grid::build(&mut history).map_err(|e| ImportError {
             file: e.file.unwrap_or_else(|| metrics.first().or(sources.first()).cloned().unwrap_or_default()),
             at: e.at,
@@ -367,6 +375,14 @@ pub fn import_with_traffic(
         });
     }
     notes.extend(history.notes);
+    let capacity_notes = match (grid.as_mut(), own_capacity) {
+        (Some(g), true) => defined_capacity(&chosen, g),
+        _ => Vec::new(),
+    };
+    notes.extend(capacity_notes.iter().cloned());
+    if grid.as_ref().is_some_and(|g| g.units_include_indexes) {
+        notes.push(write::index_split_note(&chosen));
+    }
     let sources_text: Vec<String> = sources.iter().chain(metrics).map(|p| p.display().to_string()).collect();
     let skews = skews_of(top_keys, &chosen, &mut notes);
     if let Some(g) = &grid {
@@ -377,7 +393,79 @@ pub fn import_with_traffic(
         }
     }
     let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews, traffic);
-    Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes })
+    Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes, capacity_notes })
+}
+
+/// Where a revision's definition provisions a resource otherwise than the history's first
+/// recorded capacity, the definition's is simulated: the recorded series (and the changes it
+/// would replay) are dropped from `grid`. One note a resource, either way.
+fn defined_capacity(t: &TableDef, grid: &mut metrics::Grid) -> Vec<String> {
+    use crate::format::grouped;
+    use crate::model::Dim;
+    let mut notes = Vec::new();
+    let resources = std::iter::once((None, t.provisioned)).chain(t.gsis.iter().map(|g| (Some(g.name.clone()), g.provisioned)));
+    for (index, defined) in resources {
+        let first =
+            |d: Dim| grid.get(&metrics::Metric::Provisioned(d), index.as_deref()).and_then(|v| v.first().copied()).filter(|x| *x >= 1.0);
+        let (Some(p), Some(r), Some(w)) = (defined, first(Dim::Read), first(Dim::Write)) else { continue };
+        let name = index.as_deref().unwrap_or(&t.name);
+        let recorded = [r.round() as u64, w.round() as u64];
+        if recorded == p {
+            notes.push(format!(
+                "{name}: keeps the capacity the history recorded ({} RCU / {} WCU, and its changes)",
+                grouped(p[0]),
+                grouped(p[1])
+            ));
+        } else {
+            for d in Dim::ALL {
+                grid.values.remove(&(metrics::Metric::Provisioned(d), index.clone()));
+            }
+            notes.push(format!(
+                "{name}: capacity from this definition ({} RCU / {} WCU), not the history's recorded {} / {}; the demand is the history's",
+                grouped(p[0]),
+                grouped(p[1]),
+                grouped(recorded[0]),
+                grouped(recorded[1])
+            ));
+        }
+    }
+    notes
+}
+
+/// The table `--table` names: by name, or by its ARN (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME`)
+/// where tables of one name are billed in several Regions or accounts.
+fn choose(tables: &[TableDef], wanted: &str) -> Result<TableDef, String> {
+    let arn = wanted.strip_prefix("arn:").map(|r| r.split(':').collect::<Vec<_>>()).filter(|p| p.len() >= 5 && p[1] == "dynamodb");
+    let (name, region, account) = match &arn {
+        Some(p) => (p[4].strip_prefix("table/").unwrap_or(p[4]).split('/').next().unwrap_or(""), Some(p[2]), Some(p[3])),
+        None => (wanted, None, None),
+    };
+    let fits = |want: Option<&str>, have: &Option<String>| want.is_none_or(|w| have.as_deref().is_none_or(|h| h == w));
+    let found: Vec<&TableDef> = tables.iter().filter(|t| t.name == name && fits(region, &t.region) && fits(account, &t.account)).collect();
+    match found.as_slice() {
+        [] => Err(format!("no table named {wanted}; the inputs define {}", names(tables))),
+        [t] => {
+            let mut t = (*t).clone();
+            // The ARN states what the definition may not: the report's series are matched on it.
+            t.region = t.region.or(region.map(str::to_string));
+            t.account = t.account.or(account.map(str::to_string));
+            Ok(t)
+        }
+        several => {
+            let list: Vec<String> = several
+                .iter()
+                .map(|t| {
+                    format!(
+                        "arn:aws:dynamodb:{}:{}:table/{}",
+                        t.region.as_deref().unwrap_or("?"),
+                        t.account.as_deref().unwrap_or("?"),
+                        t.name
+                    )
+                })
+                .collect();
+            Err(format!("{} tables are named {name} in the inputs: {}; give --table one of these ARNs", several.len(), list.join(", ")))
+        }
+    }
 }
 
 /// The skew each Contributor Insights report measures, given to the key space its key label

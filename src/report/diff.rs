@@ -9,6 +9,24 @@ use std::fmt::Write as _;
 /// GitHub's largest comment, characters, less room for a bot's own footer.
 pub const MARKDOWN_LIMIT: usize = 60_000;
 
+/// Text safe inside a Markdown paragraph that starts with a word of ddbsim's: Markdown's
+/// inline punctuation escaped, line breaks and other control or invisible characters made
+/// spaces (a name from a definition can neither start a heading nor add a table column).
+fn markdown_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || crate::scenario::validate::is_format_char(c) {
+            out.push(' ');
+        } else {
+            if "\\`*_[]<>#|~".contains(c) {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A signed window cost: `+$0.0375`, `-$12.40`.
 pub(super) fn signed_usd(x: f64) -> String {
     if x >= 0.0 {
@@ -157,6 +175,9 @@ pub fn text(d: &Diff, base: &str, head: &str) -> String {
             );
         }
     }
+    for n in &d.notes {
+        let _ = writeln!(out, "\nnote: {n}");
+    }
     out.push_str("\nCosts are estimates from simulated usage at the catalog's prices.\n");
     out
 }
@@ -196,6 +217,9 @@ pub fn markdown(d: &Diff, base: &str, head: &str) -> String {
             out.push_str(&row);
         }
         out.push_str("\n</details>\n");
+    }
+    for n in &d.notes {
+        let _ = writeln!(out, "\n> {}", markdown_text(n));
     }
     out + &footer
 }

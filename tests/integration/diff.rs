@@ -221,7 +221,7 @@ fn two_revisions_of_a_template_share_one_traffic_model() {
 /// provisioned) against the same table on-demand, over metric-data-5m.json's two hours. The
 /// history records 7,200,000 consumed read units of the table and no read throttling, so
 /// on-demand reads cost 7.2 M x $0.125 a million = $0.90 (within 2 %: the replay draws its
-/// requests). The provisioned base bills the capacity the history records.
+/// requests). The provisioned base bills its own definition's capacity.
 #[test]
 fn two_revisions_replay_one_history() {
     let dir = tempfile::tempdir().unwrap();
@@ -243,10 +243,13 @@ fn two_revisions_replay_one_history() {
     assert_eq!(d["duration_s"], 7_200);
     let reads = line(&d, "Orders", "reads", "head_usd");
     assert!((reads / 0.90 - 1.0).abs() < 0.02, "{reads}");
-    // Base bills the read capacity the history records instead: 28,800 over 24 five-minute
-    // datapoints, 1,200 RCU on average, for 2 hours at $0.00013.
+    // Base is simulated at its own definition's 400 RCU, not the 1,200 the history records
+    // (each side's capacity is its definition's; the demand is the history's): 400 RCU for 2
+    // hours at $0.00013 = $0.104, and a note says so.
     let base_reads = line(&d, "Orders", "reads", "base_usd");
-    assert!((base_reads - 1_200.0 * 2.0 * RCU_HOUR).abs() < 1e-6, "{base_reads}");
+    assert!((base_reads - 400.0 * 2.0 * RCU_HOUR).abs() < 1e-6, "{base_reads}");
+    let note = d["notes"][0].as_str().unwrap();
+    assert!(note.contains("capacity from this definition (400 RCU / 150 WCU), not the history's recorded 1,200 / 300"), "{note}");
     let o = ddbsim(&["diff", BASE, HEAD, "--metrics", "tests/fixtures/import/metric-data-5m.json"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.code() == Some(1) && err.contains("--metrics: the history is for table definitions"), "{err}");

@@ -563,7 +563,7 @@ fn finding_metric_values_beyond_the_ceiling_are_errors() {
         let m = dir.path().join("m.json");
         std::fs::write(
             &m,
-            format!(r#"{{"MetricDataResults": [{{"Id": "r", "Label": "ConsumedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z"], "Values": [{v}]}}]}}"#),
+            format!(r#"{{"MetricDataResults": [{{"Id": "r", "Label": "ConsumedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z", "2026-11-20T10:01:00Z"], "Values": [{v}, {v}]}}]}}"#),
         )
         .unwrap();
         let e = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap_err().to_string();
@@ -577,7 +577,7 @@ fn finding_metric_values_beyond_the_ceiling_are_errors() {
 fn finding_metrics_without_consumed_units_are_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join("m.json");
-    std::fs::write(&m, r#"{"MetricDataResults": [{"Id": "p", "Label": "ProvisionedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z"], "Values": [20]}]}"#).unwrap();
+    std::fs::write(&m, r#"{"MetricDataResults": [{"Id": "p", "Label": "ProvisionedReadCapacityUnits", "Timestamps": ["2026-11-20T10:00:00Z", "2026-11-20T10:01:00Z"], "Values": [20, 20]}]}"#).unwrap();
     let e = import(&[fx("terraform-show.json")], &[m], None, "t").unwrap_err().to_string();
     assert!(e.contains("m.json") && e.contains("ConsumedReadCapacityUnits"), "{e}");
 }

@@ -20,6 +20,8 @@ struct SideInput {
     designs: Vec<Design>,
     defs: Vec<TableDef>,
     set: bool,
+    /// Where an imported revision's capacity came from (with a history).
+    notes: Vec<String>,
 }
 
 /// The scenarios of folder `dir`, by file name.
@@ -59,11 +61,12 @@ fn definition(path: &Path, a: &DiffArgs, staging: &Path, traffic: &[TableDef]) -
             names.join(", ")
         )));
     }
-    let (mut designs, mut defs) = (Vec::new(), Vec::new());
+    let (mut designs, mut defs, mut notes) = (Vec::new(), Vec::new(), Vec::new());
     for name in &names {
         let stem: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
         let base = traffic.iter().find(|t| &t.name == name);
-        let imported = crate::import::import_with_traffic(&[path.to_path_buf()], &a.metrics, Some(name), &stem, base)?;
+        let imported = crate::import::import_with_traffic(&[path.to_path_buf()], &a.metrics, Some(name), &stem, base, true)?;
+        notes.extend(imported.capacity_notes.iter().map(|n| format!("{}: {n}", path.display())));
         let dir = staging.join(&stem);
         let fail = |p: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: p.to_path_buf(), source: e });
         std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
@@ -77,16 +80,16 @@ fn definition(path: &Path, a: &DiffArgs, staging: &Path, traffic: &[TableDef]) -
         designs.push(design(name.clone(), scenario, a)?);
         defs.push(imported.table);
     }
-    Ok(SideInput { set: designs.len() > 1, designs, defs })
+    Ok(SideInput { set: designs.len() > 1, designs, defs, notes })
 }
 
 /// Reads one side: a folder, a scenario, or a definition.
 fn side(path: &Path, a: &DiffArgs, load: &LoadOptions, staging: &Path, traffic: &[TableDef]) -> Result<SideInput, CliError> {
     if path.is_dir() {
-        return Ok(SideInput { designs: folder(path, a, load)?, defs: Vec::new(), set: true });
+        return Ok(SideInput { designs: folder(path, a, load)?, defs: Vec::new(), set: true, notes: Vec::new() });
     }
     if path.extension().is_some_and(|x| x == "toml") {
-        return Ok(SideInput { designs: vec![scenario_design(path, a, load)?], defs: Vec::new(), set: false });
+        return Ok(SideInput { designs: vec![scenario_design(path, a, load)?], defs: Vec::new(), set: false, notes: Vec::new() });
     }
     definition(path, a, staging, traffic)
 }
@@ -147,7 +150,8 @@ pub(in crate::cli) fn diff(a: &DiffArgs) -> Result<(), CliError> {
         d.over_guardrail
     } else {
         let (bd, hd) = (&base.designs[0], &head.designs[0]);
-        let d = crate::study::diff::diff(&bd.scenario, &hd.scenario, &opts, [&bd.catalog, &hd.catalog], max_throttle, limit);
+        let mut d = crate::study::diff::diff(&bd.scenario, &hd.scenario, &opts, [&bd.catalog, &hd.catalog], max_throttle, limit);
+        d.notes = base.notes.iter().map(|n| format!("base {n}")).chain(head.notes.iter().map(|n| format!("head {n}"))).collect();
         use crate::report::diff::{headline, markdown, text};
         print(a, &d, d.holds, || markdown(&d, &b, &h), || (text(&d, &b, &h), headline(&d)));
         d.guardrail.is_some_and(|g| g.exceeded)

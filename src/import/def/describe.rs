@@ -27,6 +27,12 @@ pub(super) fn arn_region(arn: Option<&Value>) -> Option<String> {
     (parts.len() >= 6 && parts[2] == "dynamodb" && !parts[3].is_empty()).then(|| parts[3].to_string())
 }
 
+/// The account of a table ARN.
+pub(super) fn arn_account(arn: Option<&Value>) -> Option<String> {
+    let parts: Vec<&str> = arn?.as_str()?.split(':').collect();
+    (parts.len() >= 6 && parts[2] == "dynamodb" && !parts[4].is_empty()).then(|| parts[4].to_string())
+}
+
 /// The fields of describe-table's `Table` ddbsim reads.
 const DESCRIBE_READ: [&str; 14] = [
     "TableName",
@@ -75,6 +81,7 @@ pub(super) fn describe_table(doc: &Doc, t: &Value) -> Result<TableDef, ImportErr
         item_count: opt_num(doc, t.get("ItemCount"), &format!("{at}/ItemCount"))?,
         stream: stream(t.get("StreamSpecification")),
         region: arn_region(t.get("TableArn")),
+        account: arn_account(t.get("TableArn")),
         unmodelled: unmodelled(t, at, &DESCRIBE_READ, &DESCRIBE_QUIET),
         ..TableDef::default()
     };

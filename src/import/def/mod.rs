@@ -55,6 +55,8 @@ pub struct TableDef {
     /// The table's region, when the definition says (a table ARN; a global table template's
     /// first replica).
     pub region: Option<String>,
+    /// The account that owns it, when the source says (a table ARN, a Cost and Usage Report).
+    pub account: Option<String>,
     /// Global tables: the other replicas' regions, with a provisioned read capacity of their
     /// own when set.
     pub replicas: Vec<(String, Option<u64>)>,

@@ -119,11 +119,7 @@ pub(crate) fn scenario(
     traffic: Option<&TableDef>,
 ) -> Written {
     let mut s = header(grid, sources, notes);
-    let item = match (t.size_bytes, t.item_count) {
-        (Some(b), Some(n)) if n > 0 && b > 0 => (b / n).clamp(1, MAX_ITEM),
-        _ => DEFAULT_ITEM_BYTES,
-    };
-    let item_assumed = !matches!((t.size_bytes, t.item_count), (Some(b), Some(n)) if n > 0 && b > 0);
+    let (item, item_assumed) = item_bytes(t);
     definition::scenario_section(&mut s, t, grid, stem);
     let home = definition::pricing_section(&mut s, t);
     definition::table_section(&mut s, t, grid);
@@ -149,6 +145,34 @@ pub(crate) fn scenario(
         s.push_str(&actions::capacity_actions(t, g));
     }
     Written { scenario: s, traces }
+}
+
+/// The mean item's bytes (TableSizeBytes / ItemCount), and whether that is assumed instead.
+fn item_bytes(t: &TableDef) -> (u64, bool) {
+    match (t.size_bytes, t.item_count) {
+        (Some(b), Some(n)) if n > 0 && b > 0 => ((b / n).clamp(1, MAX_ITEM), false),
+        _ => (DEFAULT_ITEM_BYTES, true),
+    }
+}
+
+/// What an import says of a history whose table units are the table's and its GSIs' together
+/// (a Cost and Usage Report): how each write's units are split, so the replay bills them once.
+pub(crate) fn index_split_note(t: &TableDef) -> String {
+    let (item, _) = item_bytes(t);
+    let table = item.div_ceil(crate::limits::WRITE_BLOCK_BYTES).max(1);
+    if t.gsis.is_empty() {
+        return format!(
+            "the Cost and Usage Report bills a table's GSIs under the table; {} has none, so its units are the table's",
+            t.name
+        );
+    }
+    let index = patterns::gsi_units_per_write(t, item);
+    format!(
+        "the Cost and Usage Report bills a table's GSIs under the table: {}'s write units are the table's and its indexes' together, \
+         split by the definition: each write is {table} unit(s) of item and {index:.2} of index entries (each GSI's share of items times its entry's units), \
+         so the replay bills the report's units once (an estimate where the GSIs' item counts are not given)",
+        t.name
+    )
 }
 
 /// The GSIs whose reads the history `grid` has no consumed series for: the scenario cannot

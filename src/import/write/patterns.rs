@@ -2,7 +2,7 @@
 //! assumed from the definition, and each GSI's share of the writes.
 
 use super::{entry_units, key, q, MAX_ITEM};
-use crate::import::def::{ProjectionDef, TableDef};
+use crate::import::def::{IndexDef, ProjectionDef, TableDef};
 use crate::import::metrics::{Grid, Metric, OPERATIONS};
 use crate::limits::{READ_BLOCK_BYTES, WRITE_BLOCK_BYTES};
 use crate::model::Dim;
@@ -27,7 +27,10 @@ pub(super) fn from_history(
         // A write's consumed units include its LSI entries (LSIs share the table's
         // capacity): `k` units of item and, per LSI, an entry as large as the item
         // (ALL) or of its projected bytes.
+        // A Cost and Usage Report's units are the table's and its GSIs' together: each write's
+        // index entries are in them too.
         let (lsi_all, lsi_fixed) = if d == Dim::Write { lsi_charges(t) } else { (0.0, 0.0) };
+        let lsi_fixed = lsi_fixed + if d == Dim::Write && g.units_include_indexes { gsi_units_per_write(t, item) } else { 0.0 };
         let assumed = if d == Dim::Read {
             item.div_ceil(READ_BLOCK_BYTES) as f64
         } else {
@@ -151,10 +154,7 @@ pub(super) fn index_coverage(s: &mut String, t: &TableDef, grid: Option<&Grid>, 
         let from_history = grid.and_then(|g| g.get(&Metric::Consumed(Dim::Write), Some(&gi.name))).map(|v| v.iter().sum::<f64>() * 60.0);
         let coverage = match (from_history, write_requests_total) {
             (Some(units), w) if w > 0.0 => Some((units / (w * per)).clamp(0.0, 1.0)),
-            _ => match (gi.item_count, t.item_count) {
-                (Some(a), Some(b)) if b > 0 => Some((a as f64 / b as f64).clamp(0.0, 1.0)),
-                _ => None,
-            },
+            _ => count_coverage(gi, t),
         };
         index_writes.push(format!("{} = \"insert\"", key(&gi.name)));
         if let Some(c) = coverage {
@@ -174,6 +174,20 @@ pub(super) fn index_coverage(s: &mut String, t: &TableDef, grid: Option<&Grid>, 
     }
     index_writes
 }
+/// The share of a table's items in GSI `gi`, from their item counts.
+fn count_coverage(gi: &IndexDef, t: &TableDef) -> Option<f64> {
+    match (gi.item_count, t.item_count) {
+        (Some(a), Some(b)) if b > 0 => Some((a as f64 / b as f64).clamp(0.0, 1.0)),
+        _ => None,
+    }
+}
+
+/// Write units each write of an `item`-byte item spends on the table's GSIs: per GSI, the
+/// share of items with its key (from the item counts, else all) times its entry's units.
+pub(crate) fn gsi_units_per_write(t: &TableDef, item: u64) -> f64 {
+    t.gsis.iter().map(|gi| count_coverage(gi, t).unwrap_or(1.0) * entry_units(gi.projection, item)).sum()
+}
+
 /// Share of throttle events that can be retries: the `sdk-2026` client makes up to 4 attempts,
 /// so at most 3 of every 4 events of a request are retries.
 const RETRY_SHARE: f64 = 0.75;

@@ -139,6 +139,8 @@ pub struct Diff {
     pub holds: HoldChange,
     /// The cost guardrail, when one is set.
     pub guardrail: Option<CostGuardrail>,
+    /// What the sides rest on, by side: where an imported revision's capacity came from.
+    pub notes: Vec<String>,
 }
 
 impl Diff {
@@ -260,6 +262,7 @@ pub fn diff(
         .or(base.check.max_cost_increase)
         .map(|limit| guardrail(limit, (sb.window_usd, window_delta_usd), sb.monthly_usd.zip(monthly_delta_usd)));
     Diff {
+        notes: Vec::new(),
         guardrail,
         seed,
         duration_s: duration.as_secs(),
