@@ -393,3 +393,43 @@ fn diff_with_a_history_simulates_each_sides_capacity() {
     let text = String::from_utf8_lossy(&ddbsim(&args).stdout).into_owned();
     assert!(text.contains("DEARER") && text.contains("note: head"), "{text}");
 }
+
+/// A fix `check` simulates and finds still failing says so. Orders is provisioned at 2,000 WCU
+/// under 3,000 writes a second of 1 KB, half of them on one customer: the capacity is below the
+/// peak (capacity-below-peak), and its fix, about 3,000 x 1.1 = 3,300 WCU, cannot cure the hot key:
+/// one key's 1,500 WCU a second sit on one partition, whose limit is 1,000 (spec §2), so a
+/// third of that key's writes (about 1/6 of all) are throttled whatever the capacity. The
+/// effect is labelled *not enough*, and says the rest is the per-partition limit.
+#[test]
+fn a_fix_that_does_not_cure_is_not_enough() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hot.toml");
+    std::fs::write(
+        &path,
+        r#"[scenario]
+duration = "10m"
+[table]
+name = "Orders"
+partition_key = "customer"
+capacity = { mode = "provisioned", read = 100, write = 2000 }
+[keys.customer]
+cardinality = 100000
+popularity = { hot = { keys = 1, share = 0.5 } }
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 1000
+rate = { constant = 3000 }
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = ddbsim(&["check", path.to_str().unwrap(), "--phases", "steady", "--json", "--out", out.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    let findings = v["checks"][0]["findings"].as_array().unwrap();
+    let f = findings.iter().find(|f| f["id"] == "capacity-below-peak").unwrap_or_else(|| panic!("{findings:?}"));
+    let effect = f["effect"].as_str().unwrap();
+    // The fix is the measured peak (3,000 a second, Poisson) and 10 %: about 3,300 WCU.
+    assert!(effect.starts_with("not enough: at 3,3") && effect.contains(" WCU the steady phase throttles"), "{effect}");
+    assert!(effect.contains("Orders's per-partition limits"), "{effect}");
+}

@@ -1,8 +1,8 @@
 //! `autoscaling-lag`: an auto-scaled table or GSI that throttles while target tracking catches up with a step.
 
 use super::{
-    burst_scenario, capacity_of, numbers, offered_per_s, resource_name, set_units, steady_scenario, units, window, Context, Evidence,
-    Finding, Phase, Rule, Runs, Severity,
+    burst_scenario, capacity_of, judged_effect, numbers, offered_per_s, resource_name, set_units, steady_scenario, units, window, Context,
+    Evidence, Finding, Phase, Rule, Runs, Severity,
 };
 use crate::format::{grouped, percent};
 use crate::model::{Dim, Reason};
@@ -79,7 +79,17 @@ fn autoscaling_lag(runs: &Runs<'_>) -> Vec<Finding> {
                     severity: Severity::Error,
                     resource: Some(name.clone()),
                     title: if over_max {
-                        format!("{name}'s auto-scaling maximum of {} {unit} is below the {} phase's {} {unit}/s at {:.0} %", grouped(t.max), ph.name(), units(peak), t.target * 100.0)
+                        format!(
+                            "{name}'s auto-scaling maximum of {} {unit} is below what the {} phase's {} {unit}/s need at {:.0} % ({} < {} = {} ÷ {:.2})",
+                            grouped(t.max),
+                            ph.name(),
+                            units(peak),
+                            t.target * 100.0,
+                            grouped(t.max),
+                            grouped(need),
+                            units(peak),
+                            t.target
+                        )
                     } else {
                         format!("{name}'s auto scaling (min {}, target {:.0} %) lags the {} phase's step to {} {unit}/s", grouped(t.min), t.target * 100.0, ph.name(), units(peak))
                     },
@@ -106,7 +116,13 @@ fn autoscaling_lag(runs: &Runs<'_>) -> Vec<Finding> {
                         if over_max { " and its maximum with it" } else { "" }
                     ),
                     assumptions: Vec::new(),
-                    effect: Some(format!("with a minimum of {} {unit} the {} phase throttles {}", grouped(need), ph.name(), percent(after))),
+                    effect: Some(judged_effect(
+                        sc,
+                        format!("with a minimum of {} {unit} the {} phase throttles {}", grouped(need), ph.name(), percent(after)),
+                        after,
+                        &rerun,
+                        start,
+                    )),
                 });
                 break;
             }

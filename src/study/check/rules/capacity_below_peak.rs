@@ -1,8 +1,8 @@
 //! `capacity-below-peak`: a provisioned table or GSI without auto scaling whose fixed capacity is below the peak or the burst.
 
 use super::{
-    burst_scenario, capacity_of, numbers, offered_per_s, resource_name, set_units, steady_scenario, throttled_share, units, window,
-    Context, Evidence, Finding, Rule, Runs, Severity,
+    burst_scenario, capacity_of, judged_effect, numbers, offered_per_s, resource_name, set_units, steady_scenario, throttled_share, units,
+    window, Context, Evidence, Finding, Rule, Runs, Severity,
 };
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
@@ -61,7 +61,8 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
         for &(res, d, _, peak) in &below {
             set_units(&mut s, res, d as usize, fix_of(peak, true));
         }
-        (throttled_share(&runs.steady), throttled_share(&runs.simulate(&s, false)))
+        let r = runs.simulate(&s, false);
+        (throttled_share(&runs.steady), throttled_share(&r), r, 0)
     });
     let burst = runs.burst.as_ref().map(|b| {
         let from = (sc.check.warmup.as_secs() / 60) as usize;
@@ -78,13 +79,14 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
                 t as f64 / a as f64
             }
         };
-        (share(b), share(&r))
+        (share(b), share(&r), r, from)
     });
     let mut out = Vec::new();
     // A GSI's write capacity is `gsi-back-pressure`'s.
     for &(res, d, cap, peak) in short.iter().filter(|x| !(x.0 > 0 && x.1 == Dim::Write)) {
         let is_below = peak > cap;
-        let Some((phase_share, after)) = (if is_below { steady } else { burst }) else { continue };
+        let Some((phase_share, after, rerun, from)) = (if is_below { steady.as_ref() } else { burst.as_ref() }) else { continue };
+        let (phase_share, after) = (*phase_share, *after);
         let fixed = fix_of(peak, is_below);
         let name = resource_name(sc, res);
         let unit = if d == Dim::Read { "RCU" } else { "WCU" };
@@ -128,11 +130,17 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
                 grouped(fixed)
             ),
             assumptions: Vec::new(),
-            effect: Some(format!(
-                "at {} {unit}{} the {phase} throttles {}",
-                grouped(fixed),
-                if others > 1 { format!(" (and the {} other short capacities raised alike)", others - 1) } else { String::new() },
-                percent(after)
+            effect: Some(judged_effect(
+                sc,
+                format!(
+                    "at {} {unit}{} the {phase} throttles {}",
+                    grouped(fixed),
+                    if others > 1 { format!(" (and the {} other short capacities raised alike)", others - 1) } else { String::new() },
+                    percent(after)
+                ),
+                after,
+                rerun,
+                *from,
             )),
         });
     }

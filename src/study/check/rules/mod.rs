@@ -275,6 +275,47 @@ fn units(x: f64) -> String {
     }
 }
 
+/// A fix's simulated effect `what` ("at 3,303 WCU the burst throttles 11.8 %"), judged against
+/// the check's limit: when the re-simulated phase (`rerun` from minute `from`) still throttles
+/// `after` of its attempts, above the limit, the fix is *not enough*, and the effect says what
+/// remains and why (the re-run's largest share of throttle events, by resource and reason).
+fn judged_effect(sc: &Scenario, what: String, after: f64, rerun: &RunResult, from: usize) -> String {
+    let limit = sc.check.max_throttle;
+    if after <= limit {
+        return what;
+    }
+    format!("not enough: {what}, above the {} limit; {}", percent(limit), remains(rerun, from))
+}
+
+/// What throttles in `r` from minute `from`: the resource and reason of most of its events.
+fn remains(r: &RunResult, from: usize) -> String {
+    use crate::model::Reason;
+    let mut total = 0u64;
+    let mut best: Option<(u64, &str, Reason)> = None;
+    for res in &r.resources {
+        for reason in Reason::ALL {
+            let n: u64 =
+                res.minutes[from.min(res.minutes.len())..].iter().map(|m| m.throttle_events[reason as usize].iter().sum::<u64>()).sum();
+            total += n;
+            if n > 0 && best.is_none_or(|b| n > b.0) {
+                best = Some((n, res.name.as_str(), reason));
+            }
+        }
+    }
+    let Some((n, name, reason)) = best else {
+        return "the attempts left throttled are retries of earlier ones".into();
+    };
+    let share = percent(n as f64 / total.max(1) as f64);
+    match reason {
+        Reason::KeyRange => format!(
+            "{share} of the throttle events left are {name}'s per-partition limits (3,000 RCU / 1,000 WCU a second a partition), which more capacity does not lift: spread the hot key (write sharding) or split the load"
+        ),
+        Reason::Provisioned => format!("{share} of the throttle events left are {name}'s provisioned capacity, still short (burst credit spent)"),
+        Reason::MaxOnDemand => format!("{share} of the throttle events left are {name}'s on-demand maximum throughput: raise it"),
+        Reason::AccountLimit => format!("{share} of the throttle events left are {name}'s table-level throughput quota: ask AWS to raise it"),
+    }
+}
+
 /// Throttled share of attempts of a run (all of it).
 fn throttled_share(r: &RunResult) -> f64 {
     r.totals().throttled_share()

@@ -1,7 +1,8 @@
 //! `on-demand-steady`: an on-demand table or GSI that throttles at the steady peak or in the burst.
 
 use super::{
-    burst_scenario, numbers, resource_name, steady_scenario, units, window, Context, Evidence, Finding, Phase, Rule, Runs, Severity,
+    burst_scenario, judged_effect, numbers, resource_name, steady_scenario, units, window, Context, Evidence, Finding, Phase, Rule, Runs,
+    Severity,
 };
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
@@ -119,7 +120,7 @@ fn on_demand_phase(runs: &Runs<'_>, phase: Phase, run: &RunResult, from: usize) 
                 grouped(ww)
             ),
             assumptions: Vec::new(),
-            effect: Some(format!("warm from the start, the phase throttles {} of its attempts", percent(after))),
+            effect: Some(judged_effect(sc, format!("warm from the start, the phase throttles {} of its attempts", percent(after)), after, &rerun, from)),
         });
     }
     out
