@@ -68,40 +68,29 @@ fn quota_note(n: u64) -> String {
 }
 
 impl Recommendation {
-    /// The setting in force: screened, simulated, or simulated until sure it does not hold.
+    /// The setting in force, simulated, beside the throttle events its history recorded.
     fn today_line(&self, o: &mut String) {
         let t = &self.today;
-        if t.screened {
-            let _ = writeln!(
-                o,
-                "today (screened, an estimate): {} — ${:.2} a month, {:.3}% of attempts throttled{} (failed requests are not screened; --simulate-all simulates the setting in force)",
-                t.description,
-                t.monthly_usd,
-                t.throttled_share * 100.0,
-                if t.holds { "" } else { ": does not hold" }
-            );
-        } else if t.complete {
-            let _ = writeln!(
-                o,
-                "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
-                t.description,
-                t.monthly_usd,
-                t.throttled_share * 100.0,
-                crate::format::grouped(t.failed_requests),
-                t.failed_share * 100.0,
-                if t.holds { "" } else { ": does not hold" }
-            );
-        } else {
-            let _ = writeln!(
-                o,
-                "today: {} — ${:.2} a month (per-minute estimate); does not hold: at least {:.3}% of attempts throttled, {} requests failed in the first {} (the simulation stopped once sure to end above the limit)",
-                t.description,
-                t.monthly_usd,
-                t.throttled_share * 100.0,
-                crate::format::grouped(t.failed_requests),
-                crate::format::window(t.simulated_s)
-            );
-        }
+        let recorded = t
+            .recorded_throttle_events
+            .map(|n| {
+                format!(
+                    "; {} throttle events simulated, {} recorded by the history",
+                    crate::format::grouped(t.throttle_events),
+                    crate::format::grouped(n)
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){recorded}{}",
+            t.description,
+            t.monthly_usd,
+            t.throttled_share * 100.0,
+            crate::format::grouped(t.failed_requests),
+            t.failed_share * 100.0,
+            if t.holds { "" } else { ": does not hold" }
+        );
     }
 
     /// A line for the simulated candidates that throttled within the limit but failed too many
@@ -347,6 +336,7 @@ impl Render for Tables {
         let mut rows = vec![[
             "table".to_string(),
             "dim".into(),
+            "today".into(),
             "now $/month".into(),
             "recommended $/month".into(),
             "saving".into(),
@@ -357,6 +347,7 @@ impl Render for Tables {
             rows.push([
                 r.table.clone(),
                 r.dimension.clone(),
+                if r.current_holds { "holds".to_string() } else { format!("fails ({:.1} % throttled)", r.current_throttled_share * 100.0) },
                 format!("{:.2}", r.current_monthly_usd),
                 money(r.recommended_monthly_usd),
                 r.saving_share.map_or("-".to_string(), |s| format!("{:+.0} %", -s * 100.0)),

@@ -30,6 +30,8 @@ pub struct TableRow {
     pub current_monthly_usd: f64,
     /// Throttled share of attempts under them (whole table).
     pub current_throttled_share: f64,
+    /// They hold the traffic (simulated: within the throttle and failure limits).
+    pub current_holds: bool,
     /// Mode of the pick (`none`: nothing within the limit).
     pub recommended_mode: String,
     /// The pick, in words.
@@ -65,6 +67,7 @@ pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o:
                 current_setting: now.description.clone(),
                 current_monthly_usd: current,
                 current_throttled_share: now.throttled_share,
+                current_holds: now.holds,
                 recommended_mode: pick.map_or("none", |c| c.settings.mode().name()).to_string(),
                 recommended_setting: pick.map_or_else(|| "nothing within the limit".to_string(), |c| c.description.clone()),
                 recommended_monthly_usd: cost,
