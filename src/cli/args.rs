@@ -601,8 +601,12 @@ pub(crate) fn catalog_arg(p: Option<&PathBuf>, sc: &Scenario) -> Result<Catalog,
         )));
     }
     for (i, o) in sc.pricing.reserved.iter().enumerate() {
-        c.sells_reserved(o.years)
-            .map_err(|why| CliError::Argument(format!("{}: pricing.reserved[{i}].term: {why}", sc.source_path.display())))?;
+        c.sells_reserved(o.years).map_err(|why| {
+            use crate::scenario::locate::{KeyPath, Locator};
+            let at = KeyPath::root().key("pricing").key("reserved").index(i).key("term");
+            let (line, column) = Locator::new(&sc.source_text).line_col_of(&at);
+            CliError::Argument(format!("{}:{line}:{column}: {at}: {why}", sc.source_path.display()))
+        })?;
     }
     Ok(c)
 }

@@ -433,3 +433,35 @@ rate = { constant = 3000 }
     assert!(effect.starts_with("not enough: at 3,3") && effect.contains(" WCU the steady phase throttles"), "{effect}");
     assert!(effect.contains("Orders's per-partition limits"), "{effect}");
 }
+
+/// `validate` runs every check that needs no simulation: AWS sells no 3-year reserved capacity
+/// in us-east-2, which `run` refuses, so `validate` refuses it too, at its line and key; a
+/// reservation whose term starts after the window covers nothing in it, and says so.
+#[test]
+fn validate_refuses_what_run_refuses_and_says_what_a_reservation_covers() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("scenarios/reserved-owned.toml").unwrap();
+    let east2 = dir.path().join("east2.toml");
+    std::fs::write(
+        &east2,
+        text.replace("extrapolate = \"repeat\"", "extrapolate = \"repeat\"\nregion = \"us-east-2\"")
+            .replace("term = \"1y\"", "term = \"3y\""),
+    )
+    .unwrap();
+    let o = ddbsim(&["validate", east2.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("east2.toml:") && err.contains(": pricing.reserved[0].term: AWS sells no 3-year reserved capacity in us-east-2"),
+        "{err}"
+    );
+    let later = dir.path().join("later.toml");
+    std::fs::write(&later, text.replace("start = \"2026-01-01\"", "start = \"2026-07-01\"")).unwrap();
+    let o = ddbsim(&["validate", later.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("pricing.reserved[0].start: warning: this reservation's term starts after the window ends: it covers nothing"),
+        "{out}"
+    );
+}

@@ -10,7 +10,12 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
     let mut bad = 0;
     let mut files = Vec::new();
     for p in paths {
-        match scenario::load_with(p, &scenario::LoadOptions { allow_outside }) {
+        // What a run would refuse before simulating (a price the region's catalog lacks) is a
+        // problem here too.
+        let loaded = scenario::load_with(p, &scenario::LoadOptions { allow_outside })
+            .map_err(CliError::from)
+            .and_then(|sc| crate::cli::args::catalog_arg(None, &sc).map(|_| sc));
+        match loaded {
             Ok(sc) => {
                 let file = p.display().to_string();
                 let notes: Vec<serde_json::Value> = sc
@@ -42,7 +47,7 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
                 // Each problem as {file, line, column, key, message}; a file that cannot be read
                 // is one problem without a place.
                 let problems: Vec<serde_json::Value> = match &e {
-                    scenario::ScenarioError::Invalid { problems, .. } => problems
+                    CliError::Scenario(scenario::ScenarioError::Invalid { problems, .. }) => problems
                         .iter()
                         .map(
                             |q| serde_json::json!({ "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message }),
@@ -54,7 +59,10 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
                 };
                 files.push(serde_json::json!({ "path": file, "valid": false, "problems": problems }));
                 if !as_json {
-                    eprintln!("{e}");
+                    match &e {
+                        CliError::Scenario(inner) => eprintln!("{inner}"),
+                        other => eprintln!("{other}"),
+                    }
                 }
             }
         }

@@ -218,6 +218,7 @@ fn check(raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, optio
     let mut scenario = v.scenario(raw, text);
     if v.problems.is_empty() {
         v.unused_indexes(&scenario);
+        v.reservations_outside(&scenario);
         v.notes.sort_by_key(|n| (n.kind, n.at.line, n.at.column));
         v.notes.dedup();
         scenario.notes = v.notes;
