@@ -36,9 +36,14 @@ pub(super) fn from_history(
         } else {
             item.div_ceil(WRITE_BLOCK_BYTES) as f64 * (1.0 + lsi_all) + lsi_fixed
         };
-        let u = if total_requests > 0.0 && total_units > 0.0 { total_units / total_requests } else { assumed };
-        let (k, bytes, eventual) = charge(d, ((u - lsi_fixed) / (1.0 + lsi_all)).max(0.5));
-        let per_request = if d == Dim::Write { k * (1.0 + lsi_all) + lsi_fixed } else { k };
+        let measured = total_requests > 0.0 && total_units > 0.0;
+        let u = if measured { total_units / total_requests } else { assumed };
+        // The recorded units a request, as one item size or a mix of two (a fractional
+        // average), so that the replay keeps both the requests and the units.
+        let u_item = ((u - lsi_fixed) / (1.0 + lsi_all)).max(0.5);
+        let sizes = if measured { mix(d, u_item) } else { vec![Size::of(charge(d, u_item), 1.0)] };
+        let per_request = |k: f64| if d == Dim::Write { k * (1.0 + lsi_all) + lsi_fixed } else { k };
+        let mean_per_request: f64 = sizes.iter().map(|z| z.share * per_request(z.units)).sum();
         let Some(units) = demand(g, None, d, u) else { continue };
         let ops: Vec<(&str, Vec<f64>)> =
             if ops.is_empty() { vec![(if d == Dim::Read { "GetItem" } else { "PutItem" }, vec![1.0; g.minutes])] } else { ops };
@@ -46,51 +51,63 @@ pub(super) fn from_history(
         let overall: Vec<f64> = ops.iter().map(|(_, v)| v.iter().sum::<f64>()).collect();
         let overall_sum: f64 = overall.iter().sum();
         for (i, (op, req)) in ops.iter().enumerate() {
-            let rates: Vec<f64> = (0..g.minutes)
+            let requests: Vec<f64> = (0..g.minutes)
                 .map(|m| {
                     let share = if per_minute_total[m] > 0.0 {
                         req[m] / per_minute_total[m]
                     } else {
                         overall[i] / overall_sum.max(f64::MIN_POSITIVE)
                     };
-                    units[m] * share / per_request
+                    units[m] * share / mean_per_request
                 })
                 .collect();
             if d == Dim::Write {
-                write_requests_total += rates.iter().sum::<f64>() * 60.0;
+                write_requests_total += requests.iter().sum::<f64>() * 60.0;
             }
-            let name = format!("{}-{}", if d == Dim::Read { "read" } else { "write" }, scenario_op(op).replace('_', "-"));
-            let file = format!("{stem}-{name}.csv");
-            traces.push((file.clone(), trace_csv(&rates)));
-            let note = if total_requests > 0.0 {
-                if lsi_all + lsi_fixed > 0.0 {
-                    format!("{op}: {u:.2} units a request (consumed / SuccessfulRequestLatency SampleCount), its LSI entries included")
+            let base = format!("{}-{}", if d == Dim::Read { "read" } else { "write" }, scenario_op(op).replace('_', "-"));
+            for (n, z) in sizes.iter().enumerate() {
+                let name = if n == 0 { base.clone() } else { format!("{base}-{}kb", z.bytes / 1_024) };
+                let file = format!("{stem}-{name}.csv");
+                traces.push((file.clone(), trace_csv(&requests.iter().map(|r| r * z.share).collect::<Vec<_>>())));
+                let note = match (n, measured) {
+                    (0, true) => {
+                        let lsi = if lsi_all + lsi_fixed > 0.0 { ", its LSI entries included" } else { "" };
+                        let how = if sizes.len() > 1 {
+                            format!(
+                                ": a mix of {} of {}-byte items and {} of {}-byte ones, so the replay keeps the recorded requests and units",
+                                crate::format::percent(sizes[0].share),
+                                sizes[0].bytes,
+                                crate::format::percent(sizes[1].share),
+                                sizes[1].bytes
+                            )
+                        } else {
+                            String::new()
+                        };
+                        format!("{op}: {u:.2} units a request (consumed / SuccessfulRequestLatency SampleCount){lsi}{how}")
+                    }
+                    (0, false) => format!(
+                        "ASSUMPTION: every {} is a {op} of {item}-byte items ({assumed} units)",
+                        if d == Dim::Read { "read" } else { "write" }
+                    ),
+                    _ => format!("{op}: the larger items of the mix above"),
+                };
+                let note = if n == 0 && measured_over(u, z.units, lsi_all, lsi_fixed) {
+                    format!("{note}; more than one 400 KB item, so charged as several requests of 400 KB (the units kept)")
                 } else {
-                    format!("{op}: {u:.2} units a request (consumed / SuccessfulRequestLatency SampleCount)")
+                    note
+                };
+                Pat {
+                    note,
+                    name: &name,
+                    op: scenario_op(op),
+                    index: None,
+                    bytes: if measured { z.bytes } else { item },
+                    eventual: z.eventual && measured,
+                    rate: format!("{{ trace = {} }}", q(&file)),
+                    writes: d == Dim::Write,
                 }
-            } else {
-                format!(
-                    "ASSUMPTION: every {} is a {op} of {item}-byte items ({assumed} units)",
-                    if d == Dim::Read { "read" } else { "write" }
-                )
-            };
-            let note = if measured_over(u, k, lsi_all, lsi_fixed) {
-                format!("{note}; more than one 400 KB item, so charged as several requests of 400 KB (the units kept)")
-            } else {
-                note
-            };
-            let measured = total_requests > 0.0;
-            Pat {
-                note,
-                name: &name,
-                op: scenario_op(op),
-                index: None,
-                bytes: if measured { bytes } else { item },
-                eventual: eventual && measured,
-                rate: format!("{{ trace = {} }}", q(&file)),
-                writes: d == Dim::Write,
+                .write(patterns);
             }
-            .write(patterns);
         }
     }
     for gi in &t.gsis {
@@ -232,6 +249,42 @@ pub(super) fn charge(dim: Dim, u: f64) -> (f64, u64, bool) {
             (k, k as u64 * WRITE_BLOCK_BYTES, false)
         }
     }
+}
+
+/// One item size of an operation's requests: its units, bytes and consistency, and the share
+/// of the requests of that size.
+struct Size {
+    units: f64,
+    bytes: u64,
+    eventual: bool,
+    share: f64,
+}
+
+impl Size {
+    fn of((units, bytes, eventual): (f64, u64, bool), share: f64) -> Self {
+        Self { units, bytes, eventual, share }
+    }
+}
+
+/// The item sizes whose mix costs `u` units a request of dimension `d` (LSI entries aside):
+/// one size when `u` is a whole number of blocks (1 KB written; 4 KB read, half a unit
+/// eventually consistent, below 0.75 a read), else the two around it, their shares such that
+/// the mean is `u` (`1.5` is half 1 KB, half 2 KB). Outside one block to 400 KB, one size,
+/// [`charge`]'s.
+fn mix(d: Dim, u: f64) -> Vec<Size> {
+    let (k, bytes, eventual) = charge(d, u);
+    let block = if eventual { 0.5 } else { 1.0 };
+    let blocks = u / block;
+    let (lo, frac) = (blocks.floor(), blocks - blocks.floor());
+    let most = (MAX_ITEM / if d == Dim::Read { READ_BLOCK_BYTES } else { WRITE_BLOCK_BYTES }) as f64;
+    if lo < 1.0 || lo + 1.0 > most || frac < 0.005 || frac > 0.995 {
+        return vec![Size::of((k, bytes, eventual), 1.0)];
+    }
+    let size = |b: f64| {
+        let unit_bytes = if d == Dim::Read { READ_BLOCK_BYTES } else { WRITE_BLOCK_BYTES };
+        (b * block, b as u64 * unit_bytes, eventual)
+    };
+    vec![Size::of(size(lo), 1.0 - frac), Size::of(size(lo + 1.0), frac)]
 }
 
 /// Is `u` units a request more than a request of one item of `k` units (plus its LSI entries)
