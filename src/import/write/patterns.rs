@@ -277,7 +277,7 @@ fn mix(d: Dim, u: f64) -> Vec<Size> {
     let blocks = u / block;
     let (lo, frac) = (blocks.floor(), blocks - blocks.floor());
     let most = (MAX_ITEM / if d == Dim::Read { READ_BLOCK_BYTES } else { WRITE_BLOCK_BYTES }) as f64;
-    if lo < 1.0 || lo + 1.0 > most || frac < 0.005 || frac > 0.995 {
+    if lo < 1.0 || lo + 1.0 > most || !(0.005..=0.995).contains(&frac) {
         return vec![Size::of((k, bytes, eventual), 1.0)];
     }
     let size = |b: f64| {
