@@ -163,6 +163,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("at.bulk_put.order", "\"shuffled\""),
     ("at.bulk_put.tier", "\"standard\""),
     ("gsi.storage_gb", "the table's storage_gb x coverage, by projection"),
+    ("pattern.index_writes", "by the operation"),
     ("pattern.item_bytes", "1024"),
     ("pattern.items", "1"),
     ("pattern.consistency", "\"eventual\""),

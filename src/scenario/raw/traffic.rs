@@ -38,7 +38,10 @@ pub struct RawPattern {
     pub consistency: Option<RawConsistency>,
     /// Requests per second over time.
     pub rate: RawRate,
-    /// Index writes each request causes, by index name: "insert", "key_change", "update" or "none".
+    /// Index writes each request causes, by index name: "insert", "key_change", "update" or "none";
+    /// default by the operation: a put writes every GSI (its coverage of items), a delete removes
+    /// the entries, an update rewrites ALL and INCLUDE entries (an assumption) and no KEYS_ONLY one;
+    /// an entity's `gsi` narrows the indexes.
     #[serde(default)]
     pub index_writes: BTreeMap<String, RawIndexWrite>,
     /// For a query on a GSI: how long after the item's write the read comes ("50ms"); the
