@@ -13,7 +13,7 @@ use super::queue::{EventQueue, Keyed};
 use crate::metrics::Recorder;
 use crate::model::client::{AfterThrottle, Client};
 use crate::model::indexes::{IndexState, ItemCollections};
-use crate::model::request::{Charge, Charges, CompiledPattern, Kind};
+use crate::model::request::{Charge, Charges, CompiledPattern, Kind, Paced};
 use crate::model::resource::{block_shift, Resource, BLOCK_BITS, MANY_PARTITIONS};
 use crate::model::{Dim, Reason};
 use crate::rng::SimRng;

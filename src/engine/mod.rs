@@ -329,6 +329,7 @@ impl<'a> Simulation<'a> {
             self.scheduled(s);
             self.backfills(s);
             self.second(s);
+            self.paced_loads_done(s);
             self.traffic.dax_second(s);
             self.drain_buffers(s);
             self.replicate(s);
@@ -438,6 +439,18 @@ impl<'a> Simulation<'a> {
         }
         self.batch = batch;
         self.refuse_unreadable();
+    }
+
+    /// A paced load (a bulk put) is done at the end of the second its last item is written.
+    fn paced_loads_done(&mut self, s: u64) {
+        for (j, p) in self.traffic.pats.iter().enumerate() {
+            let t = &mut self.rec.patterns[j];
+            if let (Some(load), None) = (p.paced, t.finished_us) {
+                if t.served >= load.items {
+                    t.finished_us = Some((s + 1) * MICROS_PER_SEC);
+                }
+            }
+        }
     }
 
     /// Exact fidelity's second `s` of single-item requests only

@@ -155,6 +155,44 @@ pub(crate) struct CompiledPattern {
     pub(crate) rate: RateShape,
     /// Share of its writes whose condition fails.
     pub(crate) condition_fails: f64,
+    /// A bulk put from S3: the service paces it (exactly its items, evenly, none failing).
+    pub(crate) paced: Option<Paced>,
+}
+
+/// A load the service paces (`[[at]] bulk_put`, spec §17): exactly `items` items sent evenly
+/// over `seconds` from second `start_s` (at most `max_write_units` a second), each throttled
+/// item retried by the service until it is written, never failed for throughput.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Paced {
+    /// Second the load starts.
+    pub(crate) start_s: u64,
+    /// Items it sends.
+    pub(crate) items: u64,
+    /// Seconds it sends them over (at the load's cap).
+    pub(crate) seconds: u64,
+}
+
+impl Paced {
+    /// Items sent before second `k` of the load (from its start).
+    fn sent_before(&self, k: u64) -> u64 {
+        (u128::from(k.min(self.seconds)) * u128::from(self.items) / u128::from(self.seconds.max(1))) as u64
+    }
+
+    /// Items sent in second `s` of the run.
+    pub(crate) fn count(&self, s: u64) -> u64 {
+        match s.checked_sub(self.start_s) {
+            Some(k) => self.sent_before(k + 1) - self.sent_before(k),
+            None => 0,
+        }
+    }
+
+    /// The wait before the service retries a throttled item, µs, after `attempt` attempts:
+    /// 50 ms doubling to at most 1 s, with equal jitter (`jitter` in [0, 1)). The service's
+    /// own retry is not published: a model choice.
+    pub(crate) fn retry_delay_us(attempt: u32, jitter: f64) -> u64 {
+        let cap = (50_000u64 << attempt.saturating_sub(1).min(10)).min(1_000_000);
+        cap / 2 + (jitter * (cap / 2) as f64) as u64
+    }
 }
 
 /// Mean bytes of an item size law.
@@ -332,6 +370,7 @@ impl CompiledPattern {
             },
             rate: p.rate.clone(),
             condition_fails: p.condition_fails,
+            paced: p.bulk.map(|b| Paced { start_s: b.at.as_secs(), items: b.items, seconds: b.seconds }),
         };
         if let (SizeSpec::Fixed(b), false) = (p.size, paged) {
             let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };

@@ -74,6 +74,9 @@ impl Summary {
             if let Some(c) = &p.closed_loop {
                 let _ = writeln!(o, "  {}: {}", p.name, c.describe(self.duration_s));
             }
+            if let Some(b) = &p.bulk_put {
+                let _ = writeln!(o, "  {}: {}", p.name, b.describe());
+            }
         }
     }
 

@@ -270,7 +270,12 @@ impl Admission<'_> {
             t.throttled_requests += 1;
         }
         let jitter: f64 = self.jitter.random();
-        match self.client.after_throttle(instance, a.n, jitter) {
+        // A paced load's items are retried by the service until written, never failed.
+        let after = match self.pats[j].paced {
+            Some(_) => AfterThrottle::Retry(SimDuration::from_micros(Paced::retry_delay_us(a.n, jitter))),
+            None => self.client.after_throttle(instance, a.n, jitter),
+        };
+        match after {
             AfterThrottle::Retry(delay) => self.retries.push(Attempt {
                 time: a.time.saturating_add(delay),
                 seq: a.seq,

@@ -211,6 +211,15 @@ impl Traffic {
             let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
             let mut t = t0 as f64;
             let refused = self.unreadable[self.pats[j].res];
+            if let Some(paced) = self.pats[j].paced {
+                // A paced load's items, evenly over the second.
+                let n = paced.count(s);
+                for i in 0..n {
+                    let offset = (2 * i + 1) * MICROS_PER_SEC / (2 * n);
+                    self.draw_request(j, s, SimTime::from_micros(t0 + offset), out, res, active);
+                }
+                continue;
+            }
             if !refused && block_path() && self.draws_partition(j, res) {
                 self.draw_exact_block(j, s, mean_gap_us, out, res);
                 continue;
@@ -347,6 +356,7 @@ impl Traffic {
             && (0..self.pats.len()).all(|j| {
                 let p = &self.pats[j];
                 !p.closed_loop
+                    && p.paced.is_none_or(|l| l.count(s) == 0)
                     && (self.lambda(j, s) <= 0.0
                         || (!self.unreadable[p.res]
                             && p.fixed_units.is_some()
@@ -412,7 +422,10 @@ impl Traffic {
             if lambda <= 0.0 {
                 continue;
             }
-            let c = poisson(&mut self.rng_arr[j], lambda);
+            let c = match self.pats[j].paced {
+                Some(paced) => paced.count(s),
+                None => poisson(&mut self.rng_arr[j], lambda),
+            };
             if c == 0 {
                 continue;
             }
