@@ -55,6 +55,17 @@ impl Recommendation {
     }
 }
 
+/// `LABEL: SETTING — $X a month, Y% of attempts throttled, N requests failed (Z%)`: a
+/// setting's figures, the same for the one in force and the pick.
+fn setting_line(label: &str, setting: &str, monthly_usd: f64, throttled: f64, (failed, failed_share): (u64, f64)) -> String {
+    format!(
+        "{label}: {setting} — ${monthly_usd:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%)",
+        throttled * 100.0,
+        crate::format::grouped(failed),
+        failed_share * 100.0
+    )
+}
+
 /// `, 120 of them when the SDK's retry quota was empty ([client] instances)` when any were.
 fn quota_note(n: u64) -> String {
     if n == 0 {
@@ -81,16 +92,8 @@ impl Recommendation {
                 )
             })
             .unwrap_or_default();
-        let _ = writeln!(
-            o,
-            "today: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){recorded}{}",
-            t.description,
-            t.monthly_usd,
-            t.throttled_share * 100.0,
-            crate::format::grouped(t.failed_requests),
-            t.failed_share * 100.0,
-            if t.holds { "" } else { ": does not hold" }
-        );
+        let line = setting_line("today", &t.description, t.monthly_usd, t.throttled_share, (t.failed_requests, t.failed_share));
+        let _ = writeln!(o, "{line}{recorded}{}", if t.holds { "" } else { ": does not hold" });
     }
 
     /// A line for the simulated candidates that throttled within the limit but failed too many
@@ -166,16 +169,9 @@ impl Render for Recommendation {
         match self.pick {
             Some(i) => {
                 let c = &self.candidates[i];
-                let _ = writeln!(
-                    o,
-                    "recommended: {} — ${:.2} a month, {:.3}% of attempts throttled, {} requests failed ({:.3}%){}",
-                    c.description,
-                    c.monthly_usd,
-                    c.throttled_share * 100.0,
-                    crate::format::grouped(c.failed_requests),
-                    c.failed_share * 100.0,
-                    quota_note(c.failed_by_retry_quota)
-                );
+                let line =
+                    setting_line("recommended", &c.description, c.monthly_usd, c.throttled_share, (c.failed_requests, c.failed_share));
+                let _ = writeln!(o, "{line}{}", quota_note(c.failed_by_retry_quota));
                 let delta = t.monthly_usd - c.monthly_usd;
                 if t.monthly_usd > 0.0 {
                     let _ = writeln!(

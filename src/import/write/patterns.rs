@@ -110,6 +110,12 @@ pub(super) fn from_history(
             }
         }
     }
+    index_reads(t, g, stem, traces, patterns);
+    write_requests_total
+}
+
+/// The GSIs' reads of a history: a query pattern per index with a read series.
+fn index_reads(t: &TableDef, g: &Grid, stem: &str, traces: &mut Vec<(String, String)>, patterns: &mut String) {
     for gi in &t.gsis {
         // Index reads of 0.5 units each (eventually consistent 4 KB pages): twice the
         // units in requests.
@@ -132,7 +138,6 @@ pub(super) fn from_history(
         }
         .write(patterns);
     }
-    write_requests_total
 }
 
 /// The patterns of a definition without history: reads and writes at half the provisioned
