@@ -12,7 +12,7 @@
 use super::attempt::{Attempt, SimpleCount};
 use crate::model::dax::Dax;
 use crate::model::indexes::REPORTED_COLLECTION_BYTES;
-use crate::model::request::{collection_bound, Charge, Charges, CompiledPattern, Kind};
+use crate::model::request::{collection_bound, Charge, Charges, CompiledPattern, Kind, Paced};
 use crate::model::resource::{block_shift, Resource, MANY_PARTITIONS};
 use crate::model::{control, Dim};
 use crate::rng::{RngStreams, SimRng, Stream};
@@ -236,6 +236,9 @@ pub(crate) struct Traffic {
     seq: u64,
     /// Per pattern: its closed loop's progress (none for open-loop patterns).
     closed: Vec<Option<ClosedState>>,
+    /// Per pattern: the pacing of a load the service paces (a bulk put). Apart from
+    /// `PatternState`, whose size the per-request loops index by.
+    paced: Vec<Option<Paced>>,
     /// Exact fidelity's block of a second: arrival times and key words (kept between seconds).
     block_times: Vec<u32>,
     block_words: Vec<u64>,
@@ -305,6 +308,7 @@ impl Traffic {
             seq: 0,
             block_times: Vec::new(),
             block_words: Vec::new(),
+            paced: sc.patterns.iter().map(Paced::of).collect(),
             closed: sc
                 .patterns
                 .iter()
@@ -361,6 +365,11 @@ impl Traffic {
             }
         }
         self
+    }
+
+    /// Pattern `j`'s pacing, when it is a load the service paces.
+    pub(crate) fn paced(&self, j: usize) -> Option<Paced> {
+        self.paced[j]
     }
 
     /// Pattern `j`'s rate in second `s`, requests per second.

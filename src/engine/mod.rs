@@ -443,9 +443,9 @@ impl<'a> Simulation<'a> {
 
     /// A paced load (a bulk put) is done at the end of the second its last item is written.
     fn paced_loads_done(&mut self, s: u64) {
-        for (j, p) in self.traffic.pats.iter().enumerate() {
+        for j in 0..self.rec.patterns.len() {
             let t = &mut self.rec.patterns[j];
-            if let (Some(load), None) = (p.paced, t.finished_us) {
+            if let (Some(load), None) = (self.traffic.paced(j), t.finished_us) {
                 if t.served >= load.items {
                     t.finished_us = Some((s + 1) * MICROS_PER_SEC);
                 }

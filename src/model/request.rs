@@ -155,8 +155,10 @@ pub(crate) struct CompiledPattern {
     pub(crate) rate: RateShape,
     /// Share of its writes whose condition fails.
     pub(crate) condition_fails: f64,
-    /// A bulk put from S3: the service paces it (exactly its items, evenly, none failing).
-    pub(crate) paced: Option<Paced>,
+    /// A bulk put from S3: the service paces it ([`Paced`]: exactly its items, evenly, each
+    /// throttled one retried until written). A flag here (the hot loops read this struct);
+    /// the load's figures are [`Paced::of`]'s.
+    pub(crate) paced: bool,
 }
 
 /// A load the service paces (`[[at]] bulk_put`, spec §17): exactly `items` items sent evenly
@@ -173,6 +175,11 @@ pub(crate) struct Paced {
 }
 
 impl Paced {
+    /// The pacing of pattern `p`, if it is a bulk load.
+    pub(crate) fn of(p: &PatternSpec) -> Option<Self> {
+        p.bulk.map(|b| Paced { start_s: b.at.as_secs(), items: b.items, seconds: b.seconds })
+    }
+
     /// Items sent before second `k` of the load (from its start).
     fn sent_before(&self, k: u64) -> u64 {
         (u128::from(k.min(self.seconds)) * u128::from(self.items) / u128::from(self.seconds.max(1))) as u64
@@ -370,7 +377,7 @@ impl CompiledPattern {
             },
             rate: p.rate.clone(),
             condition_fails: p.condition_fails,
-            paced: p.bulk.map(|b| Paced { start_s: b.at.as_secs(), items: b.items, seconds: b.seconds }),
+            paced: p.bulk.is_some(),
         };
         if let (SizeSpec::Fixed(b), false) = (p.size, paged) {
             let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };

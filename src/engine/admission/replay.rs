@@ -271,10 +271,7 @@ impl Admission<'_> {
         }
         let jitter: f64 = self.jitter.random();
         // A paced load's items are retried by the service until written, never failed.
-        let after = match self.pats[j].paced {
-            Some(_) => AfterThrottle::Retry(SimDuration::from_micros(Paced::retry_delay_us(a.n, jitter))),
-            None => self.client.after_throttle(instance, a.n, jitter),
-        };
+        let after = if self.pats[j].paced { paced_retry(a.n, jitter) } else { self.client.after_throttle(instance, a.n, jitter) };
         match after {
             AfterThrottle::Retry(delay) => self.retries.push(Attempt {
                 time: a.time.saturating_add(delay),
@@ -428,4 +425,9 @@ impl Admission<'_> {
             _ => true,
         }
     }
+}
+
+/// The service's retry of a paced load's throttled item.
+fn paced_retry(attempt: u32, jitter: f64) -> AfterThrottle {
+    AfterThrottle::Retry(SimDuration::from_micros(Paced::retry_delay_us(attempt, jitter)))
 }

@@ -211,30 +211,32 @@ impl Traffic {
             let mean_gap_us = MICROS_PER_SEC as f64 / lambda;
             let mut t = t0 as f64;
             let refused = self.unreadable[self.pats[j].res];
-            if let Some(paced) = self.pats[j].paced {
-                // A paced load's items, evenly over the second.
-                let n = paced.count(s);
-                for i in 0..n {
-                    let offset = (2 * i + 1) * MICROS_PER_SEC / (2 * n);
-                    self.draw_request(j, s, SimTime::from_micros(t0 + offset), out, res, active);
-                }
-                continue;
-            }
-            if !refused && block_path() && self.draws_partition(j, res) {
+            // A paced load's items come evenly over the second, the rest as a Poisson process.
+            let paced = self.paced[j].map(|l| l.count(s));
+            if paced.is_none() && !refused && block_path() && self.draws_partition(j, res) {
                 self.draw_exact_block(j, s, mean_gap_us, out, res);
                 continue;
             }
+            let mut i = 0;
             loop {
-                let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
-                t += e * mean_gap_us;
-                if t >= t1 as f64 {
-                    break;
-                }
+                let time = match paced {
+                    Some(n) if i < n => t0 + (2 * i + 1) * MICROS_PER_SEC / (2 * n),
+                    Some(_) => break,
+                    None => {
+                        let e: f64 = Exp1.sample(&mut self.rng_arr[j]);
+                        t += e * mean_gap_us;
+                        if t >= t1 as f64 {
+                            break;
+                        }
+                        t as u64
+                    }
+                };
+                i += 1;
                 if refused {
                     self.refused[j] += 1;
                     continue;
                 }
-                self.draw_request(j, s, SimTime::from_micros(t as u64), out, res, active);
+                self.draw_request(j, s, SimTime::from_micros(time), out, res, active);
             }
         }
     }
@@ -356,9 +358,9 @@ impl Traffic {
             && (0..self.pats.len()).all(|j| {
                 let p = &self.pats[j];
                 !p.closed_loop
-                    && p.paced.is_none_or(|l| l.count(s) == 0)
                     && (self.lambda(j, s) <= 0.0
-                        || (!self.unreadable[p.res]
+                        || (!p.paced
+                            && !self.unreadable[p.res]
                             && p.fixed_units.is_some()
                             && !p.paged
                             && p.collection_growth.is_none()
@@ -422,7 +424,7 @@ impl Traffic {
             if lambda <= 0.0 {
                 continue;
             }
-            let c = match self.pats[j].paced {
+            let c = match self.paced[j] {
                 Some(paced) => paced.count(s),
                 None => poisson(&mut self.rng_arr[j], lambda),
             };
