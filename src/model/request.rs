@@ -558,6 +558,20 @@ mod tests {
         assert_eq!(h.fanout, 1);
     }
 
+    /// A paced load sends exactly its items, evenly: 10 items over 3 s from second 5 are 3, 3
+    /// and 4 (floor(10 k / 3) before second k of the load), none before or after; the service's
+    /// retry waits half to all of 50 ms doubling to 1 s.
+    #[test]
+    fn a_paced_load_sends_exactly_its_items() {
+        let load = Paced { start_s: 5, items: 10, seconds: 3 };
+        let counts: Vec<u64> = (0..10).map(|s| load.count(s)).collect();
+        assert_eq!(counts, vec![0, 0, 0, 0, 0, 3, 3, 4, 0, 0]);
+        let big = Paced { start_s: 0, items: 1_200_000, seconds: 7 };
+        assert_eq!((0..20).map(|s| big.count(s)).sum::<u64>(), 1_200_000);
+        assert_eq!((Paced::retry_delay_us(1, 0.0), Paced::retry_delay_us(1, 0.999_999)), (25_000, 49_999));
+        assert_eq!((Paced::retry_delay_us(6, 0.0), Paced::retry_delay_us(30, 0.5)), (500_000, 750_000));
+    }
+
     #[test]
     fn index_entries_by_projection() {
         assert_eq!(index_entry_bytes(Projection::KeysOnly, 3_000), 100);
