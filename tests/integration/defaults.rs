@@ -2,7 +2,7 @@
 //! would do, or it says it cannot. Each figure is worked by hand from the behaviour spec
 //! (§1.3 index writes, §17 the Cost and Usage Report) and AWS's prices.
 
-use super::{ddbsim, run, run_summary, scenario};
+use super::{ddbsim, load_imported as import_load, run, run_summary, scenario};
 use ddbsim::cost::BillComponent;
 use ddbsim::import::import;
 use ddbsim::Dim;
@@ -307,18 +307,6 @@ fn a_single_period_is_imported_over_its_period_or_refused() {
     .unwrap();
     let e = import(&[orders_definition(dir.path())], &[m], None, "o").unwrap_err().to_string();
     assert!(e.contains("one.json") && e.contains("a single datapoint") && e.contains("at least two"), "{e}");
-}
-
-/// Writes an import's files into a fresh folder and loads the scenario.
-fn import_load(imported: &ddbsim::import::Imported) -> (tempfile::TempDir, ddbsim::Scenario) {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.traces {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let path = dir.path().join("t.toml");
-    std::fs::write(&path, &imported.scenario).unwrap();
-    let sc = ddbsim::scenario::load(&path).unwrap_or_else(|e| panic!("{e}\n{}", imported.scenario));
-    (dir, sc)
 }
 
 /// A provisioned Orders at `rcu` / `wcu`: 1,000,000 items of 2,000 bytes (1 RCU, 2 WCU each).

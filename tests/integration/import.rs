@@ -3,7 +3,7 @@
 //! shape): the table, indexes, capacities and auto scaling come out as the source states them,
 //! and traffic rebuilt from CloudWatch matches numbers worked out by hand.
 
-use super::ddbsim;
+use super::{ddbsim, load_imported as load};
 use ddbsim::cost::BillComponent;
 use ddbsim::import::{import, ProjectionDef, ScalingDef};
 use ddbsim::scenario::CapacitySpec;
@@ -13,18 +13,6 @@ use std::process::Command;
 
 fn fx(name: &str) -> PathBuf {
     Path::new("tests/fixtures/import").join(name)
-}
-
-/// Writes an import's files into a fresh folder and loads the scenario.
-fn load(imported: &ddbsim::import::Imported) -> (tempfile::TempDir, ddbsim::Scenario) {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in &imported.traces {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let path = dir.path().join("t.toml");
-    std::fs::write(&path, &imported.scenario).unwrap();
-    let sc = ddbsim::scenario::load(&path).unwrap_or_else(|e| panic!("{e}\n{}", imported.scenario));
-    (dir, sc)
 }
 
 fn scaling(min: u64, max: u64, target: f64) -> ScalingDef {

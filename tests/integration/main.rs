@@ -49,6 +49,18 @@ pub fn scenario(text: &str) -> Scenario {
     }
 }
 
+/// Writes an import's files into a fresh folder and loads the scenario.
+pub fn load_imported(imported: &ddbsim::import::Imported) -> (tempfile::TempDir, Scenario) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.traces {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let path = dir.path().join("t.toml");
+    std::fs::write(&path, &imported.scenario).unwrap();
+    let sc = ddbsim::scenario::load(&path).unwrap_or_else(|e| panic!("{e}\n{}", imported.scenario));
+    (dir, sc)
+}
+
 /// Runs the binary with `args`.
 pub fn ddbsim(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
