@@ -32,6 +32,9 @@ impl Summary {
         );
         let _ = writeln!(o);
         o.push_str(&self.verdict.to_text());
+        for n in &self.scenario_notes {
+            let _ = writeln!(o, "rests on: {n}");
+        }
         let _ = writeln!(o);
         self.patterns_table(&mut o);
         let _ = writeln!(o);

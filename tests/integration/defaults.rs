@@ -500,3 +500,22 @@ fn the_import_keeps_the_recorded_requests_and_units() {
     near(s.resources[0].consumed_rcu, 234_000.0, "table RCU");
     near(s.resources[1].consumed_wcu, 180_000.0, "index WCU");
 }
+
+/// An output that rests on a guess says so: the update's assumed index write is in the run's
+/// summary.json (`scenario_notes`) and its text, at the pattern (line 12) that says nothing of it.
+#[test]
+fn a_runs_outputs_carry_the_scenarios_assumptions() {
+    let sc = scenario(
+        "[scenario]\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n[keys.k]\ncardinality = 100\n\
+         [[gsi]]\nname = \"G\"\npartition_key = \"k\"\nprojection = \"all\"\n[[pattern]]\nname = \"u\"\nop = \"update_item\"\nrate = { constant = 5 }\n",
+    );
+    let s = run_summary(&sc);
+    assert_eq!(s.scenario_notes.len(), 1, "{:?}", s.scenario_notes);
+    assert!(
+        s.scenario_notes[0].starts_with("test.toml:12:1: pattern[0].index_writes: assumption: this update rewrites GSI \"G\""),
+        "{:?}",
+        s.scenario_notes
+    );
+    assert!(s.to_table().contains("rests on: test.toml:12:1"), "{}", s.to_table());
+    assert!(s.to_json().contains("\"scenario_notes\""));
+}

@@ -74,6 +74,11 @@ pub struct Summary {
     /// Did the design hold, where, when, why, what it cost, what to try next.
     #[serde(default)]
     pub verdict: Verdict,
+    /// What validation noted of the scenario the figures rest on: the defaults that are guesses
+    /// (an update's index writes) and the warnings (an index no pattern writes), each with its
+    /// line and key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scenario_notes: Vec<String>,
     /// The share of hours [read, write] a provisioned unit must be held for 1-year reserved
     /// capacity to cost less (at this run's prices): the load-duration chart's line.
     #[serde(default = "default_break_even")]
@@ -169,6 +174,7 @@ impl Summary {
             scenario_path: sc.source_path.display().to_string(),
             start_unix_s: sc.start_unix_s,
             verdict: Verdict::default(),
+            scenario_notes: sc.notes.iter().map(|n| n.display(&sc.source_path)).collect(),
             reserved_break_even: [catalog.reserved_break_even(false, 1), catalog.reserved_break_even(true, 1)],
         };
         s.judge(DEFAULT_MAX_THROTTLE);
