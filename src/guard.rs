@@ -24,7 +24,7 @@ use crate::limits::{ITEM_OVERHEAD_BYTES, PARTITION_BYTES, PARTITION_READ_CAP, PA
 use crate::limits::{READ_BLOCK_BYTES, WRITE_BLOCK_BYTES};
 use crate::model::request::mean_bytes;
 use crate::model::resource::{initial_partitions, Mode};
-use crate::scenario::{Action, CapacitySpec, Fidelity, Op, PatternSpec, RateFactors, RateShape, Scenario};
+use crate::scenario::{Action, CapacitySpec, Fidelity, Op, PatternSpec, RateFactors, RateShape, ResourceId, Scenario};
 
 /// Most requests an exact-mode run may simulate (about 52 s at the 58 M requests/s
 /// `ddbsim bench` measures on the project's machine for the headline; slower where seconds
@@ -225,17 +225,23 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
     let rates: Vec<f64> = sc.patterns.iter().enumerate().map(|(j, p)| p.rate.peak() * factor(j)).collect();
     let peak: f64 = sc.patterns.iter().zip(&rates).map(|(p, r)| r * fanout(p) * p.items.max(1) as f64).sum();
     // Demand in units a second and data written, per resource (table first).
-    let resources = 1 + sc.gsis.len();
     let (demand, written) = demand(sc, &rates);
     let data = sc.table.storage_bytes as f64 + written * secs;
-    let caps: Vec<&CapacitySpec> = std::iter::once(&sc.table.capacity).chain(sc.gsis.iter().map(|g| &g.capacity)).collect();
-    let max_units = max_units(sc, &caps);
-    let start: Vec<u64> =
-        caps.iter().enumerate().map(|(r, c)| initial_partitions(&Mode::of(c), if r == 0 { sc.table.storage_bytes } else { 0 })).collect();
-    let end: Vec<f64> = caps
+    // The table and its GSIs, in slot order.
+    let ids: Vec<ResourceId> = sc.layout().table_and_gsis().collect();
+    let resources = ids.len();
+    let max_units = max_units(sc, &ids);
+    let start: Vec<u64> = ids
+        .iter()
+        .map(|&id| initial_partitions(&Mode::of(sc.capacity_of(id)), if id == ResourceId::Table { sc.table.storage_bytes } else { 0 }))
+        .collect();
+    let end: Vec<f64> = ids
         .iter()
         .enumerate()
-        .map(|(r, c)| end_partitions(c, start[r], max_units[r], demand[r], if r == 0 { data } else { 0.0 }))
+        .map(|(r, &id)| {
+            let data = if id == ResourceId::Table { data } else { 0.0 };
+            end_partitions(sc.capacity_of(id), start[r], max_units[r], demand[r], data)
+        })
         .collect();
     // Each replica (global tables) has the table's partitions, about.
     let replicas = sc.replicas.len() as f64;
@@ -256,7 +262,7 @@ pub fn estimate_work(sc: &Scenario, opts: &RunOptions, work: Work) -> Estimate {
         .zip(&rates)
         .filter_map(|(p, &rate)| {
             let n = match p.index {
-                Some(crate::scenario::IndexRef::Gsi(g)) => end[g + 1],
+                Some(crate::scenario::IndexRef::Gsi(g)) => end[sc.layout().slot(ResourceId::gsi(g))],
                 _ => end[0],
             };
             (p.items <= 1 && 4.0 * rate * fanout(p) >= n).then_some((n, rate * fanout(p)))
@@ -383,20 +389,21 @@ fn fanout(sc: &Scenario, p: &PatternSpec) -> f64 {
 /// Demand in units a second per resource (table first) at the patterns' peak `rates`, and the
 /// bytes a second written.
 fn demand(sc: &Scenario, rates: &[f64]) -> (Vec<[f64; 2]>, f64) {
-    let resources = 1 + sc.gsis.len();
-    let mut demand = vec![[0.0f64; 2]; resources];
+    let layout = sc.layout();
+    let mut demand = vec![[0.0f64; 2]; 1 + layout.gsis()];
     let mut written = 0.0;
     for (p, &rate) in sc.patterns.iter().zip(rates) {
         let item = mean_bytes(p.size) as f64;
         let items = p.items.max(1) as f64;
+        // A replica's demand is the table's, about.
         let r = match p.index {
-            Some(crate::scenario::IndexRef::Gsi(g)) => g + 1,
-            _ => 0,
+            Some(crate::scenario::IndexRef::Gsi(g)) => layout.slot(ResourceId::gsi(g)),
+            _ => layout.slot(ResourceId::Table),
         };
         if p.op.is_write() {
             demand[r][1] += rate * items * (item / WRITE_BLOCK_BYTES as f64).ceil().max(1.0);
             for &(g, _) in &p.index_writes {
-                demand[g + 1][1] += rate * items * 2.0;
+                demand[layout.slot(ResourceId::gsi(g))][1] += rate * items * 2.0;
             }
             if matches!(p.op, Op::PutItem | Op::BatchWrite | Op::TransactWrite) {
                 written += rate * items * (item + ITEM_OVERHEAD_BYTES as f64);
@@ -410,16 +417,15 @@ fn demand(sc: &Scenario, rates: &[f64]) -> (Vec<[f64; 2]>, f64) {
 
 /// The most capacity each resource may be given during the run: its capacity, its auto-scaling
 /// maximum, and every action's.
-fn max_units(sc: &Scenario, caps: &[&CapacitySpec]) -> Vec<[u64; 2]> {
-    let resources = caps.len();
-    let mut max_units = vec![[0u64; 2]; resources];
-    for (r, c) in caps.iter().enumerate() {
-        max_units[r] = match c {
+fn max_units(sc: &Scenario, ids: &[ResourceId]) -> Vec<[u64; 2]> {
+    let layout = sc.layout();
+    let mut max_units = vec![[0u64; 2]; ids.len()];
+    for (r, &id) in ids.iter().enumerate() {
+        max_units[r] = match sc.capacity_of(id) {
             CapacitySpec::Provisioned { read, write } => [*read, *write],
             CapacitySpec::OnDemand { warm_read, warm_write, .. } => [*warm_read, *warm_write],
         };
-        let scaling = if r == 0 { sc.table.autoscaling.as_ref() } else { sc.gsis[r - 1].autoscaling.as_ref() };
-        if let Some(a) = scaling {
+        if let Some(a) = sc.autoscaling_of(id) {
             for (d, t) in [a.read, a.write].into_iter().enumerate() {
                 if let Some(t) = t {
                     max_units[r][d] = max_units[r][d].max(t.max);
@@ -429,14 +435,14 @@ fn max_units(sc: &Scenario, caps: &[&CapacitySpec]) -> Vec<[u64; 2]> {
     }
     for a in &sc.actions {
         if let Action::SetCapacity { index, read, write } | Action::Prewarm { index, read, write } = a.action {
-            let r = index.map_or(0, |g| g + 1);
+            let r = layout.slot(ResourceId::table_or_gsi(index));
             max_units[r] = [max_units[r][0].max(read.unwrap_or(0)), max_units[r][1].max(write.unwrap_or(0))];
         }
         if let Action::SwitchMode { units: Some(u), .. } = a.action {
             max_units[0] = [max_units[0][0].max(u[0]), max_units[0][1].max(u[1])];
         }
         if let Action::SetAutoscaling { index, changes } = a.action {
-            let r = index.map_or(0, |g| g + 1);
+            let r = layout.slot(ResourceId::table_or_gsi(index));
             for (d, c) in changes.iter().enumerate() {
                 if let Some(c) = c {
                     max_units[r][d] = max_units[r][d].max(c.min.unwrap_or(0)).max(c.max.unwrap_or(0));

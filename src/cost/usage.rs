@@ -288,7 +288,7 @@ impl Usage {
     pub fn of(r: &RunResult, sc: &Scenario) -> Self {
         let secs = |m: usize| r.minute_seconds(m);
         // Global tables: the regions a region's own writes replicate to.
-        let regions = r.resources.iter().filter(|x| x.kind == crate::engine::ResourceKind::Replica).count();
+        let regions = r.resources.iter().filter(|x| x.kind() == crate::engine::ResourceKind::Replica).count();
         let resources = r
             .resources
             .iter()
@@ -317,7 +317,7 @@ impl Usage {
                         .collect(),
                     region: res.region.clone(),
                     // Own writes (all writes less those replicated in) go to each other region.
-                    transfer_gb: if res.kind == crate::engine::ResourceKind::Gsi {
+                    transfer_gb: if res.kind() == crate::engine::ResourceKind::Gsi {
                         0.0
                     } else {
                         (series.iter().map(|m| m.consumed[1] - m.replicated_writes).sum::<u64>() as f64 / MILLI as f64)

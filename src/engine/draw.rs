@@ -218,9 +218,9 @@ pub(crate) struct Traffic {
     /// The table has an LSI: its item collections are never split (spec §2).
     table_lsi: bool,
     salt: u64,
-    /// Resource number of the first replica (global tables): the table and its replicas hold
-    /// the same keys, and each one's splits follow the traffic of all of them.
-    first_replica: usize,
+    /// Where the table's resources sit: the table and its replicas hold the same keys, and
+    /// each one's splits follow the traffic of all of them.
+    layout: crate::scenario::Layout,
     start_s_of_day: u64,
     rng_arr: Vec<SimRng>,
     rng_keys: Vec<SimRng>,
@@ -293,7 +293,7 @@ impl Traffic {
             sort_keys: sc.key_spaces.iter().map(|k| k.sort_keys).collect(),
             table_lsi: !sc.lsis.is_empty(),
             salt: streams.placement_salt(),
-            first_replica: 1 + sc.gsis.len(),
+            layout: sc.layout(),
             start_s_of_day: sc.start_unix_s.rem_euclid(86_400) as u64,
             rng_arr: (0..n).map(|i| streams.rng(Stream::Arrivals, i)).collect(),
             rng_keys: (0..n).map(|i| streams.rng(Stream::Keys, i)).collect(),

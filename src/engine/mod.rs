@@ -20,35 +20,30 @@
 
 mod admission;
 mod attempt;
-mod capacity;
 pub(crate) mod draw;
 pub(crate) mod queue;
 mod result;
 mod schedule;
-mod second_end;
+mod table;
+mod ttl;
 
+pub use crate::scenario::{ResourceId, ResourceKind};
 pub use result::{
-    CapacityEvent, CollectionInfo, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceKind, ResourceOutcome, RunOptions,
-    RunResult, StopToken,
+    CapacityEvent, CollectionInfo, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceOutcome, RunOptions, RunResult,
+    StopToken,
 };
 
-use crate::metrics::{MinuteRecord, PartitionMinute, Recorder};
+use crate::metrics::{MinuteRecord, Recorder};
 use crate::model::client::Client;
-use crate::model::control::{CapacityCommand, CapacityController, Completion, ControlSettings};
-use crate::model::indexes::{IndexState, ItemCollections, Propagation, WriteBuffer};
-use crate::model::replica::Replication;
-use crate::model::request::{initial_collection_bytes, initial_index_bytes, initial_large_collections, mean_written_item};
-use crate::model::resource::Resource;
-use crate::model::{CapacityAction, CapacityMode, Dim};
 use crate::rng::{RngStreams, SimRng, Stream};
-use crate::scenario::{Action, Fidelity, GsiBackpressure, IndexRef, Scenario};
+use crate::scenario::{Fidelity, IndexRef, Scenario};
 use crate::time::{SimTime, MICROS_PER_SEC};
-use crate::units::MILLI;
-use admission::{Admission, Scratch};
+use admission::Admission;
 use attempt::{Attempt, SimpleCount};
 use draw::{ClosedNext, Traffic};
 use queue::EventQueue;
 use schedule::{Schedule, Scheduled};
+use table::{Effects, Table};
 
 /// Runs a scenario.
 #[must_use]
@@ -56,64 +51,6 @@ pub fn simulate(sc: &Scenario, opts: &RunOptions) -> RunResult {
     let mut sim = Simulation::new(sc, opts);
     sim.run();
     sim.finish()
-}
-
-/// Time to live (`[table.ttl]`): each minute, `share` of the bytes written to the table and
-/// its GSIs expire `after` later and are deleted evenly over the `within` minutes that follow
-/// (docs: deleted "typically within two days", by a background process that uses no write
-/// capacity and is not billed, the index entries going "in the same eventually consistent way
-/// as a standard delete"). A resource's deletes leave its partitions in proportion to their
-/// bytes. Items stored before the run do not expire in it.
-struct Ttl {
-    spec: crate::scenario::TtlSpec,
-    /// Per resource, per minute: the change of the delete rate (bytes a minute) from then on.
-    delta: Vec<Vec<f64>>,
-    /// Per resource: bytes deleted a minute now, and the fraction of a byte carried over.
-    rate: Vec<(f64, f64)>,
-    /// The table's bytes written in the run and not yet expired that will expire.
-    expirable: f64,
-}
-
-impl Ttl {
-    fn new(spec: crate::scenario::TtlSpec, resources: usize, minutes: usize) -> Self {
-        Self { spec, delta: vec![vec![0.0; minutes + 1]; resources], rate: vec![(0.0, 0.0); resources], expirable: 0.0 }
-    }
-
-    /// Closes minute `m`: schedules the deletes of what it wrote and makes its own. Returns
-    /// the fraction of the table's expirable bytes deleted (which item collections lose too).
-    fn minute(&mut self, m: usize, res: &mut [Resource], cur: &mut [MinuteRecord]) -> f64 {
-        let mut fraction = 0.0;
-        let after = (self.spec.after.as_secs() / 60) as usize;
-        let within = (self.spec.within.as_secs() / 60).max(1) as usize;
-        // The table and its GSIs (a replica's bytes mirror the table's).
-        for (r, resource) in res.iter_mut().enumerate().take(self.delta.len()) {
-            let written = resource.take_added() as f64 * self.spec.share;
-            let delta = &mut self.delta[r];
-            // Deleted in minutes m + after + 1 ..= m + after + within.
-            let (from, to) = (m + after + 1, m + after + within + 1);
-            if written > 0.0 && from < delta.len() {
-                delta[from] += written / within as f64;
-                if to < delta.len() {
-                    delta[to] -= written / within as f64;
-                }
-            }
-            let (rate, carry) = &mut self.rate[r];
-            *rate = (*rate + delta[m]).max(0.0);
-            let due = *rate + *carry;
-            let whole = due.floor();
-            *carry = due - whole;
-            let removed = resource.expire_bytes(whole as u64);
-            cur[r].ttl_deleted_bytes += removed;
-            if r == 0 {
-                self.expirable += written;
-                if self.expirable > 0.0 {
-                    fraction = (removed as f64 / self.expirable).min(1.0);
-                }
-                self.expirable = (self.expirable - removed as f64).max(0.0);
-            }
-        }
-        fraction
-    }
 }
 
 /// Does a second that surely fits (fast fidelity: one that needs burst credit; exact: any,
@@ -141,135 +78,76 @@ fn sure_path() -> bool {
 macro_rules! admission {
     ($s:expr) => {
         Admission {
-            res: &mut $s.res,
+            res: &mut $s.table.res,
             pats: &$s.traffic.pats,
             rec: &mut $s.rec,
-            client: &mut $s.client,
-            retries: &mut $s.retries,
-            jitter: &mut $s.jitter,
-            indexes: &mut $s.indexes,
-            collections: &mut $s.collections,
-            scratch: &mut $s.scratch,
+            client: &mut $s.fleet.client,
+            retries: &mut $s.fleet.retries,
+            jitter: &mut $s.fleet.jitter,
+            indexes: &mut $s.table.indexes,
+            collections: &mut $s.table.collections,
+            scratch: &mut $s.table.scratch,
             service_us: $s.sc.client.service_time.as_micros(),
         }
     };
 }
 
-struct Simulation<'a> {
-    sc: &'a Scenario,
-    opts: &'a RunOptions,
+/// The table's effects context, borrowed field by field.
+macro_rules! effects {
+    ($s:expr) => {
+        Effects { schedule: &mut $s.schedule, events: &mut $s.events, rec: &mut $s.rec }
+    };
+}
+
+/// How the run goes: its seed, fidelity and length, and how it ended.
+struct RunState {
     seed: u64,
     fidelity: Fidelity,
     duration_s: u64,
     stopped: bool,
     /// Where the run gave up ([`RunOptions::give_up`]).
     given_up: Option<GivenUp>,
-    /// The table, then its GSIs, then its replicas in other regions.
-    res: Vec<Resource>,
-    /// Global tables: the replication queue of each region's table (the table's, then each
-    /// replica's); empty without replicas.
-    replication: Vec<Replication>,
-    /// Scratch for [`Self::replicate`]: each region's own writes of the second, per partition.
-    replication_local: Vec<Vec<u64>>,
-    /// Time to live's background deletes, if on.
-    ttl: Option<Ttl>,
-    /// Per resource: its capacity controller.
-    ctl: Vec<CapacityController>,
-    /// Per resource: GSI state (none for the table).
-    indexes: Vec<Option<IndexState>>,
-    /// Per resource: the GSI exists (the table always does).
-    active: Vec<bool>,
-    collections: ItemCollections,
-    /// The entity types' names (for partition shares).
-    entity_names: Vec<String>,
-    traffic: Traffic,
+    /// Seconds admitted in bulk (fast fidelity) and replayed.
+    bulk_seconds: u64,
+    replayed_seconds: u64,
+}
+
+/// The application's side: its client, the attempts waiting to be retried, and the retry
+/// jitter's stream.
+struct Fleet {
     client: Client,
     retries: EventQueue<Attempt>,
     jitter: SimRng,
+}
+
+/// A second's buffers, reused from second to second.
+#[derive(Default)]
+struct Buffers {
+    batch: Vec<Attempt>,
+    /// Exact fidelity's compact second.
+    compact: draw::CompactSecond,
+    simple: Vec<SimpleCount>,
+}
+
+struct Simulation<'a> {
+    sc: &'a Scenario,
+    opts: &'a RunOptions,
+    run: RunState,
+    table: Table<'a>,
+    traffic: Traffic,
+    fleet: Fleet,
     schedule: Schedule,
     rec: Recorder,
     events: Vec<CapacityEvent>,
-    bulk_seconds: u64,
-    replayed_seconds: u64,
-    scratch: Scratch,
-    batch: Vec<Attempt>,
-    /// Exact fidelity's compact second, reused.
-    compact: draw::CompactSecond,
-    simple: Vec<SimpleCount>,
+    buffers: Buffers,
 }
 
 impl<'a> Simulation<'a> {
     fn new(sc: &'a Scenario, opts: &'a RunOptions) -> Self {
         let seed = opts.seed.unwrap_or(sc.seed);
         let streams = RngStreams::new(seed, opts.replication);
-        let t = &sc.table;
-        let mut res =
-            vec![Resource::new(t.name.clone(), false, &t.capacity, t.storage_bytes, t.initial_burst_full, t.linear_partition_limit)];
-        for (g, spec) in sc.gsis.iter().enumerate() {
-            let bytes = initial_index_bytes(sc, g);
-            res.push(Resource::new(spec.name.clone(), true, &spec.capacity, bytes, t.initial_burst_full, t.linear_partition_limit));
-        }
-        for rep in &sc.replicas {
-            // Write capacity and auto scaling are the table's (AWS keeps them the same in
-            // every replica); read capacity may differ.
-            let capacity = match (&t.capacity, rep.read_capacity) {
-                (crate::scenario::CapacitySpec::Provisioned { write, .. }, Some(read)) => {
-                    crate::scenario::CapacitySpec::Provisioned { read, write: *write }
-                }
-                (c, _) => *c,
-            };
-            res.push(Resource::new(rep.name(&t.name), false, &capacity, t.storage_bytes, t.initial_burst_full, t.linear_partition_limit));
-        }
-        for r in &mut res {
-            r.set_ec_fanout_milli((t.ec_read_fanout * 1_000.0).round() as u64);
-        }
-        let first_replica = 1 + sc.gsis.len();
-        // Global tables: a replication queue for the table and each replica.
-        let replication = if sc.replicas.is_empty() {
-            Vec::new()
-        } else {
-            std::iter::once(0).chain(first_replica..res.len()).map(|r| Replication::new(r, res[r].partition_count())).collect()
-        };
-        for q in &replication {
-            res[q.res].keep_second_use();
-        }
-        let settings = ControlSettings {
-            start_unix_s: sc.start_unix_s,
-            doubling_minutes: t.on_demand_doubling_minutes,
-            update_latency_s: t.update_latency.as_secs(),
-            partition_add_latency_s: t.partition_add_latency.as_secs(),
-            prewarm_delay_s: t.prewarm_delay.as_secs(),
-            heat: t.split_for_heat,
-        };
-        let ctl = res
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let autoscaling = match i {
-                    0 => t.autoscaling.as_ref(),
-                    i if i <= sc.gsis.len() => sc.gsis[i - 1].autoscaling.as_ref(),
-                    _ => t.autoscaling.as_ref(),
-                };
-                CapacityController::new(r, autoscaling, settings)
-            })
-            .collect();
-        let indexes: Vec<Option<IndexState>> = std::iter::once(None)
-            .chain(sc.gsis.iter().enumerate().map(|(i, g)| {
-                let prop = Propagation::new(g.propagation_median_us, g.propagation_p99_us, streams.rng(Stream::Propagation, i as u64));
-                Some(IndexState::new(!g.added_during_run, prop))
-            }))
-            .chain(sc.replicas.iter().map(|_| None))
-            .collect();
-        let mut indexes = indexes;
-        for (r, idx) in indexes.iter_mut().enumerate() {
-            if let Some(i) = idx {
-                i.buffer = match t.gsi_backpressure {
-                    GsiBackpressure::Sync => None,
-                    GsiBackpressure::Buffered { seconds } => Some(WriteBuffer::new(seconds.as_secs(), res[r].partition_count())),
-                    GsiBackpressure::Absorb { bound_units } => Some(WriteBuffer::absorbing(bound_units, res[r].partition_count())),
-                };
-            }
-        }
+        let duration_s = opts.duration.unwrap_or(sc.duration).as_secs().max(1);
+        let table = Table::new(sc, &streams, duration_s);
         let mut schedule = Schedule::default();
         for (i, a) in sc.actions.iter().enumerate() {
             schedule.push(a.time.as_secs(), Scheduled::Action(i));
@@ -277,89 +155,84 @@ impl<'a> Simulation<'a> {
         Self {
             sc,
             opts,
-            seed,
-            fidelity: opts.fidelity.unwrap_or(sc.fidelity),
-            duration_s: opts.duration.unwrap_or(sc.duration).as_secs().max(1),
-            stopped: false,
-            given_up: None,
-            ctl,
-            indexes,
-            active: std::iter::once(true)
-                .chain(sc.gsis.iter().map(|g| !g.added_during_run))
-                .chain(sc.replicas.iter().map(|_| true))
-                .collect(),
-            collections: ItemCollections::new(
-                initial_collection_bytes(sc),
-                &initial_large_collections(sc),
-                sc.table.ttl.map_or(0.0, |t| t.share),
-            ),
-            entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
-            traffic: Traffic::new(sc, &streams).with_collection_bounds(sc, opts.duration.unwrap_or(sc.duration).as_secs().max(1)),
-            client: Client::new(sc.client),
-            retries: EventQueue::default(),
-            jitter: streams.rng(Stream::Jitter, 0),
+            run: RunState {
+                seed,
+                fidelity: opts.fidelity.unwrap_or(sc.fidelity),
+                duration_s,
+                stopped: false,
+                given_up: None,
+                bulk_seconds: 0,
+                replayed_seconds: 0,
+            },
+            traffic: Traffic::new(sc, &streams).with_collection_bounds(sc, duration_s),
+            fleet: Fleet { client: Client::new(sc.client), retries: EventQueue::default(), jitter: streams.rng(Stream::Jitter, 0) },
             schedule,
-            rec: Recorder::new(res.len(), sc.patterns.len(), sc.entities.len()),
+            rec: Recorder::new(table.res.len(), sc.patterns.len(), sc.entities.len()),
             events: Vec::new(),
-            bulk_seconds: 0,
-            replayed_seconds: 0,
-            ttl: sc
-                .table
-                .ttl
-                .map(|spec| Ttl::new(spec, 1 + sc.gsis.len(), opts.duration.unwrap_or(sc.duration).as_secs().max(1).div_ceil(60) as usize)),
-            scratch: Scratch::new(res.iter().map(Resource::partition_count)),
-            res,
-            replication,
-            replication_local: Vec::new(),
-            batch: Vec::new(),
-            compact: draw::CompactSecond::default(),
-            simple: Vec::new(),
+            buffers: Buffers::default(),
+            table,
         }
     }
 
     fn run(&mut self) {
-        // Registering the scalable targets moves capacity into [min, max] (spec §6.2).
-        for r in 0..self.res.len() {
-            if self.active[r] {
-                let cmds = self.ctl[r].register(0, &self.res[r]);
-                self.apply(0, r, cmds);
-            }
-        }
-        for s in 0..self.duration_s {
+        self.table.register(&mut effects!(self));
+        let duration_s = self.run.duration_s;
+        for s in 0..duration_s {
             self.scheduled(s);
-            self.backfills(s);
+            self.table.backfills(s, &mut effects!(self), &mut self.traffic);
             self.second(s);
             self.paced_loads_done(s);
             self.traffic.dax_second(s);
-            self.drain_buffers(s);
-            self.replicate(s);
-            self.close_second();
+            self.table.drain_buffers(s);
+            self.table.replicate(s, &mut self.rec.cur);
+            self.table.close_second(&mut self.rec.cur);
             if (s + 1) % 60 == 0 {
                 self.end_minute(s / 60);
-                self.control_minute(s + 1);
+                self.table.control_minute(s + 1, &mut effects!(self), &self.traffic);
                 if let Some(p) = &self.opts.progress {
-                    p.simulated(s + 1, self.duration_s);
+                    p.simulated(s + 1, duration_s);
                 }
                 if self.opts.stopped() {
-                    self.stopped = true;
+                    self.run.stopped = true;
                     return;
                 }
                 if let Some(least_share) = self.over_limit() {
-                    self.given_up = Some(GivenUp { at_s: s + 1, least_share });
+                    self.run.given_up = Some(GivenUp { at_s: s + 1, least_share });
                     return;
                 }
             }
         }
-        if !self.duration_s.is_multiple_of(60) {
-            self.end_minute(self.duration_s / 60);
+        if !duration_s.is_multiple_of(60) {
+            self.end_minute(duration_s / 60);
         }
-        for a in self.retries.drain() {
+        for a in self.fleet.retries.drain() {
             // A closed loop's next request, due after the end, was never sent: not offered,
             // so not pending either.
             if a.n > 1 || a.page > 0 {
                 self.rec.patterns[a.pat as usize].pending_at_end += 1;
             }
         }
+    }
+
+    /// Runs every scheduled item due at second `s`.
+    fn scheduled(&mut self, s: u64) {
+        while let Some(item) = self.schedule.pop_due(s) {
+            match item {
+                Scheduled::Action(i) => self.table.action(s, i, &mut effects!(self), &mut self.traffic),
+                Scheduled::Completion { res, what } => self.table.complete(s, res, what, &mut effects!(self)),
+            }
+        }
+    }
+
+    /// Closes minute `minute`: the table's records, the DAX cluster's minute and the latency
+    /// of the minute.
+    fn end_minute(&mut self, minute: u64) {
+        let secs = (self.run.duration_s - minute * 60).min(60);
+        if let Some(d) = &mut self.traffic.dax {
+            d.end_minute();
+        }
+        self.table.end_minute(minute, secs, self.opts.record_partitions, &mut effects!(self), &self.traffic);
+        self.rec.close_minute();
     }
 
     /// Is the run's throttled share sure to end above the give-up limit? The most attempts
@@ -374,7 +247,7 @@ impl<'a> Simulation<'a> {
             pages += p.pages_sent;
             throttled += p.throttled_attempts;
         }
-        let most = attempts + g.pages.saturating_sub(pages) * g.attempts + self.retries.len() as u64 * g.attempts.saturating_sub(1);
+        let most = attempts + g.pages.saturating_sub(pages) * g.attempts + self.fleet.retries.len() as u64 * g.attempts.saturating_sub(1);
         let least = throttled as f64 / most.max(1) as f64;
         (least > g.max_share).then_some(least)
     }
@@ -384,18 +257,18 @@ impl<'a> Simulation<'a> {
     /// Draws and admits second `s`.
     fn second(&mut self, s: u64) {
         let t1 = SimTime::from_secs(s + 1);
-        let mut batch = std::mem::take(&mut self.batch);
+        let mut batch = std::mem::take(&mut self.buffers.batch);
         batch.clear();
-        match self.fidelity {
+        match self.run.fidelity {
             Fidelity::Exact => {
-                self.replayed_seconds += 1;
-                let retry_due = self.retries.peek_key().is_some_and(|k| k.0 < t1.as_micros());
-                if !retry_due && sure_path() && self.traffic.compact_second(s, &self.res) {
+                self.run.replayed_seconds += 1;
+                let retry_due = self.fleet.retries.peek_key().is_some_and(|k| k.0 < t1.as_micros());
+                if !retry_due && sure_path() && self.traffic.compact_second(s, &self.table.res) {
                     self.compact_second(s, &mut batch, t1);
                 } else {
-                    self.traffic.draw_exact(s, &mut batch, &self.res, &self.active);
+                    self.traffic.draw_exact(s, &mut batch, &self.table.res, &self.table.active);
                     if s == 0 {
-                        self.traffic.closed_start(&mut batch, &self.res, &self.active);
+                        self.traffic.closed_start(&mut batch, &self.table.res, &self.table.active);
                     }
                     // A second that admits every attempt whatever its order, with no retry
                     // due in it, is admitted without the throttling branches (the same
@@ -410,21 +283,21 @@ impl<'a> Simulation<'a> {
                 }
             }
             Fidelity::Fast => {
-                let mut simple = std::mem::take(&mut self.simple);
+                let mut simple = std::mem::take(&mut self.buffers.simple);
                 simple.clear();
-                self.traffic.draw_fast(s, &mut simple, &mut batch, &self.res, &self.active);
+                self.traffic.draw_fast(s, &mut simple, &mut batch, &self.table.res, &self.table.active);
                 if s == 0 {
-                    self.traffic.closed_start(&mut batch, &self.res, &self.active);
+                    self.traffic.closed_start(&mut batch, &self.table.res, &self.table.active);
                 }
-                while let Some(a) = self.retries.pop_before(t1.as_micros()) {
+                while let Some(a) = self.fleet.retries.pop_before(t1.as_micros()) {
                     batch.push(a);
                 }
                 if admission!(self).fits(&simple, &batch) {
-                    self.bulk_seconds += 1;
+                    self.run.bulk_seconds += 1;
                     admission!(self).admit_bulk(&simple, &batch);
                     batch.clear();
                 } else {
-                    self.replayed_seconds += 1;
+                    self.run.replayed_seconds += 1;
                     self.traffic.spread(s, &simple, &mut batch);
                     if sure_path() && admission!(self).admits_all(&batch) {
                         #[cfg(test)]
@@ -434,10 +307,10 @@ impl<'a> Simulation<'a> {
                         self.replay(&mut batch, t1);
                     }
                 }
-                self.simple = simple;
+                self.buffers.simple = simple;
             }
         }
-        self.batch = batch;
+        self.buffers.batch = batch;
         self.refuse_unreadable();
     }
 
@@ -457,8 +330,8 @@ impl<'a> Simulation<'a> {
     /// ([`draw::Traffic::compact_second`]): drawn as times and partitions; a second that
     /// surely fits is admitted from them, any other is replayed attempt by attempt.
     fn compact_second(&mut self, s: u64, batch: &mut Vec<Attempt>, t1: SimTime) {
-        let mut compact = std::mem::take(&mut self.compact);
-        self.traffic.draw_compact(s, &mut compact, &self.res);
+        let mut compact = std::mem::take(&mut self.buffers.compact);
+        self.traffic.draw_compact(s, &mut compact, &self.table.res);
         if admission!(self).admits_compact(&compact) {
             #[cfg(test)]
             SURE_PATH.with(|c| c.set((true, c.get().1 + 1)));
@@ -467,7 +340,7 @@ impl<'a> Simulation<'a> {
             draw::Traffic::expand(&compact, batch);
             self.replay(batch, t1);
         }
-        self.compact = compact;
+        self.buffers.compact = compact;
     }
 
     /// The second's reads of an index that cannot be read yet: DynamoDB answers each with a
@@ -496,7 +369,7 @@ impl<'a> Simulation<'a> {
     fn replay(&mut self, batch: &mut Vec<Attempt>, t1: SimTime) {
         let mut next = Vec::new();
         loop {
-            let runs = self.fidelity == Fidelity::Exact;
+            let runs = self.run.fidelity == Fidelity::Exact;
             let done = admission!(self).replay(batch, t1, runs);
             let tickets = admission!(self).take_tickets();
             if tickets.is_empty() && done {
@@ -507,9 +380,16 @@ impl<'a> Simulation<'a> {
                 match self.traffic.closed_answer(j, t_us, failed) {
                     ClosedNext::Send(at) => {
                         next.clear();
-                        self.traffic.draw_request(j, at / MICROS_PER_SEC, SimTime::from_micros(at), &mut next, &self.res, &self.active);
+                        self.traffic.draw_request(
+                            j,
+                            at / MICROS_PER_SEC,
+                            SimTime::from_micros(at),
+                            &mut next,
+                            &self.table.res,
+                            &self.table.active,
+                        );
                         for a in next.drain(..) {
-                            self.retries.push(a);
+                            self.fleet.retries.push(a);
                         }
                     }
                     ClosedNext::Finished(at) => self.rec.patterns[j].finished_us = Some(at),
@@ -529,16 +409,17 @@ impl<'a> Simulation<'a> {
     }
 
     fn finish(self) -> RunResult {
+        let layout = self.table.layout;
         let offered: Vec<u64> = self.rec.patterns.iter().map(|p| p.offered).collect();
         let hot_keys = self
             .traffic
-            .hot_keys(&offered, self.duration_s)
+            .hot_keys(&offered, self.run.duration_s)
             .into_iter()
             .map(|h| HotKey {
-                resource: self.res[h.res].name().to_string(),
+                resource: self.table.res[h.res].name().to_string(),
                 key: self.key_label(h.ks, h.rank),
                 key_space: self.sc.key_spaces[h.ks].name.clone(),
-                partition: self.traffic.partition_of_key(&self.res[h.res], h.ks, h.rank),
+                partition: self.traffic.partition_of_key(&self.table.res[h.res], h.ks, h.rank),
                 requests_per_s: (h.rate * 100.0).round() / 100.0,
                 entities: self
                     .sc
@@ -555,28 +436,25 @@ impl<'a> Simulation<'a> {
             .patterns
             .iter()
             .map(|p| match (p.after_write, p.index) {
-                (Some(d), Some(IndexRef::Gsi(g))) => self.indexes[g + 1].as_ref().map(|i| i.propagation.delays.share_above(d.as_micros())),
+                (Some(d), Some(IndexRef::Gsi(g))) => {
+                    self.table.indexes[layout.slot(ResourceId::gsi(g))].as_ref().map(|i| i.propagation.delays.share_above(d.as_micros()))
+                }
                 _ => None,
             })
             .collect();
-        let item_collections = self.collections.report(|ks, rank| self.key_label(ks, rank));
+        let item_collections = self.table.collections.report(|ks, rank| self.key_label(ks, rank));
         let Recorder { resources, partitions, patterns, latency, latency_by_minute, attempts_by_minute, entity_shares, .. } = self.rec;
         let outcomes = self
+            .table
             .res
             .iter()
             .zip(resources)
-            .zip(&self.indexes)
-            .enumerate()
-            .map(|(i, ((r, minutes), idx))| ResourceOutcome {
+            .zip(&self.table.indexes)
+            .zip(layout.ids())
+            .map(|(((r, minutes), idx), id)| ResourceOutcome {
                 name: r.name().to_string(),
-                kind: if r.is_index() {
-                    ResourceKind::Gsi
-                } else if i > self.sc.gsis.len() {
-                    ResourceKind::Replica
-                } else {
-                    ResourceKind::Table
-                },
-                region: (i > self.sc.gsis.len()).then(|| self.sc.replicas[i - 1 - self.sc.gsis.len()].region.clone()),
+                id,
+                region: id.replica_number().map(|n| self.sc.replicas[n].region.clone()),
                 minutes,
                 final_mode: r.mode().kind(),
                 stored_bytes: r.bytes(),
@@ -594,11 +472,11 @@ impl<'a> Simulation<'a> {
                 let mrsc = if op.is_write() { self.sc.table.mrsc_write_latency.map_or(0, |d| d.as_micros()) } else { 0 };
                 self.sc.patterns.iter().any(|p| p.op == op).then(|| self.sc.client.service_time.as_micros() + mrsc)
             }),
-            seed: self.seed,
-            fidelity: self.fidelity,
-            duration_s: self.duration_s,
-            stopped: self.stopped,
-            given_up: self.given_up,
+            seed: self.run.seed,
+            fidelity: self.run.fidelity,
+            duration_s: self.run.duration_s,
+            stopped: self.run.stopped,
+            given_up: self.run.given_up,
             resources: outcomes,
             patterns,
             partitions,
@@ -607,8 +485,8 @@ impl<'a> Simulation<'a> {
             latency_by_minute,
             attempts_by_minute,
             events: self.events,
-            bulk_seconds: self.bulk_seconds,
-            replayed_seconds: self.replayed_seconds,
+            bulk_seconds: self.run.bulk_seconds,
+            replayed_seconds: self.run.replayed_seconds,
             hot_keys,
             stale_read_share,
             item_collections,

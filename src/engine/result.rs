@@ -4,7 +4,7 @@
 
 use crate::metrics::{MinuteRecord, PartitionMinute, PatternTotals, Totals};
 use crate::model::{CapacityAction, CapacityMode, Dim};
-use crate::scenario::Fidelity;
+use crate::scenario::{Fidelity, ResourceId, ResourceKind};
 use crate::stats::Histogram;
 use crate::time::SimDuration;
 use serde::{Deserialize, Serialize};
@@ -122,38 +122,14 @@ impl RunOptions {
     }
 }
 
-/// A table or a GSI.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResourceKind {
-    /// The base table.
-    Table,
-    /// A global secondary index.
-    Gsi,
-    /// A replica of the table in another region (global tables).
-    Replica,
-}
-
-impl ResourceKind {
-    /// `table`, `gsi` or `replica`.
-    #[must_use]
-    pub const fn word(self) -> &'static str {
-        match self {
-            ResourceKind::Table => "table",
-            ResourceKind::Gsi => "gsi",
-            ResourceKind::Replica => "replica",
-        }
-    }
-}
-
 /// What a run recorded of one table or GSI.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ResourceOutcome {
     /// Table or index name.
     pub name: String,
-    /// Table, GSI or replica.
-    pub kind: ResourceKind,
+    /// The table, which GSI or which replica.
+    pub id: ResourceId,
     /// A replica's region.
     pub region: Option<String>,
     /// One record per simulated minute (the last may be partial).
@@ -340,6 +316,25 @@ pub struct RunResult {
     pub item_collections: Vec<CollectionInfo>,
     /// The DAX cluster in front of the table, if any.
     pub dax: Option<DaxOutcome>,
+}
+
+impl RunResult {
+    /// What the run recorded of `id`.
+    ///
+    /// # Panics
+    /// If the run's table has no such resource.
+    #[must_use]
+    pub fn resource(&self, id: ResourceId) -> &ResourceOutcome {
+        self.resources.iter().find(|r| r.id == id).expect("a resource of the run's table")
+    }
+}
+
+impl ResourceOutcome {
+    /// Table, GSI or replica.
+    #[must_use]
+    pub const fn kind(&self) -> ResourceKind {
+        self.id.kind()
+    }
 }
 
 impl RunResult {

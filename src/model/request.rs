@@ -9,7 +9,7 @@
 use super::Dim;
 use crate::limits::{ITEM_OVERHEAD_BYTES, PAGE_BYTES};
 use crate::scenario::{
-    EntitySpec, IndexRef, IndexWrite, LsiSpec, Op, PatternSpec, Projection, RateFactors, RateShape, Scenario, Shards, SizeSpec,
+    EntitySpec, IndexRef, IndexWrite, LsiSpec, Op, PatternSpec, Projection, RateFactors, RateShape, ResourceId, Scenario, Shards, SizeSpec,
 };
 use crate::traffic::keys::KeyDist;
 use crate::units::{self, Consistency};
@@ -312,11 +312,7 @@ fn entity_collection_bytes(sc: &Scenario, ks: usize, items: impl Fn(&EntitySpec)
 impl CompiledPattern {
     /// Resolves pattern `p` of `sc`.
     pub(crate) fn new(sc: &Scenario, p: &PatternSpec) -> Self {
-        let res = match (p.replica, p.index) {
-            (Some(k), _) => 1 + sc.gsis.len() + k,
-            (None, Some(IndexRef::Gsi(g))) => g + 1,
-            _ => 0,
-        };
+        let res = sc.layout().slot(p.resource());
         let dim = if p.op.is_write() { Dim::Write } else { Dim::Read };
         let shards = p.key_space.and_then(|k| sc.key_spaces[k].shards).filter(|s| s.count > 1);
         let fanout = p.fanout(&sc.key_spaces);
@@ -473,7 +469,7 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
                     (_, Op::DeleteItem) => -entry,
                     _ => 0,
                 },
-                res: g + 1,
+                res: sc.layout().slot(ResourceId::gsi(g)),
                 key_space,
                 writes: k.writes(),
                 coverage,

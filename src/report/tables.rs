@@ -85,7 +85,7 @@ pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
                     push(Metric::ReasonThrottleEvents(d, reason), x.throttle_events[reason as usize][i] as f64);
                 }
             }
-            let index = res.kind == ResourceKind::Gsi;
+            let index = res.kind() == ResourceKind::Gsi;
             if !index {
                 push(Metric::ThrottledRequests, (x.throttled_requests[0] + x.throttled_requests[1]) as f64);
                 if r.condition_writes {
@@ -107,8 +107,8 @@ pub fn for_each_series(r: &RunResult, mut f: impl FnMut(SeriesRow)) {
             if index {
                 push(Metric::ReplicationLatencyP99Ms, x.lag_p99_us as f64 / 1_000.0);
             }
-            if res.kind == ResourceKind::Replica
-                || (res.kind == ResourceKind::Table && r.resources.iter().any(|o| o.kind == ResourceKind::Replica))
+            if res.kind() == ResourceKind::Replica
+                || (res.kind() == ResourceKind::Table && r.resources.iter().any(|o| o.kind() == ResourceKind::Replica))
             {
                 push(Metric::ReplicationLagMaxMs, x.replication_lag_us as f64 / 1_000.0);
                 push(Metric::PendingReplicationUnits, units(x.replication_backlog));

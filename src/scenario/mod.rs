@@ -21,6 +21,7 @@ mod pattern;
 mod price_item;
 mod pricing;
 mod rate_factors;
+mod resource;
 mod table;
 mod usage;
 
@@ -40,6 +41,7 @@ pub use pattern::{BulkLoad, ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, R
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{OwnedReservation, PricingSpec, SavingsPlan};
 pub use rate_factors::{RateFactor, RateFactors};
+pub use resource::{Layout, ResourceId, ResourceKind};
 pub use table::{
     AutoscalingSpec, CapacitySpec, GsiBackpressure, HeatSpec, ScalingChange, ScalingTargetSpec, TableClass, TableSpec, VectorIndexSpec,
     VectorSearches,

@@ -46,6 +46,12 @@ impl UnwrittenIndex<'_> {
 }
 
 impl Scenario {
+    /// Where the table's resources sit: the table, its GSIs, its replicas.
+    #[must_use]
+    pub fn layout(&self) -> super::Layout {
+        super::Layout::new(self.gsis.len(), self.replicas.len())
+    }
+
     /// The GSIs and LSIs no pattern writes, GSIs first, each in its order.
     #[must_use]
     pub fn unwritten_indexes(&self) -> Vec<UnwrittenIndex<'_>> {

@@ -23,7 +23,7 @@ use crate::model::request::{initial_index_bytes, mean_bytes, CompiledPattern};
 use crate::model::resource::{initial_partitions, Mode};
 use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use crate::model::Dim;
-use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateFactors, RateShape, Scenario};
+use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateFactors, RateShape, ResourceId, Scenario};
 use crate::units::MILLI;
 
 /// Demand per minute, worked from the rate shapes.
@@ -46,7 +46,7 @@ impl Demand {
             return None;
         }
         let minutes = duration_s.div_ceil(60) as usize;
-        let nres = 1 + sc.gsis.len();
+        let nres = sc.layout().table_and_gsis().count();
         let mut units = vec![vec![[0.0f64; 2]; minutes]; nres];
         let mut growth = vec![vec![0.0f64; minutes]; nres];
         let sod = sc.start_unix_s.rem_euclid(86_400) as u64;
@@ -271,7 +271,7 @@ impl<'a> Screen<'a> {
         // Scheduled changes of the scalable targets due in this minute.
         while self.next_action < self.actions.len() && self.actions[self.next_action].0 < from + 60 {
             let (at, index, changes) = self.actions[self.next_action];
-            let r = index.map_or(0, |g| g + 1);
+            let r = sc.layout().slot(ResourceId::table_or_gsi(index));
             for (d, change) in changes.into_iter().enumerate() {
                 let units = self.tracks[r][d].units as u64;
                 if let (Some(c), Some(s)) = (change, self.tracks[r][d].scaler.as_mut()) {
@@ -326,7 +326,7 @@ impl<'a> Screen<'a> {
                     cap + draw + owe
                 };
                 consumed[r][d] = served / secs;
-                if r == 0 && d == 1 {
+                if self.sc.layout().id(r) == ResourceId::Table && d == 1 {
                     self.table_writes += served;
                 }
                 if want > 0.0 {
@@ -344,7 +344,7 @@ impl<'a> Screen<'a> {
         // where they are read.
         let write_fail = failed_share.iter().map(|f| f[1]).fold(0.0, f64::max);
         for (r, (fail, want)) in failed_share.iter().zip(&demand.units).enumerate() {
-            let w = if r == 0 { want[m][1] } else { 0.0 };
+            let w = if self.sc.layout().id(r) == ResourceId::Table { want[m][1] } else { 0.0 };
             self.throttled += (fail[0] * want[m][0] + write_fail * w) * secs;
             self.demanded += (want[m][0] + w) * secs;
         }

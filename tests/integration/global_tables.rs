@@ -55,7 +55,7 @@ region = "us-west-2"
     let all: u64 = served.iter().sum();
     assert!(r.patterns.iter().all(|p| p.throttled_attempts == 0));
     // The regions: the table, then its replicas in order; each wrote its own pattern.
-    let kinds: Vec<ResourceKind> = r.resources.iter().map(|x| x.kind).collect();
+    let kinds: Vec<ResourceKind> = r.resources.iter().map(|x| x.kind()).collect();
     assert_eq!(kinds, [ResourceKind::Table, ResourceKind::Replica, ResourceKind::Replica]);
     assert_eq!(r.resources[1].name, "Game@us-east-2");
     for (i, res) in r.resources.iter().enumerate() {

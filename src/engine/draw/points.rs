@@ -35,7 +35,7 @@ impl Traffic {
         for (j, p) in self.pats.iter().enumerate() {
             let lambda = self.lambda(j, s.saturating_sub(1));
             let mut touched: Vec<(usize, f64)> = Vec::new();
-            let same_items = |a: usize, b: usize| a == b || (a == 0 || a >= self.first_replica) && (b == 0 || b >= self.first_replica);
+            let same_items = |a: usize, b: usize| a == b || self.layout.id(a).holds_items() && self.layout.id(b).holds_items();
             if same_items(p.res, r) {
                 if let Some(ks) = p.key_space {
                     touched.push((ks, lambda * p.fanout as f64));

@@ -241,7 +241,7 @@ pub(super) fn resources_of(sc: &Scenario, r: &RunResult) -> Vec<ResourceSummary>
                 }
             }
             let last = series.last().cloned().unwrap_or_default();
-            let is_index = res.kind == ResourceKind::Gsi;
+            let is_index = res.kind() == ResourceKind::Gsi;
             let mut by_reason = BTreeMap::new();
             for reason in Reason::ALL {
                 for d in Dim::ALL {
@@ -252,22 +252,15 @@ pub(super) fn resources_of(sc: &Scenario, r: &RunResult) -> Vec<ResourceSummary>
                 }
             }
             let spans = throttle_spans(r, ri, series);
-            let autoscaling = if ri == 0 || res.kind == ResourceKind::Replica {
-                sc.table.autoscaling.is_some()
-            } else {
-                sc.gsis.iter().any(|g| g.name == res.name && g.autoscaling.is_some())
-            };
-            let no_history = sc
-                .gsis
-                .iter()
-                .find(|g| g.name == res.name && res.kind == ResourceKind::Gsi)
-                .map_or_else(Vec::new, |g| Dim::ALL.into_iter().filter(|d| g.no_history[*d as usize]).collect());
+            let gsi = res.id.gsi_number().map(|g| &sc.gsis[g]);
+            let autoscaling = gsi.map_or(sc.table.autoscaling.is_some(), |g| g.autoscaling.is_some());
+            let no_history = gsi.map_or_else(Vec::new, |g| Dim::ALL.into_iter().filter(|d| g.no_history[*d as usize]).collect());
             ResourceSummary {
                 autoscaling,
                 throttling: spans,
                 no_history,
                 name: res.name.clone(),
-                kind: res.kind,
+                kind: res.kind(),
                 mode: res.final_mode,
                 partitions: last.partitions,
                 provisioned_rcu: last.provisioned[0],
@@ -286,7 +279,7 @@ pub(super) fn resources_of(sc: &Scenario, r: &RunResult) -> Vec<ResourceSummary>
                 warm_write: last.warm[1],
                 storage_gb: (res.stored_bytes as f64 / 1e6).round() / 1e3,
                 replication_lag_ms: res.lag_ms.map(|l| LagSummary { p50: l[0], p99: l[1], max: l[2] }),
-                replica: match (&res.region, res.kind) {
+                replica: match (&res.region, res.kind()) {
                     (Some(region), _) => Some(ReplicaSummary::of(region, series)),
                     (None, ResourceKind::Table) if !sc.replicas.is_empty() => Some(ReplicaSummary::of(&sc.pricing.region, series)),
                     _ => None,

@@ -250,7 +250,7 @@ impl Validator<'_, '_> {
             .collect();
         for (raw_index, a) in actions {
             let Action::SetAutoscaling { index, changes } = &a.action else { continue };
-            let r = index.map_or(0, |g| g + 1);
+            let r = crate::scenario::Layout::new(gsis.len(), 0).slot(crate::scenario::ResourceId::table_or_gsi(*index));
             let whose = index.map_or_else(|| "the table".to_string(), |g| format!("GSI \"{}\"", gsis[g].name));
             for (d, name) in ["read", "write"].into_iter().enumerate() {
                 let Some(c) = &changes[d] else { continue };

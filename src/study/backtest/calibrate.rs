@@ -20,7 +20,7 @@ use super::{
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
 use crate::model::Reason;
-use crate::scenario::{Popularity, PopularityFrom, Scenario};
+use crate::scenario::{Popularity, PopularityFrom, ResourceId, Scenario};
 use serde::Serialize;
 
 /// Bisection steps to the fit, and to each edge of its interval.
@@ -83,8 +83,7 @@ impl Family {
 /// The recorded throttle events of the table over the minutes a backtest compares, and the
 /// minutes compared.
 fn recorded_events(sc: &Scenario, rec: &Recorded, b: &Backtest) -> Result<f64, BacktestError> {
-    let table: Vec<&SeriesFit> =
-        b.series.iter().filter(|f| f.resource == sc.table.name && f.kind == RecordedKind::ThrottleEvents).collect();
+    let table: Vec<&SeriesFit> = b.series.iter().filter(|f| f.id == ResourceId::Table && f.kind == RecordedKind::ThrottleEvents).collect();
     if table.is_empty() || !rec.series.iter().any(|s| s.index.is_none() && s.kind == RecordedKind::ThrottleEvents) {
         return Err(BacktestError(format!(
             "--calibrate fits the key skew to the table's throttle events: the metrics have no ReadThrottleEvents or WriteThrottleEvents series of {}",
@@ -103,11 +102,11 @@ fn events_with(sc: &Scenario, ks: usize, p: &Popularity, rec: &Recorded, opts: &
 
 /// The share of the table's recorded throttle events that the per-reason metrics put on
 /// `KeyRange` (a partition's cap: where a hot key throttles), when the record has them.
-fn key_range_share(sc: &Scenario, b: &Backtest) -> Option<f64> {
+fn key_range_share(b: &Backtest) -> Option<f64> {
     let of = |key_range: bool| -> f64 {
         b.series
             .iter()
-            .filter(|f| f.resource == sc.table.name)
+            .filter(|f| f.id == ResourceId::Table)
             .filter(|f| match f.kind {
                 RecordedKind::ReasonEvents(r) => !key_range || r == Reason::KeyRange,
                 _ => false,
@@ -242,7 +241,7 @@ fn fit_throttling(
     let key = cur.key_spaces[cur.table.partition_key].name.clone();
     let Fitted { parameters, edits, notes, popularity } = out;
     let mut skew_pinned = false;
-    match key_range_share(cur, judged) {
+    match key_range_share(judged) {
         Some(share) if share < 0.5 => notes.push(format!(
             "keys.{key}.popularity: the record's per-reason throttle metrics put {:.0} % of the table's throttle events on KeyRange (a partition's cap, where a hot key throttles) and the rest on the table's capacity, which the key's skew does not move; the scenario's own skew is kept",
             100.0 * share

@@ -15,7 +15,7 @@ use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
 use crate::limits::MAX_CAPACITY_UNITS;
 use crate::model::Dim;
-use crate::scenario::{GsiBackpressure, Scenario};
+use crate::scenario::{GsiBackpressure, ResourceId, ResourceKind, Scenario};
 
 /// Bisection steps of the bound (on its logarithm), and of each edge of its interval.
 const STEPS: u32 = 10;
@@ -29,7 +29,7 @@ pub(super) fn coverage(sc: &Scenario, before: &Backtest) -> (Scenario, Vec<Param
     let mut out = sc.clone();
     let (mut params, mut edits) = (Vec::new(), Vec::new());
     for (g, gsi) in sc.gsis.iter().enumerate() {
-        let Some(f) = before.series.iter().find(|f| f.resource == gsi.name && f.kind == RecordedKind::Consumed && f.dim == Dim::Write)
+        let Some(f) = before.series.iter().find(|f| f.id == ResourceId::gsi(g) && f.kind == RecordedKind::Consumed && f.dim == Dim::Write)
         else {
             continue;
         };
@@ -72,10 +72,10 @@ pub(super) fn coverage(sc: &Scenario, before: &Backtest) -> (Scenario, Vec<Param
 }
 
 /// The recorded and simulated write throttle events of the GSIs, over the minutes compared.
-fn index_events(sc: &Scenario, b: &Backtest) -> (f64, f64) {
+fn index_events(b: &Backtest) -> (f64, f64) {
     b.series
         .iter()
-        .filter(|f| f.kind == RecordedKind::ThrottleEvents && f.dim == Dim::Write && sc.gsis.iter().any(|g| g.name == f.resource))
+        .filter(|f| f.kind == RecordedKind::ThrottleEvents && f.dim == Dim::Write && f.id.kind() == ResourceKind::Gsi)
         .fold((0.0, 0.0), |(r, s), f| (r + f.recorded, s + f.simulated))
 }
 
@@ -104,7 +104,7 @@ pub(super) fn absorb_bound(sc: &Scenario, rec: &Recorded, opts: &RunOptions, bef
     if !has_series || sc.gsis.is_empty() {
         return Ok(None);
     }
-    let (target, now) = index_events(sc, before);
+    let (target, now) = index_events(before);
     let quiet = QUIET_EVENTS_PER_MINUTE * before.minutes as f64;
     let fits = |x: f64| (x < quiet && target < quiet) || (target > 0.0 && (x / target - 1.0).abs() <= EVENTS_TOLERANCE);
     if fits(now) {
@@ -113,7 +113,7 @@ pub(super) fn absorb_bound(sc: &Scenario, rec: &Recorded, opts: &RunOptions, bef
     // Events at bound `b` (decreasing in it), by simulation with the same seed.
     let events = |b: f64| -> Result<f64, BacktestError> {
         let s = with_bound(sc, b);
-        Ok(index_events(sc, &compare(&s, &simulate(&s, opts), rec)?).1)
+        Ok(index_events(&compare(&s, &simulate(&s, opts), rec)?).1)
     };
     let (lo, hi) = (BOUND_RANGE.0.ln(), BOUND_RANGE.1.ln());
     // The log-bound where the events fall to `goal`.

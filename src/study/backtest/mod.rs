@@ -17,7 +17,7 @@ use crate::engine::{simulate, RunOptions, RunResult};
 use crate::format::{clock, fmt_num, grouped};
 use crate::import::{Recorded, RecordedKind, RecordedSeries};
 use crate::model::Dim;
-use crate::scenario::Scenario;
+use crate::scenario::{ResourceId, Scenario};
 use serde::Serialize;
 
 /// Tolerance of consumed units and provisioned capacity: simulated total within 10 % of the
@@ -36,6 +36,9 @@ pub const QUIET_EVENTS_PER_MINUTE: f64 = 1.0;
 pub struct SeriesFit {
     /// Table or GSI name.
     pub resource: String,
+    /// Which of the table's resources.
+    #[serde(skip)]
+    pub id: ResourceId,
     /// CloudWatch's metric name.
     pub metric: &'static str,
     /// What it measures.
@@ -175,11 +178,12 @@ fn simulated_value(r: &RunResult, res: usize, s: &RecordedSeries, m: usize) -> f
     }
 }
 
-/// The resource a recorded series belongs to.
-fn resource_of(sc: &Scenario, r: &RunResult, s: &RecordedSeries) -> Result<usize, BacktestError> {
+/// The resource a recorded series belongs to: the recorded GSI name (CloudWatch's
+/// `GlobalSecondaryIndexName`) becomes the index's identity here, at the boundary.
+fn resource_of(sc: &Scenario, s: &RecordedSeries) -> Result<ResourceId, BacktestError> {
     match &s.index {
-        None => Ok(0),
-        Some(g) => r.resources.iter().position(|x| &x.name == g).filter(|&i| i > 0).ok_or_else(|| {
+        None => Ok(ResourceId::Table),
+        Some(g) => sc.gsis.iter().position(|x| &x.name == g).map(ResourceId::gsi).ok_or_else(|| {
             BacktestError(format!(
                 "the metrics have a {} series of the GSI {g}, which {} does not have (its GSIs: {}): a history of another table?",
                 s.metric,
@@ -202,7 +206,8 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
     let mut throttled_sim = vec![false; n];
     let mut notes = rec.notes.clone();
     for s in &rec.series {
-        let res = resource_of(sc, r, s)?;
+        let id = resource_of(sc, s)?;
+        let res = r.resources.iter().position(|x| x.id == id).expect("every GSI of the scenario is in its run");
         let mut pairs = Vec::with_capacity(n);
         for k in 0..n {
             let Some(x) = s.values.get(rec0 + k).copied().flatten() else { continue };
@@ -217,7 +222,7 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
             notes.push(format!("{} {}: no datapoint in the minutes compared; not judged", r.resources[res].name, s.metric));
             continue;
         }
-        series.push(fit(&r.resources[res].name, s, &pairs, sc.start_unix_s + 60 * sim0 as i64));
+        series.push(fit((&r.resources[res].name, id), s, &pairs, sc.start_unix_s + 60 * sim0 as i64));
     }
     let both = throttled_rec.iter().zip(&throttled_sim).filter(|(a, b)| **a && **b).count() as u64;
     let tm = ThrottledMinutes {
@@ -267,7 +272,7 @@ fn bisect(
 /// The table's simulated throttle events (all reasons) over the minutes compared with `rec`.
 fn table_events(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<f64, BacktestError> {
     let b = compare(sc, &simulate(sc, opts), rec)?;
-    Ok(b.series.iter().filter(|f| f.resource == sc.table.name && f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum())
+    Ok(b.series.iter().filter(|f| f.id == ResourceId::Table && f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum())
 }
 
 /// Simulates `sc` with `opts` and compares it with the record.
@@ -281,7 +286,7 @@ pub fn backtest(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Back
 }
 
 /// One series' fit from its (minute, recorded, simulated) values a second (or levels).
-fn fit(resource: &str, s: &RecordedSeries, pairs: &[(usize, f64, f64)], start_unix_s: i64) -> SeriesFit {
+fn fit((resource, id): (&str, ResourceId), s: &RecordedSeries, pairs: &[(usize, f64, f64)], start_unix_s: i64) -> SeriesFit {
     let level = s.kind == RecordedKind::Provisioned;
     let per_min = if level { 1.0 } else { 60.0 };
     let k = pairs.len() as f64;
@@ -319,6 +324,7 @@ fn fit(resource: &str, s: &RecordedSeries, pairs: &[(usize, f64, f64)], start_un
         .map(|(h, _)| clock(start_unix_s + 3_600 * *h as i64, 0));
     SeriesFit {
         resource: resource.to_string(),
+        id,
         metric: s.metric,
         kind: s.kind,
         dim: s.dim,

@@ -25,7 +25,7 @@ pub struct Worst {
 pub(super) fn worst(r: &RunResult) -> Option<Worst> {
     let mut best: Option<Worst> = None;
     for res in &r.resources {
-        let on_index = res.kind == ResourceKind::Gsi;
+        let on_index = res.kind() == ResourceKind::Gsi;
         for (m, minute) in res.minutes.iter().enumerate() {
             for reason in Reason::ALL {
                 for dim in Dim::ALL {

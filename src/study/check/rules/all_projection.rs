@@ -6,7 +6,7 @@ use crate::format::{grouped, percent, usd};
 use crate::limits::ITEM_OVERHEAD_BYTES;
 use crate::model::request::{index_entry_bytes, mean_bytes};
 use crate::model::Dim;
-use crate::scenario::Projection;
+use crate::scenario::{Projection, ResourceId};
 use crate::units::MILLI;
 
 /// `ALL` projections on a write-heavy table, priced against `KEYS_ONLY`.
@@ -57,7 +57,10 @@ fn all_projection(runs: &Runs<'_>) -> Option<Finding> {
     let lean = runs.simulate(&keys_only, false);
     let (before, after) = (runs.monthly(sc, base), runs.monthly(&keys_only, &lean));
     let wcu = |r: &RunResult| {
-        written.iter().map(|&g| r.resources[g + 1].minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>()).sum::<u64>() as f64
+        written
+            .iter()
+            .map(|&g| r.resource(ResourceId::gsi(g)).minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>())
+            .sum::<u64>() as f64
             / MILLI as f64
             / r.duration_s.max(1) as f64
     };

@@ -1,8 +1,8 @@
 //! `autoscaling-lag`: an auto-scaled table or GSI that throttles while target tracking catches up with a step.
 
 use super::{
-    burst_scenario, capacity_of, judged_effect, numbers, offered_per_s, resource_name, set_units, steady_scenario, units, window, Context,
-    Evidence, Finding, Phase, Rule, Runs, Severity,
+    burst_scenario, capacity_of, judged_effect, numbers, offered_per_s, set_units, steady_scenario, units, window, Context, Evidence,
+    Finding, Phase, Rule, Runs, Severity,
 };
 use crate::format::{grouped, percent};
 use crate::model::{Dim, Reason};
@@ -42,7 +42,8 @@ fn autoscaling_lag(runs: &Runs<'_>) -> Vec<Finding> {
     let limit = sc.check.max_throttle;
     let from = (sc.check.warmup.as_secs() / 60) as usize;
     let phases = [(Phase::Steady, Some(&runs.steady), 0usize), (Phase::Burst, runs.burst.as_ref(), from)];
-    for res in 0..=sc.gsis.len() {
+    for res in sc.layout().table_and_gsis() {
+        let slot = sc.layout().slot(res);
         let (CapacitySpec::Provisioned { .. }, Some(auto)) = capacity_of(sc, res) else { continue };
         for d in [Dim::Read, Dim::Write] {
             let Some(t) = (if d == Dim::Read { auto.read } else { auto.write }) else { continue };
@@ -50,21 +51,20 @@ fn autoscaling_lag(runs: &Runs<'_>) -> Vec<Finding> {
                 let Some(r) = r else { continue };
                 let (a, th, _) = window(r, start, usize::MAX);
                 let share = if a == 0 { 0.0 } else { th as f64 / a as f64 };
-                let events: u64 = r.resources[res].minutes[start.min(r.resources[res].minutes.len())..]
-                    .iter()
-                    .map(|m| m.throttle_events[Reason::Provisioned as usize][d as usize])
-                    .sum();
+                let minutes = &r.resource(res).minutes;
+                let events: u64 =
+                    minutes[start.min(minutes.len())..].iter().map(|m| m.throttle_events[Reason::Provisioned as usize][d as usize]).sum();
                 if share <= limit || events == 0 {
                     continue;
                 }
-                let peak = offered_per_s(r, start)[res][d as usize];
+                let peak = offered_per_s(r, start)[slot][d as usize];
                 let need = (peak / t.target).ceil() as u64;
-                let name = resource_name(sc, res);
+                let name = sc.resource_name(res);
                 let unit = if d == Dim::Read { "RCU" } else { "WCU" };
                 let mut s = if ph == Phase::Steady { steady_scenario(sc, &runs.peaks) } else { burst_scenario(sc, &runs.peaks) };
                 let over_max = need > t.max;
                 {
-                    let a = if res == 0 { s.table.autoscaling.as_mut() } else { s.gsis[res - 1].autoscaling.as_mut() };
+                    let a = s.autoscaling_mut(res).as_mut();
                     if let Some(tt) = a.and_then(|a| if d == Dim::Read { a.read.as_mut() } else { a.write.as_mut() }) {
                         tt.max = tt.max.max(need);
                         tt.min = need;

@@ -1,13 +1,13 @@
 //! `capacity-below-peak`: a provisioned table or GSI without auto scaling whose fixed capacity is below the peak or the burst.
 
 use super::{
-    burst_scenario, capacity_of, judged_effect, numbers, offered_per_s, resource_name, set_units, steady_scenario, throttled_share, units,
-    window, Context, Evidence, Finding, Rule, Runs, Severity,
+    burst_scenario, capacity_of, judged_effect, numbers, offered_per_s, set_units, steady_scenario, throttled_share, units, window,
+    Context, Evidence, Finding, Rule, Runs, Severity,
 };
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
 use crate::model::Dim;
-use crate::scenario::CapacitySpec;
+use crate::scenario::{CapacitySpec, ResourceId};
 
 /// A provisioned table or GSI without auto scaling whose fixed capacity is below the peak or the burst.
 pub(super) struct CapacityBelowPeak;
@@ -45,7 +45,8 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
     // (resource, dimension, capacity, peak) of every fixed capacity below the burst.
     let mut short = Vec::new();
     // The table and its GSIs (a replica's capacity is the table's).
-    for (res, want) in demand.iter().enumerate().take(1 + sc.gsis.len()) {
+    for res in sc.layout().table_and_gsis() {
+        let want = demand[sc.layout().slot(res)];
         let (CapacitySpec::Provisioned { read, write }, None) = capacity_of(sc, res) else { continue };
         for d in [Dim::Read, Dim::Write] {
             let (cap, peak) = ([read, write][d as usize] as f64, want[d as usize]);
@@ -83,12 +84,12 @@ fn capacity_below_peak(runs: &Runs<'_>) -> Vec<Finding> {
     });
     let mut out = Vec::new();
     // A GSI's write capacity is `gsi-back-pressure`'s.
-    for &(res, d, cap, peak) in short.iter().filter(|x| !(x.0 > 0 && x.1 == Dim::Write)) {
+    for &(res, d, cap, peak) in short.iter().filter(|x| !(x.0 != ResourceId::Table && x.1 == Dim::Write)) {
         let is_below = peak > cap;
         let Some((phase_share, after, rerun, from)) = (if is_below { steady.as_ref() } else { burst.as_ref() }) else { continue };
         let (phase_share, after) = (*phase_share, *after);
         let fixed = fix_of(peak, is_below);
-        let name = resource_name(sc, res);
+        let name = sc.resource_name(res);
         let unit = if d == Dim::Read { "RCU" } else { "WCU" };
         let phase = if is_below { "steady phase" } else { "burst" };
         let others = if is_below { below.len() } else { short.len() };

@@ -1,10 +1,10 @@
 //! `fixed-provisioned-spiky`: a provisioned table or GSI without auto scaling whose demand peaks far above its mean.
 
-use super::{numbers, resource_name, throttled_share, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use super::{numbers, throttled_share, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
 use crate::engine::RunResult;
 use crate::format::{percent, usd};
 use crate::model::Dim;
-use crate::scenario::{AutoscalingSpec, CapacitySpec, ScalingTargetSpec, Scenario};
+use crate::scenario::{AutoscalingSpec, CapacitySpec, ResourceId, ScalingTargetSpec, Scenario};
 use crate::units::MILLI;
 
 /// A provisioned table without auto scaling whose demand peaks above this many times its mean.
@@ -38,23 +38,18 @@ impl Rule for FixedProvisioned {
 /// A provisioned table or GSI without auto scaling whose demand peaks far above its mean.
 fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
     let sc = runs.sc;
-    let fixed = |res: usize| {
-        let (cap, auto) = if res == 0 {
-            (&sc.table.capacity, &sc.table.autoscaling)
-        } else {
-            (&sc.gsis[res - 1].capacity, &sc.gsis[res - 1].autoscaling)
-        };
-        matches!(cap, CapacitySpec::Provisioned { .. }) && auto.is_none()
-    };
-    if !(0..=sc.gsis.len()).any(fixed) || sc.actions.iter().any(|a| matches!(a.action, crate::scenario::Action::SetCapacity { .. })) {
+    let fixed = |res: &ResourceId| matches!(sc.capacity_of(*res), CapacitySpec::Provisioned { .. }) && sc.autoscaling_of(*res).is_none();
+    if !sc.layout().table_and_gsis().any(|r| fixed(&r))
+        || sc.actions.iter().any(|a| matches!(a.action, crate::scenario::Action::SetCapacity { .. }))
+    {
         return Vec::new();
     }
     // Demand per minute from a run of the scenario's own shape (first attempts' units).
     let base = runs.own_run();
     let mut spiky = Vec::new();
-    for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
+    for res in sc.layout().table_and_gsis().filter(fixed) {
         for d in [Dim::Read, Dim::Write] {
-            let m = &base.resources[res].minutes;
+            let m = &base.resource(res).minutes;
             let per: Vec<f64> = m.iter().enumerate().map(|(i, x)| x.offered[d as usize] as f64 / base.minute_seconds(i) as f64).collect();
             let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
             let peak = per.iter().copied().fold(0.0, f64::max);
@@ -75,7 +70,7 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
     let (as_share, od_share) = (throttled_share(&scaled), throttled_share(&on_demand));
     let unused_share = unused.iter().copied().fold(0.0, f64::max);
     let (res, d, peak, mean) = spiky[0];
-    let name = resource_name(sc, res);
+    let name = sc.resource_name(res);
     let limit = sc.check.max_throttle;
     let fix = match (as_share <= limit, od_share <= limit) {
         (true, true) if after <= od_usd => "auto scale it (target 70 %, minimum the mean, maximum at least the peak over 0.7)",
@@ -132,7 +127,7 @@ fn fixed_provisioned(runs: &Runs<'_>) -> Vec<Finding> {
 /// `sc` with auto scaling at 70 % on every fixed dimension (minimum the mean, maximum at least
 /// the peak over 0.7), from the demand of `base` (a run of its own shape); and each fixed
 /// dimension's share of provisioned unit-seconds unused in `base`.
-fn autoscaled_at_70(sc: &Scenario, base: &RunResult, fixed: &dyn Fn(usize) -> bool) -> (Scenario, Vec<f64>) {
+fn autoscaled_at_70(sc: &Scenario, base: &RunResult, fixed: &dyn Fn(&ResourceId) -> bool) -> (Scenario, Vec<f64>) {
     let mut auto = sc.clone();
     let target = |min: f64, prov: u64, peak: f64| ScalingTargetSpec {
         min: (min.ceil() as u64).max(1),
@@ -142,8 +137,8 @@ fn autoscaled_at_70(sc: &Scenario, base: &RunResult, fixed: &dyn Fn(usize) -> bo
         scale_out_cooldown: crate::scenario::defaults::COOLDOWN,
     };
     let mut unused = Vec::new();
-    for res in (0..=sc.gsis.len()).filter(|&r| fixed(r)) {
-        let m = &base.resources[res].minutes;
+    for res in sc.layout().table_and_gsis().filter(fixed) {
+        let m = &base.resource(res).minutes;
         let mut t = [None, None];
         for d in [Dim::Read, Dim::Write] {
             let prov: u64 = m.iter().map(|x| x.provisioned_unit_seconds[d as usize]).sum();
@@ -153,16 +148,11 @@ fn autoscaled_at_70(sc: &Scenario, base: &RunResult, fixed: &dyn Fn(usize) -> bo
                 m.iter().enumerate().map(|(i, x)| x.offered[d as usize] as f64 / MILLI as f64 / base.minute_seconds(i) as f64).collect();
             let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
             let peak = per.iter().copied().fold(0.0, f64::max);
-            let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
-            let CapacitySpec::Provisioned { read, write } = cap else { continue };
+            let CapacitySpec::Provisioned { read, write } = *sc.capacity_of(res) else { continue };
             t[d as usize] = Some(target(mean, if d == Dim::Read { read } else { write }, peak));
         }
         let spec = AutoscalingSpec { instant: false, read: t[0], write: t[1], alarm_delay: crate::scenario::defaults::ALARM_DELAY };
-        if res == 0 {
-            auto.table.autoscaling = Some(spec);
-        } else {
-            auto.gsis[res - 1].autoscaling = Some(spec);
-        }
+        *auto.autoscaling_mut(res) = Some(spec);
     }
     (auto, unused)
 }

@@ -8,7 +8,7 @@ use super::{numbers, steady_scenario, throttled_share, units, Context, Evidence,
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
 use crate::model::{Dim, Reason};
-use crate::scenario::{CapacitySpec, GsiBackpressure};
+use crate::scenario::{CapacitySpec, GsiBackpressure, ResourceId};
 
 /// A provisioned GSI with less write capacity than its base-table writes need.
 pub(super) struct GsiBackPressure;
@@ -45,11 +45,16 @@ fn gsi_back_pressure(runs: &Runs<'_>) -> Vec<Finding> {
         let ceiling = gsi.autoscaling.as_ref().and_then(|a| a.write).map_or(write, |t| t.max.max(write));
         // A closed loop has no peak rate: what the index was offered in the steady hour's
         // busiest minute stands for it (an absorbing index applies what it is offered).
-        let offered = runs.steady.resources[g + 1].minutes.iter().map(|m| m.offered[Dim::Write as usize]).max().unwrap_or(0);
+        let offered = runs.steady.resource(ResourceId::gsi(g)).minutes.iter().map(|m| m.offered[Dim::Write as usize]).max().unwrap_or(0);
         let need = index_write_units(sc, &runs.peaks, g);
         let need = if runs.peaks.iter().any(Option::is_none) { need.max(offered as f64 / 1_000.0 / 60.0) } else { need };
-        let events: u64 =
-            runs.steady.resources[g + 1].minutes.iter().map(|m| m.throttle_events[Reason::Provisioned as usize][Dim::Write as usize]).sum();
+        let events: u64 = runs
+            .steady
+            .resource(ResourceId::gsi(g))
+            .minutes
+            .iter()
+            .map(|m| m.throttle_events[Reason::Provisioned as usize][Dim::Write as usize])
+            .sum();
         if need <= ceiling as f64 && events == 0 {
             out.extend(absorbed_burst(runs, g, write));
             continue;
@@ -129,7 +134,7 @@ fn gsi_back_pressure(runs: &Runs<'_>) -> Vec<Finding> {
 /// 300 s of its `write` capacity in burst credit. A hot index partition fills sooner.
 fn holds_minutes(runs: &Runs<'_>, g: usize, write: u64, short: f64) -> Option<f64> {
     let GsiBackpressure::Absorb { bound_units } = runs.sc.table.gsi_backpressure else { return None };
-    let parts = runs.steady.resources[g + 1].minutes.first().map_or(1, |m| m.partitions.max(1));
+    let parts = runs.steady.resource(ResourceId::gsi(g)).minutes.first().map_or(1, |m| m.partitions.max(1));
     Some((bound_units as f64 * parts as f64 + 300.0 * write as f64) / short.max(1e-9) / 60.0)
 }
 
@@ -159,7 +164,7 @@ fn absorbed_peak(runs: &Runs<'_>, g: usize, write: u64, need: f64, minutes: f64)
 /// throttling: its buffer absorbed the burst (absorbing back-pressure only).
 fn absorbed_burst(runs: &Runs<'_>, g: usize, write: u64) -> Option<Finding> {
     let burst: &RunResult = runs.burst.as_ref()?;
-    let minutes = &burst.resources[g + 1].minutes;
+    let minutes = &burst.resource(ResourceId::gsi(g)).minutes;
     let over: Vec<f64> = minutes
         .iter()
         .filter(|m| m.provisioned[Dim::Write as usize] > 0 && m.events(Dim::Write) == 0)

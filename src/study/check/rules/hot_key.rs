@@ -2,7 +2,7 @@
 
 use super::key_load::{load_numbers, top_label, top_share, KeyLoad};
 use super::shards::shard_effect;
-use super::{entities_phrase, resource_name, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use super::{entities_phrase, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
 use crate::format::{grouped, percent};
 use crate::model::Dim;
 use crate::scenario::KeyFact;
@@ -52,7 +52,7 @@ fn hot_key(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
         return None;
     }
     let ks = &sc.key_spaces[l.key_space];
-    let res = resource_name(sc, l.res);
+    let res = sc.resource_name(sc.layout().id(l.res));
     let severity = if ratio > 1.0 { Severity::Error } else { Severity::Warn };
     let unit = if l.dim == Dim::Write { "WCU" } else { "RCU" };
     let (throttle, share) = steady_throttle_evidence(runs, l.res, l.dim);

@@ -5,7 +5,7 @@ use super::numbers;
 use crate::limits::{PARTITION_READ_CAP, PARTITION_WRITE_CAP};
 use crate::model::request::{mean_bytes, CompiledPattern};
 use crate::model::Dim;
-use crate::scenario::{KeySpaceSpec, Op, Popularity, Scenario};
+use crate::scenario::{KeySpaceSpec, Op, Popularity, ResourceId, Scenario};
 use crate::units::MILLI;
 use std::collections::BTreeMap;
 
@@ -157,7 +157,7 @@ pub(super) fn index_write_units(sc: &Scenario, peaks: &[Option<f64>], g: usize) 
     for (p, peak) in sc.patterns.iter().zip(peaks) {
         let Some(rate) = *peak else { continue };
         let cp = CompiledPattern::new(sc, p);
-        for w in cp.gsi.iter().filter(|w| w.res == g + 1) {
+        for w in cp.gsi.iter().filter(|w| w.res == sc.layout().slot(ResourceId::gsi(g))) {
             u += rate * p.items as f64 * w.coverage * CompiledPattern::index_write_units(w, mean_bytes(p.size)) as f64 / MILLI as f64;
         }
     }

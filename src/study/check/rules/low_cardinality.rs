@@ -6,7 +6,7 @@ use super::{entities_phrase, numbers, steady_throttle_evidence, units, Context, 
 use crate::format::percent;
 use crate::limits::PARTITION_WRITE_CAP;
 use crate::model::Dim;
-use crate::scenario::{CardinalityFrom, KeyFact};
+use crate::scenario::{CardinalityFrom, KeyFact, ResourceId};
 
 /// GSI partition keys with fewer values than this are low-cardinality (the design skill's
 /// "GSI partition key has < 100 unique values").
@@ -87,7 +87,7 @@ fn low_cardinality(runs: &Runs<'_>, loads: &[KeyLoad], g: usize, key_space: usiz
     let gsi = &sc.gsis[g];
     let ks = &sc.key_spaces[key_space];
     let who = entities_phrase(sc, g + 1, key_space);
-    let l = loads.iter().find(|l| l.res == g + 1 && l.key_space == key_space && l.dim == Dim::Write);
+    let l = loads.iter().find(|l| l.res == sc.layout().slot(ResourceId::gsi(g)) && l.key_space == key_space && l.dim == Dim::Write);
     let (load, base) = l.map_or((0.0, 0.0), |l| (l.units_per_s, l.base_rate));
     let cap = PARTITION_WRITE_CAP as f64;
     let at_rate = if load > 0.0 { base * cap / load } else { f64::INFINITY };

@@ -37,7 +37,7 @@ use super::{burst_scenario, steady_scenario, window, Phase, Runs};
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
 use crate::model::Dim;
-use crate::scenario::{AutoscalingSpec, CapacitySpec, KeyFact, Scenario};
+use crate::scenario::{AutoscalingSpec, CapacitySpec, KeyFact, ResourceId, Scenario};
 use crate::units::MILLI;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -255,14 +255,6 @@ fn resource_key_spaces(sc: &Scenario, name: Option<&str>) -> Vec<usize> {
 
 const SKILL: &str = "AWS dynamodb-design skill (seeds/004)";
 
-fn resource_name(sc: &Scenario, res: usize) -> String {
-    if res == 0 {
-        sc.table.name.clone()
-    } else {
-        sc.gsis[res - 1].name.clone()
-    }
-}
-
 fn numbers(v: &[(&str, f64)]) -> BTreeMap<String, f64> {
     v.iter().map(|(k, x)| ((*k).to_string(), *x)).collect()
 }
@@ -372,19 +364,14 @@ fn offered_per_s(r: &RunResult, from: usize) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// The capacity settings of resource `res` (0 the table, `g + 1` GSI `g`).
-fn capacity_of(sc: &Scenario, res: usize) -> (CapacitySpec, Option<&AutoscalingSpec>) {
-    if res == 0 {
-        (sc.table.capacity, sc.table.autoscaling.as_ref())
-    } else {
-        (sc.gsis[res - 1].capacity, sc.gsis[res - 1].autoscaling.as_ref())
-    }
+/// The capacity settings of the table or GSI `id`.
+fn capacity_of(sc: &Scenario, id: ResourceId) -> (CapacitySpec, Option<&AutoscalingSpec>) {
+    (*sc.capacity_of(id), sc.autoscaling_of(id))
 }
 
-/// Sets resource `res`'s provisioned units of dimension `d` in `s`.
-fn set_units(s: &mut Scenario, res: usize, d: usize, units: u64) {
-    let cap = if res == 0 { &mut s.table.capacity } else { &mut s.gsis[res - 1].capacity };
-    if let CapacitySpec::Provisioned { read, write } = cap {
+/// Sets the table's or GSI `id`'s provisioned units of dimension `d` in `s`.
+fn set_units(s: &mut Scenario, id: ResourceId, d: usize, units: u64) {
+    if let CapacitySpec::Provisioned { read, write } = s.capacity_mut(id) {
         if d == 0 {
             *read = units;
         } else {

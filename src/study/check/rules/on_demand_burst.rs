@@ -1,8 +1,7 @@
 //! `on-demand-steady`: an on-demand table or GSI that throttles at the steady peak or in the burst.
 
 use super::{
-    burst_scenario, judged_effect, numbers, resource_name, steady_scenario, units, window, Context, Evidence, Finding, Phase, Rule, Runs,
-    Severity,
+    burst_scenario, judged_effect, numbers, steady_scenario, units, window, Context, Evidence, Finding, Phase, Rule, Runs, Severity,
 };
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
@@ -59,8 +58,9 @@ fn on_demand_phase(runs: &Runs<'_>, phase: Phase, run: &RunResult, from: usize) 
         ("on-demand-steady", "the steady peak from the first second".to_string())
     };
     let mut out = Vec::new();
-    for (res, r) in run.resources.iter().enumerate().take(1 + sc.gsis.len()) {
-        let cap = if res == 0 { sc.table.capacity } else { sc.gsis[res - 1].capacity };
+    for res in sc.layout().table_and_gsis() {
+        let r = run.resource(res);
+        let cap = *sc.capacity_of(res);
         let CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } = cap else { continue };
         let events: u64 = r.minutes[from.min(r.minutes.len())..].iter().map(|m| m.events(Dim::Read) + m.events(Dim::Write)).sum();
         if events == 0 {
@@ -79,17 +79,13 @@ fn on_demand_phase(runs: &Runs<'_>, phase: Phase, run: &RunResult, from: usize) 
         let (wr, ww) = (want(Dim::Read, warm_read), want(Dim::Write, warm_write));
         let mut s = if phase == Phase::Burst { burst_scenario(sc, &runs.peaks) } else { steady_scenario(sc, &runs.peaks) };
         // Warm from the start: a pre-warm finished before the traffic arrives.
-        s.actions.retain(|x| !matches!(x.action, crate::scenario::Action::Prewarm { index, .. } if index.map_or(0, |g| g + 1) == res));
+        s.actions.retain(|x| !(matches!(x.action, crate::scenario::Action::Prewarm { .. }) && x.action.target() == Some(res)));
         let warmed = CapacitySpec::OnDemand { warm_read: wr, warm_write: ww, max_read, max_write, table_quota };
-        if res == 0 {
-            s.table.capacity = warmed;
-        } else {
-            s.gsis[res - 1].capacity = warmed;
-        }
+        *s.capacity_mut(res) = warmed;
         let rerun = runs.simulate(&s, false);
         let (a2, t2, _) = window(&rerun, from, usize::MAX);
         let after = if a2 == 0 { 0.0 } else { t2 as f64 / a2 as f64 };
-        let name = resource_name(sc, res);
+        let name = sc.resource_name(res);
         out.push(Finding {
             id: id.into(),
             severity: Severity::Error,

@@ -61,7 +61,7 @@ fn retry_storm(runs: &Runs<'_>) -> Option<Finding> {
             for d in [Dim::Read, Dim::Write] {
                 let e: u64 = res.minutes.iter().map(|m| m.throttle_events[reason as usize][d as usize]).sum();
                 if e > 0 && cause.as_ref().is_none_or(|c| e > c.0) {
-                    cause = Some((e, format!("{} on {}", reason.api_reason(res.kind == crate::ResourceKind::Gsi, d), res.name)));
+                    cause = Some((e, format!("{} on {}", reason.api_reason(res.kind() == crate::ResourceKind::Gsi, d), res.name)));
                 }
             }
         }

@@ -3,7 +3,7 @@
 use super::hot_key::NEAR_CAP;
 use super::key_load::{load_numbers, KeyLoad};
 use super::shards::shard_effect;
-use super::{resource_name, steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
+use super::{steady_throttle_evidence, units, Context, Evidence, Finding, Rule, Runs, Severity, SKILL};
 use crate::format::grouped;
 use crate::model::Dim;
 use crate::scenario::Popularity;
@@ -44,7 +44,7 @@ fn sequential(runs: &Runs<'_>, l: &KeyLoad) -> Option<Finding> {
     let sc = runs.sc;
     let ks = &sc.key_spaces[l.key_space];
     let Popularity::Sequential(period) = ks.popularity else { return None };
-    let res = resource_name(sc, l.res);
+    let res = sc.resource_name(sc.layout().id(l.res));
     let ratio = l.units_per_s / l.cap();
     // Writes on a time-ordered key are the smell (all of them go to the current period);
     // reads of the current period only when they near the cap.

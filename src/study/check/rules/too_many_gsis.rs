@@ -41,7 +41,7 @@ fn too_many_gsis(runs: &Runs<'_>) -> Option<Finding> {
     let r = &runs.steady;
     let sum = |res: usize| r.resources.get(res).map_or(0, |x| x.minutes.iter().map(|m| m.consumed[Dim::Write as usize]).sum::<u64>());
     let table = sum(0);
-    let index: u64 = (1..=sc.gsis.len()).map(sum).sum();
+    let index: u64 = sc.layout().gsi_slots().map(sum).sum();
     let ratio = if table == 0 { 0.0 } else { index as f64 / table as f64 };
     let unqueried: Vec<&str> = sc
         .gsis
