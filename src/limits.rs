@@ -61,6 +61,10 @@ pub const ON_DEMAND_DEFAULT_WARM_READ: u64 = 12_000;
 pub const ON_DEMAND_DEFAULT_WARM_WRITE: u64 = 4_000;
 /// Default per-table throughput quota, units a second per dimension (§5, §6.1).
 pub const DEFAULT_TABLE_QUOTA: u64 = 40_000;
+/// Default account-level quota on provisioned capacity per Region, units a second per
+/// dimension, summed over every provisioned table and GSI (Developer Guide, ServiceQuotas;
+/// DescribeLimits' AccountMax{Read,Write}CapacityUnits).
+pub const DEFAULT_ACCOUNT_QUOTA: u64 = 80_000;
 /// Switches from provisioned to on-demand allowed in a rolling 24 hours (§5; "Considerations
 /// when switching capacity modes").
 pub const MAX_SWITCHES_TO_ON_DEMAND_PER_DAY: usize = 4;

@@ -150,6 +150,9 @@ pub struct CapacityEvent {
     pub time_s: u64,
     /// Table or index name.
     pub resource: String,
+    /// Which of the table's resources (not in JSON: `resource` names it there).
+    #[serde(skip)]
+    pub id: ResourceId,
     /// What happened.
     pub action: CapacityAction,
     /// Read or write (empty in JSON when it concerns neither).

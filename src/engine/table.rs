@@ -44,7 +44,8 @@ impl Effects<'_> {
         new: f64,
         detail: String,
     ) {
-        self.events.push(CapacityEvent { time_s: s, resource: table.res[r].name().to_string(), action, dimension, old, new, detail });
+        let (resource, id) = (table.res[r].name().to_string(), table.layout.id(r));
+        self.events.push(CapacityEvent { time_s: s, resource, id, action, dimension, old, new, detail });
     }
 }
 
@@ -73,6 +74,9 @@ pub(super) struct Table<'a> {
     entity_names: Vec<String>,
     /// The admission's per-resource scratch, sized by partitions.
     pub(super) scratch: Scratch,
+    /// Per resource: the units of a raise in flight (an UpdateTable called, not yet done), by
+    /// dimension; 0 when none. A raise holds its quota from the call.
+    raising: Vec<[u64; 2]>,
 }
 
 impl<'a> Table<'a> {
@@ -161,6 +165,7 @@ impl<'a> Table<'a> {
             ttl: t.ttl.map(|spec| Ttl::new(spec, 1 + sc.gsis.len(), duration_s.div_ceil(60) as usize)),
             entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
+            raising: vec![[0; 2]; res.len()],
             res,
         }
     }
@@ -178,7 +183,14 @@ impl<'a> Table<'a> {
     /// What completes at second `s` on resource `r`.
     pub(super) fn complete(&mut self, s: u64, r: usize, what: Completion, fx: &mut Effects<'_>) {
         let cmds = match what {
-            Completion::Update { units, action } => self.ctl[r].update_done(&self.res[r], units, action),
+            Completion::Update { units, action } => {
+                for d in Dim::ALL {
+                    if units[d as usize].is_some() {
+                        self.raising[r][d as usize] = 0;
+                    }
+                }
+                self.ctl[r].update_done(&self.res[r], units, action)
+            }
             Completion::Prewarm { units } => self.ctl[r].prewarm_done(&self.res[r], units),
             Completion::HeatSplit { at } => self.ctl[r].heat_split_done(&self.res[r], at),
             Completion::Switch { on_demand, units } => self.ctl[r].switch_mode(&self.res[r], on_demand, units),
@@ -277,7 +289,21 @@ impl<'a> Table<'a> {
                     self.res[r].split(index, at, frac);
                     self.split_followers(r, index, frac, fx);
                 }
-                CapacityCommand::Schedule { at_s, what } => fx.schedule.push(at_s, Scheduled::Completion { res: r, what }),
+                CapacityCommand::Schedule { at_s, what } => {
+                    if let Completion::Update { units, .. } = what {
+                        if let Some((d, old, new, detail)) = self.over_quota(r, units) {
+                            self.ctl[r].update_refused(units);
+                            fx.event(self, s, r, CapacityAction::RefusedQuota, Some(d), old as f64, new as f64, detail);
+                            continue;
+                        }
+                        for d in Dim::ALL {
+                            if let Some(u) = units[d as usize].filter(|&u| u > self.res[r].provisioned(d)) {
+                                self.raising[r][d as usize] = u;
+                            }
+                        }
+                    }
+                    fx.schedule.push(at_s, Scheduled::Completion { res: r, what });
+                }
                 CapacityCommand::Event { action, dim, old, new, detail } => fx.event(self, s, r, action, dim, old, new, detail),
                 CapacityCommand::Register => {
                     let more = self.ctl[r].register(s, &self.res[r]);
@@ -285,6 +311,45 @@ impl<'a> Table<'a> {
                 }
             }
         }
+    }
+
+    /// Would an UpdateTable of resource `r` to `units` take the table and its GSIs past a
+    /// quota on provisioned capacity ([`crate::scenario::AccountSpec`])? Each resource holds
+    /// its provisioned units or the raise it has in flight, whichever is more. Returns the
+    /// dimension refused, the units held and asked, and the words naming the quota and what
+    /// holds it. A replica is in another Region, under that Region's quotas: never refused.
+    fn over_quota(&self, r: usize, units: [Option<u64>; 2]) -> Option<(Dim, u64, u64, String)> {
+        if self.layout.id(r).kind() == ResourceKind::Replica {
+            return None;
+        }
+        let account = self.sc.account;
+        for d in Dim::ALL {
+            let i = d as usize;
+            let Some(new) = units[i] else { continue };
+            let held = |q: usize| if self.active[q] { self.res[q].provisioned(d).max(self.raising[q][i]) } else { 0 };
+            let old = held(r);
+            if new <= old {
+                continue;
+            }
+            let holders: Vec<(usize, u64)> =
+                self.layout.table_and_gsis().map(|id| self.layout.slot(id)).filter(|&q| q != r).map(|q| (q, held(q))).collect();
+            let total = new + holders.iter().map(|h| h.1).sum::<u64>();
+            if total <= account.limit(i) {
+                continue;
+            }
+            let (scope, quota) =
+                if total > account.table_max[i] { ("table-level", account.table_max[i]) } else { ("account-level", account.max[i]) };
+            let unit = ["RCU", "WCU"][i];
+            let mut held_by: Vec<String> =
+                holders.iter().filter(|h| h.1 > 0).map(|&(q, u)| format!("{} {u}", self.res[q].name())).collect();
+            held_by.insert(0, format!("{} {old}", self.res[r].name()));
+            let detail = format!(
+                "UpdateTable to {new} {unit} failed (LimitExceededException): the {scope} quota of {quota} {unit} would be passed ({total}); held: {}",
+                held_by.join(", ")
+            );
+            return Some((d, old, new, detail));
+        }
+        None
     }
 
     /// Partition `index` of resource `r` has split, `frac` of it going to the new one: what

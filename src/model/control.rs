@@ -36,7 +36,7 @@ pub(crate) struct ControlSettings {
 }
 
 /// Something that completes later.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Completion {
     /// An UpdateTable completes with these provisioned units.
     Update {
@@ -341,6 +341,15 @@ impl CapacityController {
                 ]
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// An UpdateTable failed (LimitExceededException): nothing is in flight for its dimensions.
+    pub(crate) fn update_refused(&mut self, units: [Option<u64>; 2]) {
+        for d in Dim::ALL {
+            if units[d as usize].is_some() {
+                self.updating[d as usize] = false;
+            }
         }
     }
 

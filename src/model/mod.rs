@@ -60,6 +60,9 @@ pub enum CapacityAction {
     RefusedDecrease,
     /// A `set_capacity` found the table on-demand.
     RefusedSetCapacity,
+    /// A raise (`set_capacity`, auto scaling) past the table-level or account-level quota on
+    /// provisioned capacity failed (LimitExceededException); the capacity stays.
+    RefusedQuota,
     /// A scheduled scaling action changed a scalable target's min, max or target.
     SetAutoscaling,
     /// The capacity mode changed (`old` and `new`: 0 provisioned, 1 on-demand).
@@ -90,6 +93,7 @@ impl CapacityAction {
             CapacityAction::SetCapacity => "set_capacity",
             CapacityAction::RefusedDecrease => "refused_decrease",
             CapacityAction::RefusedSetCapacity => "refused_set_capacity",
+            CapacityAction::RefusedQuota => "refused_quota",
             CapacityAction::SetAutoscaling => "set_autoscaling",
             CapacityAction::SwitchMode => "switch_mode",
             CapacityAction::Prewarm => "prewarm",

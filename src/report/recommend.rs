@@ -216,6 +216,15 @@ impl Render for Recommendation {
                 );
             }
         }
+        let past: Vec<&str> = self.candidates.iter().filter_map(|c| c.past_quota.as_deref()).collect();
+        if let Some(first) = past.first() {
+            let _ = writeln!(
+                o,
+                "quota: {} candidate{} refused, AWS would not provision them (the first: {first}); state a raised quota in [account] to consider them",
+                past.len(),
+                if past.len() == 1 { "" } else { "s" }
+            );
+        }
         for k in &self.kept {
             let _ = writeln!(o, "kept: {k}");
         }

@@ -6,7 +6,7 @@
 //! split-for-heat thresholds, propagation delay); DynamoDB's own numbers are in
 //! [`crate::limits`].
 
-use crate::limits::{DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE};
+use crate::limits::{DEFAULT_ACCOUNT_QUOTA, DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE};
 use crate::time::SimDuration;
 
 /// `scenario.start`: 2026-01-01T00:00:00Z (a Thursday; UTC midnight), as Unix seconds.
@@ -61,6 +61,10 @@ pub const WARM_READ: u64 = ON_DEMAND_DEFAULT_WARM_READ;
 pub const WARM_WRITE: u64 = ON_DEMAND_DEFAULT_WARM_WRITE;
 /// `capacity.table_quota` of an on-demand table.
 pub const TABLE_QUOTA: u64 = DEFAULT_TABLE_QUOTA;
+/// `account.max_{read,write}_capacity_units`: the account-level quota on provisioned capacity.
+pub const ACCOUNT_MAX_UNITS: u64 = DEFAULT_ACCOUNT_QUOTA;
+/// `account.table_max_{read,write}_capacity_units`: the table-level quota, GSIs included.
+pub const TABLE_MAX_UNITS: u64 = DEFAULT_TABLE_QUOTA;
 /// `autoscaling.alarm_delay`: from an alarm's last datapoint to the scaling action (§6.2).
 pub const ALARM_DELAY: SimDuration = SimDuration::from_secs(90);
 /// `autoscaling.*.scale_in_cooldown` and `scale_out_cooldown`.
@@ -156,6 +160,10 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("table.capacity.warm_read", "12000"),
     ("table.capacity.warm_write", "4000"),
     ("table.capacity.table_quota", "40000"),
+    ("account.max_read_capacity_units", "80000"),
+    ("account.max_write_capacity_units", "80000"),
+    ("account.table_max_read_capacity_units", "40000"),
+    ("account.table_max_write_capacity_units", "40000"),
     ("gsi.projection", "\"all\""),
     ("gsi.coverage", "1"),
     ("gsi.correlated", "false"),

@@ -96,6 +96,34 @@ pub struct Scenario {
     pub replicas: Vec<ReplicaSpec>,
     /// What validation noted of a scenario that loads: warnings and the guesses it rests on.
     pub notes: Vec<Note>,
+    /// The account's provisioned-capacity quotas in the Region.
+    pub account: AccountSpec,
+}
+
+/// `[account]`: provisioned-capacity quotas, units per second by dimension (read, write).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccountSpec {
+    /// The most the account may provision over every table and GSI in the Region.
+    pub max: [u64; 2],
+    /// The most one table may provision, its GSIs included.
+    pub table_max: [u64; 2],
+}
+
+impl Default for AccountSpec {
+    /// AWS's default quotas.
+    fn default() -> Self {
+        Self { max: [defaults::ACCOUNT_MAX_UNITS; 2], table_max: [defaults::TABLE_MAX_UNITS; 2] }
+    }
+}
+
+impl AccountSpec {
+    /// The quota a table's provisioned sum must stay within in dimension `d`: the smaller of
+    /// the table-level and the account-level (the scenario's one table is the account's
+    /// only provisioned table).
+    #[must_use]
+    pub fn limit(&self, d: usize) -> u64 {
+        self.table_max[d].min(self.max[d])
+    }
 }
 
 /// `[[replica]]`: a replica of the table in another region.

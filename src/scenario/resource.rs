@@ -206,6 +206,36 @@ impl Scenario {
         }
     }
 
+    /// The provisioned units of the table and its GSIs at the start, read and write (on-demand
+    /// resources hold none; GSIs created during the run count, as they will hold theirs).
+    #[must_use]
+    pub fn provisioned_at_start(&self) -> [u64; 2] {
+        let mut sum = [0u64; 2];
+        for id in self.layout().table_and_gsis() {
+            if let CapacitySpec::Provisioned { read, write } = *self.capacity_of(id) {
+                sum = [sum[0].saturating_add(read), sum[1].saturating_add(write)];
+            }
+        }
+        sum
+    }
+
+    /// Does the table with its GSIs provision more at the start than `[account]`'s quotas
+    /// allow (a setting built by a study, not read from a file, which validation refuses)? The
+    /// words: what it provisions and the quota it passes.
+    #[must_use]
+    pub fn past_quota_at_start(&self) -> Option<String> {
+        let have = self.provisioned_at_start();
+        (0..2).find(|&d| have[d] > self.account.limit(d)).map(|d| {
+            let (unit, key) = [("RCU", "read"), ("WCU", "write")][d];
+            let (scope, quota, field) = if have[d] > self.account.table_max[d] {
+                ("table-level", self.account.table_max[d], format!("table_max_{key}_capacity_units"))
+            } else {
+                ("account-level", self.account.max[d], format!("max_{key}_capacity_units"))
+            };
+            format!("{} {unit} provisioned, past the {scope} quota of {quota} {unit} ([account] {field})", have[d])
+        })
+    }
+
     /// The auto-scaling settings of `id`: a GSI's own, else the table's (its replicas share
     /// them).
     #[must_use]

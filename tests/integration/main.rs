@@ -26,6 +26,7 @@ mod measured; // the real service's published measurements, reproduced by the de
 mod memory; // the guard's memory estimate against the measured peak
 mod prices; // a bill per region against the figure its price source worked
 mod properties; // invariants over generated scenarios (proptest)
+mod quotas; // the Region's provisioned-capacity quotas: raises refused, quotas stated below what is provisioned refused
 mod readme; // every command README shows runs
 mod recommend; // the capacity search against a random search of 256 candidates
 mod release; // the release path here: workflows and action parse, the install script checks a build, the action's step on a local binary

@@ -16,6 +16,9 @@ use std::collections::BTreeMap;
 pub struct ResourceSummary {
     /// Name.
     pub name: String,
+    /// Which of the table's resources (not in JSON: `name` and `kind` say it there).
+    #[serde(skip)]
+    pub id: crate::scenario::ResourceId,
     /// Table or GSI.
     pub kind: ResourceKind,
     /// Capacity mode at the end of the run.
@@ -260,6 +263,7 @@ pub(super) fn resources_of(sc: &Scenario, r: &RunResult) -> Vec<ResourceSummary>
                 throttling: spans,
                 no_history,
                 name: res.name.clone(),
+                id: res.id,
                 kind: res.kind(),
                 mode: res.final_mode,
                 partitions: last.partitions,

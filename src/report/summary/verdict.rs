@@ -6,7 +6,7 @@ use super::resources::{ResourceSummary, ThrottleSpan};
 use super::Summary;
 use crate::engine::ResourceKind;
 use crate::format::{clock, elapsed, grouped, percent, usd, usd_window, window};
-use crate::model::{CapacityMode, Dim, Reason, ThrottlingReason};
+use crate::model::{CapacityAction, CapacityMode, Dim, Reason, ThrottlingReason};
 use serde::{Deserialize, Serialize};
 
 /// The throttled share of attempts (and of requests failed) a design may reach and still hold,
@@ -111,6 +111,16 @@ fn reason_words(reason: ThrottlingReason, r: &ResourceSummary) -> String {
     }
 }
 
+/// Raises of `r` in `dim` that a quota refused, in words (empty when none): how many, and
+/// the last one's quota and holders.
+fn quota_refusals(s: &Summary, r: &ResourceSummary, dim: Dim) -> String {
+    let refused: Vec<_> =
+        s.capacity_events.iter().filter(|e| e.action == CapacityAction::RefusedQuota && e.id == r.id && e.dimension == Some(dim)).collect();
+    let Some(last) = refused.last() else { return String::new() };
+    let n = refused.len();
+    format!("; {} raise{} refused by a capacity quota, the last: {}", grouped(n as u64), if n == 1 { "" } else { "s" }, last.detail)
+}
+
 fn kind_word(r: &ResourceSummary) -> &'static str {
     match r.kind {
         ResourceKind::Gsi => "index",
@@ -190,6 +200,7 @@ impl Verdict {
             if r.kind == ResourceKind::Gsi && span.dimension == Dim::Write {
                 why.push_str(" — a GSI that cannot take its index writes throttles the writes to its base table (back-pressure)");
             }
+            why.push_str(&quota_refusals(s, r, span.dimension));
             line(Topic::Why, why);
         }
         let failed: Vec<String> = [

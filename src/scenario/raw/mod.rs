@@ -61,6 +61,28 @@ pub struct RawScenario {
     /// Global tables: a replica of the table in another region.
     #[serde(default)]
     pub replica: Vec<RawReplica>,
+    /// The account's provisioned-capacity quotas in the table's Region.
+    #[serde(default)]
+    pub account: RawAccount,
+}
+
+/// `[account]`: the provisioned-capacity quotas of the account in the table's Region, named
+/// as DescribeLimits names them. An UpdateTable (a `set_capacity` action, an auto-scaling
+/// raise) that would take the table and its GSIs past either quota fails with
+/// LimitExceededException: the resource keeps its capacity. Defaults are AWS's, raised to what
+/// the scenario provisions at the start when that is more (a table so provisioned has a
+/// raised quota).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAccount {
+    /// The most RCU the account may provision over every table and GSI in the Region; default 80000 (or the table's provisioned sum at the start, if more).
+    pub max_read_capacity_units: Option<i64>,
+    /// The most WCU the account may provision over every table and GSI in the Region; default 80000 (or the table's provisioned sum at the start, if more).
+    pub max_write_capacity_units: Option<i64>,
+    /// The most RCU one table may provision, its GSIs included; default 40000 (or the table's provisioned sum at the start, if more).
+    pub table_max_read_capacity_units: Option<i64>,
+    /// The most WCU one table may provision, its GSIs included; default 40000 (or the table's provisioned sum at the start, if more).
+    pub table_max_write_capacity_units: Option<i64>,
 }
 
 /// `[[replica]]`: a replica of the table in another region (global tables, version 2019.11.21).

@@ -1,6 +1,7 @@
 //! From [`RawScenario`] to [`Scenario`]: every range check, every cross-reference, every problem
 //! collected with its key path and located in the text.
 
+mod account;
 mod actions;
 mod bulk;
 mod client;
@@ -18,8 +19,8 @@ pub(crate) use names::is_format_char;
 use super::locate::{line_col, KeyPath, Locator};
 use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario};
 use super::{
-    defaults, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Note, NoteKind, Op, Problem, RateShape, ReplicaSpec,
-    Scenario, ScenarioError, SimDuration, TableSpec,
+    defaults, AccountSpec, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Note, NoteKind, Op, Problem, RateShape,
+    ReplicaSpec, Scenario, ScenarioError, SimDuration, TableSpec,
 };
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
@@ -213,9 +214,11 @@ pub fn validate(raw: RawScenario, path: &Path) -> Result<Scenario, ScenarioError
     check(raw, "", &Locator::new(""), path, &LoadOptions::default())
 }
 
-fn check(raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
+fn check(mut raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
     let mut v = Validator { problems: Vec::new(), notes: Vec::new(), locator, path, options };
+    let account = std::mem::take(&mut raw.account);
     let mut scenario = v.scenario(raw, text);
+    scenario.account = v.account(&account, &scenario);
     if v.problems.is_empty() {
         v.unused_indexes(&scenario);
         v.reservations_outside(&scenario);
@@ -464,6 +467,7 @@ impl Validator<'_, '_> {
             dax,
             replicas,
             notes: Vec::new(),
+            account: AccountSpec::default(),
         }
     }
 

@@ -84,8 +84,9 @@ pub struct RecommendOptions {
 impl RecommendOptions {
     /// Whether a candidate's figures hold: throttled attempts within `max_throttle` and failed
     /// requests within `max_failed` (the one judgement every step of the search uses).
+    /// A setting past the account's quotas never holds: AWS would refuse it.
     fn holds(&self, e: &Eval) -> bool {
-        e.throttled <= self.max_throttle && e.failed_share <= self.max_failed
+        e.past_quota.is_none() && e.throttled <= self.max_throttle && e.failed_share <= self.max_failed
     }
 }
 
@@ -311,6 +312,9 @@ pub struct Candidate {
     pub worst: Option<why::Worst>,
     /// Why it was not picked (none for the pick).
     pub why_not: Option<String>,
+    /// It provisions past `[account]`'s quotas (AWS refuses the UpdateTable): what and which.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub past_quota: Option<String>,
 }
 
 /// The recommendation.
@@ -440,6 +444,7 @@ impl<'a> Search<'a> {
             screened: e.screened,
             worst: e.worst,
             why_not: None,
+            past_quota: e.past_quota,
         });
         let c = &self.candidates[self.candidates.len() - 1];
         self.usages.push(reservable(c).then_some(e.usage));
@@ -608,6 +613,7 @@ impl<'a> Search<'a> {
             screened: false,
             worst: c.worst.clone(),
             why_not: None,
+            past_quota: c.past_quota.clone(),
         };
         self.candidates.push(candidate);
         self.usages.push(None);

@@ -25,6 +25,8 @@ pub(super) struct Eval {
     pub(super) screened: bool,
     /// Where the run throttled most (none screened, or none throttled).
     pub(super) worst: Option<super::why::Worst>,
+    /// The setting provisions past the account's quotas: AWS would refuse it.
+    pub(super) past_quota: Option<String>,
 }
 
 /// Monthly cost of read and of write capacity in `b`.
@@ -55,6 +57,7 @@ pub(super) fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_
             by_dimension,
             screened: false,
             worst: super::why::worst(&r),
+            past_quota: sc.past_quota_at_start(),
         },
         r,
     )
@@ -75,6 +78,7 @@ pub(super) fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eva
         complete: true,
         screened: true,
         worst: None,
+        past_quota: sc.past_quota_at_start(),
     }
 }
 

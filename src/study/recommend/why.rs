@@ -43,6 +43,9 @@ pub(super) fn worst(r: &RunResult) -> Option<Worst> {
 
 /// Why candidate `c` was not picked, given the pick (if any), the limits and the run's start.
 pub(super) fn why_not(c: &Candidate, pick: Option<&Candidate>, max_throttle: f64, max_failed: f64, start_unix_s: i64) -> String {
+    if let Some(q) = &c.past_quota {
+        return format!("refused by a quota: {q}; state a raised quota in [account] to consider it");
+    }
     if !c.within_limit {
         let throttled = format!(
             "{}{} of attempts throttled (limit {})",

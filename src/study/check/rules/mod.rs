@@ -16,6 +16,7 @@ mod all_projection;
 mod autoscaling_lag;
 mod bulk_sorted;
 mod capacity_below_peak;
+mod capacity_quota;
 mod dax_pays;
 mod fixed_provisioned;
 mod gsi_back_pressure;
@@ -180,12 +181,13 @@ impl<'a> Context<'a> {
 }
 
 /// Every rule, in the order its findings are reported within a severity.
-pub static RULES: [&dyn Rule; 18] = [
+pub static RULES: [&dyn Rule; 19] = [
     &low_cardinality::LowCardinality,
     &sequential::Sequential,
     &hot_key::HotKey,
     &capacity_below_peak::CapacityBelowPeak,
     &autoscaling_lag::AutoscalingLag,
+    &capacity_quota::CapacityQuota,
     &gsi_back_pressure::GsiBackPressure,
     &too_many_gsis::TooManyGsis,
     &unwritten_index::UnwrittenIndex,

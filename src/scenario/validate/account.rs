@@ -1,0 +1,56 @@
+//! `[account]`: the Region's provisioned-capacity quotas, each at least what the table and its
+//! GSIs provision at the start.
+
+use super::Validator;
+use crate::scenario::locate::KeyPath;
+use crate::scenario::raw::RawAccount;
+use crate::scenario::{defaults, AccountSpec, NoteKind, Scenario};
+
+impl Validator<'_, '_> {
+    /// The quotas of `raw`: a quota stated below what `sc`'s table and GSIs provision at the
+    /// start is refused (AWS would have refused the CreateTable or UpdateTable that set it); a
+    /// default below it is raised to it, with an assumption note.
+    pub(super) fn account(&mut self, raw: &RawAccount, sc: &Scenario) -> AccountSpec {
+        let at = KeyPath::root().key("account");
+        let provisioned = sc.provisioned_at_start();
+        let mut quota = |key: &str, stated: Option<i64>, default: u64, d: usize, scope: &str| {
+            let at = at.key(key);
+            let unit = ["RCU", "WCU"][d];
+            let have = provisioned[d];
+            match stated {
+                Some(x) => {
+                    let q = self.units(&at, x, "a capacity quota");
+                    if q < have {
+                        self.err(
+                            &at,
+                            format!(
+                                "the {scope} quota of {q} {unit} is below the {have} {unit} the table and its GSIs provision at the start: AWS refuses the UpdateTable that would set them"
+                            ),
+                        );
+                    }
+                    q
+                }
+                None if have > default => {
+                    // Said where the capacity is, as the quota's key is not in the file.
+                    let capacity = KeyPath::root().key("table").key("capacity");
+                    self.note(
+                        NoteKind::Assumption,
+                        &capacity,
+                        format!("the {scope} quota ([account] {key}) is taken as raised to {have} {unit}, what the table and its GSIs provision at the start (AWS's default is {default})"),
+                    );
+                    have
+                }
+                None => default,
+            }
+        };
+        let max = [
+            quota("max_read_capacity_units", raw.max_read_capacity_units, defaults::ACCOUNT_MAX_UNITS, 0, "account-level"),
+            quota("max_write_capacity_units", raw.max_write_capacity_units, defaults::ACCOUNT_MAX_UNITS, 1, "account-level"),
+        ];
+        let table_max = [
+            quota("table_max_read_capacity_units", raw.table_max_read_capacity_units, defaults::TABLE_MAX_UNITS, 0, "table-level"),
+            quota("table_max_write_capacity_units", raw.table_max_write_capacity_units, defaults::TABLE_MAX_UNITS, 1, "table-level"),
+        ];
+        AccountSpec { max, table_max }
+    }
+}

@@ -1,0 +1,233 @@
+//! The Region's provisioned-capacity quotas (`[account]`): a raise past the table-level or the
+//! account-level quota fails and the capacity stays; a quota below what is provisioned is
+//! refused; a table provisioned past a default rests on a raised quota. Every figure is worked
+//! by hand from the quotas (Developer Guide, ServiceQuotas; DescribeLimits).
+
+use crate::{run, run_summary, scenario};
+use ddbsim::scenario::parse_str;
+use ddbsim::{CapacityAction, Dim};
+use std::path::Path;
+
+/// A table of 100 RCU and 30,000 WCU with a GSI of 10 RCU and 8,000 WCU (38,000 WCU in all,
+/// within AWS's 40,000), a trickle of reads, and `set_capacity` of the table's write to 35,000
+/// at one minute; `account` is the `[account]` section.
+fn raise_to_35k(account: &str) -> String {
+    format!(
+        r#"
+[scenario]
+duration = "30m"
+[table]
+name = "T"
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 100, write = 30000 }}
+[keys.k]
+cardinality = 1000
+[keys.g]
+cardinality = 100
+[[gsi]]
+name = "G"
+partition_key = "g"
+capacity = {{ read = 10, write = 8000 }}
+[[pattern]]
+name = "r"
+op = "get_item"
+rate = {{ constant = 1 }}
+[[at]]
+time = "1m"
+set_capacity = {{ write = 35000 }}
+{account}
+"#
+    )
+}
+
+/// 35,000 + 8,000 = 43,000 WCU would pass the table-level 40,000: the UpdateTable fails at the
+/// minute it is called, the table keeps its 30,000 WCU to the end, and the event names the
+/// quota and what holds it.
+#[test]
+fn a_raise_past_the_table_quota_is_refused_and_the_capacity_stays() {
+    let s = run_summary(&scenario(&raise_to_35k("")));
+    let e: Vec<_> = s.capacity_events.iter().filter(|e| e.action == CapacityAction::RefusedQuota).collect();
+    assert_eq!(e.len(), 1, "{:?}", s.capacity_events);
+    assert_eq!((e[0].time_s, e[0].resource.as_str(), e[0].dimension, e[0].old, e[0].new), (60, "T", Some(Dim::Write), 30_000.0, 35_000.0));
+    assert!(e[0].detail.contains("table-level quota of 40000 WCU") && e[0].detail.contains("(43000)"), "{}", e[0].detail);
+    assert!(e[0].detail.contains("held: T 30000, G 8000"), "{}", e[0].detail);
+    assert!(!s.capacity_events.iter().any(|e| e.action == CapacityAction::SetCapacity));
+    assert_eq!(s.resources[0].provisioned_wcu, 30_000);
+}
+
+/// A raised table-level quota (50,000) lets the same raise through: 35,000 WCU at the end.
+/// An account-level quota of 40,000 under a table-level 60,000 refuses it, by that name.
+#[test]
+fn a_raised_quota_lets_it_through_and_the_account_quota_names_itself() {
+    let s = run_summary(&scenario(&raise_to_35k("[account]\ntable_max_write_capacity_units = 50000\n")));
+    assert!(!s.capacity_events.iter().any(|e| e.action == CapacityAction::RefusedQuota), "{:?}", s.capacity_events);
+    assert_eq!(s.resources[0].provisioned_wcu, 35_000);
+    let s = run_summary(&scenario(&raise_to_35k("[account]\nmax_write_capacity_units = 40000\ntable_max_write_capacity_units = 60000\n")));
+    let e = s.capacity_events.iter().find(|e| e.action == CapacityAction::RefusedQuota).expect("refused");
+    assert!(e.detail.contains("account-level quota of 40000 WCU"), "{}", e.detail);
+    assert_eq!(s.resources[0].provisioned_wcu, 30_000);
+}
+
+/// A quota stated below what the table and its GSIs provision at the start (38,000 WCU) is
+/// refused with the file, line and key; read quotas are untouched by it.
+#[test]
+fn a_quota_below_what_is_provisioned_is_refused_with_line_and_key() {
+    let text = raise_to_35k("[account]\ntable_max_write_capacity_units = 20000\n");
+    let line = text.lines().position(|l| l.starts_with("table_max_write")).unwrap() + 1;
+    let e = parse_str(&text, Path::new("q.toml")).unwrap_err().to_string();
+    assert!(e.contains(&format!("q.toml:{line}")) && e.contains("account.table_max_write_capacity_units"), "{e}");
+    assert!(e.contains("20000 WCU is below the 38000 WCU"), "{e}");
+}
+
+/// A table of 49,999 RCU and a GSI of 1 (50,000 in all: past the default 40,000 table-level
+/// quota, within the 80,000 account-level) rests on a raised table-level quota of 50,000: one
+/// assumption note; a raise of the table to 50,001 (50,002 in all) is refused.
+#[test]
+fn a_table_provisioned_past_the_default_rests_on_a_raised_quota() {
+    let text = raise_to_35k("")
+        .replace("read = 100, write = 30000", "read = 49999, write = 100")
+        .replace("read = 10, write = 8000", "read = 1, write = 10")
+        .replace("set_capacity = { write = 35000 }", "set_capacity = { read = 50001 }");
+    let sc = scenario(&text);
+    let notes: Vec<String> = sc.notes.iter().map(|n| n.display(Path::new("t.toml"))).collect();
+    let quota: Vec<&String> = notes.iter().filter(|n| n.contains("quota")).collect();
+    assert_eq!(quota.len(), 1, "{notes:?}");
+    assert!(quota[0].contains("[account] table_max_read_capacity_units") && quota[0].contains("raised to 50000 RCU"), "{}", quota[0]);
+    let r = run(&sc);
+    let e = r.events.iter().find(|e| e.action == CapacityAction::RefusedQuota).expect("refused");
+    assert!(e.detail.contains("table-level quota of 50000 RCU") && e.detail.contains("(50002)"), "{}", e.detail);
+}
+
+/// Auto scaling at 70 % of a table that needs 35,000 WCU (8,750 4 KB puts a second) from
+/// 20,000 WCU: target tracking asks for more than 40,000 (35,000 / 0.7 = 50,000 once the
+/// consumption reaches 28,000), which the table-level quota refuses; provisioned capacity
+/// never passes 40,000, and the run throttles. With the quota raised to 60,000 it passes
+/// 40,000.
+#[test]
+fn auto_scaling_stops_at_the_quota() {
+    let text = |account: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "40m"
+[table]
+name = "T"
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 10, write = 20000 }}
+autoscaling = {{ write = {{ min = 20000, max = 60000, target = 70 }} }}
+[keys.k]
+cardinality = 1000000
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 4000
+rate = {{ constant = 8750 }}
+{account}
+"#
+        )
+    };
+    let r = run(&scenario(&text("")));
+    let most = r.resources[0].minutes.iter().map(|m| m.provisioned[1]).max().unwrap();
+    assert!(most <= 40_000, "provisioned {most} WCU");
+    let refused: Vec<_> = r.events.iter().filter(|e| e.action == CapacityAction::RefusedQuota).collect();
+    assert!(!refused.is_empty() && refused.iter().all(|e| e.new > 40_000.0 && e.old <= 40_000.0), "{refused:?}");
+    assert!(r.patterns[0].throttled_attempts > 0);
+    let raised = run(&scenario(&text("[account]\ntable_max_write_capacity_units = 60000\n")));
+    let most = raised.resources[0].minutes.iter().map(|m| m.provisioned[1]).max().unwrap();
+    assert!(most > 40_000, "provisioned {most} WCU under a 60,000 quota");
+    assert!(!raised.events.iter().any(|e| e.action == CapacityAction::RefusedQuota));
+}
+
+/// `check`: a table auto scaled to at most 30,000 WCU with a GSI auto scaled to at most
+/// 20,000 may be raised to 50,000 WCU together, past the table-level 40,000: a warning (a
+/// trickle of traffic raises nothing) naming both maxima and the quota; its reads (10 + 10
+/// RCU) pass nothing. With the quota raised to 50,000 in `[account]`, no finding.
+#[test]
+fn check_finds_maxima_past_the_quota() {
+    use ddbsim::cost::Catalog;
+    use ddbsim::study::check::{check, CheckOptions, Phase, Severity};
+    let text = |account: &str| {
+        format!(
+            r#"
+[scenario]
+duration = "10m"
+[table]
+name = "T"
+partition_key = "k"
+capacity = {{ mode = "provisioned", read = 10, write = 1000 }}
+autoscaling = {{ write = {{ min = 1000, max = 30000, target = 70 }} }}
+[keys.k]
+cardinality = 1000
+[keys.g]
+cardinality = 100
+[[gsi]]
+name = "G"
+partition_key = "g"
+capacity = {{ read = 10, write = 1000 }}
+autoscaling = {{ write = {{ min = 1000, max = 20000, target = 70 }} }}
+[[pattern]]
+name = "put"
+op = "put_item"
+rate = {{ constant = 1 }}
+[check]
+steady = "5m"
+{account}
+"#
+        )
+    };
+    let o = CheckOptions { phases: vec![Phase::Steady], base: ddbsim::RunOptions::default() };
+    let out = check(&scenario(&text("")), &o, &Catalog::builtin()).0;
+    let f: Vec<_> = out.findings.iter().filter(|f| f.id == "autoscaling-past-quota").collect();
+    assert_eq!(f.len(), 1, "{:#?}", out.findings);
+    assert_eq!(f[0].severity, Severity::Warn);
+    assert!(f[0].title.contains("raised to 50000 WCU, past the table-level quota of 40000 WCU"), "{}", f[0].title);
+    assert!(f[0].evidence[0].contains("T 30000 WCU, G 20000 WCU"), "{:?}", f[0].evidence);
+    assert_eq!((f[0].numbers["most_units"], f[0].numbers["quota_units"]), (50_000.0, 40_000.0));
+    let out = check(&scenario(&text("[account]\ntable_max_write_capacity_units = 50000\n")), &o, &Catalog::builtin()).0;
+    assert!(!out.findings.iter().any(|f| f.id == "autoscaling-past-quota"), "{:#?}", out.findings);
+}
+
+/// `recommend` under a table-level quota of 2,000 WCU for 3,000 one-KB puts a second (3,000
+/// WCU, more than the quota): every provisioned and auto-scaled candidate starts past the
+/// quota (AWS refuses it), so the pick is on-demand and each other says why. With the quota
+/// raised to 10,000, provisioned settings are offered again.
+#[test]
+fn recommend_keeps_within_the_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |quota: u64| {
+        format!(
+            "[scenario]\nduration = \"10m\"\n[table]\nname = \"T\"\npartition_key = \"k\"\ncapacity = {{ mode = \"provisioned\", read = 10, write = 1000 }}\n[keys.k]\ncardinality = 10000\n[[pattern]]\nname = \"put\"\nop = \"put_item\"\nrate = {{ constant = 3000 }}\n[account]\ntable_max_write_capacity_units = {quota}\n"
+        )
+    };
+    let pick = |quota: u64| {
+        let path = dir.path().join(format!("q{quota}.toml"));
+        std::fs::write(&path, text(quota)).unwrap();
+        let out = crate::ddbsim(&[
+            "recommend",
+            path.to_str().unwrap(),
+            "--json",
+            "--out",
+            dir.path().join(format!("o{quota}")).to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let cands = v["candidates"].as_array().unwrap().clone();
+        let pick = v["pick"].as_u64().map(|i| cands[i as usize].clone());
+        (pick, cands)
+    };
+    let (p, cands) = pick(2000);
+    assert_eq!(p.unwrap()["description"].as_str().unwrap(), "on-demand, table and GSIs");
+    let provisioned: Vec<_> = cands.iter().filter(|c| !c["description"].as_str().unwrap().starts_with("on-demand")).collect();
+    assert!(!provisioned.is_empty());
+    for c in provisioned {
+        let q = c["past_quota"].as_str().unwrap_or_else(|| panic!("{c}"));
+        assert!(q.contains("past the table-level quota of 2000 WCU"), "{q}");
+        assert_eq!(c["within_limit"], false);
+    }
+    let (_, cands) = pick(10_000);
+    let within: Vec<_> = cands
+        .iter()
+        .filter(|c| c["description"].as_str().unwrap().starts_with("provisioned: T 1 RCU / ") && c["past_quota"].is_null())
+        .collect();
+    assert!(!within.is_empty(), "{cands:#?}");
+}
