@@ -20,6 +20,7 @@ pub(crate) const MARKER: &str = ".ddbsim-output";
 /// Files ddbsim's commands write: a folder holding only these (and sub-folders) may be replaced.
 const KNOWN: &[&str] = &[
     MARKER,
+    "account.json",
     "summary.json",
     "timeseries.csv",
     "partitions.csv",
@@ -60,6 +61,12 @@ const KNOWN: &[&str] = &[
     "backtest.svg",
     "backtest.png",
 ];
+
+/// A table's data file in an account's folder (`ddbsim run DIR`): `STEM-summary.json`,
+/// `STEM-timeseries.csv` or `STEM-partitions.csv`.
+fn is_account_table_file(name: &str) -> bool {
+    ["-summary.json", "-timeseries.csv", "-partitions.csv"].iter().any(|s| name.len() > s.len() && name.ends_with(s))
+}
 
 /// A file of an output folder: its name and a writer of its contents.
 pub(crate) trait OutputFile {
@@ -234,7 +241,7 @@ impl OutputDir {
             let entry = entry.map_err(err(&self.dir))?;
             let kind = entry.file_type().map_err(err(&self.dir))?;
             let file = entry.file_name().to_string_lossy().into_owned();
-            if !kind.is_file() || !KNOWN.contains(&file.as_str()) {
+            if !kind.is_file() || !(KNOWN.contains(&file.as_str()) || is_account_table_file(&file)) {
                 return Err(other(
                     &self.dir,
                     format!("holds \"{file}\", which ddbsim did not write; ddbsim replaces its output folders whole: choose another --out"),

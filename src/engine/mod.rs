@@ -18,6 +18,7 @@
 //! Every minute, the [`crate::model::control`] controllers see the minute's consumption (auto
 //! scaling, on-demand growth, splits for heat and size) and return commands this loop applies.
 
+mod account;
 mod admission;
 mod attempt;
 pub(crate) mod draw;
@@ -28,6 +29,7 @@ mod table;
 mod ttl;
 
 pub use crate::scenario::{ResourceId, ResourceKind};
+pub use account::simulate_account;
 pub use result::{
     CapacityEvent, CollectionInfo, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceOutcome, RunOptions, RunResult,
     StopToken,
@@ -175,33 +177,52 @@ impl<'a> Simulation<'a> {
     }
 
     fn run(&mut self) {
-        self.table.register(&mut effects!(self));
-        let duration_s = self.run.duration_s;
-        for s in 0..duration_s {
-            self.scheduled(s);
-            self.table.backfills(s, &mut effects!(self), &mut self.traffic);
-            self.second(s);
-            self.paced_loads_done(s);
-            self.traffic.dax_second(s);
-            self.table.drain_buffers(s);
-            self.table.replicate(s, &mut self.rec.cur);
-            self.table.close_second(&mut self.rec.cur);
-            if (s + 1) % 60 == 0 {
-                self.end_minute(s / 60);
-                self.table.control_minute(s + 1, &mut effects!(self), &self.traffic);
-                if let Some(p) = &self.opts.progress {
-                    p.simulated(s + 1, duration_s);
-                }
-                if self.opts.stopped() {
-                    self.run.stopped = true;
-                    return;
-                }
-                if let Some(least_share) = self.over_limit() {
-                    self.run.given_up = Some(GivenUp { at_s: s + 1, least_share });
-                    return;
-                }
+        self.start();
+        for s in 0..self.run.duration_s {
+            if !self.step(s) {
+                return;
             }
         }
+        self.end();
+    }
+
+    /// Before the first second: the scalable targets are registered.
+    fn start(&mut self) {
+        self.table.register(&mut effects!(self));
+    }
+
+    /// Second `s`; `false` when the run stops at its end (stopped, or given up).
+    fn step(&mut self, s: u64) -> bool {
+        let duration_s = self.run.duration_s;
+        self.scheduled(s);
+        self.table.backfills(s, &mut effects!(self), &mut self.traffic);
+        self.second(s);
+        self.paced_loads_done(s);
+        self.traffic.dax_second(s);
+        self.table.drain_buffers(s);
+        self.table.replicate(s, &mut self.rec.cur);
+        self.table.close_second(&mut self.rec.cur);
+        if (s + 1).is_multiple_of(60) {
+            self.end_minute(s / 60);
+            self.table.control_minute(s + 1, &mut effects!(self), &self.traffic);
+            if let Some(p) = &self.opts.progress {
+                p.simulated(s + 1, duration_s);
+            }
+            if self.opts.stopped() {
+                self.run.stopped = true;
+                return false;
+            }
+            if let Some(least_share) = self.over_limit() {
+                self.run.given_up = Some(GivenUp { at_s: s + 1, least_share });
+                return false;
+            }
+        }
+        true
+    }
+
+    /// After the last second: a partial minute's record, and what was still waiting.
+    fn end(&mut self) {
+        let duration_s = self.run.duration_s;
         if !duration_s.is_multiple_of(60) {
             self.end_minute(duration_s / 60);
         }

@@ -77,6 +77,9 @@ pub(super) struct Table<'a> {
     /// Per resource: the units of a raise in flight (an UpdateTable called, not yet done), by
     /// dimension; 0 when none. A raise holds its quota from the call.
     raising: Vec<[u64; 2]>,
+    /// The other provisioned tables of the account in the same Region, and the units each
+    /// holds (an account run keeps them current; empty for a table alone).
+    pub(super) others: Vec<(String, [u64; 2])>,
 }
 
 impl<'a> Table<'a> {
@@ -166,6 +169,7 @@ impl<'a> Table<'a> {
             entity_names: sc.entities.iter().map(|e| e.name.clone()).collect(),
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
             raising: vec![[0; 2]; res.len()],
+            others: Vec::new(),
             res,
         }
     }
@@ -326,23 +330,28 @@ impl<'a> Table<'a> {
         for d in Dim::ALL {
             let i = d as usize;
             let Some(new) = units[i] else { continue };
-            let held = |q: usize| if self.active[q] { self.res[q].provisioned(d).max(self.raising[q][i]) } else { 0 };
-            let old = held(r);
+            let old = self.held(r, d);
             if new <= old {
                 continue;
             }
             let holders: Vec<(usize, u64)> =
-                self.layout.table_and_gsis().map(|id| self.layout.slot(id)).filter(|&q| q != r).map(|q| (q, held(q))).collect();
-            let total = new + holders.iter().map(|h| h.1).sum::<u64>();
-            if total <= account.limit(i) {
+                self.layout.table_and_gsis().map(|id| self.layout.slot(id)).filter(|&q| q != r).map(|q| (q, self.held(q, d))).collect();
+            let table_total = new + holders.iter().map(|h| h.1).sum::<u64>();
+            let total = table_total + self.others.iter().map(|o| o.1[i]).sum::<u64>();
+            let (scope, quota, total) = if table_total > account.table_max[i] {
+                ("table-level", account.table_max[i], table_total)
+            } else if total > account.max[i] {
+                ("account-level", account.max[i], total)
+            } else {
                 continue;
-            }
-            let (scope, quota) =
-                if total > account.table_max[i] { ("table-level", account.table_max[i]) } else { ("account-level", account.max[i]) };
+            };
             let unit = ["RCU", "WCU"][i];
             let mut held_by: Vec<String> =
                 holders.iter().filter(|h| h.1 > 0).map(|&(q, u)| format!("{} {u}", self.res[q].name())).collect();
             held_by.insert(0, format!("{} {old}", self.res[r].name()));
+            if scope == "account-level" {
+                held_by.extend(self.others.iter().filter(|o| o.1[i] > 0).map(|(n, u)| format!("table {n} {}", u[i])));
+            }
             let detail = format!(
                 "UpdateTable to {new} {unit} failed (LimitExceededException): the {scope} quota of {quota} {unit} would be passed ({total}); held: {}",
                 held_by.join(", ")
@@ -350,6 +359,21 @@ impl<'a> Table<'a> {
             return Some((d, old, new, detail));
         }
         None
+    }
+
+    /// The units resource `r` holds of the quota in `d`: its provisioned units, or a raise in
+    /// flight if more; none for a GSI not yet created or an on-demand resource.
+    fn held(&self, r: usize, d: Dim) -> u64 {
+        if self.active[r] {
+            self.res[r].provisioned(d).max(self.raising[r][d as usize])
+        } else {
+            0
+        }
+    }
+
+    /// The units the table and its GSIs hold of the Region's quota, read and write.
+    pub(super) fn held_units(&self) -> [u64; 2] {
+        Dim::ALL.map(|d| self.layout.table_and_gsis().map(|id| self.held(self.layout.slot(id), d)).sum())
     }
 
     /// Partition `index` of resource `r` has split, `frac` of it going to the new one: what

@@ -6,6 +6,7 @@
 //! [`RunReport`]: `summary.json`, `timeseries.csv`, `partitions.csv`, and unless charts are off,
 //! the charts and `report.html`.
 
+pub mod account;
 pub mod backtest;
 pub mod chart_data;
 pub mod check;

@@ -9,6 +9,7 @@ pub mod locate;
 pub mod raw;
 pub mod validate;
 
+mod account;
 mod action;
 mod client;
 mod entity;
@@ -29,6 +30,7 @@ use crate::time::SimDuration;
 use std::fmt;
 use std::path::PathBuf;
 
+pub use account::join_account;
 pub use action::{Action, ActionSpec};
 pub use client::ClientSpec;
 pub use entity::{EntityIndex, EntitySpec};

@@ -231,3 +231,90 @@ fn recommend_keeps_within_the_quota() {
         .collect();
     assert!(!within.is_empty(), "{cands:#?}");
 }
+
+/// The bundled account (`scenarios/account/`): three tables of 25,000 WCU (75,000 of the
+/// Region's 80,000). At 60 s orders asks for 30,000: 80,000 in all, allowed; it completes after
+/// the 10-minute partition-add latency (31 partitions needed, 26 held), at 660 s. At 120 s
+/// payments asks for 30,000: orders' raise holds its 30,000 from the call, so 85,000 would
+/// pass 80,000 and the UpdateTable fails. Orders' window: (25,000 × 660 + 30,000 × 540) / 3,600
+/// WCU-hours at $0.00065 = $5.9042, plus 100 RCU for a third of an hour at $0.00013.
+#[test]
+fn the_bundled_account_shares_its_quota() {
+    let mut tables: Vec<_> = ["orders", "payments", "sessions"]
+        .iter()
+        .map(|t| ddbsim::scenario::load(Path::new(&format!("scenarios/account/{t}.toml"))).unwrap())
+        .collect();
+    assert!(ddbsim::scenario::join_account(&mut tables).unwrap().is_empty());
+    let r = ddbsim::simulate_account(&tables, &ddbsim::RunOptions::default());
+    let refused = |i: usize| r[i].events.iter().filter(|e| e.action == CapacityAction::RefusedQuota).collect::<Vec<_>>();
+    assert!(refused(0).is_empty() && refused(2).is_empty());
+    let e = refused(1);
+    assert_eq!(e.len(), 1);
+    assert_eq!((e[0].time_s, e[0].old, e[0].new), (120, 25_000.0, 30_000.0));
+    assert!(
+        e[0].detail.contains(
+            "account-level quota of 80000 WCU would be passed (85000); held: payments 25000, table orders 30000, table sessions 25000"
+        ),
+        "{}",
+        e[0].detail
+    );
+    let set: Vec<_> = r[0].events.iter().filter(|e| e.action == CapacityAction::SetCapacity).collect();
+    assert_eq!(set.len(), 1);
+    assert_eq!((set[0].time_s, set[0].new), (660, 30_000.0));
+    let out = tempfile::tempdir().unwrap();
+    let o = crate::ddbsim(&["run", "scenarios/account", "--json", "--out", out.path().join("a").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let orders = v["tables"][0]["window_usd"].as_f64().unwrap();
+    let want = (25_000.0 * 660.0 + 30_000.0 * 540.0) / 3_600.0 * 0.00065 + 100.0 / 3.0 * 0.00013;
+    assert!((orders - want).abs() < 0.005, "orders {orders} vs {want}");
+    assert_eq!(v["tables"][1]["refused_raises"], 1);
+    for f in ["account.json", "orders-summary.json", "payments-timeseries.csv", "sessions-partitions.csv"] {
+        assert!(out.path().join("a").join(f).is_file(), "{f}");
+    }
+}
+
+/// A table alone runs as an account exactly as it runs by itself.
+#[test]
+fn a_table_alone_runs_as_an_account_as_by_itself() {
+    let sc = scenario(&raise_to_35k(""));
+    let alone = format!("{:?}", ddbsim::simulate(&sc, &ddbsim::RunOptions::default()));
+    let account = ddbsim::simulate_account(std::slice::from_ref(&sc), &ddbsim::RunOptions::default());
+    assert!(format!("{:?}", account[0]) == alone, "the account's run differs from the table's own");
+}
+
+/// Tables in different Regions do not share a quota: payments moved to us-west-2 gets its
+/// raise. A table name twice in a Region, different clocks, and a stated account quota below
+/// what the tables provision together are refused with file, line and key.
+#[test]
+fn an_account_is_per_region_and_refuses_what_aws_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |t: &str| std::fs::read_to_string(format!("scenarios/account/{t}.toml")).unwrap();
+    let put = |t: &str, text: &str| std::fs::write(dir.path().join(format!("{t}.toml")), text).unwrap();
+    put("orders", &read("orders"));
+    put("payments", &read("payments").replace("[table]", "[pricing]\nregion = \"us-west-2\"\n\n[table]"));
+    put("sessions", &read("sessions"));
+    let load = || -> Vec<ddbsim::Scenario> {
+        let mut files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files.iter().map(|f| ddbsim::scenario::load(f).unwrap()).collect()
+    };
+    let mut tables = load();
+    ddbsim::scenario::join_account(&mut tables).unwrap();
+    let r = ddbsim::simulate_account(&tables, &ddbsim::RunOptions::default());
+    assert!(r.iter().all(|x| !x.events.iter().any(|e| e.action == CapacityAction::RefusedQuota)));
+    // The same name twice in us-east-1.
+    put("payments", &read("payments").replace("name = \"payments\"\npartition_key", "name = \"orders\"\npartition_key"));
+    let e = ddbsim::scenario::join_account(&mut load()).unwrap_err();
+    assert!(e.contains("payments.toml:10:1: table.name: a second table named \"orders\" in us-east-1"), "{e}");
+    // Another clock.
+    put("payments", &read("payments").replace("duration = \"20m\"", "duration = \"30m\""));
+    let e = ddbsim::scenario::join_account(&mut load()).unwrap_err();
+    assert!(e.contains("payments.toml") && e.contains("scenario.duration") && e.contains("share one clock"), "{e}");
+    // A stated account quota below 75,000.
+    put("payments", &format!("{}\n[account]\nmax_write_capacity_units = 70000\n", read("payments")));
+    let e = ddbsim::scenario::join_account(&mut load()).unwrap_err();
+    assert!(e.contains("account.max_write_capacity_units") && e.contains("70000 WCU is below the 75000 WCU"), "{e}");
+    let o = crate::ddbsim(&["run", dir.path().to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -1,5 +1,6 @@
 //! One function per command: parse the arguments, call the library, write the artifacts, print.
 
+mod account;
 mod backtest;
 mod bench;
 mod compare;

@@ -16,6 +16,9 @@ use std::time::Instant;
 
 /// `ddbsim run`.
 pub(in crate::cli) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError> {
+    if a.common.scenario.is_dir() {
+        return super::account::run_account(a, &a.common.scenario, stop);
+    }
     let sc = a.common.load()?;
     let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     let reps = replications_arg(a.replications)?;

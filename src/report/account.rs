@@ -1,0 +1,117 @@
+//! `ddbsim run DIR`: several tables run as one account. Each table's own summary and data
+//! files (named by its scenario file), and the account's: a line per table (its verdict, its
+//! cost, the raises a quota refused) and the account's total.
+
+use super::summary::Summary;
+use super::{json, Artifact, Render, ReportError, RunReport};
+use crate::format::{grouped, usd_window};
+use crate::model::CapacityAction;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One table of the account.
+#[derive(Debug, Serialize)]
+pub struct AccountTable {
+    /// The scenario file's stem: its files are `STEM-summary.json` and so on.
+    pub file: String,
+    /// The table's name.
+    pub table: String,
+    /// Its Region.
+    pub region: String,
+    /// It held its traffic.
+    pub held: bool,
+    /// The verdict's first line.
+    pub headline: String,
+    /// The window's cost, USD (estimate).
+    pub window_usd: f64,
+    /// Raises a capacity quota refused.
+    pub refused_raises: u64,
+}
+
+/// The account's run.
+#[derive(Serialize)]
+pub struct AccountRun<'a> {
+    /// Every table held.
+    pub held: bool,
+    /// The tables, in file order.
+    pub tables: Vec<AccountTable>,
+    /// The window's cost of every table, USD (estimate).
+    pub window_usd: f64,
+    /// What joining the tables assumed (a raised account-level quota).
+    pub notes: Vec<String>,
+    #[serde(skip)]
+    reports: Vec<(String, RunReport<'a>)>,
+}
+
+impl<'a> AccountRun<'a> {
+    /// The account of `reports`, each with its file stem and Region, and the join's `notes`.
+    #[must_use]
+    pub fn new(reports: Vec<(String, String, RunReport<'a>)>, notes: Vec<String>) -> Self {
+        let tables: Vec<AccountTable> = reports
+            .iter()
+            .map(|(file, region, r)| {
+                let s: &Summary = &r.summary;
+                AccountTable {
+                    file: file.clone(),
+                    table: s.resources.first().map(|x| x.name.clone()).unwrap_or_default(),
+                    region: region.clone(),
+                    held: s.verdict.held,
+                    headline: s.verdict.headline.clone(),
+                    window_usd: s.cost.total_usd,
+                    refused_raises: s.capacity_events.iter().filter(|e| e.action == CapacityAction::RefusedQuota).count() as u64,
+                }
+            })
+            .collect();
+        Self {
+            held: tables.iter().all(|t| t.held),
+            window_usd: tables.iter().map(|t| t.window_usd).sum(),
+            tables,
+            notes,
+            reports: reports.into_iter().map(|(f, _, r)| (f, r)).collect(),
+        }
+    }
+}
+
+impl Render for AccountRun<'_> {
+    fn text(&self) -> String {
+        let mut o = String::new();
+        let n = self.tables.len();
+        let held = self.tables.iter().filter(|t| t.held).count();
+        let _ = writeln!(
+            o,
+            "account of {n} tables — {} ({held} of {n} held); {} for the window (estimate)",
+            if self.held { "HELD" } else { "DID NOT HOLD" },
+            usd_window(self.window_usd)
+        );
+        for t in &self.tables {
+            let refused = match t.refused_raises {
+                0 => String::new(),
+                1 => "; 1 raise refused by a quota".to_string(),
+                n => format!("; {} raises refused by a quota", grouped(n)),
+            };
+            let _ = writeln!(o, "  {} ({}, {}): {}; {}{refused}", t.table, t.region, t.file, t.headline, usd_window(t.window_usd));
+        }
+        for note in &self.notes {
+            let _ = writeln!(o, "{note}");
+        }
+        for (file, r) in &self.reports {
+            let _ = writeln!(o, "\n── {file}");
+            o.push_str(&r.text());
+        }
+        o
+    }
+
+    fn artifacts(&self) -> Result<Vec<Artifact<'_>>, ReportError> {
+        let mut out = vec![Artifact::new("account.json", json(self))];
+        for (file, r) in &self.reports {
+            for mut a in r.artifacts()? {
+                // The data files; a table's charts are drawn by `ddbsim plot` on a run of it alone.
+                if a.name.ends_with(".json") || a.name.ends_with(".csv") {
+                    a.name = format!("{file}-{}", a.name);
+                    out.push(a);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
