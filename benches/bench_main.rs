@@ -15,5 +15,6 @@ criterion_main!(
     benchmarks::recommend::benches,
     benchmarks::check::benches,
     benchmarks::backtest::benches,
-    benchmarks::lsi::benches
+    benchmarks::lsi::benches,
+    benchmarks::account::benches
 );

@@ -1,4 +1,5 @@
 //! Benchmark groups.
+pub(crate) mod account;
 pub(crate) mod backtest;
 pub(crate) mod check;
 pub(crate) mod lsi;
