@@ -1,10 +1,10 @@
 //! `ddbsim run DIR`: the scenarios of a folder run as one account.
 
 use super::{memory, print_json, scenario_files, stopped, wrote};
-use crate::cli::args::{catalog_arg, duration_arg, share_arg, RunArgs};
+use crate::cli::args::{catalog_arg, share_arg, RunArgs};
 use crate::cli::progress::{Bar, Mode};
 use crate::cli::CliError;
-use crate::engine::{simulate_account, RunOptions, StopToken};
+use crate::engine::{simulate_account, StopToken};
 use crate::guard;
 use crate::report::account::AccountRun;
 use crate::report::Render;
@@ -34,16 +34,7 @@ pub(in crate::cli) fn run_account(a: &RunArgs, dir: &Path, stop: &StopToken) -> 
     let max_throttle = share_arg(&a.max_throttle)?;
     let catalogs = tables.iter().map(|sc| catalog_arg(a.prices.as_ref(), sc)).collect::<Result<Vec<_>, _>>()?;
     let bar = Arc::new(Bar::new(Mode::of(a.common.quiet || a.common.json, a.common.progress), "simulating"));
-    let opts = RunOptions {
-        seed: a.common.seed,
-        fidelity: a.fidelity.map(|f| f.fidelity()),
-        duration: duration_arg(a.common.duration.as_ref())?,
-        replication: 0,
-        record_partitions: !a.no_partitions,
-        stop: Some(stop.clone()),
-        give_up: None,
-        progress: Some(bar.clone()),
-    };
+    let opts = super::run_options(a, stop, &bar)?;
     let mut estimate = None;
     for sc in &tables {
         let work = guard::Work::ONE.without_charts();

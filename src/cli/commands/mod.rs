@@ -116,3 +116,21 @@ pub(super) fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     found.sort();
     Ok(found)
 }
+
+/// The run options of `ddbsim run`'s arguments, reporting progress to `bar`.
+pub(super) fn run_options(
+    a: &crate::cli::args::RunArgs,
+    stop: &crate::engine::StopToken,
+    bar: &std::sync::Arc<crate::cli::progress::Bar>,
+) -> Result<crate::engine::RunOptions, CliError> {
+    Ok(crate::engine::RunOptions {
+        seed: a.common.seed,
+        fidelity: a.fidelity.map(|f| f.fidelity()),
+        duration: crate::cli::args::duration_arg(a.common.duration.as_ref())?,
+        replication: 0,
+        record_partitions: !a.no_partitions,
+        stop: Some(stop.clone()),
+        give_up: None,
+        progress: Some(bar.clone()),
+    })
+}

@@ -1,10 +1,10 @@
 //! `ddbsim run` and `ddbsim plot`.
 
 use super::{colour_verdict, memory, out_dir, print_json, stopped, wrote};
-use crate::cli::args::{catalog_arg, duration_arg, replications_arg, share_arg, RunArgs};
+use crate::cli::args::{catalog_arg, replications_arg, share_arg, RunArgs};
 use crate::cli::progress::{Bar, Mode};
 use crate::cli::CliError;
-use crate::engine::{simulate, RunOptions, StopToken};
+use crate::engine::{simulate, StopToken};
 use crate::guard;
 use crate::report::replications::Replications;
 use crate::report::Render;
@@ -27,16 +27,7 @@ pub(in crate::cli) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError>
         Mode::of(a.common.quiet || a.common.json, a.common.progress),
         if reps > 1 { "replications" } else { "simulating" },
     ));
-    let opts = RunOptions {
-        seed: a.common.seed,
-        fidelity: a.fidelity.map(|f| f.fidelity()),
-        duration: duration_arg(a.common.duration.as_ref())?,
-        replication: 0,
-        record_partitions: !a.no_partitions,
-        stop: Some(stop.clone()),
-        give_up: None,
-        progress: Some(bar.clone()),
-    };
+    let opts = super::run_options(a, stop, &bar)?;
     let work = if reps > 1 { guard::Work::replications(reps) } else { guard::Work::ONE };
     let work = if a.no_charts { work.without_charts() } else { work };
     let estimate = if a.force { guard::estimate_work(&sc, &opts, work) } else { guard::check_work(&sc, &opts, work)? };
