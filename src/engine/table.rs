@@ -338,7 +338,9 @@ impl<'a> Table<'a> {
                 self.layout.table_and_gsis().map(|id| self.layout.slot(id)).filter(|&q| q != r).map(|q| (q, self.held(q, d))).collect();
             let table_total = new + holders.iter().map(|h| h.1).sum::<u64>();
             let total = table_total + self.others.iter().map(|o| o.1[i]).sum::<u64>();
-            let (scope, quota, total) = if table_total > account.table_max[i] {
+            // The table-level quota first; the account-level one names the other tables too.
+            let account_level = table_total <= account.table_max[i];
+            let (scope, quota, total) = if !account_level {
                 ("table-level", account.table_max[i], table_total)
             } else if total > account.max[i] {
                 ("account-level", account.max[i], total)
@@ -349,7 +351,7 @@ impl<'a> Table<'a> {
             let mut held_by: Vec<String> =
                 holders.iter().filter(|h| h.1 > 0).map(|&(q, u)| format!("{} {u}", self.res[q].name())).collect();
             held_by.insert(0, format!("{} {old}", self.res[r].name()));
-            if scope == "account-level" {
+            if account_level {
                 held_by.extend(self.others.iter().filter(|o| o.1[i] > 0).map(|(n, u)| format!("table {n} {}", u[i])));
             }
             let detail = format!(
