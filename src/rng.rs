@@ -35,6 +35,8 @@ pub(crate) enum Stream {
     Spread = 7,
     /// Whether a conditional write's condition fails, per pattern.
     Conditions = 8,
+    /// Keys and sizes of a transaction's items in another table of the account, per leg.
+    Legs = 9,
 }
 
 /// Derives independent streams from one master seed.

@@ -416,7 +416,16 @@ pub(crate) struct Shared {
 impl Common {
     /// Loads the scenario.
     pub(crate) fn load(&self) -> Result<Scenario, CliError> {
-        let sc = crate::scenario::load_with(&self.scenario, &self.load_options())?;
+        self.load_as(self.load_options())
+    }
+
+    /// Loads the scenario as one table of an account (its transactions may span the others).
+    pub(crate) fn load_in_account(&self) -> Result<Scenario, CliError> {
+        self.load_as(crate::scenario::LoadOptions { in_account: true, ..self.load_options() })
+    }
+
+    fn load_as(&self, options: crate::scenario::LoadOptions) -> Result<Scenario, CliError> {
+        let sc = crate::scenario::load_with(&self.scenario, &options)?;
         // What validation noted (an index nothing writes, a default that is a guess), once,
         // before the work.
         if !self.quiet {
@@ -429,7 +438,7 @@ impl Common {
 
     /// How scenarios are read.
     pub(crate) fn load_options(&self) -> crate::scenario::LoadOptions {
-        crate::scenario::LoadOptions { allow_outside: self.allow_outside }
+        crate::scenario::LoadOptions { allow_outside: self.allow_outside, in_account: false }
     }
 }
 

@@ -95,7 +95,7 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
     }
     phases.sort();
     let fail_on = if a.fail_on == FailOn::Warn { Severity::Warn } else { Severity::Error };
-    let options = crate::scenario::LoadOptions { allow_outside: a.allow_outside };
+    let options = crate::scenario::LoadOptions { allow_outside: a.allow_outside, ..Default::default() };
     let scenarios = a.scenarios.iter().map(|p| crate::scenario::load_with(p, &options)).collect::<Result<Vec<_>, _>>()?;
     let catalogs = scenarios.iter().map(|sc| catalog_arg(a.prices.as_ref(), sc)).collect::<Result<Vec<_>, _>>()?;
     if let Some(j) = &a.junit {

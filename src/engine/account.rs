@@ -2,11 +2,21 @@
 //! given, so the run is deterministic), and the Region's account-level quota on provisioned
 //! capacity shared by the tables of each Region ([`crate::scenario::AccountSpec`]).
 //!
-//! Before a table's second, it is told what every other table of its Region holds of the
-//! quota: the tables before it as of this second, those after it as of the second before. A
-//! table alone runs exactly as [`super::simulate`] runs it.
+//! Each second goes in three phases over the tables: what is scheduled; the traffic; the
+//! second's close (and the minute's). Before a table's phases, it is told what every other
+//! table of its Region holds of the quota: the tables before it as of this second, those after
+//! it as of the second before. A transaction with items in other tables
+//! (`[[pattern.also]]`) is drawn and admitted with its own table's traffic, those tables
+//! lending it their resources for the phase: every item's charge taken or none, each on its
+//! own table's partitions. Within a second, the tables' traffic is admitted table by table in
+//! the account's order (a model choice: two tables' requests on one partition in one second
+//! are not interleaved by time). A table alone runs exactly as [`super::simulate`] runs it.
 
-use super::{RunOptions, RunResult, Simulation};
+use super::draw::Leg;
+use super::{Crossing, RunOptions, RunResult, Simulation};
+use crate::metrics::MinuteRecord;
+use crate::model::Dim;
+use crate::rng::{RngStreams, Stream};
 use crate::scenario::Scenario;
 
 /// Runs `tables` as one account with `opts` (each table its own seed, unless `opts` gives
@@ -20,6 +30,8 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
     for (i, sim) in sims.iter_mut().enumerate() {
         sim.table.others = peers[i].iter().map(|&j| (tables[j].table.name.clone(), [0; 2])).collect();
     }
+    let lenders = attach_legs(tables, opts, &mut sims);
+    let mut crossings: Vec<Vec<Crossing>> = vec![Vec::new(); sims.len()];
     let tell = |sims: &mut [Simulation<'_>], i: usize| {
         let held: Vec<[u64; 2]> = peers[i].iter().map(|&j| sims[j].table.held_units()).collect();
         for (o, h) in sims[i].table.others.iter_mut().zip(held) {
@@ -32,18 +44,105 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
     }
     let longest = sims.iter().map(|s| s.run.duration_s).max().unwrap_or(0);
     let mut live = vec![true; sims.len()];
+    let mut now = Vec::with_capacity(sims.len());
     for s in 0..longest {
-        for i in 0..sims.len() {
-            if !live[i] || s >= sims[i].run.duration_s {
-                continue;
-            }
+        now.clear();
+        now.extend((0..sims.len()).filter(|&i| live[i] && s < sims[i].run.duration_s));
+        for &i in &now {
             tell(&mut sims, i);
-            live[i] = sims[i].step(s);
+            sims[i].open_second(s);
+        }
+        for &i in &now {
+            lend(&mut sims, i, &lenders[i]);
+            sims[i].second(s);
+            take_back(&mut sims, i, &lenders[i], &mut crossings[i]);
+        }
+        for &i in &now {
+            live[i] = sims[i].close_second(s);
             if live[i] && s + 1 == sims[i].run.duration_s {
                 sims[i].end();
                 live[i] = false;
             }
         }
     }
-    sims.into_iter().map(Simulation::finish).collect()
+    sims.into_iter()
+        .zip(crossings)
+        .map(|(sim, c)| {
+            let mut r = sim.finish();
+            r.crossings = c;
+            r
+        })
+        .collect()
+}
+
+/// Gives each table's traffic its transactions' items in other tables, drawn by those tables'
+/// key laws and placed by their placement of keys. Returns, per table, the tables that lend it
+/// their resources, in the order they sit after its own.
+fn attach_legs(tables: &[Scenario], opts: &RunOptions, sims: &mut [Simulation<'_>]) -> Vec<Vec<usize>> {
+    let streams = |sc: &Scenario| RngStreams::new(opts.seed.unwrap_or(sc.seed), opts.replication);
+    let mut lenders: Vec<Vec<usize>> = vec![Vec::new(); tables.len()];
+    for (i, sc) in tables.iter().enumerate() {
+        let mut n = 0;
+        for (j, p) in sc.patterns.iter().enumerate() {
+            for (b, spec) in p.also.iter().filter_map(|a| a.leg.as_ref()) {
+                if !lenders[i].contains(b) {
+                    lenders[i].push(*b);
+                }
+                let before: usize = lenders[i].iter().take_while(|&&x| x != *b).map(|&x| sims[x].table.res.len()).sum();
+                let offset = sims[i].table.res.len() + before;
+                let leg = Leg::new(&tables[*b], spec, offset, streams(&tables[*b]).placement_salt(), streams(sc).rng(Stream::Legs, n));
+                sims[i].traffic.add_leg(j, leg);
+                n += 1;
+            }
+        }
+    }
+    lenders
+}
+
+/// The two simulations `i` and `j` (distinct), mutably.
+fn pair<'s, 'a>(sims: &'s mut [Simulation<'a>], i: usize, j: usize) -> (&'s mut Simulation<'a>, &'s mut Simulation<'a>) {
+    debug_assert_ne!(i, j);
+    if i < j {
+        let (a, b) = sims.split_at_mut(j);
+        (&mut a[i], &mut b[0])
+    } else {
+        let (a, b) = sims.split_at_mut(i);
+        (&mut b[0], &mut a[j])
+    }
+}
+
+/// Table `i`'s lenders lend it their resources for its traffic; its recorder counts what is
+/// asked of them.
+fn lend(sims: &mut [Simulation<'_>], i: usize, lenders: &[usize]) {
+    if lenders.is_empty() {
+        return;
+    }
+    for &b in lenders {
+        let (a, o) = pair(sims, i, b);
+        o.table.lend_to(&mut a.table);
+    }
+    let n = sims[i].table.res.len();
+    sims[i].rec.cur.resize(n, MinuteRecord::default());
+}
+
+/// Each lender takes back its resources, with what table `i`'s traffic asked of them and the
+/// throttle events it met there, into its own minute's record.
+/// The throttle events met there are added to `crossings`.
+fn take_back(sims: &mut [Simulation<'_>], i: usize, lenders: &[usize], crossings: &mut Vec<Crossing>) {
+    for &b in lenders.iter().rev() {
+        let (a, o) = pair(sims, i, b);
+        let (first, _) = *a.table.lent.last().expect("lent");
+        for (k, m) in a.rec.cur.drain(first..).enumerate() {
+            let events = [m.events(Dim::Read), m.events(Dim::Write)];
+            if events != [0; 2] {
+                let resource = o.table.layout.id(k);
+                match crossings.iter_mut().find(|c| c.table == b && c.resource == resource) {
+                    Some(c) => (0..2).for_each(|d| c.events[d] += events[d]),
+                    None => crossings.push(Crossing { table: b, resource, events }),
+                }
+            }
+            o.rec.cur[k].add(&m);
+        }
+        o.table.take_back(&mut a.table);
+    }
 }

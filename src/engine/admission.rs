@@ -147,6 +147,10 @@ pub(crate) struct Admission<'a> {
     pub(crate) indexes: &'a mut [Option<IndexState>],
     pub(crate) collections: &'a mut ItemCollections,
     pub(crate) scratch: &'a mut Scratch,
+    /// The table's own resources (those from here are other tables', lent for the second).
+    pub(crate) own: usize,
+    /// Other tables' resources lent for the second: (first, end) of each table.
+    pub(crate) lent: &'a [(usize, usize)],
     /// Latency of a successful attempt, µs.
     pub(crate) service_us: u64,
 }
@@ -157,7 +161,8 @@ impl Admission<'_> {
     pub(crate) fn fits(&mut self, simple: &[SimpleCount], batch: &[Attempt]) -> bool {
         // A full GSI buffer rejects every base-table write: decided one by one.
         if self.blocked().is_some()
-            && (simple.iter().any(|c| self.pats[c.pat as usize].writes_table())
+            && (!self.lent.is_empty()
+                || simple.iter().any(|c| self.pats[c.pat as usize].writes_table())
                 || batch.iter().any(|a| a.charges.as_slice().iter().any(|c| c.res == 0 && c.dim == Dim::Write)))
         {
             return false;

@@ -29,6 +29,9 @@ mod points;
 
 mod arrivals;
 
+mod legs;
+pub(crate) use legs::Leg;
+
 /// Most shards whose partitions the fast path tracks one by one; more are spread evenly.
 const MAX_TRACKED_SHARDS: u64 = 64;
 /// Hot keys reported.
@@ -242,6 +245,9 @@ pub(crate) struct Traffic {
     /// Exact fidelity's block of a second: arrival times and key words (kept between seconds).
     block_times: Vec<u32>,
     block_words: Vec<u64>,
+    /// Per pattern: its transaction's items in other tables of the account (empty when no
+    /// pattern has any).
+    legs: Vec<Vec<Leg>>,
 }
 
 /// A closed loop's progress.
@@ -308,6 +314,7 @@ impl Traffic {
             seq: 0,
             block_times: Vec::new(),
             block_words: Vec::new(),
+            legs: Vec::new(),
             paced: sc.patterns.iter().map(Paced::of).collect(),
             closed: sc
                 .patterns

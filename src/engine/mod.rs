@@ -31,7 +31,7 @@ mod ttl;
 pub use crate::scenario::{ResourceId, ResourceKind};
 pub use account::simulate_account;
 pub use result::{
-    CapacityEvent, CollectionInfo, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceOutcome, RunOptions, RunResult,
+    CapacityEvent, CollectionInfo, Crossing, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceOutcome, RunOptions, RunResult,
     StopToken,
 };
 
@@ -89,6 +89,8 @@ macro_rules! admission {
             indexes: &mut $s.table.indexes,
             collections: &mut $s.table.collections,
             scratch: &mut $s.table.scratch,
+            own: $s.table.own,
+            lent: &$s.table.lent,
             service_us: $s.sc.client.service_time.as_micros(),
         }
     };
@@ -193,10 +195,20 @@ impl<'a> Simulation<'a> {
 
     /// Second `s`; `false` when the run stops at its end (stopped, or given up).
     fn step(&mut self, s: u64) -> bool {
-        let duration_s = self.run.duration_s;
+        self.open_second(s);
+        self.second(s);
+        self.close_second(s)
+    }
+
+    /// Second `s` before its traffic: what is scheduled, and the backfills' share.
+    fn open_second(&mut self, s: u64) {
         self.scheduled(s);
         self.table.backfills(s, &mut effects!(self), &mut self.traffic);
-        self.second(s);
+    }
+
+    /// Second `s` after its traffic; `false` when the run stops at its end.
+    fn close_second(&mut self, s: u64) -> bool {
+        let duration_s = self.run.duration_s;
         self.paced_loads_done(s);
         self.traffic.dax_second(s);
         self.table.drain_buffers(s);
@@ -516,6 +528,7 @@ impl<'a> Simulation<'a> {
                 nodes: d.spec.nodes,
                 minutes: d.minutes.iter().map(|m| DaxMinute { hits: m[0], misses: m[1], peak_load_share: m[2] }).collect(),
             }),
+            crossings: Vec::new(),
         }
     }
 }

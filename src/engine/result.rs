@@ -319,6 +319,21 @@ pub struct RunResult {
     pub item_collections: Vec<CollectionInfo>,
     /// The DAX cluster in front of the table, if any.
     pub dax: Option<DaxOutcome>,
+    /// An account's run: the throttle events this table's transactions met on other tables'
+    /// resources (`[[pattern.also]]`); empty otherwise.
+    pub crossings: Vec<Crossing>,
+}
+
+/// Throttle events one table's transactions met on a resource of another table of the
+/// account (counted there too, in that resource's minutes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crossing {
+    /// The other table's position in the account.
+    pub table: usize,
+    /// The resource of that table.
+    pub resource: ResourceId,
+    /// Throttle events, by dimension.
+    pub events: [u64; 2],
 }
 
 impl RunResult {

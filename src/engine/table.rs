@@ -74,6 +74,11 @@ pub(super) struct Table<'a> {
     entity_names: Vec<String>,
     /// The admission's per-resource scratch, sized by partitions.
     pub(super) scratch: Scratch,
+    /// Resources of its own: `res` holds only these, but for the second another table lends
+    /// its own after them.
+    pub(super) own: usize,
+    /// The other tables' resources lent for the second: (first, end) of each, in `res`.
+    pub(super) lent: Vec<(usize, usize)>,
     /// Per resource: the units of a raise in flight (an UpdateTable called, not yet done), by
     /// dimension; 0 when none. A raise holds its quota from the call.
     raising: Vec<[u64; 2]>,
@@ -170,8 +175,29 @@ impl<'a> Table<'a> {
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
             raising: vec![[0; 2]; res.len()],
             others: Vec::new(),
+            own: res.len(),
+            lent: Vec::new(),
             res,
         }
+    }
+
+    /// Lends this table's resources (their index states, and which exist) to `to` for a
+    /// second, after its own: `to`'s transactions write items here too.
+    pub(super) fn lend_to(&mut self, to: &mut Table<'_>) {
+        let first = to.res.len();
+        to.res.append(&mut self.res);
+        to.indexes.append(&mut self.indexes);
+        to.active.extend_from_slice(&self.active);
+        to.lent.push((first, to.res.len()));
+        to.scratch.cover(&to.res);
+    }
+
+    /// Takes back what it lent `from` last ([`Self::lend_to`]).
+    pub(super) fn take_back(&mut self, from: &mut Table<'_>) {
+        let (first, _) = from.lent.pop().expect("lent");
+        self.res = from.res.split_off(first);
+        self.indexes = from.indexes.split_off(first);
+        from.active.truncate(first);
     }
 
     /// Registering the scalable targets moves capacity into [min, max] (spec §6.2).

@@ -159,6 +159,9 @@ pub(crate) struct CompiledPattern {
     /// throttled one retried until written). A flag here (the hot loops read this struct);
     /// the load's figures are [`Paced::of`]'s.
     pub(crate) paced: bool,
+    /// Bytes an admitted charge on another table's resource stores (a transaction's items
+    /// there and their index entries): (resource, bytes).
+    pub(crate) foreign_deltas: Vec<(usize, i64)>,
 }
 
 /// A load the service paces (`[[at]] bulk_put`, spec §17): exactly `items` items sent evenly
@@ -374,6 +377,7 @@ impl CompiledPattern {
             rate: p.rate.clone(),
             condition_fails: p.condition_fails,
             paced: p.bulk.is_some(),
+            foreign_deltas: Vec::new(),
         };
         if let (SizeSpec::Fixed(b), false) = (p.size, paged) {
             let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };
@@ -447,7 +451,7 @@ impl CompiledPattern {
         if res == self.res {
             self.base_delta
         } else {
-            self.gsi.iter().find(|g| g.res == res).map_or(0, |g| g.delta)
+            self.gsi.iter().find(|g| g.res == res).map(|g| g.delta).or_else(|| self.foreign_deltas.iter().find(|f| f.0 == res).map(|f| f.1)).unwrap_or(0)
         }
     }
 }

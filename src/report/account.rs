@@ -2,12 +2,67 @@
 //! files (named by its scenario file), and the account's: a line per table (its verdict, its
 //! cost, the raises a quota refused) and the account's total.
 
+use super::summary::verdict::{Topic, VerdictLine};
 use super::summary::Summary;
 use super::{json, Artifact, Render, ReportError, RunReport};
 use crate::format::{grouped, usd_window};
+use crate::engine::RunResult;
 use crate::model::CapacityAction;
+use crate::scenario::{ResourceKind, Scenario};
 use serde::Serialize;
 use std::fmt::Write as _;
+
+/// Throttling that crossed tables (`[[pattern.also]]`): a table whose transactions were
+/// throttled on another table's resources is told where (its own resources may show none),
+/// and a table whose resources throttled another table's transactions did not hold, whatever
+/// its own requests met. `reports` are the tables' reports, judged, in the order of `tables`
+/// and `results`.
+pub fn judge_crossings(reports: &mut [(String, String, RunReport<'_>)], tables: &[Scenario], results: &[RunResult]) {
+    for (i, r) in results.iter().enumerate() {
+        for c in &r.crossings {
+            let (owner, other) = (&tables[i], &tables[c.table]);
+            let patterns: Vec<&str> = owner
+                .patterns
+                .iter()
+                .filter(|p| p.also.iter().any(|a| a.leg.as_ref().is_some_and(|l| l.0 == c.table)))
+                .map(|p| p.name.as_str())
+                .collect();
+            let patterns = patterns.join(", ");
+            let kind = if c.resource.kind() == ResourceKind::Gsi { "GSI" } else { "table" };
+            let resource = format!("{} ({kind})", other.resource_name(c.resource));
+            let events = match c.events {
+                [0, w] => format!("{} write throttle events", grouped(w)),
+                [r, 0] => format!("{} read throttle events", grouped(r)),
+                [r, w] => format!("{} read and {} write throttle events", grouped(r), grouped(w)),
+            };
+            let v = &mut reports[i].2.summary.verdict;
+            v.lines.insert(
+                0,
+                VerdictLine {
+                    topic: Topic::Where,
+                    text: format!(
+                        "{resource} of table {}: {events} met by the {patterns} transactions (a throttled item cancels the whole transaction)",
+                        other.table.name
+                    ),
+                },
+            );
+            let v = &mut reports[c.table].2.summary.verdict;
+            let own = v.headline.trim_start_matches("HELD — ").trim_start_matches("DID NOT HOLD — ").to_string();
+            v.held = false;
+            v.headline = format!("DID NOT HOLD — {events} on {resource} from the {patterns} transactions of table {}; its own requests: {own}", owner.table.name);
+            v.lines.insert(
+                0,
+                VerdictLine {
+                    topic: Topic::Why,
+                    text: format!(
+                        "the {patterns} transactions of table {} write items here: each throttled item cancelled its whole transaction (see table {})",
+                        owner.table.name, owner.table.name
+                    ),
+                },
+            );
+        }
+    }
+}
 
 /// One table of the account.
 #[derive(Debug, Serialize)]

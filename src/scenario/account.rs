@@ -5,14 +5,19 @@ use super::locate::{KeyPath, Locator};
 use super::{defaults, Scenario};
 use std::collections::BTreeMap;
 
-/// `file:line:column: key: ` of `key` (dotted) in table `sc`'s file.
+/// `file:line:column: key` of `key` (dotted) in table `sc`'s file.
 fn at(sc: &Scenario, key: &str) -> String {
     let mut path = KeyPath::root();
     for k in key.split('.') {
         path = path.key(k);
     }
-    let (line, column) = Locator::new(&sc.source_text).line_col_of(&path);
-    format!("{}:{line}:{column}: {key}", sc.source_path.display())
+    at_path(sc, &path)
+}
+
+/// `file:line:column: key` of `path` in table `sc`'s file.
+pub(super) fn at_path(sc: &Scenario, path: &KeyPath) -> String {
+    let (line, column) = Locator::new(&sc.source_text).line_col_of(path);
+    format!("{}:{line}:{column}: {path}", sc.source_path.display())
 }
 
 /// Is `[account] key` written in `sc`'s file?
@@ -25,7 +30,9 @@ fn stated(sc: &Scenario, key: &str) -> bool {
 /// stated differently by two tables of a Region, or stated below what the Region's tables
 /// provision together at the start. An account-level quota no table states is AWS's default,
 /// raised to that sum when it is more (the returned notes say so); every table of a Region
-/// then carries its Region's quota.
+/// then carries its Region's quota. A transaction's items in another table
+/// (`[[pattern.also]]`) are resolved against that table, which must be in the account and in
+/// the owner's Region.
 ///
 /// # Errors
 /// Every problem found, one a line.
@@ -106,6 +113,7 @@ pub fn join_account(tables: &mut [Scenario]) -> Result<Vec<String>, String> {
             }
         }
     }
+    super::transactions::resolve(tables, &mut problems, &mut notes);
     if problems.is_empty() {
         Ok(notes)
     } else {

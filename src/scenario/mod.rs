@@ -24,6 +24,7 @@ mod pricing;
 mod rate_factors;
 mod resource;
 mod table;
+mod transactions;
 mod usage;
 
 use crate::time::SimDuration;
@@ -39,7 +40,7 @@ pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, 
 pub use indexes::{GsiSpec, LsiSpec, Projection};
 pub use joint::{head_tail, joint_key_space, HeadTail, HEAD_KEYS};
 pub use keys::{CardinalityFrom, KeyFact, KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
-pub use pattern::{BulkLoad, ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
+pub use pattern::{AlsoSpec, BulkLoad, ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{OwnedReservation, PricingSpec, SavingsPlan};
 pub use rate_factors::{RateFactor, RateFactors};

@@ -283,6 +283,32 @@ pub struct PatternSpec {
     pub fanout_all: Option<bool>,
     /// The bulk put from S3 this pattern loads (`[[at]] bulk_put`), if it is one.
     pub bulk: Option<BulkLoad>,
+    /// A transaction's items in other tables of the account (`[[pattern.also]]`).
+    pub also: Vec<AlsoSpec>,
+}
+
+/// Items of a transaction in another table of the account, as its owner's file states them;
+/// [`crate::scenario::join_account`] resolves them against that table ([`Self::leg`]).
+#[derive(Clone, Debug)]
+pub struct AlsoSpec {
+    /// The other table's name.
+    pub table: String,
+    /// What the transaction does to each item: [`Op::PutItem`], [`Op::UpdateItem`] or
+    /// [`Op::DeleteItem`].
+    pub op: Op,
+    /// The key space named (of that table), if any.
+    pub key: Option<String>,
+    /// Item sizes.
+    pub size: SizeSpec,
+    /// Items in that table.
+    pub items: u64,
+    /// Index writes named, by that table's GSI names (`None`: "none", the index is left
+    /// alone).
+    pub index_writes: Vec<(String, Option<IndexWrite>)>,
+    /// Resolved when the account is joined: the table's position in the account, and the
+    /// items as a pattern of that table (its key space, sizes and index writes; `op` as
+    /// above, charged at transactional rates).
+    pub leg: Option<(usize, Box<PatternSpec>)>,
 }
 
 /// A bulk put from S3 (`[[at]] bulk_put`, §16).

@@ -23,7 +23,7 @@ pub(in crate::cli) fn run_account(a: &RunArgs, dir: &Path, stop: &StopToken) -> 
     let mut tables = Vec::new();
     for f in &files {
         let c = crate::cli::args::Common { scenario: f.clone(), shared: a.common.shared.clone() };
-        tables.push(c.load()?);
+        tables.push(c.load_in_account()?);
     }
     let notes = crate::scenario::join_account(&mut tables).map_err(CliError::Argument)?;
     if !a.common.quiet {
@@ -48,7 +48,7 @@ pub(in crate::cli) fn run_account(a: &RunArgs, dir: &Path, stop: &StopToken) -> 
     let elapsed = started.elapsed();
     bar.finish();
     stopped(stop)?;
-    let reports: Vec<(String, String, RunReport<'_>)> = files
+    let mut reports: Vec<(String, String, RunReport<'_>)> = files
         .iter()
         .zip(&tables)
         .zip(&results)
@@ -60,6 +60,7 @@ pub(in crate::cli) fn run_account(a: &RunArgs, dir: &Path, stop: &StopToken) -> 
             (stem, sc.pricing.region.clone(), report)
         })
         .collect();
+    crate::report::account::judge_crossings(&mut reports, &tables, &results);
     let account = AccountRun::new(reports, notes);
     let artifacts = account.artifacts()?;
     let written = out.write_all(&artifacts)?;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Runs the backtest; exit 3 when the scenario does not fit its history.
 pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
-    let sc = crate::scenario::load_with(&a.scenario, &LoadOptions { allow_outside: a.allow_outside })?;
+    let sc = crate::scenario::load_with(&a.scenario, &LoadOptions { allow_outside: a.allow_outside, ..Default::default() })?;
     let gsis: Vec<String> = sc.gsis.iter().map(|g| g.name.clone()).collect();
     let rec = crate::import::read_history(&a.metrics, &gsis)?;
     let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), ..RunOptions::default() };
@@ -34,7 +34,7 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
             let text = calibrate::calibrated_text(&sc.source_text, &c, &history, &window);
             let path = calibrated_path(&a.scenario);
             write_atomic(&path, &text)?;
-            crate::scenario::load_with(&path, &LoadOptions { allow_outside: true })?;
+            crate::scenario::load_with(&path, &LoadOptions { allow_outside: true, ..Default::default() })?;
             written.push(path);
             b.verdict = after.verdict;
             b.series = after.series;

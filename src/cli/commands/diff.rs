@@ -118,7 +118,7 @@ fn print<D: serde::Serialize>(
 
 /// Runs the diff: the text, `--json` (diff.json) or `--markdown` (the pull-request comment).
 pub(in crate::cli) fn diff(a: &DiffArgs) -> Result<(), CliError> {
-    let load = LoadOptions { allow_outside: a.allow_outside };
+    let load = LoadOptions { allow_outside: a.allow_outside, ..Default::default() };
     let staging = tempfile::Builder::new()
         .prefix("ddbsim-diff-")
         .tempdir()

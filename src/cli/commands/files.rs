@@ -12,7 +12,7 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
     for p in paths {
         // What a run would refuse before simulating (a price the region's catalog lacks) is a
         // problem here too.
-        let loaded = scenario::load_with(p, &scenario::LoadOptions { allow_outside })
+        let loaded = scenario::load_with(p, &scenario::LoadOptions { allow_outside, ..Default::default() })
             .map_err(CliError::from)
             .and_then(|sc| crate::cli::args::catalog_arg(None, &sc).map(|_| sc));
         match loaded {

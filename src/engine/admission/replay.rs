@@ -130,6 +130,10 @@ impl Admission<'_> {
     #[inline]
     pub(super) fn tally_entity(&mut self, j: usize, r: usize, part: u32, milli: u64) {
         if let (true, Some(e)) = (self.rec.entity_use.on(), self.pats[j].entity) {
+            // The entity types are the table's own: another table's resources are not shared.
+            if r >= self.own {
+                return;
+            }
             self.rec.entity_use.add(r, part as usize, e, milli);
         }
     }
@@ -190,7 +194,7 @@ impl Admission<'_> {
             self.res[c.res as usize].set_time(t);
         }
         self.on_attempt(j, a.charges.as_slice(), a.n, a.page, 1);
-        let blocked = self.blocked().filter(|_| a.charges.as_slice().iter().any(|c| c.res == 0 && c.dim == Dim::Write));
+        let blocked = self.blocked_for(a.charges.as_slice());
         let throttled: Vec<Charge> = match kind {
             _ if blocked.is_some() => {
                 // A GSI's buffer is full: DynamoDB rejects every write to the table until it
@@ -414,7 +418,24 @@ impl Admission<'_> {
 
     /// A GSI whose buffer is full, if any: (resource, partition, reason).
     pub(super) fn blocked(&self) -> Option<(usize, usize, Reason)> {
-        self.indexes.iter().enumerate().find_map(|(r, i)| i.as_ref()?.buffer.as_ref()?.full().map(|(p, why)| (r, p, why)))
+        self.full_buffer(0..self.indexes.len())
+    }
+
+    /// A GSI among `range` whose buffer is full, if any: (resource, partition, reason).
+    fn full_buffer(&self, range: std::ops::Range<usize>) -> Option<(usize, usize, Reason)> {
+        self.indexes[range.clone()].iter().zip(range).find_map(|(i, r)| i.as_ref()?.buffer.as_ref()?.full().map(|(p, why)| (r, p, why)))
+    }
+
+    /// The full GSI buffer that rejects an attempt of `charges`, if any: one of the GSIs of a
+    /// table it writes (the table's own, or another's it writes in a transaction).
+    pub(super) fn blocked_for(&self, charges: &[Charge]) -> Option<(usize, usize, Reason)> {
+        let writes = |base: usize| charges.iter().any(|c| c.res as usize == base && c.dim == Dim::Write);
+        if writes(0) {
+            if let Some(b) = self.full_buffer(0..self.own) {
+                return Some(b);
+            }
+        }
+        self.lent.iter().filter(|t| writes(t.0)).find_map(|t| self.full_buffer(t.0..t.1))
     }
 
     /// Whether a write of pattern `j` to key `key` fits its item collection (tables without

@@ -270,4 +270,18 @@ impl Scratch {
         self.demand[r] = [vec![0; n], vec![0; n]];
         self.asked[r] = [vec![0; n], vec![0; n]];
     }
+
+    /// Buffers for every resource of `res`, sized by its partitions (the resources another
+    /// table lends for a second follow the table's own, and may have split since).
+    pub(crate) fn cover(&mut self, res: &[Resource]) {
+        for (r, x) in res.iter().enumerate() {
+            let n = x.partition_count();
+            if r >= self.demand.len() {
+                self.demand.push([vec![0; n], vec![0; n]]);
+                self.asked.push([vec![0; n], vec![0; n]]);
+            } else if self.demand[r][0].len() != n {
+                self.resize(r, n);
+            }
+        }
+    }
 }

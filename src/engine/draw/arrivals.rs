@@ -191,6 +191,9 @@ impl Traffic {
                         charges.push(Charge { res: gres as u16, dim: Dim::Write, part: gpart as u32, units });
                     }
                 }
+                if self.legs.get(j).is_some_and(|l| !l.is_empty()) {
+                    self.draw_legs(j, s, cond_failed, &mut charges, res, active);
+                }
                 let seq = self.next_seq();
                 out.push(attempt(seq, key, Charges::from_vec(charges), 0, cond_failed));
             }

@@ -228,11 +228,14 @@ impl Resource {
         self.overflow[i] += u128::from(overflow);
         self.now_us = last;
         let o = 1 - i;
-        let refill = u128::from(self.limit[o]) * u128::from(last - self.at_us);
+        // The other dimension's bucket refills up to the run's last request. (An account's
+        // table may have been charged later in this second by another table's transactions:
+        // then it does not refill backwards.)
+        let refill = u128::from(self.limit[o]) * u128::from(last.saturating_sub(self.at_us));
         let paid = refill.min(self.debt[o]);
         self.overflow[o] += refill - paid;
         self.debt[o] -= paid;
-        self.at_us = last;
+        self.at_us = last.max(self.at_us);
         self.used[i] += total;
         self.second_consumed[i] += total;
         let (b, cost) = self.part_cost(d, u, ec);

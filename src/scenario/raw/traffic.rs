@@ -54,6 +54,33 @@ pub struct RawPattern {
     /// Global tables: the region the requests are sent to, a `[[replica]]`'s; default the
     /// table's own. Writes there replicate to the table and every other replica.
     pub region: Option<String>,
+    /// A `transact_write`'s items in other tables of the account (`[[pattern.also]]`), each
+    /// charged on its own table; a throttle on any item cancels the whole transaction.
+    #[serde(default)]
+    pub also: Vec<RawAlso>,
+}
+
+/// `[[pattern.also]]`: items of a transaction in another table of the account (a folder run
+/// as one account, `ddbsim run DIR`).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAlso {
+    /// The other table, by its `[table] name`; in the same Region.
+    pub table: String,
+    /// What the transaction does to each of these items: "put_item", "update_item" or
+    /// "delete_item"; default "put_item".
+    pub op: Option<RawOp>,
+    /// Key space (of that table) of the items' partition-key values; default that table's
+    /// partition key.
+    pub key: Option<String>,
+    /// Item size in bytes, or { mean, sigma }; default 1024.
+    pub item_bytes: Option<RawSize>,
+    /// Items of the transaction in that table; default 1.
+    pub items: Option<u64>,
+    /// Index writes each item causes, by that table's GSI names: "insert", "key_change",
+    /// "update" or "none"; default by the operation, as a pattern's.
+    #[serde(default)]
+    pub index_writes: BTreeMap<String, RawIndexWrite>,
 }
 
 /// Operations.

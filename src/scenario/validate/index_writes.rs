@@ -21,7 +21,7 @@ use crate::scenario::raw::{RawIndexWrite, RawPattern};
 use crate::scenario::{EntitySpec, GsiSpec, IndexRef, IndexWrite, KeySpaceSpec, Op, Projection};
 
 /// What a write of `op` that names no index write does to a GSI of `projection`, by default.
-const fn default_index_write(op: Op, projection: Projection) -> Option<IndexWrite> {
+pub(crate) const fn default_index_write(op: Op, projection: Projection) -> Option<IndexWrite> {
     match op {
         Op::PutItem | Op::BatchWrite | Op::TransactWrite => Some(IndexWrite::Insert),
         Op::DeleteItem => Some(IndexWrite::Update),

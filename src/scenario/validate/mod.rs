@@ -3,6 +3,7 @@
 
 mod account;
 mod actions;
+mod also;
 mod bulk;
 mod client;
 mod entity;
@@ -13,6 +14,7 @@ mod pattern;
 mod pricing;
 mod table;
 mod unused;
+pub(crate) use index_writes::default_index_write;
 use names::did_you_mean;
 pub(crate) use names::is_format_char;
 
@@ -257,6 +259,9 @@ pub(super) struct Validator<'a, 't> {
 pub struct LoadOptions {
     /// Allow `rate = { trace = ... }` files outside the scenario's folder.
     pub allow_outside: bool,
+    /// The scenario is read as one table of an account (`ddbsim run DIR`): its transactions
+    /// may span the account's other tables (`[[pattern.also]]`).
+    pub in_account: bool,
 }
 
 impl Validator<'_, '_> {

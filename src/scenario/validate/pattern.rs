@@ -100,6 +100,7 @@ impl Validator<'_, '_> {
             segments,
             fanout_all,
             bulk: None,
+            also: self.also(at, p, op, items),
         }
     }
 

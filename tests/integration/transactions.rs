@@ -1,0 +1,130 @@
+//! Transactions over the tables of an account (`[[pattern.also]]`): each item charged on its
+//! own table, a throttle on any item cancelling the whole transaction, and what the service
+//! would refuse refused with file, line and key. Every figure follows from the units by hand:
+//! a transactional write of an item up to 1 KB is 2 WCU (Developer Guide, transactions), an
+//! index write of a 600-byte entry 1 WCU.
+
+use ddbsim::scenario::{join_account, load_with, LoadOptions};
+use ddbsim::{Crossing, Dim, ResourceId, RunOptions, RunResult, Scenario};
+use std::path::Path;
+
+/// The tables of `dir`, in file order, read and joined as one account.
+fn account(dir: &Path) -> Result<Vec<Scenario>, String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
+    files.sort();
+    let options = LoadOptions { in_account: true, ..LoadOptions::default() };
+    let mut tables = files.iter().map(|f| load_with(f, &options).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
+    join_account(&mut tables)?;
+    Ok(tables)
+}
+
+/// Units consumed by `id` of run `r` over the run, by dimension, in milli-units.
+fn consumed(r: &RunResult, id: ResourceId, d: Dim) -> u64 {
+    r.resource(id).minutes.iter().map(|m| m.consumed[d as usize]).sum()
+}
+
+fn write_events(r: &RunResult, id: ResourceId) -> u64 {
+    r.resource(id).minutes.iter().map(|m| m.events(Dim::Write)).sum()
+}
+
+/// The bundled checkout (`scenarios/checkout/`): 250 checkouts a second, each the order (900
+/// bytes: 2 WCU) in orders and the payment (600 bytes: 2 WCU) in payments, in one
+/// TransactWriteItems. Orders has 1,000 WCU, payments 400 and no burst credit at the start.
+/// Every admitted checkout takes 2 WCU on each table and a throttled one takes none, so orders
+/// consumes exactly what payments consumes for checkouts: exactly 2 WCU per checkout served;
+/// payments asks 500 WCU a second of its 400, so it runs at its 400 (600 s: 240,000 WCU, with
+/// at most the credit a quieter second banks), and every throttle event is a payment's:
+/// orders has room and meets none, and those payments' events are the checkouts' crossings.
+#[test]
+fn a_transaction_is_charged_on_each_table_and_cancelled_by_either() {
+    let tables = account(Path::new("scenarios/checkout")).unwrap();
+    assert_eq!((tables[0].table.name.as_str(), tables[1].table.name.as_str()), ("orders", "payments"));
+    let r = ddbsim::simulate_account(&tables, &RunOptions::default());
+    let (orders, payments) = (consumed(&r[0], ResourceId::Table, Dim::Write), consumed(&r[1], ResourceId::Table, Dim::Write));
+    assert_eq!(orders, payments, "every admitted checkout charges both tables, a throttled one neither");
+    let checkout = &r[0].patterns[0];
+    assert_eq!(orders, checkout.served * 2_000, "2 WCU per checkout served");
+    let want = 400.0 * 600.0 * 1_000.0;
+    assert!(payments as f64 <= want * 1.01 && payments as f64 >= want * 0.97, "payments consumed {payments} milli-WCU against {want}");
+    assert_eq!(write_events(&r[0], ResourceId::Table), 0, "orders has room");
+    let events = write_events(&r[1], ResourceId::Table);
+    assert!(events > 0);
+    assert_eq!(r[0].crossings, vec![Crossing { table: 1, resource: ResourceId::Table, events: [0, events] }]);
+    assert!(r[1].crossings.is_empty());
+    assert!(checkout.throttled_requests > 0 && checkout.served < checkout.offered);
+    // Without the payments, orders would have taken 250 x 2 x 600 = 300,000 WCU.
+    assert!((orders as f64) < 300_000_000.0 * 0.85);
+    // Exact fidelity, request by request: the same accounts balance.
+    let opts = RunOptions { fidelity: Some(ddbsim::Fidelity::Exact), duration: Some(ddbsim::SimDuration::from_secs(120)), ..RunOptions::default() };
+    let r = ddbsim::simulate_account(&tables, &opts);
+    let orders = consumed(&r[0], ResourceId::Table, Dim::Write);
+    assert_eq!(orders, consumed(&r[1], ResourceId::Table, Dim::Write));
+    assert_eq!(orders, r[0].patterns[0].served * 2_000);
+    assert!(write_events(&r[1], ResourceId::Table) > 0 && write_events(&r[0], ResourceId::Table) == 0);
+}
+
+/// The payments table given a GSI (all attributes, 600-byte entries: 1 WCU an index write,
+/// not transactional): each checkout's payment writes it once, so the GSI consumes half of
+/// what the payments table does (1 of 2 WCU). The same account, run twice, gives the same
+/// result to the byte.
+#[test]
+fn a_transactions_item_writes_its_tables_indexes_and_runs_the_same_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("scenarios/checkout/orders.toml", dir.path().join("orders.toml")).unwrap();
+    let payments = std::fs::read_to_string("scenarios/checkout/payments.toml").unwrap()
+        + "\n[keys.customer]\ncardinality = 1000\n\n[[gsi]]\nname = \"by-customer\"\npartition_key = \"customer\"\ncapacity = { read = 10, write = 1000 }\n";
+    std::fs::write(dir.path().join("payments.toml"), payments).unwrap();
+    let tables = account(dir.path()).unwrap();
+    let r = ddbsim::simulate_account(&tables, &RunOptions::default());
+    let table = consumed(&r[1], ResourceId::Table, Dim::Write);
+    let gsi = consumed(&r[1], ResourceId::gsi(0), Dim::Write);
+    assert!(table > 0);
+    assert_eq!(gsi * 2, table, "one 1-WCU index write per 2-WCU payment");
+    assert_eq!(consumed(&r[0], ResourceId::Table, Dim::Write), table);
+    let again = ddbsim::simulate_account(&tables, &RunOptions::default());
+    assert_eq!(format!("{r:?}"), format!("{again:?}"));
+}
+
+/// What the service and ddbsim refuse, each with file, line and key: a table with a
+/// transaction over another run alone (it would be simulated without the other's
+/// throttling); an account without the table named; a transaction over its own table.
+#[test]
+fn a_transaction_over_a_table_not_in_the_account_is_refused() {
+    let o = crate::ddbsim(&["run", "scenarios/checkout/orders.toml", "--out", tempfile::tempdir().unwrap().path().join("o").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    let line = std::fs::read_to_string("scenarios/checkout/orders.toml").unwrap().lines().position(|l| l == "table = \"payments\"").unwrap() + 1;
+    assert!(e.contains(&format!("orders.toml:{line}:1: pattern[0].also[0].table")) && e.contains("ddbsim run FOLDER"), "{e}");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("scenarios/checkout/orders.toml", dir.path().join("orders.toml")).unwrap();
+    let billing = std::fs::read_to_string("scenarios/checkout/payments.toml").unwrap().replace("name = \"payments\"", "name = \"billing\"");
+    std::fs::write(dir.path().join("payments.toml"), billing).unwrap();
+    let e = account(dir.path()).unwrap_err();
+    assert!(e.contains(&format!("orders.toml:{line}:1: pattern[0].also[0].table: no table \"payments\" in this account's us-east-1")), "{e}");
+    assert!(e.contains("\"billing\""), "{e}");
+    let own = std::fs::read_to_string("scenarios/checkout/orders.toml").unwrap().replace("table = \"payments\"", "table = \"orders\"");
+    std::fs::write(dir.path().join("orders.toml"), own).unwrap();
+    let e = account(dir.path()).unwrap_err();
+    assert!(e.contains("is this pattern's own table"), "{e}");
+    let o = crate::ddbsim(&["run", dir.path().to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!dir.path().join("o").exists());
+}
+
+/// `run DIR` on the checkout: the account did not hold, and payments did not either although
+/// its own lookups all held, naming the transactions that met its throttling.
+#[test]
+fn the_table_that_throttles_anothers_transactions_did_not_hold() {
+    let out = tempfile::tempdir().unwrap();
+    let o = crate::ddbsim(&["run", "scenarios/checkout", "--json", "--out", out.path().join("a").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["held"], false);
+    assert_eq!(v["tables"][1]["held"], false);
+    let h = v["tables"][1]["headline"].as_str().unwrap();
+    assert!(h.contains("write throttle events on payments (table) from the checkout transactions of table orders"), "{h}");
+    assert!(h.contains("its own requests: 0.0 % of attempts throttled"), "{h}");
+    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("a/orders-summary.json")).unwrap()).unwrap();
+    let lines = s["verdict"]["lines"].to_string();
+    assert!(lines.contains("payments (table) of table payments") && lines.contains("cancels the whole transaction"), "{lines}");
+}
