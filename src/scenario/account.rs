@@ -11,14 +11,9 @@ fn at(sc: &Scenario, key: &str) -> String {
     for k in key.split('.') {
         path = path.key(k);
     }
-    at_path(sc, &path)
+    super::transactions::at_path(sc, &path)
 }
 
-/// `file:line:column: key` of `path` in table `sc`'s file.
-pub(super) fn at_path(sc: &Scenario, path: &KeyPath) -> String {
-    let (line, column) = Locator::new(&sc.source_text).line_col_of(path);
-    format!("{}:{line}:{column}: {path}", sc.source_path.display())
-}
 
 /// Is `[account] key` written in `sc`'s file?
 fn stated(sc: &Scenario, key: &str) -> bool {

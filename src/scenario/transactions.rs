@@ -2,11 +2,16 @@
 //! another table is resolved against that table when the account is joined — its key space,
 //! its GSIs' index writes — into a pattern of that table (a leg) the engine charges there.
 
-use super::account::at_path;
-use super::locate::KeyPath;
+use super::locate::{KeyPath, Locator};
 use super::validate::default_index_write;
 use super::{AlsoSpec, IndexWrite, PatternSpec, RateShape, Scenario};
 use crate::units::Consistency;
+
+/// `file:line:column: key` of `path` in table `sc`'s file.
+pub(super) fn at_path(sc: &Scenario, path: &KeyPath) -> String {
+    let (line, column) = Locator::new(&sc.source_text).line_col_of(path);
+    format!("{}:{line}:{column}: {path}", sc.source_path.display())
+}
 
 /// Resolves every `also` item of `tables`: the table it names must be another table of the
 /// account in the owner's Region, and its key and index names that table's. Problems and

@@ -70,8 +70,8 @@ pub struct RawAlso {
     /// What the transaction does to each of these items: "put_item", "update_item" or
     /// "delete_item"; default "put_item".
     pub op: Option<RawOp>,
-    /// Key space (of that table) of the items' partition-key values; default that table's
-    /// partition key.
+    /// Key space of that table for the items' partition-key values;
+    /// default that table's partition key.
     pub key: Option<String>,
     /// Item size in bytes, or { mean, sigma }; default 1024.
     pub item_bytes: Option<RawSize>,
