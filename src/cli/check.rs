@@ -96,7 +96,18 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
     phases.sort();
     let fail_on = if a.fail_on == FailOn::Warn { Severity::Warn } else { Severity::Error };
     let options = crate::scenario::LoadOptions { allow_outside: a.allow_outside, ..Default::default() };
-    let scenarios = a.scenarios.iter().map(|p| crate::scenario::load_with(p, &options)).collect::<Result<Vec<_>, _>>()?;
+    // A folder is its scenario files (an account's tables: their maxima share the Region's
+    // account-level quota).
+    let mut files = Vec::new();
+    for p in &a.scenarios {
+        if p.is_dir() {
+            files.extend(super::commands::scenario_files(p)?);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let scenarios = files.iter().map(|p| crate::scenario::load_with(p, &options)).collect::<Result<Vec<_>, _>>()?;
+    let across = check::account_past_quota(&scenarios);
     let catalogs = scenarios.iter().map(|sc| catalog_arg(a.prices.as_ref(), sc)).collect::<Result<Vec<_>, _>>()?;
     if let Some(j) = &a.junit {
         probe_junit(j)?;
@@ -116,7 +127,7 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
         }
     }
     let mut results = Vec::new();
-    for (sc, catalog) in scenarios.iter().zip(&catalogs) {
+    for (i, (sc, catalog)) in scenarios.iter().zip(&catalogs).enumerate() {
         if !a.quiet && !a.json {
             let names: Vec<&str> = phases.iter().map(|p| p.name()).collect();
             eprintln!("checking {} ({}): {}", sc.name, sc.source_path.display(), names.join(", "));
@@ -124,6 +135,12 @@ pub(super) fn check(a: &CheckArgs, stop: &StopToken) -> Result<(), CliError> {
         let (mut c, runs) = check::check(sc, &CheckOptions { phases: phases.clone(), base: base.clone() }, catalog);
         if stop.is_stopped() {
             return Err(CliError::Interrupted);
+        }
+        let mine: Vec<check::Finding> = across.iter().filter(|x| x.0 == i).map(|x| x.1.clone()).collect();
+        if !mine.is_empty() {
+            // After the errors, with the warnings.
+            let at = c.findings.iter().position(|f| f.severity < check::Severity::Error).unwrap_or(c.findings.len());
+            c.findings.splice(at..at, mine);
         }
         c.judge(fail_on);
         let charts = if out.is_some() { phase_charts(sc, &runs, catalog)? } else { Vec::new() };

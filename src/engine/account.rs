@@ -6,9 +6,10 @@
 //! second's close (and the minute's). Before a table's phases, it is told what every other
 //! table of its Region holds of the quota: the tables before it as of this second, those after
 //! it as of the second before. A transaction with items in other tables
-//! (`[[pattern.also]]`) is drawn and admitted with its own table's traffic, those tables
-//! lending it their resources for the phase: every item's charge taken or none, each on its
-//! own table's partitions. Within a second, the tables' traffic is admitted table by table in
+//! (`[[pattern.also]]`), and a get whose answer is followed by a write in another table
+//! (`[pattern.then]`), are drawn and admitted with their own table's traffic, those tables
+//! lending it their resources for the phase: each charge on its own table's partitions, a
+//! transaction's every item taken or none. Within a second, the tables' traffic is admitted table by table in
 //! the account's order (a model choice: two tables' requests on one partition in one second
 //! are not interleaved by time). A table alone runs exactly as [`super::simulate`] runs it.
 
@@ -75,8 +76,8 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
         .collect()
 }
 
-/// Gives each table's traffic its transactions' items in other tables, drawn by those tables'
-/// key laws and placed by their placement of keys. Returns, per table, the tables that lend it
+/// Gives each table's traffic its transactions' items in other tables and its gets' follow-up
+/// writes there, drawn by those tables' key laws and placed by their placement of keys. Returns, per table, the tables that lend it
 /// their resources, in the order they sit after its own.
 fn attach_legs(tables: &[Scenario], opts: &RunOptions, sims: &mut [Simulation<'_>]) -> Vec<Vec<usize>> {
     let streams = |sc: &Scenario| RngStreams::new(opts.seed.unwrap_or(sc.seed), opts.replication);
@@ -84,14 +85,21 @@ fn attach_legs(tables: &[Scenario], opts: &RunOptions, sims: &mut [Simulation<'_
     for (i, sc) in tables.iter().enumerate() {
         let mut n = 0;
         for (j, p) in sc.patterns.iter().enumerate() {
-            for (b, spec) in p.also.iter().filter_map(|a| a.leg.as_ref()) {
+            // A transaction's items (at transactional rates), then a get's follow-up write.
+            let items = p.also.iter().map(|a| (a, true)).chain(p.then.iter().map(|a| (a, false)));
+            for ((b, spec), transactional) in items.filter_map(|(a, t)| Some((a.leg.as_ref()?, t))) {
                 if !lenders[i].contains(b) {
                     lenders[i].push(*b);
                 }
                 let before: usize = lenders[i].iter().take_while(|&&x| x != *b).map(|&x| sims[x].table.res.len()).sum();
                 let offset = sims[i].table.res.len() + before;
-                let leg = Leg::new(&tables[*b], spec, offset, streams(&tables[*b]).placement_salt(), streams(sc).rng(Stream::Legs, n));
-                sims[i].traffic.add_leg(j, leg);
+                let salt = streams(&tables[*b]).placement_salt();
+                let leg = Leg::new(&tables[*b], spec, offset, salt, streams(sc).rng(Stream::Legs, n), transactional);
+                if transactional {
+                    sims[i].traffic.add_leg(j, leg);
+                } else {
+                    sims[i].traffic.add_follow(j, leg);
+                }
                 n += 1;
             }
         }

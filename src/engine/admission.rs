@@ -7,7 +7,7 @@
 //! bulk path and the replay path share them, so a behaviour that stores or charges something
 //! on an admitted request is added in one place.
 
-use super::attempt::{Attempt, SimpleCount};
+use super::attempt::{Attempt, SimpleCount, FOLLOW};
 use super::draw::{Arrival, CompactSecond, Run};
 use super::queue::{EventQueue, Keyed};
 use crate::metrics::Recorder;
@@ -17,7 +17,7 @@ use crate::model::request::{Charge, Charges, CompiledPattern, Kind, Paced};
 use crate::model::resource::{block_shift, Resource, BLOCK_BITS, MANY_PARTITIONS};
 use crate::model::{Dim, Reason};
 use crate::rng::SimRng;
-use crate::time::{SimDuration, SimTime};
+use crate::time::{SimDuration, SimTime, MICROS_PER_SEC};
 use rand::Rng;
 use std::collections::BTreeMap;
 
@@ -151,6 +151,10 @@ pub(crate) struct Admission<'a> {
     pub(crate) own: usize,
     /// Other tables' resources lent for the second: (first, end) of each table.
     pub(crate) lent: &'a [(usize, usize)],
+    /// Per resource: it exists (the lent ones' too).
+    pub(crate) active: &'a [bool],
+    /// Per pattern: the write its answered gets send to another table, if any.
+    pub(crate) follows: &'a mut [Option<super::draw::Leg>],
     /// Latency of a successful attempt, µs.
     pub(crate) service_us: u64,
 }
@@ -570,11 +574,11 @@ impl Admission<'_> {
 }
 
 /// Is attempt `a` decided only in order: a write into a size-capped item collection, a page
-/// of a paged Query or Scan (sent when the one before it is served) or a closed loop's
-/// request (the next follows its answer)?
+/// of a paged Query or Scan (sent when the one before it is served), a closed loop's request
+/// (the next follows its answer) or a get whose answer sends a write to another table?
 fn one_by_one(pats: &[CompiledPattern], a: &Attempt) -> bool {
     let p = &pats[a.pat as usize];
-    p.collection_growth.is_some() || p.paged || p.closed_loop
+    p.collection_growth.is_some() || p.paged || p.closed_loop || p.chained
 }
 
 /// The items of a batch: each starts with its charge on the pattern's resource `base`, followed

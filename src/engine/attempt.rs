@@ -26,12 +26,17 @@ pub(crate) struct Attempt {
     /// A paged Query or Scan: bytes still to read after this page (0: the last page, or not
     /// paged), and which page this is (0 the first).
     pub(crate) rest: u64,
-    /// Page number, 0 for the first (or only) one.
+    /// Page number, 0 for the first (or only) one; [`FOLLOW`] for the write that follows a
+    /// read in another table.
     pub(crate) page: u32,
     /// A conditional write whose condition fails: admitted, it consumes its units and writes
     /// nothing (ConditionalCheckFailedException, not retried).
     pub(crate) cond_failed: bool,
 }
+
+/// The `page` of the write that follows an answered read in another table
+/// (`[pattern.then]`).
+pub(crate) const FOLLOW: u32 = 1 << 31;
 
 impl Attempt {
     /// The first attempt of a request of pattern `pat` sent at `time`: request number `seq`,

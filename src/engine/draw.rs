@@ -248,6 +248,9 @@ pub(crate) struct Traffic {
     /// Per pattern: its transaction's items in other tables of the account (empty when no
     /// pattern has any).
     legs: Vec<Vec<Leg>>,
+    /// Per pattern: the write its answered gets send to another table (empty when no pattern
+    /// has one).
+    pub(crate) follows: Vec<Option<Leg>>,
 }
 
 /// A closed loop's progress.
@@ -315,6 +318,7 @@ impl Traffic {
             block_times: Vec::new(),
             block_words: Vec::new(),
             legs: Vec::new(),
+            follows: Vec::new(),
             paced: sc.patterns.iter().map(Paced::of).collect(),
             closed: sc
                 .patterns

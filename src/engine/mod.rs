@@ -31,8 +31,8 @@ mod ttl;
 pub use crate::scenario::{ResourceId, ResourceKind};
 pub use account::simulate_account;
 pub use result::{
-    CapacityEvent, CollectionInfo, Crossing, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceOutcome, RunOptions, RunResult,
-    StopToken,
+    CapacityEvent, CollectionInfo, Crossing, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress, ResourceOutcome, RunOptions,
+    RunResult, StopToken,
 };
 
 use crate::metrics::{MinuteRecord, Recorder};
@@ -91,6 +91,8 @@ macro_rules! admission {
             scratch: &mut $s.table.scratch,
             own: $s.table.own,
             lent: &$s.table.lent,
+            active: &$s.table.active,
+            follows: &mut $s.traffic.follows,
             service_us: $s.sc.client.service_time.as_micros(),
         }
     };

@@ -162,6 +162,9 @@ pub(crate) struct CompiledPattern {
     /// Bytes an admitted charge on another table's resource stores (a transaction's items
     /// there and their index entries): (resource, bytes).
     pub(crate) foreign_deltas: Vec<(usize, i64)>,
+    /// A get whose answer sends a write to another table (`[pattern.then]`): its requests
+    /// are decided one by one.
+    pub(crate) chained: bool,
 }
 
 /// A load the service paces (`[[at]] bulk_put`, spec §17): exactly `items` items sent evenly
@@ -378,6 +381,7 @@ impl CompiledPattern {
             condition_fails: p.condition_fails,
             paced: p.bulk.is_some(),
             foreign_deltas: Vec::new(),
+            chained: false,
         };
         if let (SizeSpec::Fixed(b), false) = (p.size, paged) {
             let bytes = if matches!(p.op, Op::Query | Op::Scan) { b * items_per_attempt } else { b };
@@ -451,7 +455,12 @@ impl CompiledPattern {
         if res == self.res {
             self.base_delta
         } else {
-            self.gsi.iter().find(|g| g.res == res).map(|g| g.delta).or_else(|| self.foreign_deltas.iter().find(|f| f.0 == res).map(|f| f.1)).unwrap_or(0)
+            self.gsi
+                .iter()
+                .find(|g| g.res == res)
+                .map(|g| g.delta)
+                .or_else(|| self.foreign_deltas.iter().find(|f| f.0 == res).map(|f| f.1))
+                .unwrap_or(0)
         }
     }
 }

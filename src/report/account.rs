@@ -5,8 +5,8 @@
 use super::summary::verdict::{Topic, VerdictLine};
 use super::summary::Summary;
 use super::{json, Artifact, Render, ReportError, RunReport};
-use crate::format::{grouped, usd_window};
 use crate::engine::RunResult;
+use crate::format::{grouped, usd_window};
 use crate::model::CapacityAction;
 use crate::scenario::{ResourceKind, Scenario};
 use serde::Serialize;
@@ -21,13 +21,16 @@ pub fn judge_crossings(reports: &mut [(String, String, RunReport<'_>)], tables: 
     for (i, r) in results.iter().enumerate() {
         for c in &r.crossings {
             let (owner, other) = (&tables[i], &tables[c.table]);
-            let patterns: Vec<&str> = owner
-                .patterns
-                .iter()
-                .filter(|p| p.also.iter().any(|a| a.leg.as_ref().is_some_and(|l| l.0 == c.table)))
-                .map(|p| p.name.as_str())
-                .collect();
-            let patterns = patterns.join(", ");
+            let to = |a: &crate::scenario::AlsoSpec| a.leg.as_ref().is_some_and(|l| l.0 == c.table);
+            let writing: Vec<&crate::scenario::PatternSpec> =
+                owner.patterns.iter().filter(|p| p.also.iter().any(to) || p.then.as_ref().is_some_and(to)).collect();
+            let patterns = writing.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+            let transactions = writing.iter().any(|p| p.also.iter().any(to));
+            let (what, cancels) = if transactions {
+                ("transactions", " (a throttled item cancels the whole transaction)")
+            } else {
+                ("requests' follow-up writes", " (retried on their own after the read was served)")
+            };
             let kind = if c.resource.kind() == ResourceKind::Gsi { "GSI" } else { "table" };
             let resource = format!("{} ({kind})", other.resource_name(c.resource));
             let events = match c.events {
@@ -40,22 +43,22 @@ pub fn judge_crossings(reports: &mut [(String, String, RunReport<'_>)], tables: 
                 0,
                 VerdictLine {
                     topic: Topic::Where,
-                    text: format!(
-                        "{resource} of table {}: {events} met by the {patterns} transactions (a throttled item cancels the whole transaction)",
-                        other.table.name
-                    ),
+                    text: format!("{resource} of table {}: {events} met by the {patterns} {what}{cancels}", other.table.name),
                 },
             );
             let v = &mut reports[c.table].2.summary.verdict;
             let own = v.headline.trim_start_matches("HELD — ").trim_start_matches("DID NOT HOLD — ").to_string();
             v.held = false;
-            v.headline = format!("DID NOT HOLD — {events} on {resource} from the {patterns} transactions of table {}; its own requests: {own}", owner.table.name);
+            v.headline = format!(
+                "DID NOT HOLD — {events} on {resource} from the {patterns} {what} of table {}; its own requests: {own}",
+                owner.table.name
+            );
             v.lines.insert(
                 0,
                 VerdictLine {
                     topic: Topic::Why,
                     text: format!(
-                        "the {patterns} transactions of table {} write items here: each throttled item cancelled its whole transaction (see table {})",
+                        "the {patterns} {what} of table {} write items here{cancels} (see table {})",
                         owner.table.name, owner.table.name
                     ),
                 },

@@ -280,6 +280,10 @@ pub struct Tables {
     /// Tables left out of a pool, and why.
     #[serde(default)]
     pub pool_notes: Vec<String>,
+    /// Per Region of several tables: the picks against its account-level quota together, and
+    /// the tables whose pick moved to fit it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quota: Vec<crate::study::recommend::quota_fit::QuotaFit>,
 }
 
 /// Why a share of the tables pools nothing.
@@ -324,7 +328,15 @@ impl Tables {
             return Err(format!("tables {} of {tables} are in no share (--allow-partial merges what is there)", missing.join(", ")));
         }
         let shard = (!missing.is_empty()).then(|| format!("partial: tables {} missing", missing.join(", ")));
-        Ok(Tables { shard, tables, max_throttle, rows, pools: Vec::new(), pool_notes: vec![POOL_NEEDS_EVERY_TABLE.to_string()] })
+        Ok(Tables {
+            shard,
+            tables,
+            max_throttle,
+            rows,
+            pools: Vec::new(),
+            pool_notes: vec![POOL_NEEDS_EVERY_TABLE.to_string()],
+            quota: Vec::new(),
+        })
     }
 }
 
@@ -377,6 +389,33 @@ impl Render for Tables {
         }
         for n in &self.pool_notes {
             let _ = writeln!(o, "not pooled: {n}");
+        }
+        for q in &self.quota {
+            let units = |u: [u64; 2]| format!("{} RCU / {} WCU", u[0], u[1]);
+            let _ = write!(
+                o,
+                "\n{}: the account-level quota is {}; the tables' own picks may provision {} together",
+                q.region,
+                units(q.quota),
+                units(q.picked_units)
+            );
+            if q.changes.is_empty() {
+                let _ = writeln!(o, ": within it");
+            } else if q.fits {
+                let _ = writeln!(o, ", past it: moved to fit ({} after the moves):", units(q.fitted_units));
+            } else {
+                let _ = writeln!(
+                    o,
+                    ", past it, and no holding setting fits ({} at the least): request an account-level quota increase ([account] max_read/write_capacity_units)",
+                    units(q.fitted_units)
+                );
+            }
+            for c in &q.changes {
+                let _ = writeln!(o, "  {}: {} instead of {} (+${:.2} a month)", c.table, c.to, c.from, c.added_monthly_usd);
+            }
+            if !q.fits && q.changes.is_empty() {
+                let _ = writeln!(o, "  no table has a holding setting that provisions less");
+            }
         }
         o
     }

@@ -14,7 +14,6 @@ fn at(sc: &Scenario, key: &str) -> String {
     super::transactions::at_path(sc, &path)
 }
 
-
 /// Is `[account] key` written in `sc`'s file?
 fn stated(sc: &Scenario, key: &str) -> bool {
     Locator::new(&sc.source_text).span_of(&KeyPath::root().key("account").key(key)).is_some()
@@ -70,6 +69,20 @@ pub fn join_account(tables: &mut [Scenario]) -> Result<Vec<String>, String> {
     };
     for region in &regions {
         let members: Vec<usize> = (0..tables.len()).filter(|&i| &tables[i].pricing.region == region).collect();
+        // The table count: CreateTable past the quota fails (LimitExceededException).
+        let quota = members.iter().map(|&i| tables[i].account.tables).min().unwrap_or(defaults::ACCOUNT_MAX_TABLES);
+        if members.len() as u64 > quota {
+            let i = members.iter().copied().min_by_key(|&i| tables[i].account.tables).expect("a member");
+            problems.push(format!(
+                "{}: {} tables in {region}, past the account's quota of {quota} tables per Region: the CreateTable of one more fails",
+                if stated(&tables[i], "max_tables") {
+                    at(&tables[i], "account.max_tables")
+                } else {
+                    tables[i].source_path.display().to_string()
+                },
+                members.len()
+            ));
+        }
         for (d, (unit, key)) in [("RCU", "max_read_capacity_units"), ("WCU", "max_write_capacity_units")].into_iter().enumerate() {
             let total: u64 = members.iter().map(|&i| tables[i].provisioned_at_start()[d]).sum();
             let stating: Vec<usize> = members.iter().copied().filter(|&i| stated(&tables[i], key)).collect();

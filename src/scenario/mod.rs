@@ -110,12 +110,14 @@ pub struct AccountSpec {
     pub max: [u64; 2],
     /// The most one table may provision, its GSIs included.
     pub table_max: [u64; 2],
+    /// The most tables the account may hold in the Region.
+    pub tables: u64,
 }
 
 impl Default for AccountSpec {
     /// AWS's default quotas.
     fn default() -> Self {
-        Self { max: [defaults::ACCOUNT_MAX_UNITS; 2], table_max: [defaults::TABLE_MAX_UNITS; 2] }
+        Self { max: [defaults::ACCOUNT_MAX_UNITS; 2], table_max: [defaults::TABLE_MAX_UNITS; 2], tables: defaults::ACCOUNT_MAX_TABLES }
     }
 }
 

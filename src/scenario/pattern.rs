@@ -285,9 +285,12 @@ pub struct PatternSpec {
     pub bulk: Option<BulkLoad>,
     /// A transaction's items in other tables of the account (`[[pattern.also]]`).
     pub also: Vec<AlsoSpec>,
+    /// A get's follow-up write in another table of the account (`[pattern.then]`).
+    pub then: Option<AlsoSpec>,
 }
 
-/// Items of a transaction in another table of the account, as its owner's file states them;
+/// Items of a transaction in another table of the account, or the write that follows a read
+/// there, as its owner's file states them;
 /// [`crate::scenario::join_account`] resolves them against that table ([`Self::leg`]).
 #[derive(Clone, Debug)]
 pub struct AlsoSpec {
@@ -307,7 +310,7 @@ pub struct AlsoSpec {
     pub index_writes: Vec<(String, Option<IndexWrite>)>,
     /// Resolved when the account is joined: the table's position in the account, and the
     /// items as a pattern of that table (its key space, sizes and index writes; `op` as
-    /// above, charged at transactional rates).
+    /// above; a transaction's charged at transactional rates).
     pub leg: Option<(usize, Box<PatternSpec>)>,
 }
 

@@ -13,15 +13,25 @@ pub(super) fn at_path(sc: &Scenario, path: &KeyPath) -> String {
     format!("{}:{line}:{column}: {path}", sc.source_path.display())
 }
 
-/// Resolves every `also` item of `tables`: the table it names must be another table of the
-/// account in the owner's Region, and its key and index names that table's. Problems and
-/// notes, one a line, with file, line and key.
+/// Resolves every `also` item and `then` write of `tables`: the table it names must be
+/// another table of the account in the owner's Region, and its key and index names that
+/// table's. Problems and notes, one a line, with file, line and key.
 pub(super) fn resolve(tables: &mut [Scenario], problems: &mut Vec<String>, notes: &mut Vec<String>) {
     for i in 0..tables.len() {
         for j in 0..tables[i].patterns.len() {
-            for k in 0..tables[i].patterns[j].also.len() {
-                let at = KeyPath::root().key("pattern").index(j).key("also").index(k);
-                match leg(tables, i, j, k, &at) {
+            let base = KeyPath::root().key("pattern").index(j);
+            let mut items: Vec<(Option<usize>, KeyPath)> =
+                (0..tables[i].patterns[j].also.len()).map(|k| (Some(k), base.key("also").index(k))).collect();
+            if tables[i].patterns[j].then.is_some() {
+                items.push((None, base.key("then")));
+            }
+            for (k, at) in items {
+                let p = &tables[i].patterns[j];
+                let a = match k {
+                    Some(k) => &p.also[k],
+                    None => p.then.as_ref().expect("listed"),
+                };
+                match leg(tables, i, &p.name, a, &at) {
                     Ok((b, spec)) => {
                         if !tables[b].lsis.is_empty() {
                             notes.push(format!(
@@ -31,7 +41,12 @@ pub(super) fn resolve(tables: &mut [Scenario], problems: &mut Vec<String>, notes
                                 tables[b].table.name
                             ));
                         }
-                        tables[i].patterns[j].also[k].leg = Some((b, Box::new(spec)));
+                        let p = &mut tables[i].patterns[j];
+                        let a = match k {
+                            Some(k) => &mut p.also[k],
+                            None => p.then.as_mut().expect("listed"),
+                        };
+                        a.leg = Some((b, Box::new(spec)));
                     }
                     Err(e) => problems.push(e),
                 }
@@ -40,15 +55,18 @@ pub(super) fn resolve(tables: &mut [Scenario], problems: &mut Vec<String>, notes
     }
 }
 
-/// Item `k` of pattern `j` of table `i` as a pattern of its table: (that table's position, the
-/// leg).
-fn leg(tables: &[Scenario], i: usize, j: usize, k: usize, at: &KeyPath) -> Result<(usize, PatternSpec), String> {
+/// Items `a` of pattern `pattern` of table `i` as a pattern of their table: (that table's
+/// position, the leg).
+fn leg(tables: &[Scenario], i: usize, pattern: &str, a: &AlsoSpec, at: &KeyPath) -> Result<(usize, PatternSpec), String> {
     let owner = &tables[i];
-    let a: &AlsoSpec = &owner.patterns[j].also[k];
     let region = &owner.pricing.region;
     let Some(b) = tables.iter().position(|t| t.table.name == a.table && &t.pricing.region == region) else {
         let names: Vec<String> = tables.iter().filter(|t| &t.pricing.region == region).map(|t| format!("\"{}\"", t.table.name)).collect();
-        let elsewhere = tables.iter().find(|t| t.table.name == a.table).map(|t| format!(" (a table of that name is in {}: a transaction stays in one Region)", t.pricing.region)).unwrap_or_default();
+        let elsewhere = tables
+            .iter()
+            .find(|t| t.table.name == a.table)
+            .map(|t| format!(" (a table of that name is in {}: a transaction stays in one Region)", t.pricing.region))
+            .unwrap_or_default();
         return Err(format!(
             "{}: no table \"{}\" in this account's {region}{elsewhere}; its tables there: {}",
             at_path(owner, &at.key("table")),
@@ -68,7 +86,12 @@ fn leg(tables: &[Scenario], i: usize, j: usize, k: usize, at: &KeyPath) -> Resul
         None => other.table.partition_key,
         Some(name) => other.key_spaces.iter().position(|ks| &ks.name == name).ok_or_else(|| {
             let known: Vec<&str> = other.key_spaces.iter().map(|ks| ks.name.as_str()).collect();
-            format!("{}: table \"{}\" has no key space \"{name}\" (its keys: {})", at_path(owner, &at.key("key")), a.table, known.join(", "))
+            format!(
+                "{}: table \"{}\" has no key space \"{name}\" (its keys: {})",
+                at_path(owner, &at.key("key")),
+                a.table,
+                known.join(", ")
+            )
         })?,
     };
     let mut index_writes: Vec<(usize, IndexWrite)> = Vec::new();
@@ -94,7 +117,7 @@ fn leg(tables: &[Scenario], i: usize, j: usize, k: usize, at: &KeyPath) -> Resul
     Ok((
         b,
         PatternSpec {
-            name: format!("{} in {}", owner.patterns[j].name, a.table),
+            name: format!("{pattern} in {}", a.table),
             op: a.op,
             entity: None,
             key_space: Some(key_space),
@@ -112,6 +135,7 @@ fn leg(tables: &[Scenario], i: usize, j: usize, k: usize, at: &KeyPath) -> Resul
             fanout_all: None,
             bulk: None,
             also: Vec::new(),
+            then: None,
         },
     ))
 }

@@ -32,10 +32,10 @@ mod recommend; // the capacity search against a random search of 256 candidates
 mod release; // the release path here: workflows and action parse, the install script checks a build, the action's step on a local binary
 mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
-mod transactions; // transactions over the tables of an account: each item charged on its table, either cancelling
 mod scenarios; // every bundled scenario loads and runs
 mod seeds; // the seed documents' designs hold what their comments say
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
+mod transactions; // transactions over the tables of an account: each item charged on its table, either cancelling
 mod verdict; // the verdict that opens the summary and the report, against hand-worked runs
 
 use ddbsim::report::Summary;

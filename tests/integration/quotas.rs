@@ -318,3 +318,101 @@ fn an_account_is_per_region_and_refuses_what_aws_would() {
     let o = crate::ddbsim(&["run", dir.path().to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// The table count (`[account] max_tables`, AWS's 2,500 by default): three tables in one
+/// Region past a stated quota of 2 are refused, naming the key; a folder validates as one
+/// account.
+#[test]
+fn an_account_past_its_table_count_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for t in ["orders", "payments", "sessions"] {
+        let mut text = std::fs::read_to_string(format!("scenarios/account/{t}.toml")).unwrap();
+        if t == "sessions" {
+            text.push_str("\n[account]\nmax_tables = 2\n");
+        }
+        std::fs::write(dir.path().join(format!("{t}.toml")), text).unwrap();
+    }
+    let mut tables: Vec<_> =
+        ["orders", "payments", "sessions"].iter().map(|t| ddbsim::scenario::load(&dir.path().join(format!("{t}.toml"))).unwrap()).collect();
+    let e = ddbsim::scenario::join_account(&mut tables).unwrap_err();
+    assert!(
+        e.contains("sessions.toml:") && e.contains("account.max_tables: 3 tables in us-east-1, past the account's quota of 2 tables"),
+        "{e}"
+    );
+    let o = crate::ddbsim(&["validate", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("past the account's quota of 2 tables"));
+    let o = crate::ddbsim(&["validate", "scenarios/account"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("scenarios/account: ok, one account of 3 tables"));
+}
+
+/// `check` on the bundled account's folder: orders may be raised to 30,000 WCU, payments to
+/// 30,000 and sessions holds 25,000: 85,000 WCU together, past the Region's 80,000. Each table
+/// gets the account's warning with its own part; reads (100 RCU each) are far within.
+#[test]
+fn check_finds_an_accounts_maxima_past_its_quota() {
+    let o = crate::ddbsim(&["check", "scenarios/account", "--phases", "steady", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 3);
+    for (c, part) in checks.iter().zip([30_000.0, 30_000.0, 25_000.0]) {
+        let f: Vec<_> = c["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["id"] == "autoscaling-past-quota" && f["title"].as_str().unwrap().contains("tables of us-east-1"))
+            .collect();
+        assert_eq!(f.len(), 1, "{c:#}");
+        assert_eq!(f[0]["severity"], "warn");
+        assert_eq!(f[0]["numbers"]["most_units"], 85_000.0);
+        assert_eq!(f[0]["numbers"]["quota_units"], 80_000.0);
+        assert_eq!(f[0]["numbers"]["table_units"], part);
+        assert!(f[0]["title"].as_str().unwrap().contains("85000 WCU together, past the account-level quota of 80000 WCU"));
+    }
+}
+
+/// `recommend` on a folder whose Region's account-level quota is stated at 500 WCU: two tables
+/// of 300 and 400 writes a second (1 KB: 1 WCU each) need more than 300 and 400 WCU
+/// provisioned to hold, so their own picks (provisioned or auto scaling) pass 500 together.
+/// No provisioned setting that holds either table provisions less than its writes a second, so
+/// the fit moves a table to on-demand, which takes none of the provisioned quota: what is left
+/// (at most the other table's pick) fits, and that table's row says on-demand.
+#[test]
+fn recommend_on_an_account_fits_its_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    for (t, rate) in [("alpha", 300), ("beta", 400)] {
+        let text = format!(
+            "[scenario]\nname = \"{t}\"\nduration = \"10m\"\n[table]\nname = \"{t}\"\npartition_key = \"k\"\n\
+             capacity = {{ mode = \"provisioned\", read = 10, write = 100 }}\n[keys.k]\ncardinality = 100000\n\
+             [[pattern]]\nname = \"put\"\nop = \"put_item\"\nitem_bytes = 1000\nrate = {{ constant = {rate} }}\n\
+             [account]\nmax_write_capacity_units = 500\n"
+        );
+        std::fs::write(dir.path().join(format!("{t}.toml")), text).unwrap();
+    }
+    let out = dir.path().join("out");
+    let o = crate::ddbsim(&[
+        "recommend",
+        dir.path().to_str().unwrap(),
+        "--modes",
+        "on-demand,provisioned,autoscaling",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let q = &v["quota"][0];
+    assert_eq!(q["region"], "us-east-1");
+    assert_eq!(q["quota"][1], 500);
+    assert!(q["picked_units"][1].as_u64().unwrap() > 700, "{q:#}");
+    assert!(q["fitted_units"][1].as_u64().unwrap() <= 500, "{q:#}");
+    assert_eq!(q["fits"], true);
+    let changes = q["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{q:#}");
+    assert!(changes[0]["to"].as_str().unwrap().starts_with("on-demand"), "{q:#}");
+    assert!(changes[0]["added_monthly_usd"].as_f64().unwrap() > 0.0);
+    let moved = changes[0]["table"].as_str().unwrap();
+    let row = v["rows"].as_array().unwrap().iter().find(|r| r["table"] == moved && r["dimension"] == "write").unwrap();
+    assert_eq!(row["recommended_mode"], "on_demand", "{row:#}");
+}

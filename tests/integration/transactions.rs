@@ -10,7 +10,8 @@ use std::path::Path;
 
 /// The tables of `dir`, in file order, read and joined as one account.
 fn account(dir: &Path) -> Result<Vec<Scenario>, String> {
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
     files.sort();
     let options = LoadOptions { in_account: true, ..LoadOptions::default() };
     let mut tables = files.iter().map(|f| load_with(f, &options).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
@@ -55,7 +56,11 @@ fn a_transaction_is_charged_on_each_table_and_cancelled_by_either() {
     // Without the payments, orders would have taken 250 x 2 x 600 = 300,000 WCU.
     assert!((orders as f64) < 300_000_000.0 * 0.85);
     // Exact fidelity, request by request: the same accounts balance.
-    let opts = RunOptions { fidelity: Some(ddbsim::Fidelity::Exact), duration: Some(ddbsim::SimDuration::from_secs(120)), ..RunOptions::default() };
+    let opts = RunOptions {
+        fidelity: Some(ddbsim::Fidelity::Exact),
+        duration: Some(ddbsim::SimDuration::from_secs(120)),
+        ..RunOptions::default()
+    };
     let r = ddbsim::simulate_account(&tables, &opts);
     let orders = consumed(&r[0], ResourceId::Table, Dim::Write);
     assert_eq!(orders, consumed(&r[1], ResourceId::Table, Dim::Write));
@@ -90,17 +95,22 @@ fn a_transactions_item_writes_its_tables_indexes_and_runs_the_same_twice() {
 /// throttling); an account without the table named; a transaction over its own table.
 #[test]
 fn a_transaction_over_a_table_not_in_the_account_is_refused() {
-    let o = crate::ddbsim(&["run", "scenarios/checkout/orders.toml", "--out", tempfile::tempdir().unwrap().path().join("o").to_str().unwrap()]);
+    let o =
+        crate::ddbsim(&["run", "scenarios/checkout/orders.toml", "--out", tempfile::tempdir().unwrap().path().join("o").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let e = String::from_utf8_lossy(&o.stderr);
-    let line = std::fs::read_to_string("scenarios/checkout/orders.toml").unwrap().lines().position(|l| l == "table = \"payments\"").unwrap() + 1;
+    let line =
+        std::fs::read_to_string("scenarios/checkout/orders.toml").unwrap().lines().position(|l| l == "table = \"payments\"").unwrap() + 1;
     assert!(e.contains(&format!("orders.toml:{line}:1: pattern[0].also[0].table")) && e.contains("ddbsim run FOLDER"), "{e}");
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy("scenarios/checkout/orders.toml", dir.path().join("orders.toml")).unwrap();
     let billing = std::fs::read_to_string("scenarios/checkout/payments.toml").unwrap().replace("name = \"payments\"", "name = \"billing\"");
     std::fs::write(dir.path().join("payments.toml"), billing).unwrap();
     let e = account(dir.path()).unwrap_err();
-    assert!(e.contains(&format!("orders.toml:{line}:1: pattern[0].also[0].table: no table \"payments\" in this account's us-east-1")), "{e}");
+    assert!(
+        e.contains(&format!("orders.toml:{line}:1: pattern[0].also[0].table: no table \"payments\" in this account's us-east-1")),
+        "{e}"
+    );
     assert!(e.contains("\"billing\""), "{e}");
     let own = std::fs::read_to_string("scenarios/checkout/orders.toml").unwrap().replace("table = \"payments\"", "table = \"orders\"");
     std::fs::write(dir.path().join("orders.toml"), own).unwrap();
@@ -127,4 +137,57 @@ fn the_table_that_throttles_anothers_transactions_did_not_hold() {
     let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("a/orders-summary.json")).unwrap()).unwrap();
     let lines = s["verdict"]["lines"].to_string();
     assert!(lines.contains("payments (table) of table payments") && lines.contains("cancels the whole transaction"), "{lines}");
+}
+
+/// Tables `carts` (a get of each cart, `rate` a second, followed by a write of 1,500 bytes in
+/// `audit`: 2 WCU at standard rates) and `audit` at `audit_wcu` WCU, new (no burst credit),
+/// for `minutes`; run as one account.
+fn read_then_write(rate: u32, audit_wcu: u32, minutes: u32) -> Vec<RunResult> {
+    let dir = tempfile::tempdir().unwrap();
+    let carts = format!(
+        "[scenario]\nname = \"carts\"\nduration = \"{minutes}m\"\n[table]\nname = \"carts\"\npartition_key = \"cart\"\n\
+         capacity = {{ mode = \"provisioned\", read = 1000, write = 10 }}\n[keys.cart]\ncardinality = 100000\n\
+         [[pattern]]\nname = \"archive\"\nop = \"get_item\"\nitem_bytes = 1000\nrate = {{ constant = {rate} }}\n\
+         [pattern.then]\ntable = \"audit\"\nkey = \"event\"\nitem_bytes = 1500\n"
+    );
+    let audit = format!(
+        "[scenario]\nname = \"audit\"\nduration = \"{minutes}m\"\n[table]\nname = \"audit\"\npartition_key = \"event\"\n\
+         capacity = {{ mode = \"provisioned\", read = 10, write = {audit_wcu} }}\ninitial_burst = \"empty\"\n[keys.event]\ncardinality = 1000000\n\
+         [[pattern]]\nname = \"scan-day\"\nop = \"get_item\"\nrate = {{ constant = 1 }}\n"
+    );
+    std::fs::write(dir.path().join("audit.toml"), audit).unwrap();
+    std::fs::write(dir.path().join("carts.toml"), carts).unwrap();
+    let tables = account(dir.path()).unwrap();
+    assert_eq!(tables[1].table.name, "carts");
+    ddbsim::simulate_account(&tables, &RunOptions::default())
+}
+
+/// A get followed by a write in another table: with room, every read of 1,000 bytes takes
+/// 0.5 RCU (eventually consistent) on carts and every write 2 WCU (1,500 bytes, standard rates)
+/// on audit; a request is served when its write is, after two service times (5 ms each).
+/// With audit at 40 WCU for 100 writes a second (200 WCU), the reads all pass and the writes
+/// are throttled on their own: audit consumes at most its 40 WCU a second, each served request
+/// exactly one write, and requests fail when their write runs out of attempts.
+#[test]
+fn a_read_followed_by_a_write_in_another_table() {
+    let r = read_then_write(100, 1000, 2);
+    let (audit, carts) = (&r[0], &r[1]);
+    let p = &carts.patterns[0];
+    assert_eq!(p.served, p.offered - p.pending_at_end, "with room every request is served");
+    assert_eq!(consumed(audit, ResourceId::Table, Dim::Write), p.served * 2_000);
+    let reads = consumed(carts, ResourceId::Table, Dim::Read);
+    assert!(reads >= p.served * 500 && reads <= p.offered * 500, "{reads} for {} reads", p.offered);
+    let p50 = p.latency.quantile(0.5) as f64;
+    assert!((p50 - 10_000.0).abs() <= 200.0, "p50 {p50} µs: a read and then a write, 5 ms each");
+    let r = read_then_write(100, 40, 4);
+    let (audit, carts) = (&r[0], &r[1]);
+    let p = &carts.patterns[0];
+    let writes = consumed(audit, ResourceId::Table, Dim::Write);
+    assert_eq!(writes, p.served * 2_000, "each served request wrote once");
+    assert!(writes as f64 <= 40.0 * 240.0 * 1_000.0 * 1.01, "{writes}");
+    assert!(p.failed() > 0 && write_events(audit, ResourceId::Table) > 0);
+    assert_eq!(write_events(carts, ResourceId::Table), 0);
+    let reads = consumed(carts, ResourceId::Table, Dim::Read);
+    assert!(reads as f64 >= (p.offered - p.pending_at_end) as f64 * 500.0, "the reads all pass: {reads}");
+    assert_eq!(carts.crossings.len(), 1);
 }

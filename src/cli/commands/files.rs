@@ -6,64 +6,37 @@ use crate::scenario;
 use std::path::{Path, PathBuf};
 
 /// `ddbsim validate`.
+/// A folder is validated as one account: each file as a table of it, then the checks that span
+/// them (names, one clock, the quotas, transactions over its tables).
 pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: bool) -> Result<(), CliError> {
     let mut bad = 0;
     let mut files = Vec::new();
-    for p in paths {
-        // What a run would refuse before simulating (a price the region's catalog lacks) is a
-        // problem here too.
-        let loaded = scenario::load_with(p, &scenario::LoadOptions { allow_outside, ..Default::default() })
-            .map_err(CliError::from)
-            .and_then(|sc| crate::cli::args::catalog_arg(None, &sc).map(|_| sc));
-        match loaded {
-            Ok(sc) => {
-                let file = p.display().to_string();
-                let notes: Vec<serde_json::Value> = sc
-                    .notes
-                    .iter()
-                    .map(|n| {
-                        let q = &n.at;
-                        serde_json::json!({ "kind": n.kind.label(), "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message })
-                    })
-                    .collect();
-                files.push(serde_json::json!({ "path": file, "valid": true, "problems": [], "notes": notes }));
-                if !as_json {
-                    println!(
-                        "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
-                        p.display(),
-                        sc.patterns.len(),
-                        sc.key_spaces.len(),
-                        sc.gsis.len(),
-                        sc.lsis.len()
-                    );
-                    for n in &sc.notes {
-                        println!("{}", n.display(p));
-                    }
-                }
-            }
-            Err(e) => {
+    let mut count = 0;
+    for given in paths {
+        let in_account = given.is_dir();
+        let members = if in_account { super::scenario_files(given)? } else { vec![given.clone()] };
+        count += members.len();
+        let mut tables = Vec::new();
+        for p in &members {
+            if let Some(sc) = validate_one(p, scenario::LoadOptions { allow_outside, in_account }, as_json, &mut files) {
+                tables.push(sc);
+            } else {
                 bad += 1;
-                let file = p.display().to_string();
-                // Each problem as {file, line, column, key, message}; a file that cannot be read
-                // is one problem without a place.
-                let problems: Vec<serde_json::Value> = match &e {
-                    CliError::Scenario(scenario::ScenarioError::Invalid { problems, .. }) => problems
-                        .iter()
-                        .map(
-                            |q| serde_json::json!({ "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message }),
-                        )
-                        .collect(),
-                    other => {
-                        vec![serde_json::json!({ "file": file, "line": null, "column": null, "key": null, "message": other.to_string() })]
-                    }
-                };
-                files.push(serde_json::json!({ "path": file, "valid": false, "problems": problems }));
+            }
+        }
+        if in_account && tables.len() == members.len() {
+            if let Err(e) = scenario::join_account(&mut tables) {
+                bad += 1;
+                let problems: Vec<serde_json::Value> = e
+                    .lines()
+                    .map(|m| serde_json::json!({ "file": given.display().to_string(), "line": null, "column": null, "key": null, "message": m }))
+                    .collect();
+                files.push(serde_json::json!({ "path": given.display().to_string(), "valid": false, "problems": problems }));
                 if !as_json {
-                    match &e {
-                        CliError::Scenario(inner) => eprintln!("{inner}"),
-                        other => eprintln!("{other}"),
-                    }
+                    eprintln!("{e}");
                 }
+            } else if !as_json {
+                println!("{}: ok, one account of {} tables", given.display(), tables.len());
             }
         }
     }
@@ -71,9 +44,68 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
         print!("{}", String::from_utf8(crate::report::json_bytes(&serde_json::json!({ "files": files }))).expect("JSON is UTF-8"));
     }
     if bad > 0 {
-        return Err(CliError::Argument(format!("{bad} of {} scenario files have problems", paths.len())));
+        return Err(CliError::Argument(format!("{bad} of {count} scenario files have problems")));
     }
     Ok(())
+}
+
+/// Validates one file (as `options` read it), printing what it found and adding its entry to
+/// `files`; the scenario when valid.
+fn validate_one(p: &Path, options: scenario::LoadOptions, as_json: bool, files: &mut Vec<serde_json::Value>) -> Option<scenario::Scenario> {
+    // What a run would refuse before simulating (a price the region's catalog lacks) is a
+    // problem here too.
+    let loaded =
+        scenario::load_with(p, &options).map_err(CliError::from).and_then(|sc| crate::cli::args::catalog_arg(None, &sc).map(|_| sc));
+    match loaded {
+        Ok(sc) => {
+            let file = p.display().to_string();
+            let notes: Vec<serde_json::Value> = sc
+                    .notes
+                    .iter()
+                    .map(|n| {
+                        let q = &n.at;
+                        serde_json::json!({ "kind": n.kind.label(), "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message })
+                    })
+                    .collect();
+            files.push(serde_json::json!({ "path": file, "valid": true, "problems": [], "notes": notes }));
+            if !as_json {
+                println!(
+                    "{}: ok ({} patterns, {} key spaces, {} GSIs, {} LSIs)",
+                    p.display(),
+                    sc.patterns.len(),
+                    sc.key_spaces.len(),
+                    sc.gsis.len(),
+                    sc.lsis.len()
+                );
+                for n in &sc.notes {
+                    println!("{}", n.display(p));
+                }
+            }
+            Some(sc)
+        }
+        Err(e) => {
+            let file = p.display().to_string();
+            // Each problem as {file, line, column, key, message}; a file that cannot be read
+            // is one problem without a place.
+            let problems: Vec<serde_json::Value> = match &e {
+                CliError::Scenario(scenario::ScenarioError::Invalid { problems, .. }) => problems
+                    .iter()
+                    .map(|q| serde_json::json!({ "file": file, "line": q.line, "column": q.column, "key": q.key, "message": q.message }))
+                    .collect(),
+                other => {
+                    vec![serde_json::json!({ "file": file, "line": null, "column": null, "key": null, "message": other.to_string() })]
+                }
+            };
+            files.push(serde_json::json!({ "path": file, "valid": false, "problems": problems }));
+            if !as_json {
+                match &e {
+                    CliError::Scenario(inner) => eprintln!("{inner}"),
+                    other => eprintln!("{other}"),
+                }
+            }
+            None
+        }
+    }
 }
 
 /// `ddbsim import`: the scenario to stdout, or to `out` with its trace files beside it. The

@@ -94,12 +94,45 @@ fn recommend_tables(
                 sc.table.table_class == crate::scenario::TableClass::Standard,
                 o.run.duration.unwrap_or(sc.duration).as_secs(),
             ),
-            usage: rec.pick_usage,
+            usage: rec.pick_usage.clone(),
         };
-        (rows, pool)
+        (rec, rows, pool)
     });
     stopped(stop)?;
-    let (rows, inputs): (Vec<_>, Vec<_>) = per.into_iter().unzip();
+    let (recs, mut rows, mut inputs) = per.into_iter().fold((Vec::new(), Vec::new(), Vec::new()), |mut acc, (r, w, p)| {
+        acc.0.push(r);
+        acc.1.push(w);
+        acc.2.push(p);
+        acc
+    });
+    // The picks of a Region's tables within its account-level quota together (every table of
+    // the Region must be in this run: not with --shard).
+    let quota = if shard.is_none() {
+        let fit_in: Vec<study::recommend::quota_fit::FitInput<'_>> = loaded
+            .iter()
+            .zip(&recs)
+            .map(|((_, sc, _), rec)| study::recommend::quota_fit::FitInput {
+                region: &sc.pricing.region,
+                table: &sc.table.name,
+                quota: sc.account.max,
+                limit: [sc.account.limit(0), sc.account.limit(1)],
+                rec,
+            })
+            .collect();
+        let (fits, picks) = study::recommend::quota_fit::fit(&fit_in);
+        for (j, ((i, sc, _), rec)) in loaded.iter().zip(&recs).enumerate() {
+            if picks[j] != rec.pick {
+                rows[j] = study::recommend::rows_for(*i, &tables[*i].scenario.display().to_string(), sc, rec, picks[j]);
+                inputs[j].usage = picks[j].and_then(|k| match rec.candidates[k].settings {
+                    study::recommend::Settings::Reserved { of, .. } => rec.usages.get(of).cloned().flatten(),
+                    _ => rec.usages.get(k).cloned().flatten(),
+                });
+            }
+        }
+        fits
+    } else {
+        Vec::new()
+    };
     let (pools, pool_notes) = if !o.modes.reserved {
         (Vec::new(), Vec::new())
     } else if shard.is_some() {
@@ -114,6 +147,7 @@ fn recommend_tables(
         rows: rows.into_iter().flatten().collect(),
         pools,
         pool_notes,
+        quota,
     };
     let written = out.write_all(&result.artifacts()?)?;
     if a.shared.json {

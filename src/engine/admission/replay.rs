@@ -248,23 +248,7 @@ impl Admission<'_> {
         let instance = self.client.instance_of(a.seq);
         if throttled.is_empty() {
             self.client.on_success(instance, a.n);
-            if kind != Kind::Batch {
-                // A batch's items were stored as each was admitted.
-                self.admitted_attempt(&a, a.charges.as_slice());
-            }
-            if a.rest > 0 {
-                // The SDK's paginator sends the next page when this one is back.
-                self.next_page(&a);
-                return;
-            }
-            let waited = a.time.since(a.first).as_micros();
-            if waited == 0 {
-                // Settled with the replay's others (the same latency, the service time).
-                self.scratch.served_at_once[j] += 1;
-            } else {
-                self.settle(j, 1, waited + self.service(j));
-            }
-            self.answered(j, a.time.as_micros() + self.service(j), false);
+            self.served(&a, kind);
             return;
         }
         self.rec.minute_attempts[1] += 1;
@@ -302,6 +286,34 @@ impl Admission<'_> {
         }
     }
 
+    /// Attempt `a` (of `kind`) was admitted: what it stores, then the next page, the write that
+    /// follows, or the request's answer.
+    fn served(&mut self, a: &Attempt, kind: Kind) {
+        let j = a.pat as usize;
+        if kind != Kind::Batch {
+            // A batch's items were stored as each was admitted.
+            self.admitted_attempt(a, a.charges.as_slice());
+        }
+        if a.rest > 0 {
+            // The SDK's paginator sends the next page when this one is back.
+            self.next_page(a);
+            return;
+        }
+        if self.pats[j].chained && a.page != FOLLOW {
+            // The application writes the other table when the read is back.
+            self.follow_up(a);
+            return;
+        }
+        let waited = a.time.since(a.first).as_micros();
+        if waited == 0 {
+            // Settled with the replay's others (the same latency, the service time).
+            self.scratch.served_at_once[j] += 1;
+        } else {
+            self.settle(j, 1, waited + self.service(j));
+        }
+        self.answered(j, a.time.as_micros() + self.service(j), false);
+    }
+
     /// The next page of a paged Query or Scan, sent when page `a` is served: up to 1 MB of what
     /// is left, on the same partition, charged on its own (spec §1: rounding per 1 MB page).
     pub(super) fn next_page(&mut self, a: &Attempt) {
@@ -318,6 +330,29 @@ impl Admission<'_> {
             charges: Charges::One(Charge { units: p.units_of(bytes), ..c }),
             rest: a.rest - bytes,
             page: a.page + 1,
+            cond_failed: false,
+        });
+    }
+
+    /// The write in another table that the answer of get `a` sends ([`FOLLOW`]), sent when
+    /// the answer is back, retried on its own.
+    fn follow_up(&mut self, a: &Attempt) {
+        let j = a.pat as usize;
+        let time = a.time.saturating_add(SimDuration::from_micros(self.service(j)));
+        let mut charges = Vec::new();
+        if let Some(leg) = self.follows[j].as_mut() {
+            leg.draw(time.as_micros() / MICROS_PER_SEC, false, &mut charges, self.res, self.active);
+        }
+        self.retries.push(Attempt {
+            time,
+            seq: a.seq,
+            first: a.first,
+            pat: a.pat,
+            n: 1,
+            key: 0,
+            charges: Charges::from_vec(charges),
+            rest: 0,
+            page: FOLLOW,
             cond_failed: false,
         });
     }

@@ -26,17 +26,21 @@ pub(crate) struct Leg {
 impl Leg {
     /// The items `spec` (a pattern of `other`, resolved when the account was joined) whose
     /// table's resources sit from `offset` in the owner's admission; `salt`: that table's
-    /// placement of keys.
-    pub(crate) fn new(other: &Scenario, spec: &PatternSpec, offset: usize, salt: u64, rng: SimRng) -> Self {
+    /// placement of keys. A transaction's items (`transactional`) are charged at
+    /// transactional rates, all or none with the transaction; a write that follows a read
+    /// at the standard rates.
+    pub(crate) fn new(other: &Scenario, spec: &PatternSpec, offset: usize, salt: u64, rng: SimRng, transactional: bool) -> Self {
         let mut pat = CompiledPattern::new(other, spec);
         pat.res += offset;
         for g in &mut pat.gsi {
             g.res += offset;
         }
-        // Items of a TransactWriteItems: every charge admitted or none, at transactional
-        // rates (the put, update or delete decided what they store and which index entries
-        // they write).
-        pat.op = Op::TransactWrite;
+        // Items of a TransactWriteItems: at transactional rates (the put, update or delete
+        // decided what they store and which index entries they write). Either way, an item
+        // and its index writes are admitted together or not at all.
+        if transactional {
+            pat.op = Op::TransactWrite;
+        }
         pat.kind = Kind::AllOrNothing;
         pat.collection_growth = None;
         if let SizeSpec::Fixed(b) = pat.size {
@@ -95,7 +99,7 @@ impl Leg {
     /// Pushes the charges of these items of one transaction (sent at second `s`) onto
     /// `charges`: each item on its partition, then its index writes; a cancelled transaction
     /// (`cond_failed`) charges the items and writes no index entry.
-    fn draw(&mut self, s: u64, cond_failed: bool, charges: &mut Vec<Charge>, res: &[Resource], active: &[bool]) {
+    pub(crate) fn draw(&mut self, s: u64, cond_failed: bool, charges: &mut Vec<Charge>, res: &[Resource], active: &[bool]) {
         let r = self.pat.res;
         let ks = self.pat.key_space.expect("a leg has a key space");
         for _ in 0..self.pat.items_per_attempt {
@@ -132,6 +136,19 @@ impl Traffic {
         }
         self.pats[j].foreign_deltas.extend(leg.deltas());
         self.legs[j].push(leg);
+    }
+
+    /// Makes each answered request of pattern `j` (a get) send `leg`, a write in another
+    /// table: its requests are then decided one by one, each with its item and index writes.
+    pub(crate) fn add_follow(&mut self, j: usize, leg: Leg) {
+        if self.follows.len() < self.pats.len() {
+            self.follows.resize_with(self.pats.len(), || None);
+        }
+        let p = &mut self.pats[j];
+        p.foreign_deltas.extend(leg.deltas());
+        p.chained = true;
+        p.kind = Kind::AllOrNothing;
+        self.follows[j] = Some(leg);
     }
 
     /// Pattern `j`'s items in other tables, for one transaction sent at second `s`.

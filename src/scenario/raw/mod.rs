@@ -83,6 +83,8 @@ pub struct RawAccount {
     pub table_max_read_capacity_units: Option<i64>,
     /// The most WCU one table may provision, its GSIs included; default 40000 (or the table's provisioned sum at the start, if more).
     pub table_max_write_capacity_units: Option<i64>,
+    /// The most tables the account may hold in the Region (CreateTable past it fails); default 2500.
+    pub max_tables: Option<i64>,
 }
 
 /// `[[replica]]`: a replica of the table in another region (global tables, version 2019.11.21).

@@ -58,6 +58,10 @@ pub struct RawPattern {
     /// charged on its own table; a throttle on any item cancels the whole transaction.
     #[serde(default)]
     pub also: Vec<RawAlso>,
+    /// A `get_item` whose answer is followed by a write to another table of the account
+    /// (`[pattern.then]`): the write is sent when the read is answered, retried on its own,
+    /// and the request is served when both are.
+    pub then: Option<RawAlso>,
 }
 
 /// `[[pattern.also]]`: items of a transaction in another table of the account (a folder run

@@ -51,6 +51,14 @@ impl Validator<'_, '_> {
             quota("table_max_read_capacity_units", raw.table_max_read_capacity_units, defaults::TABLE_MAX_UNITS, 0, "table-level"),
             quota("table_max_write_capacity_units", raw.table_max_write_capacity_units, defaults::TABLE_MAX_UNITS, 1, "table-level"),
         ];
-        AccountSpec { max, table_max }
+        let tables = match raw.max_tables {
+            Some(n) if n < 1 => {
+                self.err(&at.key("max_tables"), format!("an account holds at least its one table; not {n}"));
+                1
+            }
+            Some(n) => n.unsigned_abs(),
+            None => defaults::ACCOUNT_MAX_TABLES,
+        };
+        AccountSpec { max, table_max, tables }
     }
 }

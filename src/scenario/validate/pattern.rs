@@ -101,6 +101,7 @@ impl Validator<'_, '_> {
             fanout_all,
             bulk: None,
             also: self.also(at, p, op, items),
+            then: self.then(at, p, op),
         }
     }
 

@@ -30,7 +30,7 @@ use crate::time::SimDuration;
 use crate::units::MILLI;
 use serde::Serialize;
 
-pub use rules::{Finding, Severity};
+pub use rules::{account_past_quota, Finding, Severity};
 
 /// A phase of the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

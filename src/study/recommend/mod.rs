@@ -32,6 +32,7 @@ mod chains;
 mod daily;
 mod kept;
 pub mod pool;
+pub mod quota_fit;
 mod search;
 mod tables;
 mod today;
@@ -40,7 +41,7 @@ pub mod why;
 use chains::Chains;
 use daily::{daily_blocks, peaks_in};
 use search::{autoscaled, eval, give_up, minute_demand, plan, screened, Chain, Eval};
-pub use tables::{random_search, table_rows, TableRow};
+pub use tables::{random_search, rows_for, table_rows, TableRow};
 pub use today::Today;
 
 use super::compare::{on_demand, provisioned, traffic_only};
@@ -351,6 +352,9 @@ pub struct Recommendation {
     /// The usage of the pick's setting, before any reservation (`recommend DIR` pools them).
     #[serde(skip)]
     pub pick_usage: Option<Usage>,
+    /// The usage of each candidate's setting, when it was simulated (a reservation's: none).
+    #[serde(skip)]
+    pub usages: Vec<Option<Usage>>,
     /// The setting in force (the scenario's own), on the same traffic.
     pub today: Today,
 }
@@ -675,6 +679,7 @@ impl<'a> Search<'a> {
             reservation_note: None,
             today: today::Today::default(),
             pick_usage,
+            usages: self.usages,
         }
     }
 }

@@ -51,9 +51,17 @@ pub struct TableRow {
 #[must_use]
 pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> (Recommendation, Vec<TableRow>) {
     let rec = recommend(sc, catalog, o);
+    let rows = rows_for(index, file, sc, &rec, rec.pick);
+    (rec, rows)
+}
+
+/// The rows of table `index` (scenario file `file`) with candidate `pick` of `rec` as its
+/// pick (an account's fit may move it from `rec`'s own).
+#[must_use]
+pub fn rows_for(index: usize, file: &str, sc: &Scenario, rec: &Recommendation, pick: Option<usize>) -> Vec<TableRow> {
     let now = &rec.today;
-    let pick = rec.pick.map(|i| &rec.candidates[i]);
-    let rows = ["read", "write"]
+    let pick = pick.map(|i| &rec.candidates[i]);
+    ["read", "write"]
         .iter()
         .enumerate()
         .map(|(d, dim)| {
@@ -76,8 +84,7 @@ pub fn table_rows(index: usize, file: &str, sc: &Scenario, catalog: &Catalog, o:
                 throttled_share: pick.map(|c| c.throttled_share),
             }
         })
-        .collect();
-    (rec, rows)
+        .collect()
 }
 
 /// The baseline `recommend` is measured against: `n` auto-scaling settings drawn at random

@@ -92,3 +92,60 @@ fn past_quota(sc: &Scenario, refused: usize) -> Vec<Finding> {
     }
     out
 }
+
+/// `autoscaling-past-quota` across an account (several tables, a folder): the tables of a
+/// Region whose maxima together pass its account-level quota, each table's finding naming the
+/// others. The quota is the most any of them states (one quota per Region). A warning: which
+/// raise fails depends on which table peaks first.
+#[must_use]
+pub fn account_past_quota(tables: &[Scenario]) -> Vec<(usize, Finding)> {
+    let mut out = Vec::new();
+    let mut regions: Vec<&str> = tables.iter().map(|t| t.pricing.region.as_str()).collect();
+    regions.sort_unstable();
+    regions.dedup();
+    for region in regions {
+        let members: Vec<usize> = (0..tables.len()).filter(|&i| tables[i].pricing.region == region).collect();
+        if members.len() < 2 {
+            continue;
+        }
+        for (d, (unit, key)) in [("RCU", "read"), ("WCU", "write")].into_iter().enumerate() {
+            let each: Vec<(usize, u64)> =
+                members.iter().map(|&i| (i, tables[i].layout().table_and_gsis().map(|id| most(&tables[i], id, d)).sum::<u64>())).collect();
+            let total: u64 = each.iter().map(|x| x.1).sum();
+            let quota = members.iter().map(|&i| tables[i].account.max[d]).max().unwrap_or(0);
+            if total <= quota {
+                continue;
+            }
+            let listed = each
+                .iter()
+                .filter(|x| x.1 > 0)
+                .map(|&(i, u)| format!("{} {u} {unit}", tables[i].table.name))
+                .collect::<Vec<_>>()
+                .join(", ");
+            for &(i, part) in each.iter().filter(|x| x.1 > 0) {
+                out.push((
+                    i,
+                    Finding {
+                        id: "autoscaling-past-quota".into(),
+                        severity: Severity::Warn,
+                        resource: Some(tables[i].table.name.clone()),
+                        title: format!(
+                            "the {} tables of {region} may be raised to {total} {unit} together, past the account-level quota of {quota} {unit}: a raise past it fails and the capacity stays",
+                            members.len()
+                        ),
+                        evidence: vec![format!("the most each table and its GSIs may be given: {listed}")],
+                        numbers: numbers(&[("most_units", total as f64), ("quota_units", quota as f64), ("table_units", part as f64)]),
+                        source: "Developer Guide, ServiceQuotas (account-level quota per Region; LimitExceededException); docs/dynamodb-behaviour.md §17"
+                            .into(),
+                        fix: format!(
+                            "request an account-level quota increase (Service Quotas) and state it in [account] max_{key}_capacity_units, or lower the tables' auto-scaling maxima to fit {quota} {unit} together"
+                        ),
+                        assumptions: Vec::new(),
+                        effect: None,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}

@@ -17,6 +17,7 @@ mod autoscaling_lag;
 mod bulk_sorted;
 mod capacity_below_peak;
 mod capacity_quota;
+pub use capacity_quota::account_past_quota;
 mod dax_pays;
 mod fixed_provisioned;
 mod gsi_back_pressure;
