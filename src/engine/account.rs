@@ -20,6 +20,17 @@ use crate::model::Dim;
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::Scenario;
 
+/// Another table of the account in the same Region, as a table sees it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Peer {
+    /// Its name.
+    pub(super) name: String,
+    /// The units it holds of the quota, by dimension.
+    pub(super) held: [u64; 2],
+    /// Its table operations in flight.
+    pub(super) in_flight: u64,
+}
+
 /// Runs `tables` as one account with `opts` (each table its own seed, unless `opts` gives
 /// one), to the longest table's duration; each table's result, in order.
 #[must_use]
@@ -29,14 +40,15 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
     // Per table: the tables of its Region, by position.
     let peers: Vec<Vec<usize>> = (0..sims.len()).map(|i| (0..sims.len()).filter(|&j| j != i && region(j) == region(i)).collect()).collect();
     for (i, sim) in sims.iter_mut().enumerate() {
-        sim.table.others = peers[i].iter().map(|&j| (tables[j].table.name.clone(), [0; 2])).collect();
+        sim.table.others = peers[i].iter().map(|&j| Peer { name: tables[j].table.name.clone(), ..Peer::default() }).collect();
     }
     let lenders = attach_legs(tables, opts, &mut sims);
     let mut crossings: Vec<Vec<Crossing>> = vec![Vec::new(); sims.len()];
     let tell = |sims: &mut [Simulation<'_>], i: usize| {
-        let held: Vec<[u64; 2]> = peers[i].iter().map(|&j| sims[j].table.held_units()).collect();
-        for (o, h) in sims[i].table.others.iter_mut().zip(held) {
-            o.1 = h;
+        let held: Vec<([u64; 2], u64)> = peers[i].iter().map(|&j| (sims[j].table.held_units(), sims[j].table.in_flight())).collect();
+        for (o, (h, f)) in sims[i].table.others.iter_mut().zip(held) {
+            o.held = h;
+            o.in_flight = f;
         }
     };
     for i in 0..sims.len() {

@@ -4,6 +4,7 @@
 //! end of each second and minute. The [`super::Simulation`] drives time and traffic; what a
 //! table does with them is here, written once.
 
+use super::account::Peer;
 use super::admission::Scratch;
 use super::result::CapacityEvent;
 use super::schedule::{Schedule, Scheduled};
@@ -82,10 +83,13 @@ pub(super) struct Table<'a> {
     /// Per resource: the units of a raise in flight (an UpdateTable called, not yet done), by
     /// dimension; 0 when none. A raise holds its quota from the call.
     raising: Vec<[u64; 2]>,
-    /// The other provisioned tables of the account in the same Region, and the units each
-    /// holds (an account run keeps them current; empty for a table alone).
-    pub(super) others: Vec<(String, [u64; 2])>,
+    /// The other tables of the account in the same Region (an account run keeps them
+    /// current; empty for a table alone).
+    pub(super) others: Vec<Peer>,
+    /// Its table operations in flight (UpdateTable and pre-warms called, not yet done).
+    in_flight: u64,
 }
+
 
 impl<'a> Table<'a> {
     /// The table of `sc`, at the start of a run of `duration_s` seconds.
@@ -175,6 +179,7 @@ impl<'a> Table<'a> {
             scratch: Scratch::new(res.iter().map(Resource::partition_count)),
             raising: vec![[0; 2]; res.len()],
             others: Vec::new(),
+            in_flight: 0,
             own: res.len(),
             lent: Vec::new(),
             res,
@@ -212,6 +217,9 @@ impl<'a> Table<'a> {
 
     /// What completes at second `s` on resource `r`.
     pub(super) fn complete(&mut self, s: u64, r: usize, what: Completion, fx: &mut Effects<'_>) {
+        if matches!(what, Completion::Update { .. } | Completion::Prewarm { .. }) {
+            self.in_flight = self.in_flight.saturating_sub(1);
+        }
         let cmds = match what {
             Completion::Update { units, action } => {
                 for d in Dim::ALL {
@@ -320,12 +328,25 @@ impl<'a> Table<'a> {
                     self.split_followers(r, index, frac, fx);
                 }
                 CapacityCommand::Schedule { at_s, what } => {
+                    let operation = matches!(what, Completion::Update { .. } | Completion::Prewarm { .. });
                     if let Completion::Update { units, .. } = what {
                         if let Some((d, old, new, detail)) = self.over_quota(r, units) {
                             self.ctl[r].update_refused(units);
                             fx.event(self, s, r, CapacityAction::RefusedQuota, Some(d), old as f64, new as f64, detail);
                             continue;
                         }
+                    }
+                    if operation {
+                        if let Some((held, detail)) = self.past_operations() {
+                            if let Completion::Update { units, .. } = what {
+                                self.ctl[r].update_refused(units);
+                            }
+                            fx.event(self, s, r, CapacityAction::RefusedQuota, None, held as f64, (held + 1) as f64, detail);
+                            continue;
+                        }
+                        self.in_flight += 1;
+                    }
+                    if let Completion::Update { units, .. } = what {
                         for d in Dim::ALL {
                             if let Some(u) = units[d as usize].filter(|&u| u > self.res[r].provisioned(d)) {
                                 self.raising[r][d as usize] = u;
@@ -363,7 +384,7 @@ impl<'a> Table<'a> {
             let holders: Vec<(usize, u64)> =
                 self.layout.table_and_gsis().map(|id| self.layout.slot(id)).filter(|&q| q != r).map(|q| (q, self.held(q, d))).collect();
             let table_total = new + holders.iter().map(|h| h.1).sum::<u64>();
-            let total = table_total + self.others.iter().map(|o| o.1[i]).sum::<u64>();
+            let total = table_total + self.others.iter().map(|o| o.held[i]).sum::<u64>();
             // The table-level quota first; the account-level one names the other tables too.
             let account_level = table_total <= account.table_max[i];
             let (scope, quota, total) = if !account_level {
@@ -378,7 +399,7 @@ impl<'a> Table<'a> {
                 holders.iter().filter(|h| h.1 > 0).map(|&(q, u)| format!("{} {u}", self.res[q].name())).collect();
             held_by.insert(0, format!("{} {old}", self.res[r].name()));
             if account_level {
-                held_by.extend(self.others.iter().filter(|o| o.1[i] > 0).map(|(n, u)| format!("table {n} {}", u[i])));
+                held_by.extend(self.others.iter().filter(|o| o.held[i] > 0).map(|o| format!("table {} {}", o.name, o.held[i])));
             }
             let detail = format!(
                 "UpdateTable to {new} {unit} failed (LimitExceededException): the {scope} quota of {quota} {unit} would be passed ({total}); held: {}",
@@ -387,6 +408,31 @@ impl<'a> Table<'a> {
             return Some((d, old, new, detail));
         }
         None
+    }
+
+    /// Would one more table operation pass the account's limit on operations in flight in the
+    /// Region ([`crate::scenario::AccountSpec::operations`])? The operations in flight and
+    /// the words naming the limit and who holds them.
+    fn past_operations(&self) -> Option<(u64, String)> {
+        let limit = self.sc.account.operations;
+        let held = self.in_flight + self.others.iter().map(|o| o.in_flight).sum::<u64>();
+        if held < limit {
+            return None;
+        }
+        let mut by: Vec<String> = vec![format!("{} {}", self.sc.table.name, self.in_flight)];
+        by.extend(self.others.iter().filter(|o| o.in_flight > 0).map(|o| format!("table {} {}", o.name, o.in_flight)));
+        Some((
+            held,
+            format!(
+                "the call failed (LimitExceededException): the account's limit of {limit} table operations in flight in the Region is reached ({held}: {})",
+                by.join(", ")
+            ),
+        ))
+    }
+
+    /// Its table operations in flight.
+    pub(super) fn in_flight(&self) -> u64 {
+        self.in_flight
     }
 
     /// The units resource `r` holds of the quota in `d`: its provisioned units, or a raise in

@@ -69,6 +69,11 @@ pub fn join_account(tables: &mut [Scenario]) -> Result<Vec<String>, String> {
     };
     for region in &regions {
         let members: Vec<usize> = (0..tables.len()).filter(|&i| &tables[i].pricing.region == region).collect();
+        // One limit on table operations in flight in a Region: the least any table states.
+        let operations = members.iter().map(|&i| tables[i].account.operations).min().unwrap_or(defaults::ACCOUNT_MAX_TABLE_OPERATIONS);
+        for &i in &members {
+            tables[i].account.operations = operations;
+        }
         // The table count: CreateTable past the quota fails (LimitExceededException).
         let quota = members.iter().map(|&i| tables[i].account.tables).min().unwrap_or(defaults::ACCOUNT_MAX_TABLES);
         if members.len() as u64 > quota {

@@ -68,6 +68,9 @@ pub const TABLE_MAX_UNITS: u64 = DEFAULT_TABLE_QUOTA;
 /// `account.max_tables`: tables per account and Region (ServiceQuotas, "Maximum number of
 /// tables"; soft).
 pub const ACCOUNT_MAX_TABLES: u64 = 2_500;
+/// `account.max_table_operations`: table operations (CreateTable, UpdateTable, DeleteTable,
+/// UpdateTimeToLive, restores) in flight at once per account and Region (ServiceQuotas).
+pub const ACCOUNT_MAX_TABLE_OPERATIONS: u64 = 500;
 /// `autoscaling.alarm_delay`: from an alarm's last datapoint to the scaling action (§6.2).
 pub const ALARM_DELAY: SimDuration = SimDuration::from_secs(90);
 /// `autoscaling.*.scale_in_cooldown` and `scale_out_cooldown`.
@@ -168,6 +171,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("account.table_max_read_capacity_units", "40000"),
     ("account.table_max_write_capacity_units", "40000"),
     ("account.max_tables", "2500"),
+    ("account.max_table_operations", "500"),
     ("gsi.projection", "\"all\""),
     ("gsi.coverage", "1"),
     ("gsi.correlated", "false"),

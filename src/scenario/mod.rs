@@ -112,12 +112,16 @@ pub struct AccountSpec {
     pub table_max: [u64; 2],
     /// The most tables the account may hold in the Region.
     pub tables: u64,
+    /// The most table operations in flight at once in the Region.
+    pub operations: u64,
 }
 
 impl Default for AccountSpec {
     /// AWS's default quotas.
     fn default() -> Self {
-        Self { max: [defaults::ACCOUNT_MAX_UNITS; 2], table_max: [defaults::TABLE_MAX_UNITS; 2], tables: defaults::ACCOUNT_MAX_TABLES }
+        Self { max: [defaults::ACCOUNT_MAX_UNITS; 2], table_max: [defaults::TABLE_MAX_UNITS; 2], tables: defaults::ACCOUNT_MAX_TABLES,
+            operations: defaults::ACCOUNT_MAX_TABLE_OPERATIONS,
+        }
     }
 }
 

@@ -148,7 +148,8 @@ fn a_live_import_equals_the_file_import_of_the_same_calls() {
 }
 
 /// `'aws:*'` imports the Region: Orders and Audit, one scenario each into the folder; Ledger,
-/// on-demand with no traffic in the window, is skipped and the run says why.
+/// on-demand with no traffic in the window, is skipped and the run says why. The folder runs
+/// as one account.
 #[test]
 fn a_region_is_imported_table_by_table() {
     let Some(m) = moto() else { return };
@@ -161,6 +162,14 @@ fn a_region_is_imported_table_by_table() {
         ddbsim::scenario::load(&dir.path().join(format!("{t}.toml"))).unwrap();
     }
     assert!(!dir.path().join("Ledger.toml").exists());
+    // The folder is the Region as one account: its tables on one clock, sharing its quota.
+    let run = dir.path().join("run");
+    let o = ddbsim(&m, &["run", dir.path().to_str().unwrap(), "--json", "--out", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let names: Vec<&str> = v["tables"].as_array().unwrap().iter().map(|t| t["table"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Audit", "Orders"]);
+    std::fs::remove_dir_all(&run).unwrap();
     let o = ddbsim(
         &m,
         &["import", "aws:Au*", "--days", "2", "--end", "2026-12-06T13:00:00Z", "--out", dir.path().to_str().unwrap(), "--force"],

@@ -416,3 +416,41 @@ fn recommend_on_an_account_fits_its_quota() {
     let row = v["rows"].as_array().unwrap().iter().find(|r| r["table"] == moved && r["dimension"] == "write").unwrap();
     assert_eq!(row["recommended_mode"], "on_demand", "{row:#}");
 }
+
+/// Table operations in flight (`[account] max_table_operations`): the bundled account with an
+/// account-level quota raised to 100,000 WCU (85,000 together is then within it) and a limit of
+/// one operation in flight. Orders' UpdateTable, called at 60 s, takes the 10-minute partition
+/// add (to 660 s); payments' at 120 s finds it in flight and fails, naming the limit and who
+/// holds it. Under AWS's 500, both raises go through.
+#[test]
+fn a_table_operation_past_the_limit_in_flight_is_refused() {
+    let run = |extra: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        for t in ["orders", "payments", "sessions"] {
+            let mut text = std::fs::read_to_string(format!("scenarios/account/{t}.toml")).unwrap();
+            if t == "sessions" {
+                text.push_str(&format!("\n[account]\nmax_write_capacity_units = 100000\n{extra}"));
+            }
+            std::fs::write(dir.path().join(format!("{t}.toml")), text).unwrap();
+        }
+        let mut tables: Vec<_> = ["orders", "payments", "sessions"]
+            .iter()
+            .map(|t| ddbsim::scenario::load(&dir.path().join(format!("{t}.toml"))).unwrap())
+            .collect();
+        ddbsim::scenario::join_account(&mut tables).unwrap();
+        ddbsim::simulate_account(&tables, &ddbsim::RunOptions::default())
+    };
+    let r = run("max_table_operations = 1\n");
+    let refused: Vec<_> = r[1].events.iter().filter(|e| e.action == CapacityAction::RefusedQuota).collect();
+    assert_eq!(refused.len(), 1, "{:?}", r[1].events);
+    assert_eq!((refused[0].time_s, refused[0].dimension), (120, None));
+    assert!(
+        refused[0].detail.contains("limit of 1 table operations in flight in the Region is reached (1: payments 0, table orders 1)"),
+        "{}",
+        refused[0].detail
+    );
+    assert!(r[0].events.iter().any(|e| e.action == CapacityAction::SetCapacity && e.time_s == 660));
+    let r = run("");
+    assert!(r.iter().all(|x| !x.events.iter().any(|e| e.action == CapacityAction::RefusedQuota)));
+    assert!(r[1].events.iter().any(|e| e.action == CapacityAction::SetCapacity && e.new == 30_000.0));
+}

@@ -85,6 +85,8 @@ pub struct RawAccount {
     pub table_max_write_capacity_units: Option<i64>,
     /// The most tables the account may hold in the Region (CreateTable past it fails); default 2500.
     pub max_tables: Option<i64>,
+    /// The most table operations (UpdateTable, pre-warms among them) in flight at once in the Region; default 500.
+    pub max_table_operations: Option<i64>,
 }
 
 /// `[[replica]]`: a replica of the table in another region (global tables, version 2019.11.21).

@@ -51,14 +51,16 @@ impl Validator<'_, '_> {
             quota("table_max_read_capacity_units", raw.table_max_read_capacity_units, defaults::TABLE_MAX_UNITS, 0, "table-level"),
             quota("table_max_write_capacity_units", raw.table_max_write_capacity_units, defaults::TABLE_MAX_UNITS, 1, "table-level"),
         ];
-        let tables = match raw.max_tables {
+        let mut count = |key: &str, stated: Option<i64>, default: u64| match stated {
             Some(n) if n < 1 => {
-                self.err(&at.key("max_tables"), format!("an account holds at least its one table; not {n}"));
+                self.err(&at.key(key), format!("at least 1, not {n}"));
                 1
             }
             Some(n) => n.unsigned_abs(),
-            None => defaults::ACCOUNT_MAX_TABLES,
+            None => default,
         };
-        AccountSpec { max, table_max, tables }
+        let tables = count("max_tables", raw.max_tables, defaults::ACCOUNT_MAX_TABLES);
+        let operations = count("max_table_operations", raw.max_table_operations, defaults::ACCOUNT_MAX_TABLE_OPERATIONS);
+        AccountSpec { max, table_max, tables, operations }
     }
 }
