@@ -11,11 +11,14 @@
 //! lending it their resources for the phase: each charge on its own table's partitions, a
 //! transaction's every item taken or none. Within a second, the tables' traffic is admitted table by table in
 //! the account's order (a model choice: two tables' requests on one partition in one second
-//! are not interleaved by time). A table alone runs exactly as [`super::simulate`] runs it.
+//! are not interleaved by time). Tables that name one client fleet (`[client] fleet`) share
+//! one client: its retry quotas drain with all their throttled retries. A table alone runs
+//! exactly as [`super::simulate`] runs it.
 
 use super::draw::Leg;
 use super::{Crossing, RunOptions, RunResult, Simulation};
 use crate::metrics::MinuteRecord;
+use crate::model::client::Client;
 use crate::model::Dim;
 use crate::rng::{RngStreams, Stream};
 use crate::scenario::Scenario;
@@ -43,6 +46,22 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
         sim.table.others = peers[i].iter().map(|&j| Peer { name: tables[j].table.name.clone(), ..Peer::default() }).collect();
     }
     let lenders = attach_legs(tables, opts, &mut sims);
+    // Per table: its client fleet's shared client, if it names one (the first member's).
+    let mut fleet_names: Vec<&str> = Vec::new();
+    let fleet: Vec<Option<usize>> = tables
+        .iter()
+        .map(|sc| {
+            let name = sc.client_fleet.as_deref()?;
+            Some(fleet_names.iter().position(|&n| n == name).unwrap_or_else(|| {
+                fleet_names.push(name);
+                fleet_names.len() - 1
+            }))
+        })
+        .collect();
+    let mut shared: Vec<Client> = fleet_names
+        .iter()
+        .map(|&n| Client::new(tables.iter().find(|t| t.client_fleet.as_deref() == Some(n)).expect("named").client))
+        .collect();
     let mut crossings: Vec<Vec<Crossing>> = vec![Vec::new(); sims.len()];
     let tell = |sims: &mut [Simulation<'_>], i: usize| {
         let held: Vec<([u64; 2], u64)> = peers[i].iter().map(|&j| (sims[j].table.held_units(), sims[j].table.in_flight())).collect();
@@ -67,7 +86,13 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
         }
         for &i in &now {
             lend(&mut sims, i, &lenders[i]);
+            if let Some(g) = fleet[i] {
+                std::mem::swap(&mut sims[i].fleet.client, &mut shared[g]);
+            }
             sims[i].second(s);
+            if let Some(g) = fleet[i] {
+                std::mem::swap(&mut sims[i].fleet.client, &mut shared[g]);
+            }
             take_back(&mut sims, i, &lenders[i], &mut crossings[i]);
         }
         for &i in &now {

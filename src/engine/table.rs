@@ -90,7 +90,6 @@ pub(super) struct Table<'a> {
     in_flight: u64,
 }
 
-
 impl<'a> Table<'a> {
     /// The table of `sc`, at the start of a run of `duration_s` seconds.
     pub(super) fn new(sc: &'a Scenario, streams: &RngStreams, duration_s: u64) -> Self {

@@ -126,10 +126,48 @@ pub fn join_account(tables: &mut [Scenario]) -> Result<Vec<String>, String> {
             }
         }
     }
+    fleets(tables, &mut problems, &mut notes);
     super::transactions::resolve(tables, &mut problems, &mut notes);
     if problems.is_empty() {
         Ok(notes)
     } else {
         Err(problems.join("\n"))
+    }
+}
+
+/// Tables that name one client fleet share one client: they must be in one Region (an SDK
+/// client calls one) and state the same `[client]`; the notes name each fleet's tables.
+fn fleets(tables: &[Scenario], problems: &mut Vec<String>, notes: &mut Vec<String>) {
+    let mut names: Vec<&str> = tables.iter().filter_map(|t| t.client_fleet.as_deref()).collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let members: Vec<&Scenario> = tables.iter().filter(|t| t.client_fleet.as_deref() == Some(name)).collect();
+        let first = members[0];
+        for t in &members[1..] {
+            if t.pricing.region != first.pricing.region {
+                problems.push(format!(
+                    "{}: client fleet \"{name}\" is in {} and in {} ({}): an SDK client calls one Region",
+                    at(t, "client.fleet"),
+                    t.pricing.region,
+                    first.pricing.region,
+                    first.source_path.display()
+                ));
+            } else if t.client != first.client {
+                problems.push(format!(
+                    "{}: client fleet \"{name}\" is one client: this [client] differs from {}'s",
+                    at(t, "client.fleet"),
+                    first.source_path.display()
+                ));
+            }
+        }
+        if members.len() > 1 {
+            let list: Vec<&str> = members.iter().map(|t| t.table.name.as_str()).collect();
+            notes.push(format!(
+                "client fleet \"{name}\": tables {} share one client ({} SDK instance(s), their retry quotas shared)",
+                list.join(", "),
+                first.client.instances
+            ));
+        }
     }
 }

@@ -89,6 +89,8 @@ pub struct Scenario {
     pub patterns: Vec<PatternSpec>,
     /// The client.
     pub client: ClientSpec,
+    /// The client fleet it shares with other tables of its account (`[client] fleet`).
+    pub client_fleet: Option<String>,
     /// Operational changes, sorted by time.
     pub actions: Vec<ActionSpec>,
     /// The plan and thresholds of `ddbsim check`.
@@ -119,7 +121,10 @@ pub struct AccountSpec {
 impl Default for AccountSpec {
     /// AWS's default quotas.
     fn default() -> Self {
-        Self { max: [defaults::ACCOUNT_MAX_UNITS; 2], table_max: [defaults::TABLE_MAX_UNITS; 2], tables: defaults::ACCOUNT_MAX_TABLES,
+        Self {
+            max: [defaults::ACCOUNT_MAX_UNITS; 2],
+            table_max: [defaults::TABLE_MAX_UNITS; 2],
+            tables: defaults::ACCOUNT_MAX_TABLES,
             operations: defaults::ACCOUNT_MAX_TABLE_OPERATIONS,
         }
     }

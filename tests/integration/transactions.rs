@@ -191,3 +191,49 @@ fn a_read_followed_by_a_write_in_another_table() {
     assert!(reads as f64 >= (p.offered - p.pending_at_end) as f64 * 500.0, "the reads all pass: {reads}");
     assert_eq!(carts.crossings.len(), 1);
 }
+
+/// Two tables of 100 WCU (new: no burst credit): `hot` asked 300 writes a second, `calm` 100.
+/// Each throttled retry takes 5 of a client's 500 retry tokens. With a client each, calm's
+/// throttled writes empty its quota now and then; named into one client fleet
+/// (`[client] fleet`), hot's retries (three times calm's demand over the same capacity) drain
+/// the quota they share, and more of calm's throttled writes fail at once (66 alone, 106
+/// sharing, on the default seed). A fleet over
+/// two Regions is refused.
+#[test]
+fn one_client_fleet_shares_its_retry_quota_over_tables() {
+    let write = |dir: &Path, fleet: &str| {
+        for (t, rate) in [("calm", 100), ("hot", 300)] {
+            let text = format!(
+                "[scenario]\nname = \"{t}\"\nduration = \"5m\"\n[table]\nname = \"{t}\"\npartition_key = \"k\"\n\
+                 capacity = {{ mode = \"provisioned\", read = 10, write = 100 }}\ninitial_burst = \"empty\"\n[keys.k]\ncardinality = 100000\n\
+                 [[pattern]]\nname = \"put\"\nop = \"put_item\"\nitem_bytes = 1000\nrate = {{ constant = {rate} }}\n[client]\n{fleet}"
+            );
+            std::fs::write(dir.join(format!("{t}.toml")), text).unwrap();
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "");
+    let r = ddbsim::simulate_account(&account(dir.path()).unwrap(), &RunOptions::default());
+    let alone = r[0].patterns[0].failed_quota;
+    assert!(r[1].patterns[0].failed_quota > 0, "hot empties its own");
+    write(dir.path(), "fleet = \"web\"\n");
+    let mut tables = {
+        let options = LoadOptions { in_account: true, ..LoadOptions::default() };
+        vec![load_with(&dir.path().join("calm.toml"), &options).unwrap(), load_with(&dir.path().join("hot.toml"), &options).unwrap()]
+    };
+    let notes = join_account(&mut tables).unwrap();
+    assert!(notes.iter().any(|n| n.contains("client fleet \"web\": tables calm, hot share one client")), "{notes:?}");
+    let r = ddbsim::simulate_account(&tables, &RunOptions::default());
+    let shared = r[0].patterns[0].failed_quota;
+    eprintln!("calm's writes failed for an empty quota: {alone} alone, {shared} sharing");
+    // Unshared, calm's run would be the same to the request: any sharing changes it, and
+    // hot's retries can only leave calm fewer tokens.
+    assert!(shared > alone, "hot's retries drain the quota calm shares: {shared} against {alone}");
+    let again = ddbsim::simulate_account(&tables, &RunOptions::default());
+    assert_eq!(format!("{r:?}"), format!("{again:?}"));
+    let calm =
+        std::fs::read_to_string(dir.path().join("calm.toml")).unwrap().replace("[table]", "[pricing]\nregion = \"eu-west-1\"\n[table]");
+    std::fs::write(dir.path().join("calm.toml"), calm).unwrap();
+    let e = account(dir.path()).unwrap_err();
+    assert!(e.contains("client.fleet: client fleet \"web\" is in") && e.contains("an SDK client calls one Region"), "{e}");
+}

@@ -267,6 +267,10 @@ pub struct RawClient {
     /// SDK client instances sharing the traffic (each has its own retry quota); default 1: one
     /// quota for all the traffic, which makes retries stop early under heavy throttling.
     pub instances: Option<u64>,
+    /// The application's client fleet: the tables of an account (a folder) that name the same
+    /// fleet share one client (its instances and their retry quotas), as one application
+    /// calling several tables does; default none, each table its own.
+    pub fleet: Option<String>,
 }
 
 /// Retry settings.

@@ -10,6 +10,9 @@ use crate::time::SimDuration;
 impl Validator<'_, '_> {
     pub(super) fn client(&mut self, at: &KeyPath, c: &RawClient) -> ClientSpec {
         let service_time = self.opt_duration(&at.key("service_time"), c.service_time.as_ref(), defaults::SERVICE_TIME);
+        if let Some(f) = &c.fleet {
+            self.shown_name(&at.key("fleet"), f);
+        }
         let instances = c.instances.unwrap_or(defaults::INSTANCES);
         if instances == 0 || instances > 1_000_000 {
             self.err(&at.key("instances"), format!("instances must be between 1 and 1000000, not {instances}"));

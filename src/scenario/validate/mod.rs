@@ -466,6 +466,7 @@ impl Validator<'_, '_> {
             lsis,
             entities,
             patterns,
+            client_fleet: raw.client.fleet.clone(),
             client,
             actions,
             check,
