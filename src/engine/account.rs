@@ -34,6 +34,25 @@ pub(super) struct Peer {
     pub(super) in_flight: u64,
 }
 
+/// Would one more table operation of table `name` (with `in_flight` of its own) pass the
+/// account's `limit` on operations in flight in the Region, with `others`'? The operations in
+/// flight and the words naming the limit and who holds them.
+pub(super) fn past_operations(name: &str, in_flight: u64, others: &[Peer], limit: u64) -> Option<(u64, String)> {
+    let held = in_flight + others.iter().map(|o| o.in_flight).sum::<u64>();
+    if held < limit {
+        return None;
+    }
+    let mut by: Vec<String> = vec![format!("{name} {in_flight}")];
+    by.extend(others.iter().filter(|o| o.in_flight > 0).map(|o| format!("table {} {}", o.name, o.in_flight)));
+    Some((
+        held,
+        format!(
+            "the call failed (LimitExceededException): the account's limit of {limit} table operations in flight in the Region is reached ({held}: {})",
+            by.join(", ")
+        ),
+    ))
+}
+
 /// Runs `tables` as one account with `opts` (each table its own seed, unless `opts` gives
 /// one), to the longest table's duration; each table's result, in order.
 #[must_use]

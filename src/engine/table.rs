@@ -216,7 +216,7 @@ impl<'a> Table<'a> {
 
     /// What completes at second `s` on resource `r`.
     pub(super) fn complete(&mut self, s: u64, r: usize, what: Completion, fx: &mut Effects<'_>) {
-        if matches!(what, Completion::Update { .. } | Completion::Prewarm { .. }) {
+        if matches!(what, Completion::Update { .. } | Completion::Prewarm { .. }) || (r == 0 && matches!(what, Completion::Switch { .. })) {
             self.in_flight = self.in_flight.saturating_sub(1);
         }
         let cmds = match what {
@@ -259,6 +259,10 @@ impl<'a> Table<'a> {
             }
             Action::SwitchMode { on_demand, units } => {
                 let d = self.sc.table.switch_duration.as_secs();
+                // One UpdateTable, in flight until the table's switch completes.
+                if d > 0 && !self.begin_operation(s, 0, fx) {
+                    return;
+                }
                 for (r, id) in self.layout.ids().enumerate() {
                     // Explicit capacity is the table's and its replicas'; GSIs take the
                     // console's estimate.
@@ -288,15 +292,22 @@ impl<'a> Table<'a> {
     /// Creates GSI `g`: from now on writes maintain it, and its backfill starts (spec §7).
     fn add_gsi(&mut self, s: u64, g: usize, fx: &mut Effects<'_>, traffic: &mut Traffic) {
         let r = self.layout.slot(ResourceId::gsi(g));
-        let Some(idx) = &mut self.indexes[r] else { return };
-        if idx.active {
+        if self.indexes[r].as_ref().is_none_or(|idx| idx.active) {
             return;
         }
+        // An UpdateTable, in flight until the backfill completes.
+        if !self.begin_operation(s, r, fx) {
+            return;
+        }
+        let Some(idx) = &mut self.indexes[r] else { return };
         self.active[r] = true;
         let spec = &self.sc.gsis[g];
         let plan = idx.start(self.res[0].bytes(), mean_written_item(self.sc), spec.coverage, spec.projection);
         // Readable once the backfill is done (at once when there is nothing to copy).
         traffic.unreadable[r] = idx.building();
+        if !idx.building() {
+            self.in_flight -= 1;
+        }
         let detail = format!("backfill of {:.0} existing items, {} write units", plan.items, plan.milli_units / MILLI);
         fx.event(self, s, r, CapacityAction::AddGsi, None, 0.0, plan.milli_units as f64 / MILLI as f64, detail);
     }
@@ -335,15 +346,11 @@ impl<'a> Table<'a> {
                             continue;
                         }
                     }
-                    if operation {
-                        if let Some((held, detail)) = self.past_operations() {
-                            if let Completion::Update { units, .. } = what {
-                                self.ctl[r].update_refused(units);
-                            }
-                            fx.event(self, s, r, CapacityAction::RefusedQuota, None, held as f64, (held + 1) as f64, detail);
-                            continue;
+                    if operation && !self.begin_operation(s, r, fx) {
+                        if let Completion::Update { units, .. } = what {
+                            self.ctl[r].update_refused(units);
                         }
-                        self.in_flight += 1;
+                        continue;
                     }
                     if let Completion::Update { units, .. } = what {
                         for d in Dim::ALL {
@@ -409,24 +416,20 @@ impl<'a> Table<'a> {
         None
     }
 
-    /// Would one more table operation pass the account's limit on operations in flight in the
-    /// Region ([`crate::scenario::AccountSpec::operations`])? The operations in flight and
-    /// the words naming the limit and who holds them.
-    fn past_operations(&self) -> Option<(u64, String)> {
+    /// A table operation called on resource `r` at `s`: in flight, or refused when the
+    /// account's limit on operations in flight is reached (an event says so).
+    fn begin_operation(&mut self, s: u64, r: usize, fx: &mut Effects<'_>) -> bool {
         let limit = self.sc.account.operations;
-        let held = self.in_flight + self.others.iter().map(|o| o.in_flight).sum::<u64>();
-        if held < limit {
-            return None;
+        match super::account::past_operations(&self.sc.table.name, self.in_flight, &self.others, limit) {
+            Some((held, detail)) => {
+                fx.event(self, s, r, CapacityAction::RefusedQuota, None, held as f64, (held + 1) as f64, detail);
+                false
+            }
+            None => {
+                self.in_flight += 1;
+                true
+            }
         }
-        let mut by: Vec<String> = vec![format!("{} {}", self.sc.table.name, self.in_flight)];
-        by.extend(self.others.iter().filter(|o| o.in_flight > 0).map(|o| format!("table {} {}", o.name, o.in_flight)));
-        Some((
-            held,
-            format!(
-                "the call failed (LimitExceededException): the account's limit of {limit} table operations in flight in the Region is reached ({held}: {})",
-                by.join(", ")
-            ),
-        ))
     }
 
     /// Its table operations in flight.
@@ -487,6 +490,7 @@ impl<'a> Table<'a> {
             let Some(idx) = &mut self.indexes[r] else { continue };
             let Some((done, complete)) = idx.backfill_step(&mut self.res[r]) else { continue };
             if complete {
+                self.in_flight = self.in_flight.saturating_sub(1);
                 traffic.unreadable[r] = false;
                 fx.event(self, s, r, CapacityAction::GsiActive, None, 0.0, 100.0, "backfill complete".into());
                 // Auto scaling takes the index over once it is active.

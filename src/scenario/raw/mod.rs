@@ -85,7 +85,7 @@ pub struct RawAccount {
     pub table_max_write_capacity_units: Option<i64>,
     /// The most tables the account may hold in the Region (CreateTable past it fails); default 2500.
     pub max_tables: Option<i64>,
-    /// The most table operations (UpdateTable, pre-warms among them) in flight at once in the Region; default 500.
+    /// The most table operations (UpdateTable calls: capacity, mode switches, GSI creation; pre-warms) in flight at once in the Region; default 500.
     pub max_table_operations: Option<i64>,
 }
 
