@@ -2,8 +2,9 @@
 //! given, so the run is deterministic), and the Region's account-level quota on provisioned
 //! capacity shared by the tables of each Region ([`crate::scenario::AccountSpec`]).
 //!
-//! Each second goes in three phases over the tables: what is scheduled; the traffic; the
-//! second's close (and the minute's). Before a table's phases, it is told what every other
+//! When a table lends another its resources, each second goes in three phases over the
+//! tables: what is scheduled; the traffic; the second's close (and the minute's); otherwise
+//! each table's second runs whole, in turn. Before a table's phases, it is told what every other
 //! table of its Region holds of the quota: the tables before it as of this second, those after
 //! it as of the second before. A transaction with items in other tables
 //! (`[[pattern.also]]`), and a get whose answer is followed by a write in another table
@@ -96,26 +97,39 @@ pub fn simulate_account(tables: &[Scenario], opts: &RunOptions) -> Vec<RunResult
     let longest = sims.iter().map(|s| s.run.duration_s).max().unwrap_or(0);
     let mut live = vec![true; sims.len()];
     let mut now = Vec::with_capacity(sims.len());
+    // With no table lending another its resources, each table's second runs whole, in turn
+    // (a table's state is visited once a second); otherwise in the three phases.
+    let phased = lenders.iter().any(|l| !l.is_empty());
+    let swap = |sims: &mut [Simulation<'_>], shared: &mut [Client], i: usize| {
+        if let Some(g) = fleet[i] {
+            std::mem::swap(&mut sims[i].fleet.client, &mut shared[g]);
+        }
+    };
     for s in 0..longest {
         now.clear();
         now.extend((0..sims.len()).filter(|&i| live[i] && s < sims[i].run.duration_s));
-        for &i in &now {
-            tell(&mut sims, i);
-            sims[i].open_second(s);
+        if phased {
+            for &i in &now {
+                tell(&mut sims, i);
+                sims[i].open_second(s);
+            }
+            for &i in &now {
+                lend(&mut sims, i, &lenders[i]);
+                swap(&mut sims, &mut shared, i);
+                sims[i].second(s);
+                swap(&mut sims, &mut shared, i);
+                take_back(&mut sims, i, &lenders[i], &mut crossings[i]);
+            }
         }
         for &i in &now {
-            lend(&mut sims, i, &lenders[i]);
-            if let Some(g) = fleet[i] {
-                std::mem::swap(&mut sims[i].fleet.client, &mut shared[g]);
+            if phased {
+                live[i] = sims[i].close_second(s);
+            } else {
+                tell(&mut sims, i);
+                swap(&mut sims, &mut shared, i);
+                live[i] = sims[i].step(s);
+                swap(&mut sims, &mut shared, i);
             }
-            sims[i].second(s);
-            if let Some(g) = fleet[i] {
-                std::mem::swap(&mut sims[i].fleet.client, &mut shared[g]);
-            }
-            take_back(&mut sims, i, &lenders[i], &mut crossings[i]);
-        }
-        for &i in &now {
-            live[i] = sims[i].close_second(s);
             if live[i] && s + 1 == sims[i].run.duration_s {
                 sims[i].end();
                 live[i] = false;
