@@ -138,6 +138,7 @@ impl<'a> Table<'a> {
             partition_add_latency_s: t.partition_add_latency.as_secs(),
             prewarm_delay_s: t.prewarm_delay.as_secs(),
             heat: t.split_for_heat,
+            on_demand_quota: sc.account.table_max,
         };
         let ctl = layout
             .ids()

@@ -9,8 +9,8 @@ use super::resource::{initial_partitions, Mode, Resource};
 use super::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use super::{CapacityAction, Dim};
 use crate::limits::{
-    DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP, PARTITION_WRITE_CAP,
-    SWITCH_ESTIMATE_MIN, SWITCH_ESTIMATE_MINUTES, SWITCH_ESTIMATE_TARGET,
+    ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE, PARTITION_READ_CAP, PARTITION_WRITE_CAP, SWITCH_ESTIMATE_MIN,
+    SWITCH_ESTIMATE_MINUTES, SWITCH_ESTIMATE_TARGET,
 };
 use crate::scenario::{AutoscalingSpec, HeatSpec, ScalingChange};
 use std::collections::{BTreeSet, VecDeque};
@@ -33,6 +33,8 @@ pub(crate) struct ControlSettings {
     pub(crate) prewarm_delay_s: u64,
     /// Split for heat, if on.
     pub(crate) heat: Option<HeatSpec>,
+    /// The table-level quota a switch to on-demand leaves the resource under, [read, write].
+    pub(crate) on_demand_quota: [u64; 2],
 }
 
 /// Something that completes later.
@@ -308,7 +310,7 @@ impl CapacityController {
                 }
                 self.od = Some(od);
                 self.warm = warm;
-                let mode = Mode::OnDemand { warm, max: [None, None], quota: DEFAULT_TABLE_QUOTA };
+                let mode = Mode::OnDemand { warm, max: [None, None], quota: self.settings.on_demand_quota };
                 let detail = format!("provisioned {}/{} -> on-demand, warm {}/{}", prov[0], prov[1], warm[0], warm[1]);
                 vec![
                     CapacityCommand::SetMode(mode),
@@ -565,6 +567,7 @@ mod tests {
             partition_add_latency_s: 600,
             prewarm_delay_s: 600,
             heat: Some(HeatSpec::default()),
+            on_demand_quota: [40_000; 2],
         }
     }
 
@@ -613,7 +616,7 @@ mod tests {
         let r = provisioned(24_000, 8_000);
         let mut c = CapacityController::new(&r, None, settings());
         let cmds = c.switch_mode(&r, true, None);
-        assert_eq!(cmds[0], CapacityCommand::SetMode(Mode::OnDemand { warm: [24_000, 8_000], max: [None, None], quota: 40_000 }));
+        assert_eq!(cmds[0], CapacityCommand::SetMode(Mode::OnDemand { warm: [24_000, 8_000], max: [None, None], quota: [40_000; 2] }));
         assert!(c.switch_mode(&r, false, None).is_empty() || matches!(r.mode(), Mode::OnDemand { .. }));
     }
 

@@ -52,8 +52,8 @@ pub(crate) enum Mode {
         warm: [u64; 2],
         /// Maximum throughput, units per second.
         max: [Option<u64>; 2],
-        /// Per-table quota, units per second.
-        quota: u64,
+        /// The table-level quota, units per second, by dimension.
+        quota: [u64; 2],
     },
 }
 
@@ -364,7 +364,7 @@ impl Resource {
         let i = d as usize;
         match self.mode {
             Mode::Provisioned { units } => units[i],
-            Mode::OnDemand { warm, max, quota } => max[i].filter(|&m| m <= warm[i].min(quota)).unwrap_or(0),
+            Mode::OnDemand { warm, max, quota } => max[i].filter(|&m| m <= warm[i].min(quota[i])).unwrap_or(0),
         }
     }
 
@@ -712,7 +712,7 @@ mod tests {
 
     #[test]
     fn new_on_demand_table_has_four_partitions() {
-        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: 40_000 };
+        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: [40_000; 2] };
         assert_eq!(Resource::new("t".into(), false, &od, 0, true, false).partition_count(), 4);
     }
 
@@ -848,7 +848,8 @@ mod tests {
     /// maximum, banks nothing.
     #[test]
     fn on_demand_reasons() {
-        let od = CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: Some(100), max_write: None, table_quota: 40_000 };
+        let od =
+            CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: Some(100), max_write: None, table_quota: [40_000; 2] };
         for (full, want) in [(false, [0, 100, 100, 100, 100]), (true, [3_000, 3_000, 1_700, 100, 100])] {
             let mut r = Resource::new("t".into(), false, &od, 0, full, false);
             for _ in 0..100 {

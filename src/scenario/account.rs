@@ -16,7 +16,7 @@ fn at(sc: &Scenario, key: &str) -> String {
 
 /// Is `[account] key` written in `sc`'s file?
 fn stated(sc: &Scenario, key: &str) -> bool {
-    Locator::new(&sc.source_text).span_of(&KeyPath::root().key("account").key(key)).is_some()
+    Locator::new(&sc.source_text).has(&KeyPath::root().key("account").key(key))
 }
 
 /// Joins `tables` into one account. Refused, with file, line and key: a table name twice in a

@@ -261,7 +261,7 @@ mod tests {
                 warm_write: WARM_WRITE,
                 max_read: None,
                 max_write: None,
-                table_quota: TABLE_QUOTA
+                table_quota: [TABLE_QUOTA; 2]
             }
         );
         assert_eq!(sc.gsis[0].projection, Projection::All);

@@ -107,6 +107,17 @@ impl<'a> Locator<'a> {
         (line, offset - self.lines[line - 1] + 1)
     }
 
+    /// Is the key at `path` written in the document?
+    #[must_use]
+    pub fn has(&self, path: &KeyPath) -> bool {
+        let found = self.span_of(path);
+        let mut parent = path.clone();
+        parent.0.pop();
+        // `span_of` falls back to the nearest ancestor found: the key is there when its span
+        // is not its parent's.
+        found.is_some() && (parent.0.is_empty() || found != self.span_of(&parent))
+    }
+
     /// The span of the key (for a table entry) or value at `path`; the nearest existing ancestor
     /// when the path does not exist (a missing key is reported at its table).
     #[must_use]

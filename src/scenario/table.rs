@@ -174,8 +174,9 @@ pub enum CapacitySpec {
         max_read: Option<u64>,
         /// Maximum write request units per second, if set.
         max_write: Option<u64>,
-        /// Per-table quota, per dimension.
-        table_quota: u64,
+        /// The table-level quota, [read, write] units per second: `table_quota` when stated
+        /// (both), else `[account]`'s table-level quotas.
+        table_quota: [u64; 2],
     },
 }
 

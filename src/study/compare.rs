@@ -17,7 +17,7 @@
 use super::runner::par_indexed;
 use crate::cost::{bill, Bill, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{simulate, RunOptions, RunResult};
-use crate::limits::{DEFAULT_TABLE_QUOTA, ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE};
+use crate::limits::{ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE};
 use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, ScalingTargetSpec, Scenario, TableClass};
 use crate::stats::{quantile_sorted, Stat};
 use crate::time::SimDuration;
@@ -181,7 +181,8 @@ pub(crate) fn on_demand(sc: &Scenario) -> Scenario {
             warm_write: ON_DEMAND_DEFAULT_WARM_WRITE.max(write),
             max_read: None,
             max_write: None,
-            table_quota: DEFAULT_TABLE_QUOTA,
+            // The table-level quota holds in both modes (a raised one too).
+            table_quota: sc.account.table_max,
         },
     };
     s.table.capacity = od(&s.table.capacity);

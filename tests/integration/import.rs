@@ -374,7 +374,7 @@ fn a_fourteen_day_history_replays_within_2_percent_an_hour() {
     let mut od = replay_sc.clone();
     od.actions.clear();
     od.table.capacity =
-        CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: 40_000 };
+        CapacitySpec::OnDemand { warm_read: 12_000, warm_write: 4_000, max_read: None, max_write: None, table_quota: [40_000; 2] };
     let run = ddbsim::simulate(&od, &ddbsim::RunOptions::default());
     let bill = ddbsim::bill(&ddbsim::Usage::of(&run, &od), &ddbsim::Catalog::builtin(), &ddbsim::BillOptions::default());
     let rebuilt = |d: Dim| -> f64 {

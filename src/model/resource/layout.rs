@@ -50,8 +50,8 @@ impl Resource {
                 Mode::Provisioned { units } => (units[i], Reason::Provisioned),
                 Mode::OnDemand { warm, max, quota } => {
                     let mut best = (warm[i], Reason::KeyRange);
-                    if quota < best.0 {
-                        best = (quota, Reason::AccountLimit);
+                    if quota[i] < best.0 {
+                        best = (quota[i], Reason::AccountLimit);
                     }
                     if let Some(m) = max[i] {
                         if m <= best.0 {

@@ -295,7 +295,7 @@ pub enum RawCapacity {
         max_read: Option<i64>,
         /// Maximum write request units per second (OnDemandThroughput).
         max_write: Option<i64>,
-        /// Per-table throughput quota (table and its GSIs); default 40000.
+        /// The table's throughput quota, both dimensions; default 40000, or [account]'s table-level quotas when stated.
         table_quota: Option<i64>,
     },
 }

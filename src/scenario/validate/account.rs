@@ -4,13 +4,15 @@
 use super::Validator;
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::RawAccount;
-use crate::scenario::{defaults, AccountSpec, NoteKind, Scenario};
+use crate::scenario::{defaults, AccountSpec, CapacitySpec, NoteKind, Scenario};
 
 impl Validator<'_, '_> {
     /// The quotas of `raw`: a quota stated below what `sc`'s table and GSIs provision at the
     /// start is refused (AWS would have refused the CreateTable or UpdateTable that set it); a
     /// default below it is raised to it, with an assumption note.
-    pub(super) fn account(&mut self, raw: &RawAccount, sc: &Scenario) -> AccountSpec {
+    /// An on-demand table's and its GSIs' throughput quota is the table-level quota unless
+    /// `capacity.table_quota` states it.
+    pub(super) fn account(&mut self, raw: &RawAccount, sc: &mut Scenario) -> AccountSpec {
         let at = KeyPath::root().key("account");
         let provisioned = sc.provisioned_at_start();
         let mut quota = |key: &str, stated: Option<i64>, default: u64, d: usize, scope: &str| {
@@ -61,6 +63,16 @@ impl Validator<'_, '_> {
         };
         let tables = count("max_tables", raw.max_tables, defaults::ACCOUNT_MAX_TABLES);
         let operations = count("max_table_operations", raw.max_table_operations, defaults::ACCOUNT_MAX_TABLE_OPERATIONS);
+        let stated = |v: &Self, path: KeyPath| v.locator.has(&path.key("capacity").key("table_quota"));
+        let table_stated = stated(self, KeyPath::root().key("table"));
+        let gsis_stated: Vec<bool> = (0..sc.gsis.len()).map(|g| stated(self, KeyPath::root().key("gsi").index(g))).collect();
+        let capacities =
+            std::iter::once((&mut sc.table.capacity, table_stated)).chain(sc.gsis.iter_mut().map(|g| &mut g.capacity).zip(gsis_stated));
+        for (capacity, stated) in capacities {
+            if let (CapacitySpec::OnDemand { table_quota, .. }, false) = (capacity, stated) {
+                *table_quota = table_max;
+            }
+        }
         AccountSpec { max, table_max, tables, operations }
     }
 }

@@ -220,7 +220,7 @@ fn check(mut raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, o
     let mut v = Validator { problems: Vec::new(), notes: Vec::new(), locator, path, options };
     let account = std::mem::take(&mut raw.account);
     let mut scenario = v.scenario(raw, text);
-    scenario.account = v.account(&account, &scenario);
+    scenario.account = v.account(&account, &mut scenario);
     if v.problems.is_empty() {
         v.unused_indexes(&scenario);
         v.reservations_outside(&scenario);

@@ -377,7 +377,8 @@ impl Validator<'_, '_> {
                 CapacitySpec::Provisioned { read, write }
             }
             RawCapacity::OnDemand { warm_read, warm_write, max_read, max_write, table_quota } => {
-                let table_quota = table_quota.map_or(defaults::TABLE_QUOTA, |q| self.units(&at.key("table_quota"), q, "the table quota"));
+                let table_quota =
+                    [table_quota.map_or(defaults::TABLE_QUOTA, |q| self.units(&at.key("table_quota"), q, "the table quota")); 2];
                 let warm_read = warm_read.map_or(defaults::WARM_READ, |w| self.units(&at.key("warm_read"), w, "warm read throughput"));
                 let warm_write = warm_write.map_or(defaults::WARM_WRITE, |w| self.units(&at.key("warm_write"), w, "warm write throughput"));
                 if warm_read < ON_DEMAND_DEFAULT_WARM_READ {
