@@ -65,6 +65,7 @@ impl Chains<'_> {
                 let at = |p: &[f64; 2]| [p[0] * 100.0 / target, p[1] * 100.0 / target];
                 let mut max = scale(&self.peak.iter().map(at).collect::<Vec<_>>(), 4.0);
                 keep(&mut max, &self.kept);
+                within_quota(&mut max, [self.sc.account.limit(0), self.sc.account.limit(1)]);
                 // With daily floors, the base floor carries the load outside them.
                 let (need, daily): (Vec<[f64; 2]>, Vec<DailyFloor>) = if matches!(chain, Chain::Daily(_)) {
                     (
@@ -83,5 +84,31 @@ impl Chains<'_> {
             }
         };
         evals.into_iter().map(|(_, _, x)| x).collect()
+    }
+}
+
+/// Auto-scaling maxima `max` (per resource, [read, write]) within the table's quota `limit`:
+/// a raise past it fails, so a maximum past it is never reached. Where they sum past it, each
+/// is cut in proportion.
+fn within_quota(max: &mut [[u64; 2]], limit: [u64; 2]) {
+    for d in 0..2 {
+        let sum: u64 = max.iter().map(|m| m[d]).sum();
+        if sum > limit[d] {
+            for m in max.iter_mut() {
+                m[d] = ((u128::from(m[d]) * u128::from(limit[d]) / u128::from(sum)) as u64).max(1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// 30,000 + 20,000 WCU of maxima under a 40,000 quota: 24,000 + 16,000; reads within it
+    /// are untouched.
+    #[test]
+    fn maxima_past_the_quota_are_cut_in_proportion() {
+        let mut max = vec![[100, 30_000], [50, 20_000]];
+        super::within_quota(&mut max, [40_000, 40_000]);
+        assert_eq!(max, vec![[100, 24_000], [50, 16_000]]);
     }
 }
