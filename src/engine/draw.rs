@@ -21,7 +21,6 @@ use crate::time::{SimTime, MICROS_PER_SEC};
 use crate::traffic::alias::AliasTable;
 use crate::traffic::keys::{collection_base, item_position, items_before, key_hash, KeyDist, COLLECTION_WIDTH, HEAD_KEYS};
 use crate::traffic::poisson::{poisson, PoissonTables};
-use crate::units::MAX_ITEM_BYTES;
 use rand::{Rng, RngCore};
 use rand_distr::{Distribution, Exp1};
 
@@ -610,6 +609,14 @@ impl Span {
             Some((first, len, newest)) => Span { items: sk.items, first, len, newest },
             None => Span { items: sk.items, first: 0, len: sk.items, newest: sk.newest },
         }
+    }
+
+    /// Where a request to the value hashing to `h` lands: the newest item, or one of the span
+    /// drawn from `rng`.
+    #[inline]
+    fn land(&self, h: u64, rng: &mut SimRng) -> u64 {
+        let s = if self.newest { self.first + self.len - 1 } else { self.first + rng.random_range(0..self.len) };
+        item_position(collection_base(h), s, self.items)
     }
 
     fn whole(&self) -> bool {

@@ -401,6 +401,18 @@ impl CompiledPattern {
         }
     }
 
+    /// Bytes of one item: the fixed size, or a draw from `rng` of the log-normal law (within 1
+    /// byte and 400 KB).
+    #[inline]
+    pub(crate) fn draw_bytes(&self, rng: &mut crate::rng::SimRng) -> u64 {
+        use rand_distr::Distribution;
+        match (self.size, &self.lognormal) {
+            (SizeSpec::Fixed(b), _) => b,
+            (_, Some(ln)) => (ln.sample(rng).round() as u64).clamp(1, crate::units::MAX_ITEM_BYTES),
+            (SizeSpec::LogNormal { mean, .. }, None) => mean as u64,
+        }
+    }
+
     /// Milli-units of one attempt reading or writing `bytes` (the sum of its items for a query
     /// or scan, one item otherwise), LSI entries included (spec §1.2, §8).
     pub(crate) fn units_of(&self, bytes: u64) -> u64 {

@@ -4,12 +4,7 @@ use super::*;
 
 impl Traffic {
     pub(super) fn draw_size(&mut self, j: usize) -> u64 {
-        let p = &self.pats[j];
-        match (p.size, &p.lognormal) {
-            (SizeSpec::Fixed(b), _) => b,
-            (_, Some(ln)) => (ln.sample(&mut self.rng_sizes[j]).round() as u64).clamp(1, MAX_ITEM_BYTES),
-            (SizeSpec::LogNormal { mean, .. }, None) => mean as u64,
-        }
+        self.pats[j].draw_bytes(&mut self.rng_sizes[j])
     }
 
     /// Milli-units of the first attempt of a single-item pattern, and for a paged Query or Scan
@@ -78,10 +73,7 @@ impl Traffic {
     pub(super) fn position(&mut self, j: usize, ks: usize, h: u64, res: &Resource) -> u64 {
         match self.span(j, ks, res.is_index()) {
             None => h,
-            Some(sp) => {
-                let s = if sp.newest { sp.first + sp.len - 1 } else { sp.first + self.rng_keys[j].random_range(0..sp.len) };
-                item_position(collection_base(h), s, sp.items)
-            }
+            Some(sp) => sp.land(h, &mut self.rng_keys[j]),
         }
     }
 

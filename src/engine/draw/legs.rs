@@ -79,21 +79,7 @@ impl Leg {
     /// when the value has a sort key (as `Traffic::position`, for the other table).
     fn position(&mut self, ks: usize, h: u64, res: &Resource) -> u64 {
         let layout = self.sort_keys[ks].filter(|_| res.is_index() || !self.table_lsi);
-        match layout.map(|sk| Span::of(sk, None)) {
-            None => h,
-            Some(sp) => {
-                let s = if sp.newest { sp.first + sp.len - 1 } else { sp.first + self.rng.random_range(0..sp.len) };
-                item_position(collection_base(h), s, sp.items)
-            }
-        }
-    }
-
-    fn size(&mut self) -> u64 {
-        match (self.pat.size, &self.pat.lognormal) {
-            (SizeSpec::Fixed(b), _) => b,
-            (_, Some(ln)) => (ln.sample(&mut self.rng).round() as u64).clamp(1, MAX_ITEM_BYTES),
-            (SizeSpec::LogNormal { mean, .. }, None) => mean as u64,
-        }
+        layout.map_or(h, |sk| Span::of(sk, None).land(h, &mut self.rng))
     }
 
     /// Pushes the charges of these items of one transaction (sent at second `s`) onto
@@ -105,7 +91,7 @@ impl Leg {
         for _ in 0..self.pat.items_per_attempt {
             let (_, pos) = self.key(ks, s, &res[r], true);
             let part = res[r].partition_of(pos) as u32;
-            let bytes = self.size();
+            let bytes = self.pat.draw_bytes(&mut self.rng);
             if cond_failed {
                 charges.push(Charge { res: r as u16, dim: Dim::Write, part, units: self.pat.failed_condition_units(bytes) });
                 continue;
