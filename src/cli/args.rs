@@ -198,6 +198,9 @@ pub(crate) struct BacktestArgs {
     /// Read `rate = { trace = ... }` files outside the scenario's folder.
     #[arg(long)]
     pub(crate) allow_outside: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
 }
 
 /// `ddbsim diff`.

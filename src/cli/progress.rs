@@ -41,6 +41,8 @@ pub(crate) struct Bar {
     bar: Mutex<Option<ProgressBar>>,
     /// The last simulated hour or tenth of runs a line was printed for.
     last_line: Mutex<u64>,
+    /// The parameter of the last calibration line, and when it was printed.
+    last_fit: Mutex<(String, Instant)>,
 }
 
 /// stderr as indicatif's terminal, for a bar drawn whatever stderr is (`--progress`).
@@ -80,7 +82,7 @@ impl TermLike for Stderr {
 impl Bar {
     /// Progress labelled `what`.
     pub(crate) fn new(mode: Mode, what: &'static str) -> Self {
-        Self { mode, what, started: Instant::now(), bar: Mutex::new(None), last_line: Mutex::new(0) }
+        Self { mode, what, started: Instant::now(), bar: Mutex::new(None), last_line: Mutex::new(0), last_fit: Mutex::new((String::new(), Instant::now())) }
     }
 
     fn show(&self, done: u64, total: u64, template: &str, delay: Duration) {
@@ -138,6 +140,29 @@ impl Progress for Bar {
                 self.started.elapsed().as_secs_f64()
             )
         });
+    }
+
+    fn fitting(&self, step: &str) {
+        if self.mode == Mode::Quiet {
+            return;
+        }
+        if std::io::stderr().is_terminal() || self.mode == Mode::Forced {
+            let Ok(mut bar) = self.bar.lock() else { return };
+            let pb = bar.get_or_insert_with(|| {
+                let pb = ProgressBar::new_spinner();
+                pb.set_draw_target(ProgressDrawTarget::stderr());
+                pb.enable_steady_tick(Duration::from_millis(200));
+                pb
+            });
+            pb.set_message(format!("{}: {step}", self.what));
+        } else if let Ok(mut last) = self.last_fit.lock() {
+            // A line a second at most, and each new parameter's first step.
+            let what = step.split([' ', ':']).next().unwrap_or("").to_string();
+            if last.0 != what || last.1.elapsed() >= Duration::from_secs(1) {
+                *last = (what, Instant::now());
+                eprintln!("{}: {step}", self.what);
+            }
+        }
     }
 
     fn runs(&self, done: u64, total: u64) {

@@ -47,6 +47,8 @@ pub trait Progress: Send + Sync {
     fn simulated(&self, _done_s: u64, _total_s: u64) {}
     /// A study has finished `done` of its `total` runs.
     fn runs(&self, _done: u64, _total: u64) {}
+    /// A calibration is fitting: what it tried and what came of it (`backtest --calibrate`).
+    fn fitting(&self, _step: &str) {}
 }
 
 /// When a run may stop early: once its throttled attempts are more than `max_share` of the

@@ -35,7 +35,8 @@ mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 mod seeds; // the seed documents' designs hold what their comments say
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
-mod transactions; // transactions over the tables of an account: each item charged on its table, either cancelling
+mod transactions;
+mod truths; // histories with known parameters, imported and calibrated: the record reproduced, the truth in each interval, a fix that cures it // transactions over the tables of an account: each item charged on its table, either cancelling
 mod verdict; // the verdict that opens the summary and the report, against hand-worked runs
 
 use ddbsim::report::Summary;

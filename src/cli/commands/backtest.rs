@@ -27,12 +27,22 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     let mut b = backtest::backtest(&sc, &rec, &opts).map_err(fail)?;
     let mut written = Vec::new();
     if a.calibrate {
-        let (calibrated, c) = calibrate::calibrate(&sc, &rec, &opts, &b).map_err(fail)?;
+        let bar = std::sync::Arc::new(crate::cli::progress::Bar::new(crate::cli::progress::Mode::of(a.quiet || a.json, false), "backtest --calibrate"));
+        let fit_opts = RunOptions { progress: Some(std::sync::Arc::new(Fitting(bar.clone()))), ..opts.clone() };
+        let fitted = calibrate::calibrate(&sc, &rec, &fit_opts, &b);
+        bar.finish();
+        let (calibrated, c) = fitted.map_err(fail)?;
         if let Some((_, after)) = calibrated {
             let history = a.metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
             let window = format!("{} minutes from {}", b.minutes, b.start);
             let text = calibrate::calibrated_text(&sc.source_text, &c, &history, &window);
             let path = calibrated_path(&a.scenario);
+            // The fitted demand's traces first: the scenario that names them comes last.
+            for (file, csv) in &c.traces {
+                let trace = path.with_file_name(file);
+                write_atomic(&trace, csv)?;
+                written.push(trace);
+            }
             write_atomic(&path, &text)?;
             crate::scenario::load_with(&path, &LoadOptions { allow_outside: true, ..Default::default() })?;
             written.push(path);
@@ -69,6 +79,15 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::CheckFailed(format!("backtest: {} does not fit its history", sc.name)))
+    }
+}
+
+/// A calibration's progress: the steps it fits, not each simulation's seconds.
+struct Fitting(std::sync::Arc<crate::cli::progress::Bar>);
+
+impl crate::engine::Progress for Fitting {
+    fn fitting(&self, step: &str) {
+        self.0.fitting(step);
     }
 }
 

@@ -14,7 +14,7 @@
 
 use super::edit::{self, Edit, Section};
 use super::{
-    bisect, client_fit, compare, index_fit, table_events, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE,
+    bisect, client_fit, tell, compare, demand_fit, index_fit, table_fit, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE,
     QUIET_EVENTS_PER_MINUTE,
 };
 use crate::engine::{simulate, RunOptions};
@@ -32,6 +32,8 @@ const EDGE_STEPS: u32 = 6;
 pub struct Calibration {
     /// The fitted parameters (none when the history cannot be fitted by them).
     pub parameters: Vec<Parameter>,
+    /// The demand fitted per group of patterns (first attempts, through the client).
+    pub demand: Vec<demand_fit::DemandLine>,
     /// The series before calibration.
     pub before: Vec<SeriesFit>,
     /// The series after.
@@ -43,6 +45,10 @@ pub struct Calibration {
     /// The edits that write the fitted values into the scenario's text.
     #[serde(skip)]
     pub edits: Vec<Edit>,
+    /// The fitted demand's trace files, written beside the calibrated scenario: (file name,
+    /// CSV).
+    #[serde(skip)]
+    pub traces: Vec<(String, String)>,
 }
 
 /// A family of skews: its parameter's path suffix, range, and the popularity of a value.
@@ -94,10 +100,10 @@ fn recorded_events(sc: &Scenario, rec: &Recorded, b: &Backtest) -> Result<f64, B
 }
 
 /// Simulated throttle events of the table with popularity `p`, over the compared minutes.
-fn events_with(sc: &Scenario, ks: usize, p: &Popularity, rec: &Recorded, opts: &RunOptions) -> Result<f64, BacktestError> {
+fn events_with(sc: &Scenario, ks: usize, p: &Popularity, rec: &Recorded, opts: &RunOptions) -> Result<(f64, f64), BacktestError> {
     let mut s = sc.clone();
     s.key_spaces[ks].popularity = p.clone();
-    table_events(&s, rec, opts)
+    table_fit(&s, rec, opts)
 }
 
 /// The share of the table's recorded throttle events that the per-reason metrics put on
@@ -142,7 +148,14 @@ fn fit_family(
     quiet: f64,
 ) -> Result<Option<FamilyFit>, BacktestError> {
     let (lo, hi) = fam.range();
-    let mut f = |x: f64| events_with(sc, ks, &fam.popularity(x), rec, opts);
+    let key = &sc.key_spaces[ks].name;
+    let consumed_error = std::cell::Cell::new(0.0);
+    let mut f = |x: f64| {
+        let e = events_with(sc, ks, &fam.popularity(x), rec, opts)?;
+        tell(opts, || format!("{} = {x:.4}: {:.0} throttle events against {target:.0} recorded", fam.path(&key), e.0));
+        consumed_error.set(e.1);
+        Ok(e.0)
+    };
     if target < quiet {
         // Never throttled: any skew up to the one that starts throttling fits.
         if f(hi)? < quiet {
@@ -174,11 +187,14 @@ fn fit_family(
     }
     let x = bisect(lo, hi, STEPS, target, &mut f)?;
     let got = f(x)?;
+    let at_x = consumed_error.get();
     let low = bisect(lo, x, EDGE_STEPS, target * (1.0 - EVENTS_TOLERANCE), &mut f)?;
     let high =
         if top <= target * (1.0 + EVENTS_TOLERANCE) { hi } else { bisect(x, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)? };
-    let error = (got - target).abs() / target;
-    if error > EVENTS_TOLERANCE {
+    let events_error = (got - target).abs() / target;
+    // The families are told apart by what else they move: the consumed units at the fit.
+    let error = events_error + at_x;
+    if events_error > EVENTS_TOLERANCE {
         // The events jump past the record (a split for heat that a hotter key no longer gets,
         // say): no value of this family throttles as the table did.
         let note = format!(
@@ -203,8 +219,18 @@ pub fn calibrate(
     opts: &RunOptions,
     before: &Backtest,
 ) -> Result<(Option<(Scenario, Backtest)>, Calibration), BacktestError> {
-    let (mut cur, mut parameters, mut edits) = index_fit::coverage(sc, before);
-    let mut judged = if edits.is_empty() { before.clone() } else { compare(&cur, &simulate(&cur, opts), rec)? };
+    // The demand first: retried throttle events are the client's, not first attempts.
+    let mut demand = Demand::default();
+    let mut cur = sc.clone();
+    let mut judged = before.clone();
+    if demand.refit(&mut cur, rec, opts)? {
+        judged = compare(&cur, &simulate(&cur, opts), rec)?;
+    }
+    let (covered, mut parameters, mut edits) = index_fit::coverage(&cur, &judged);
+    if !edits.is_empty() {
+        cur = covered;
+        judged = compare(&cur, &simulate(&cur, opts), rec)?;
+    }
     if let Some(fit) = index_fit::absorb_bound(&cur, rec, opts, &judged)? {
         if let Some((s, e)) = fit.apply {
             judged = compare(&s, &simulate(&s, opts), rec)?;
@@ -214,16 +240,73 @@ pub fn calibrate(
         parameters.push(fit.param);
     }
     let mut fitted = Fitted { parameters, edits, notes: Vec::new(), popularity: None };
+    let shaped = fitted.edits.len();
     match recorded_events(&cur, rec, &judged) {
-        Ok(target) => fit_throttling(&mut cur, rec, opts, &judged, target, &mut fitted)?,
-        Err(e) if fitted.parameters.is_empty() => return Err(e),
+        Ok(target) => {
+            fit_throttling(&mut cur, rec, opts, &judged, target, &mut fitted)?;
+            // What throttles changed, so the retries changed: the demand again, through
+            // them, and what throttles again at that demand, until the table fits.
+            for _ in 1..ROUNDS {
+                if fitted.edits.len() == shaped || !demand.refit(&mut cur, rec, opts)? {
+                    break;
+                }
+                judged = compare(&cur, &simulate(&cur, opts), rec)?;
+                if judged.series.iter().filter(|f| f.id == ResourceId::Table).all(|f| f.fits) {
+                    break;
+                }
+                let mut again = Fitted { parameters: Vec::new(), edits: Vec::new(), notes: Vec::new(), popularity: None };
+                fit_throttling(&mut cur, rec, opts, &judged, target, &mut again)?;
+                fitted.merge(again);
+            }
+        }
+        Err(e) if fitted.parameters.is_empty() && demand.lines.is_empty() => return Err(e),
         Err(_) => {}
     }
-    let Fitted { parameters, edits, notes, popularity } = fitted;
-    let identified = parameters.iter().any(|p| p.identified) && !edits.is_empty();
+    if fitted.edits.len() > shaped && !demand.lines.is_empty() {
+        demand.refit(&mut cur, rec, opts)?;
+    }
+    let Fitted { parameters, mut edits, notes, popularity } = fitted;
+    edits.extend(demand.edits);
+    let identified = (parameters.iter().any(|p| p.identified) || !demand.lines.is_empty()) && !edits.is_empty();
     let after = if identified { compare(&cur, &simulate(&cur, opts), rec)? } else { before.clone() };
-    let calibration = Calibration { parameters, before: before.series.clone(), after: after.series.clone(), popularity, notes, edits };
+    let calibration = Calibration {
+        parameters,
+        demand: demand.lines,
+        before: before.series.clone(),
+        after: after.series.clone(),
+        popularity,
+        notes,
+        edits,
+        traces: demand.traces,
+    };
     Ok((identified.then_some((cur, after)), calibration))
+}
+
+/// The demand fitted so far: its lines (the first fit's `before` kept), edits and traces.
+#[derive(Default)]
+struct Demand {
+    lines: Vec<demand_fit::DemandLine>,
+    edits: Vec<Edit>,
+    traces: Vec<(String, String)>,
+}
+
+impl Demand {
+    /// Fits the demand of `cur` again and keeps it when it improves the fit; says whether it did.
+    fn refit(&mut self, cur: &mut Scenario, rec: &Recorded, opts: &RunOptions) -> Result<bool, BacktestError> {
+        let Some(f) = demand_fit::fit(cur, rec, opts)? else { return Ok(false) };
+        let mut lines = f.lines;
+        for l in &mut lines {
+            if let Some(old) = self.lines.iter().find(|o| o.resource == l.resource && o.dimension == l.dimension) {
+                l.before = old.before;
+                l.iterations += old.iterations;
+            }
+        }
+        self.lines = lines;
+        self.edits = f.edits;
+        self.traces = f.traces;
+        *cur = f.scenario;
+        Ok(true)
+    }
 }
 
 /// Fits what explains the table's `target` recorded throttle events: the skew of its partition
@@ -287,6 +370,30 @@ struct Fitted {
     /// The calibrated popularity line, if any.
     popularity: Option<String>,
 }
+
+impl Fitted {
+    /// A later round's fit over this one's: its parameters replace those of the same setting
+    /// (any skew of the same key, which one family or the other writes), its edits apply after.
+    fn merge(&mut self, newer: Fitted) {
+        let setting = |p: &str| p.split_once(".popularity").map_or_else(|| p.to_string(), |(k, _)| k.to_string());
+        for p in newer.parameters {
+            self.parameters.retain(|q| setting(&q.path) != setting(&p.path));
+            self.parameters.push(p);
+        }
+        self.edits.extend(newer.edits);
+        for n in newer.notes {
+            if !self.notes.contains(&n) {
+                self.notes.push(n);
+            }
+        }
+        if newer.popularity.is_some() {
+            self.popularity = newer.popularity;
+        }
+    }
+}
+
+/// Rounds of what throttles and the demand through it, at most.
+const ROUNDS: usize = 3;
 
 /// The skew's fit, the best of the families the key space may take: the parameter, and when
 /// it is pinned down the scenario with it, its popularity line and the edits that write it.

@@ -60,7 +60,11 @@ pub(super) fn instances(sc: &Scenario, rec: &Recorded, opts: &RunOptions, target
         let why = if sc.client.attempts <= 1 { "does not retry" } else { "has no retry quota" };
         return Ok(FleetFit::Unfitted(format!("the client {why}, so the fleet's size does not change what it sends")));
     }
-    let mut f = |x: f64| table_events(&with(sc, fleet(x)), rec, opts);
+    let mut f = |x: f64| {
+        let e = table_events(&with(sc, fleet(x)), rec, opts)?;
+        super::tell(opts, || format!("{PATH} = {}: {e:.0} throttle events against {target:.0} recorded", fleet(x)));
+        Ok(e)
+    };
     let (one, most) = (f(0.0)?, f(MAX_LOG2)?);
     if target < one * (1.0 - EVENTS_TOLERANCE) || target > most * (1.0 + EVENTS_TOLERANCE) {
         let (n, e) = if target < one { ("1 instance throttles", one) } else { ("1024 instances throttle", most) };

@@ -13,6 +13,8 @@ pub enum Section {
     Gsi(String),
     /// `[client]`.
     Client,
+    /// The `[[pattern]]` whose `name` is this.
+    Pattern(String),
 }
 
 impl Section {
@@ -22,7 +24,7 @@ impl Section {
         match self {
             Section::Table => Some("[table]".into()),
             Section::Key(name) => Some(format!("[keys.{name}]")),
-            Section::Gsi(_) => None,
+            Section::Gsi(_) | Section::Pattern(_) => None,
             Section::Client => Some("[client]".into()),
         }
     }
@@ -63,8 +65,8 @@ fn range(lines: &[String], section: &Section) -> Option<(usize, usize)> {
             Section::Table => t == "[table]",
             Section::Client => t == "[client]",
             Section::Key(name) => t == format!("[keys.{name}]") || t == format!("[keys.{}]", quoted(name)),
-            Section::Gsi(name) => {
-                t == "[[gsi]]"
+            Section::Gsi(name) | Section::Pattern(name) => {
+                t == if matches!(section, Section::Gsi(_)) { "[[gsi]]" } else { "[[pattern]]" }
                     && lines[i + 1..end_of(i)].iter().any(|x| {
                         sets(x, "name")
                             && x.split_once('=').is_some_and(|(_, v)| {

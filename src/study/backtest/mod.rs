@@ -10,6 +10,7 @@
 
 pub mod calibrate;
 mod client_fit;
+pub mod demand_fit;
 pub mod edit;
 mod index_fit;
 
@@ -250,6 +251,13 @@ pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest,
     })
 }
 
+/// Tells the run's progress what a calibration step tried.
+fn tell(opts: &RunOptions, step: impl FnOnce() -> String) {
+    if let Some(p) = &opts.progress {
+        p.fitting(&step());
+    }
+}
+
 /// Bisection on `[lo, hi]` for the value where `f` (increasing) reaches `target`.
 fn bisect(
     mut lo: f64,
@@ -271,8 +279,18 @@ fn bisect(
 
 /// The table's simulated throttle events (all reasons) over the minutes compared with `rec`.
 fn table_events(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<f64, BacktestError> {
+    Ok(table_fit(sc, rec, opts)?.0)
+}
+
+/// The table's simulated throttle events over the minutes compared with `rec`, and how far its
+/// consumed units are from the record's (|simulated − recorded| over recorded, both
+/// dimensions together).
+fn table_fit(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<(f64, f64), BacktestError> {
     let b = compare(sc, &simulate(sc, opts), rec)?;
-    Ok(b.series.iter().filter(|f| f.id == ResourceId::Table && f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum())
+    let table = || b.series.iter().filter(|f| f.id == ResourceId::Table);
+    let events = table().filter(|f| f.kind == RecordedKind::ThrottleEvents).map(|f| f.simulated).sum();
+    let (sim, recd) = table().filter(|f| f.kind == RecordedKind::Consumed).fold((0.0, 0.0), |(a, b), f| (a + f.simulated, b + f.recorded));
+    Ok((events, if recd > 0.0 { (sim - recd).abs() / recd } else { 0.0 }))
 }
 
 /// Simulates `sc` with `opts` and compares it with the record.
@@ -389,6 +407,18 @@ pub fn text(b: &Backtest, seed: u64) -> String {
         let _ = writeln!(out, "  where  {l}");
     }
     if let Some(c) = &b.calibration {
+        for d in &c.demand {
+            let _ = writeln!(
+                out,
+                "  fitted demand of {} {}s: {} first attempts a second (the scenario had {}); attempted units {} simulated against {} recorded, retries simulated through the client",
+                d.resource,
+                d.dimension,
+                fmt_num(d.after),
+                fmt_num(d.before),
+                fmt_num(d.simulated_attempts),
+                fmt_num(d.recorded_attempts)
+            );
+        }
         for p in &c.parameters {
             let verb = if p.identified { "fitted" } else { "kept  " };
             let _ = writeln!(
