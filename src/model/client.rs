@@ -121,6 +121,7 @@ mod tests {
             jitter: true,
             service_time: SimDuration::from_millis(5),
             instances: 1,
+            flush: None,
             preset: "sdk-2026",
         }
     }

@@ -33,7 +33,7 @@ use std::path::PathBuf;
 
 pub use account::join_account;
 pub use action::{Action, ActionSpec};
-pub use client::ClientSpec;
+pub use client::{ClientSpec, Flush};
 pub use entity::{EntityIndex, EntitySpec};
 pub use error::{Note, NoteKind, Problem, ScenarioError};
 pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, TtlSpec};

@@ -37,6 +37,8 @@ impl fmt::Display for RateFactor {
 pub struct RateFactors {
     /// (second, factor) in force from that second, ascending; one per second (the last wins).
     steps: Vec<(u64, f64)>,
+    /// The client's flushes, if it buffers its requests.
+    flush: Option<super::Flush>,
 }
 
 impl RateFactors {
@@ -57,7 +59,7 @@ impl RateFactors {
                 }
             }
         }
-        Self { steps }
+        Self { steps, flush: sc.client.flush }
     }
 
     /// The factor in force at second `s`.
@@ -73,20 +75,22 @@ impl RateFactors {
     /// `start_s_of_day`) times the factor in force. The offered rate every consumer uses.
     #[must_use]
     pub fn rate(&self, shape: &RateShape, s: u64, start_s_of_day: u64) -> f64 {
-        shape.at(s, start_s_of_day) * self.at(s)
+        let flushed = self.flush.map_or(1.0, |f| f.factor(s));
+        shape.at(s, start_s_of_day) * self.at(s) * flushed
     }
 
     /// The highest factor in force at any second before `duration_s`.
     #[must_use]
     pub fn peak(&self, duration_s: u64) -> f64 {
         let before = if self.steps.first().is_some_and(|st| st.0 == 0) { 0.0 } else { 1.0 };
-        self.steps.iter().filter(|st| st.0 < duration_s.max(1)).map(|st| st.1).fold(before, f64::max)
+        let most = self.steps.iter().filter(|st| st.0 < duration_s.max(1)).map(|st| st.1).fold(before, f64::max);
+        most * self.flush.map_or(1.0, super::Flush::peak)
     }
 
-    /// Whether the pattern has no `scale_rate`.
+    /// Whether the pattern has no `scale_rate` and no flushes.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
+        self.steps.is_empty() && self.flush.is_none()
     }
 }
 

@@ -271,6 +271,21 @@ pub struct RawClient {
     /// fleet share one client (its instances and their retry quotas), as one application
     /// calling several tables does; default none, each table its own.
     pub fleet: Option<String>,
+    /// The client buffers its requests and sends each period's in a flush: `{ every = "30s",
+    /// for = "2s" }` sends the requests of every 30 seconds in their first 2 (15 times the mean
+    /// rate, then none); default none, requests sent as they come.
+    pub flush: Option<RawFlush>,
+}
+
+/// `[client] flush`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlush {
+    /// Time between flushes, whole seconds, at most an hour.
+    pub every: String,
+    /// How long a flush lasts, whole seconds, shorter than `every`.
+    #[serde(rename = "for")]
+    pub length: String,
 }
 
 /// Retry settings.

@@ -3,11 +3,27 @@
 use super::Validator;
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawClient, RawRetry};
-use crate::scenario::ClientSpec;
+use crate::scenario::raw::{RawClient, RawFlush, RawRetry};
+use crate::scenario::{ClientSpec, Flush};
 use crate::time::SimDuration;
 
 impl Validator<'_, '_> {
+    /// `[client] flush`: whole seconds, a flush shorter than the time between flushes.
+    fn flush(&mut self, at: &KeyPath, f: &RawFlush) -> Option<Flush> {
+        let every = self.duration(&at.key("every"), &f.every)?;
+        let length = self.duration(&at.key("for"), &f.length)?;
+        let whole = |d: SimDuration| d.as_micros() % 1_000_000 == 0;
+        if !whole(every) || every < SimDuration::from_secs(2) || every > SimDuration::from_secs(3_600) {
+            self.err(&at.key("every"), format!("every must be whole seconds from 2s to 1h, not {}", f.every));
+            return None;
+        }
+        if !whole(length) || length == SimDuration::ZERO || length >= every {
+            self.err(&at.key("for"), format!("for must be whole seconds, at least 1s and shorter than every ({}), not {}", f.every, f.length));
+            return None;
+        }
+        Some(Flush { every_s: every.as_secs(), for_s: length.as_secs() })
+    }
+
     pub(super) fn client(&mut self, at: &KeyPath, c: &RawClient) -> ClientSpec {
         let service_time = self.opt_duration(&at.key("service_time"), c.service_time.as_ref(), defaults::SERVICE_TIME);
         if let Some(f) = &c.fleet {
@@ -17,6 +33,7 @@ impl Validator<'_, '_> {
         if instances == 0 || instances > 1_000_000 {
             self.err(&at.key("instances"), format!("instances must be between 1 and 1000000, not {instances}"));
         }
+        let flush = c.flush.as_ref().and_then(|f| self.flush(&at.key("flush"), f));
         let mut spec = ClientSpec {
             attempts: 4,
             throttle_base: SimDuration::from_secs(1),
@@ -26,6 +43,7 @@ impl Validator<'_, '_> {
             jitter: true,
             service_time,
             instances: instances.max(1),
+            flush,
             preset: "sdk-2026",
         };
         match &c.retry {

@@ -12,20 +12,13 @@
 //! events stay within the events' tolerance; a history that never throttled constrains the
 //! skew only from above, and says so instead of inventing a value.
 
-use super::edit::{self, Edit, Section};
-use super::{
-    bisect, client_fit, tell, compare, demand_fit, index_fit, table_fit, Backtest, BacktestError, Parameter, SeriesFit, EVENTS_TOLERANCE,
-    QUIET_EVENTS_PER_MINUTE,
-};
+use super::edit::{self, Edit};
+use super::{cause_fit, client_fit, compare, demand_fit, index_fit, Backtest, BacktestError, Parameter, SeriesFit, QUIET_EVENTS_PER_MINUTE};
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
 use crate::model::Reason;
-use crate::scenario::{Popularity, PopularityFrom, ResourceId, Scenario};
+use crate::scenario::{ResourceId, Scenario};
 use serde::Serialize;
-
-/// Bisection steps to the fit, and to each edge of its interval.
-const STEPS: u32 = 10;
-const EDGE_STEPS: u32 = 6;
 
 /// The calibration: `calibration` in `backtest.json`.
 #[derive(Clone, Debug, Serialize)]
@@ -51,41 +44,6 @@ pub struct Calibration {
     pub traces: Vec<(String, String)>,
 }
 
-/// A family of skews: its parameter's path suffix, range, and the popularity of a value.
-#[derive(Clone, Copy)]
-enum Family {
-    Zipf,
-    /// A hot set of this many keys.
-    HotKey(u64),
-}
-
-impl Family {
-    fn range(self) -> (f64, f64) {
-        match self {
-            Family::Zipf => (0.0, 2.5),
-            Family::HotKey(_) => (0.0, 1.0),
-        }
-    }
-    fn popularity(self, x: f64) -> Popularity {
-        match self {
-            Family::Zipf => Popularity::Zipf(x),
-            Family::HotKey(keys) => Popularity::Hot { keys, share: x },
-        }
-    }
-    fn toml(self, x: f64) -> String {
-        match self {
-            Family::Zipf => format!("{{ zipf = {x:.3} }}"),
-            Family::HotKey(keys) => format!("{{ hot = {{ keys = {keys}, share = {x:.3} }} }}"),
-        }
-    }
-    fn path(self, key: &str) -> String {
-        match self {
-            Family::Zipf => format!("keys.{key}.popularity.zipf"),
-            Family::HotKey(_) => format!("keys.{key}.popularity.hot.share"),
-        }
-    }
-}
-
 /// The recorded throttle events of the table over the minutes a backtest compares, and the
 /// minutes compared.
 fn recorded_events(sc: &Scenario, rec: &Recorded, b: &Backtest) -> Result<f64, BacktestError> {
@@ -97,13 +55,6 @@ fn recorded_events(sc: &Scenario, rec: &Recorded, b: &Backtest) -> Result<f64, B
         )));
     }
     Ok(table.iter().map(|f| f.recorded).sum())
-}
-
-/// Simulated throttle events of the table with popularity `p`, over the compared minutes.
-fn events_with(sc: &Scenario, ks: usize, p: &Popularity, rec: &Recorded, opts: &RunOptions) -> Result<(f64, f64), BacktestError> {
-    let mut s = sc.clone();
-    s.key_spaces[ks].popularity = p.clone();
-    table_fit(&s, rec, opts)
 }
 
 /// The share of the table's recorded throttle events that the per-reason metrics put on
@@ -122,88 +73,6 @@ fn key_range_share(b: &Backtest) -> Option<f64> {
     };
     let all = of(false);
     (all > 0.0).then(|| of(true) / all)
-}
-
-/// One family's fit.
-struct FamilyFit {
-    value: f64,
-    low: f64,
-    high: f64,
-    /// |simulated - recorded| / recorded events at the value.
-    error: f64,
-    note: String,
-    /// The record pins the value down (else it only bounds it, and the scenario's own value
-    /// is kept).
-    identified: bool,
-}
-
-/// One family's fit, or `None` when even its most skewed value throttles less than the record.
-fn fit_family(
-    fam: Family,
-    sc: &Scenario,
-    ks: usize,
-    rec: &Recorded,
-    opts: &RunOptions,
-    target: f64,
-    quiet: f64,
-) -> Result<Option<FamilyFit>, BacktestError> {
-    let (lo, hi) = fam.range();
-    let key = &sc.key_spaces[ks].name;
-    let consumed_error = std::cell::Cell::new(0.0);
-    let mut f = |x: f64| {
-        let e = events_with(sc, ks, &fam.popularity(x), rec, opts)?;
-        tell(opts, || format!("{} = {x:.4}: {:.0} throttle events against {target:.0} recorded", fam.path(&key), e.0));
-        consumed_error.set(e.1);
-        Ok(e.0)
-    };
-    if target < quiet {
-        // Never throttled: any skew up to the one that starts throttling fits.
-        if f(hi)? < quiet {
-            let note = "not identifiable: the history never throttled, and no value in the range throttles".into();
-            return Ok(Some(FamilyFit { value: lo, low: lo, high: hi, error: 0.0, note, identified: false }));
-        }
-        let edge = bisect(lo, hi, STEPS, quiet, &mut f)?;
-        let note =
-            format!("not identifiable: the history never throttled, so any value up to {edge:.3} fits; the scenario's own value is kept");
-        return Ok(Some(FamilyFit { value: lo, low: lo, high: edge, error: 0.0, note, identified: false }));
-    }
-    let top = f(hi)?;
-    if top < target * (1.0 - EVENTS_TOLERANCE) {
-        return Ok(None);
-    }
-    let bottom = f(lo)?;
-    if bottom >= target * (1.0 - EVENTS_TOLERANCE) {
-        // No skew at all throttles as much: the events come from the table's capacity, not
-        // from a hot key, and any skew up to the one that throttles too much fits.
-        let high = if top <= target * (1.0 + EVENTS_TOLERANCE) {
-            hi
-        } else {
-            bisect(lo, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)?
-        };
-        let note = format!(
-            "not identifiable: without any skew the table already throttles {bottom:.0} times against {target:.0} recorded (its capacity, not a hot key, throttles it), so any value up to {high:.3} fits; the scenario's own value is kept"
-        );
-        return Ok(Some(FamilyFit { value: lo, low: lo, high, error: (bottom - target).abs() / target, note, identified: false }));
-    }
-    let x = bisect(lo, hi, STEPS, target, &mut f)?;
-    let got = f(x)?;
-    let at_x = consumed_error.get();
-    let low = bisect(lo, x, EDGE_STEPS, target * (1.0 - EVENTS_TOLERANCE), &mut f)?;
-    let high =
-        if top <= target * (1.0 + EVENTS_TOLERANCE) { hi } else { bisect(x, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)? };
-    let events_error = (got - target).abs() / target;
-    // The families are told apart by what else they move: the consumed units at the fit.
-    let error = events_error + at_x;
-    if events_error > EVENTS_TOLERANCE {
-        // The events jump past the record (a split for heat that a hotter key no longer gets,
-        // say): no value of this family throttles as the table did.
-        let note = format!(
-            "no value fits: the throttle events jump past the record near {x:.3} ({got:.0} simulated against {target:.0} recorded)"
-        );
-        return Ok(Some(FamilyFit { value: x, low: x, high: x, error, note, identified: false }));
-    }
-    let note = format!("bisection on the table's throttle events: {got:.0} simulated against {target:.0} recorded");
-    Ok(Some(FamilyFit { value: x, low, high, error, note, identified: true }))
 }
 
 /// Calibrates `sc` against the record: the GSIs' coverage, the absorption bound, then the
@@ -243,7 +112,7 @@ pub fn calibrate(
     let shaped = fitted.edits.len();
     match recorded_events(&cur, rec, &judged) {
         Ok(target) => {
-            fit_throttling(&mut cur, rec, opts, &judged, target, &mut fitted)?;
+            fit_throttling(&mut cur, rec, opts, &judged, target, &mut fitted, sc.client.flush)?;
             // What throttles changed, so the retries changed: the demand again, through
             // them, and what throttles again at that demand, until the table fits.
             for _ in 1..ROUNDS {
@@ -255,7 +124,7 @@ pub fn calibrate(
                     break;
                 }
                 let mut again = Fitted { parameters: Vec::new(), edits: Vec::new(), notes: Vec::new(), popularity: None };
-                fit_throttling(&mut cur, rec, opts, &judged, target, &mut again)?;
+                fit_throttling(&mut cur, rec, opts, &judged, target, &mut again, sc.client.flush)?;
                 fitted.merge(again);
             }
         }
@@ -320,32 +189,43 @@ fn fit_throttling(
     judged: &Backtest,
     target: f64,
     out: &mut Fitted,
+    stated: Option<crate::scenario::Flush>,
 ) -> Result<(), BacktestError> {
-    let key = cur.key_spaces[cur.table.partition_key].name.clone();
+    let ks = cur.table.partition_key;
+    let key = cur.key_spaces[ks].name.clone();
     let Fitted { parameters, edits, notes, popularity } = out;
-    let mut skew_pinned = false;
-    match key_range_share(judged) {
-        Some(share) if share < 0.5 => notes.push(format!(
-            "keys.{key}.popularity: the record's per-reason throttle metrics put {:.0} % of the table's throttle events on KeyRange (a partition's cap, where a hot key throttles) and the rest on the table's capacity, which the key's skew does not move; the scenario's own skew is kept",
-            100.0 * share
-        )),
-        _ => {
-            if let Some((p, fitted)) = fit_skew(cur, rec, opts, judged, target)? {
-                skew_pinned = p.identified;
-                if let Some((s, pop, family_edits)) = fitted {
-                    *cur = s;
-                    *popularity = Some(pop);
-                    edits.extend(family_edits);
-                }
-                parameters.push(p);
-            }
+    let skew = match key_range_share(judged) {
+        Some(share) if share < 0.5 => {
+            notes.push(format!(
+                "keys.{key}.popularity: the record's per-reason throttle metrics put {:.0} % of the table's throttle events on KeyRange (a partition's cap, where a hot key throttles) and the rest on the table's capacity, which the key's skew does not move; the scenario's own skew is kept",
+                100.0 * share
+            ));
+            false
         }
+        _ => true,
+    };
+    let mut pinned = None;
+    let judge = cause_fit::Judge::of(rec, ResourceId::Table, judged);
+    let found = match judge {
+        Some(j) => cause_fit::fit(cur, ks, &cause_fit::causes(cur, ks, skew, stated), &j, opts)?,
+        None => None,
+    };
+    if let Some((_, (p, fitted))) = found {
+        pinned = p.identified.then(|| p.path.clone());
+        if let Some((s, pop, cause_edits)) = fitted {
+            *cur = s;
+            if pop.is_some() {
+                *popularity = pop;
+            }
+            edits.extend(cause_edits);
+        }
+        parameters.push(p);
     }
     let quiet = QUIET_EVENTS_PER_MINUTE * judged.minutes as f64;
-    if skew_pinned {
+    if let Some(path) = pinned {
         if cur.client.attempts > 1 && cur.client.quota > 0 {
             notes.push(format!(
-                "client.instances: the skew of keys.{key} was fitted to the same throttle events, and the two trade off in CloudWatch's totals; the per-reason throttle metrics (KeyRange against Provisioned) or a Contributor Insights report tell them apart"
+                "client.instances: {path} was fitted to the same throttle events, and the two trade off in CloudWatch's totals; the per-reason throttle metrics (KeyRange against Provisioned) or a Contributor Insights report tell them apart"
             ));
         }
     } else if target >= quiet {
@@ -394,65 +274,6 @@ impl Fitted {
 
 /// Rounds of what throttles and the demand through it, at most.
 const ROUNDS: usize = 3;
-
-/// The skew's fit, the best of the families the key space may take: the parameter, and when
-/// it is pinned down the scenario with it, its popularity line and the edits that write it.
-type SkewFit = (Parameter, Option<(Scenario, String, Vec<Edit>)>);
-
-/// Fits the skew of `sc`'s partition key to `target` recorded throttle events of the table.
-fn fit_skew(sc: &Scenario, rec: &Recorded, opts: &RunOptions, before: &Backtest, target: f64) -> Result<Option<SkewFit>, BacktestError> {
-    let ks = sc.table.partition_key;
-    let key = sc.key_spaces[ks].name.clone();
-    let quiet = QUIET_EVENTS_PER_MINUTE * before.minutes as f64;
-    let mut best: Option<(Family, FamilyFit)> = None;
-    // CloudWatch's totals cannot tell a Zipf exponent from a hot key's share that throttle
-    // alike: the scenario's own family is kept, and both are tried only when it has neither
-    // or its family is `import`'s assumption.
-    let assumed = sc.key_spaces[ks].popularity_from == PopularityFrom::Assumption;
-    let families: Vec<Family> = match sc.key_spaces[ks].popularity {
-        Popularity::Zipf(_) if !assumed => vec![Family::Zipf],
-        Popularity::Hot { keys, .. } if !assumed => vec![Family::HotKey(keys)],
-        _ => vec![Family::Zipf, Family::HotKey(1)],
-    };
-    let own = match sc.key_spaces[ks].popularity {
-        Popularity::Hot { keys, .. } => Some(Family::HotKey(keys)),
-        Popularity::Zipf(_) => Some(Family::Zipf),
-        _ => None,
-    };
-    let is_own = |f: Family| own.is_some_and(|o| o.path("") == f.path(""));
-    for fam in families {
-        if let Some(fit) = fit_family(fam, sc, ks, rec, opts, target, quiet)? {
-            // A fit that pins the value beats one that only bounds it, then the scenario's own
-            // family (whose value is kept when none pins it), then the closer.
-            let rank = |f: &FamilyFit, fam: Family| (f.identified, !f.identified && is_own(fam), -f.error);
-            if best.as_ref().is_none_or(|(bf, b)| rank(&fit, fam) > rank(b, *bf)) {
-                best = Some((fam, fit));
-            }
-        }
-    }
-    let Some((fam, FamilyFit { value, low, high, note, identified, .. })) = best else { return Ok(None) };
-    if !identified {
-        let p = Parameter { path: fam.path(&key), value: sc_value(sc, ks).unwrap_or(value), low, high, note, identified: false };
-        return Ok(Some((p, None)));
-    }
-    let mut out = sc.clone();
-    out.key_spaces[ks].popularity = fam.popularity(value);
-    let pop = fam.toml(value);
-    let edits = vec![
-        Edit { section: Section::Key(key.clone()), key: "popularity", value: pop.clone() },
-        Edit { section: Section::Key(key.clone()), key: "popularity_from", value: "\"calibration\"".into() },
-    ];
-    Ok(Some((Parameter { path: fam.path(&key), value, low, high, note, identified: true }, Some((out, pop, edits)))))
-}
-
-/// The scenario's own Zipf exponent or hot share of key space `ks`, if it has one.
-fn sc_value(sc: &Scenario, ks: usize) -> Option<f64> {
-    match sc.key_spaces[ks].popularity {
-        Popularity::Zipf(s) => Some(s),
-        Popularity::Hot { share, .. } => Some(share),
-        _ => None,
-    }
-}
 
 /// The calibrated scenario's text: `source` with the fitted values written where they belong
 /// (comments and order kept) and the calibration stated in comments at the top.

@@ -9,6 +9,7 @@
 //! GSI's coverage, the GSI absorption bound and the skew of the table's partition key.
 
 pub mod calibrate;
+mod cause_fit;
 mod client_fit;
 pub mod demand_fit;
 pub mod edit;

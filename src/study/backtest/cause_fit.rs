@@ -1,0 +1,351 @@
+//! What throttled the history, fitted to a resource's recorded throttle events: the skew of a
+//! key (a Zipf exponent, or a hot set's share) or the client's flushes (the sub-minute shape
+//! the per-minute record flattens: a peak over the mean). CloudWatch records how often a
+//! resource throttled but not which keys were hot nor how the minute's requests were spread,
+//! so each cause is a family of values fitted by bisection on simulations with the same seed
+//! (common random numbers); the families are told apart by what else they move (the consumed
+//! units at their fit), and the chosen one's value is fitted again at other seeds, because where
+//! hot keys land on partitions differs by seed: the interval holds every seed's fit.
+
+use super::edit::{Edit, Section};
+use super::{bisect, compare, tell, Backtest, BacktestError, Parameter, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE};
+use crate::engine::{simulate, RunOptions};
+use crate::import::{Recorded, RecordedKind};
+use crate::scenario::{Flush, Popularity, PopularityFrom, ResourceId, Scenario};
+
+/// Bisection steps to the fit, and to each edge of its interval.
+const STEPS: u32 = 10;
+const EDGE_STEPS: u32 = 6;
+/// Seeds past the run's own at which the chosen value is fitted again.
+const OTHER_SEEDS: u64 = 2;
+/// Seconds between flushes tried when the scenario states none: CloudWatch's minute, and half.
+const FLUSH_EVERY: [u64; 2] = [60, 30];
+
+/// A cause of throttle events: its parameter's path, range, and the scenario at a value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Cause {
+    /// A Zipf exponent over the key space.
+    Zipf,
+    /// A hot set of this many keys.
+    HotKey(u64),
+    /// Flushes every so many seconds, the value their peak over the mean.
+    Flush(u64),
+}
+
+impl Cause {
+    fn range(self) -> (f64, f64) {
+        match self {
+            Cause::Zipf => (0.0, 2.5),
+            Cause::HotKey(_) => (0.0, 1.0),
+            Cause::Flush(every) => (1.0, every as f64),
+        }
+    }
+
+    /// The flushes of peak `x` over the mean, every `every` seconds (none at 1).
+    fn flush(every: u64, x: f64) -> Option<Flush> {
+        let for_s = (every as f64 / x.max(1.0)).round().clamp(1.0, every as f64) as u64;
+        (for_s < every).then_some(Flush { every_s: every, for_s })
+    }
+
+    /// The value as the scenario can hold it (a flush lasts whole seconds).
+    fn held(self, x: f64) -> f64 {
+        match self {
+            Cause::Flush(every) => Self::flush(every, x).map_or(1.0, Flush::peak),
+            _ => x,
+        }
+    }
+
+    fn apply(self, sc: &mut Scenario, ks: usize, x: f64) {
+        match self {
+            Cause::Zipf => sc.key_spaces[ks].popularity = Popularity::Zipf(x),
+            Cause::HotKey(keys) => sc.key_spaces[ks].popularity = Popularity::Hot { keys, share: x },
+            Cause::Flush(every) => sc.client.flush = Self::flush(every, x),
+        }
+    }
+
+    /// The edits that write value `x`, and the popularity line if it is a skew.
+    fn edits(self, key: &str, x: f64) -> (Vec<Edit>, Option<String>) {
+        let pop = match self {
+            Cause::Zipf => format!("{{ zipf = {x:.3} }}"),
+            Cause::HotKey(keys) => format!("{{ hot = {{ keys = {keys}, share = {x:.3} }} }}"),
+            Cause::Flush(every) => {
+                let value = Self::flush(every, x).map_or_else(String::new, |f| format!("{{ every = \"{}s\", for = \"{}s\" }}", f.every_s, f.for_s));
+                return (vec![Edit { section: Section::Client, key: "flush", value }], None);
+            }
+        };
+        let edits = vec![
+            Edit { section: Section::Key(key.to_string()), key: "popularity", value: pop.clone() },
+            Edit { section: Section::Key(key.to_string()), key: "popularity_from", value: "\"calibration\"".into() },
+        ];
+        (edits, Some(pop))
+    }
+
+    pub(super) fn path(self, key: &str) -> String {
+        match self {
+            Cause::Zipf => format!("keys.{key}.popularity.zipf"),
+            Cause::HotKey(_) => format!("keys.{key}.popularity.hot.share"),
+            Cause::Flush(_) => "client.flush".into(),
+        }
+    }
+
+    /// The scenario's own value of this cause, if it has one.
+    fn own(self, sc: &Scenario, ks: usize) -> Option<f64> {
+        match (self, &sc.key_spaces[ks].popularity) {
+            (Cause::Zipf, Popularity::Zipf(s)) => Some(*s),
+            (Cause::HotKey(_), Popularity::Hot { share, .. }) => Some(*share),
+            (Cause::Flush(_), _) => Some(sc.client.flush.map_or(1.0, Flush::peak)),
+            _ => None,
+        }
+    }
+}
+
+/// The causes to try for key space `ks` of `sc`: its own skew family, or both when it has
+/// neither or its family is `import`'s assumption (CloudWatch's totals cannot tell them apart),
+/// and the client's flushes (at the period the user's scenario states, `stated`); with `skew = false` (the per-reason metrics put the events on
+/// capacity, which no skew moves), the flushes alone.
+pub(super) fn causes(sc: &Scenario, ks: usize, skew: bool, stated: Option<Flush>) -> Vec<Cause> {
+    let assumed = sc.key_spaces[ks].popularity_from == PopularityFrom::Assumption;
+    let mut out = match (skew, &sc.key_spaces[ks].popularity) {
+        (false, _) => vec![],
+        (true, Popularity::Zipf(_)) if !assumed => vec![Cause::Zipf],
+        (true, Popularity::Hot { keys, .. }) if !assumed => vec![Cause::HotKey(*keys)],
+        (true, _) => vec![Cause::Zipf, Cause::HotKey(1)],
+    };
+    // The record's minutes cannot tell flushes of 4 s a minute from 2 s every 30: both are
+    // tried (the interval spans them), unless the scenario says how often its client flushes.
+    match stated {
+        Some(f) => out.push(Cause::Flush(f.every_s)),
+        None => out.extend(FLUSH_EVERY.map(Cause::Flush)),
+    }
+    out
+}
+
+/// Where the events are judged: a resource of the table (the table, or a GSI whose key is
+/// fitted). A cause is fitted to the resource's throttle events per consumed unit, which the
+/// demand's level moves little: the demand is fitted around it, in rounds.
+#[derive(Clone, Copy)]
+pub(super) struct Judge<'a> {
+    pub(super) rec: &'a Recorded,
+    pub(super) res: ResourceId,
+    /// Recorded throttle events per consumed unit of the resource.
+    pub(super) target: f64,
+    /// Recorded throttle events a minute below which the resource is quiet, per consumed unit.
+    pub(super) quiet: f64,
+}
+
+impl<'a> Judge<'a> {
+    /// The judge of resource `res` in backtest `b` of `rec`; `None` when it consumed nothing.
+    pub(super) fn of(rec: &'a Recorded, res: ResourceId, b: &Backtest) -> Option<Self> {
+        let (events, consumed) = totals(b, res, |f| f.recorded);
+        (consumed > 0.0).then(|| Judge { rec, res, target: events / consumed, quiet: QUIET_EVENTS_PER_MINUTE * b.minutes as f64 / consumed })
+    }
+}
+
+/// Resource `res`'s throttle events and consumed units in backtest `b`, recorded or simulated.
+fn totals(b: &Backtest, res: ResourceId, v: impl Fn(&super::SeriesFit) -> f64) -> (f64, f64) {
+    let of = |k: fn(RecordedKind) -> bool| b.series.iter().filter(|f| f.id == res && k(f.kind)).map(&v).sum::<f64>();
+    (of(|k| k == RecordedKind::ThrottleEvents), of(|k| k == RecordedKind::Consumed))
+}
+
+/// The simulated throttle events per consumed unit of the judged resource, and how far the
+/// consumed units of the table and that resource are from the record (|simulated − recorded|
+/// over recorded).
+fn judged(sc: &Scenario, j: &Judge, opts: &RunOptions) -> Result<(f64, f64), BacktestError> {
+    let b: Backtest = compare(sc, &simulate(sc, opts), j.rec)?;
+    let (events, consumed) = totals(&b, j.res, |f| f.simulated);
+    let (sim, rec) = b
+        .series
+        .iter()
+        .filter(|f| (f.id == ResourceId::Table || f.id == j.res) && f.kind == RecordedKind::Consumed)
+        .fold((0.0, 0.0), |(a, b), f| (a + f.simulated, b + f.recorded));
+    let ratio = if consumed > 0.0 { events / consumed } else if events > 0.0 { f64::MAX } else { 0.0 };
+    Ok((ratio, if rec > 0.0 { (sim - rec).abs() / rec } else { 0.0 }))
+}
+
+/// One cause's fit.
+struct CauseFit {
+    value: f64,
+    low: f64,
+    high: f64,
+    /// Events' and consumed units' relative errors at the value, summed.
+    error: f64,
+    note: String,
+    /// The record pins the value down (else it only bounds it, and the scenario's own value
+    /// is kept).
+    identified: bool,
+}
+
+/// Value `x` of `cause` in key space `ks` of `sc`: the judged events and consumed error.
+fn at(cause: Cause, sc: &Scenario, ks: usize, x: f64, j: &Judge, opts: &RunOptions) -> Result<(f64, f64), BacktestError> {
+    let mut s = sc.clone();
+    cause.apply(&mut s, ks, x);
+    let e = judged(&s, j, opts)?;
+    tell(opts, || {
+        let value = match cause {
+            Cause::Flush(every) => Cause::flush(every, x).map_or_else(|| "none".into(), |f| format!("{}s every {}s", f.for_s, f.every_s)),
+            _ => format!("{x:.4}"),
+        };
+        format!("{} = {value}: {:.4} throttle events a consumed unit against {:.4} recorded", cause.path(&sc.key_spaces[ks].name), e.0, j.target)
+    });
+    Ok(e)
+}
+
+/// One cause's fit, or `None` when even its largest value throttles less than the record.
+fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions) -> Result<Option<CauseFit>, BacktestError> {
+    let (lo, hi) = cause.range();
+    let (target, quiet) = (j.target, j.quiet);
+    let consumed_error = std::cell::Cell::new(0.0);
+    // A flush's values are whole seconds: a value tried before is not simulated again.
+    let mut seen: Vec<(f64, (f64, f64))> = Vec::new();
+    let mut f = |x: f64| {
+        let x = cause.held(x);
+        let e = match seen.iter().find(|(v, _)| *v == x) {
+            Some((_, e)) => *e,
+            None => {
+                let e = at(cause, sc, ks, x, j, opts)?;
+                seen.push((x, e));
+                e
+            }
+        };
+        consumed_error.set(e.1);
+        Ok(e.0)
+    };
+    if target < quiet {
+        // Never throttled: any value up to the one that starts throttling fits.
+        if f(hi)? < quiet {
+            let note = "not identifiable: the history never throttled, and no value in the range throttles".into();
+            return Ok(Some(CauseFit { value: lo, low: lo, high: hi, error: 0.0, note, identified: false }));
+        }
+        let edge = bisect(lo, hi, STEPS, quiet, &mut f)?;
+        let note =
+            format!("not identifiable: the history never throttled, so any value up to {edge:.3} fits; the scenario's own value is kept");
+        return Ok(Some(CauseFit { value: lo, low: lo, high: edge, error: 0.0, note, identified: false }));
+    }
+    let top = f(hi)?;
+    if top < target * (1.0 - EVENTS_TOLERANCE) {
+        return Ok(None);
+    }
+    let bottom = f(lo)?;
+    if bottom >= target * (1.0 - EVENTS_TOLERANCE) {
+        // No value at all throttles as much: the events come from the capacity, and any value
+        // up to the one that throttles too much fits.
+        let high = if top <= target * (1.0 + EVENTS_TOLERANCE) {
+            hi
+        } else {
+            bisect(lo, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)?
+        };
+        let note = format!(
+            "not identifiable: at its least the resource already throttles {bottom:.4} times a consumed unit against {target:.4} recorded (its capacity throttles it), so any value up to {high:.3} fits; the scenario's own value is kept"
+        );
+        return Ok(Some(CauseFit { value: lo, low: lo, high, error: (bottom - target).abs() / target, note, identified: false }));
+    }
+    let (x, got) = nearest(cause, bisect(lo, hi, STEPS, target, &mut f)?, target, &mut f)?;
+    let at_x = consumed_error.get();
+    let low = cause.held(bisect(lo, x, EDGE_STEPS, target * (1.0 - EVENTS_TOLERANCE), &mut f)?);
+    let high = if top <= target * (1.0 + EVENTS_TOLERANCE) {
+        hi
+    } else {
+        cause.held(bisect(x, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)?)
+    };
+    let events_error = (got - target).abs() / target;
+    // The causes are told apart by what else they move: the consumed units at the fit.
+    let error = events_error + at_x;
+    if events_error > EVENTS_TOLERANCE {
+        // The events jump past the record (a split for heat that a hotter key no longer gets,
+        // say): no value of this cause throttles as the resource did.
+        let note = format!(
+            "no value fits: the throttle events jump past the record near {x:.3} ({got:.4} a consumed unit simulated against {target:.4} recorded)"
+        );
+        return Ok(Some(CauseFit { value: x, low: x, high: x, error, note, identified: false }));
+    }
+    let note = format!("bisection on the throttle events a consumed unit: {got:.4} simulated against {target:.4} recorded");
+    Ok(Some(CauseFit { value: x, low: low.min(x), high: high.max(x), error, note, identified: true }))
+}
+
+/// The value the scenario can hold nearest bisection's `x` whose events are closest to
+/// `target`: a flush lasts whole seconds, so the two lengths around `x` are tried.
+fn nearest(
+    cause: Cause,
+    x: f64,
+    target: f64,
+    f: &mut impl FnMut(f64) -> Result<f64, BacktestError>,
+) -> Result<(f64, f64), BacktestError> {
+    let Cause::Flush(every) = cause else { return Ok((x, f(x)?)) };
+    let exact = every as f64 / x.max(1.0);
+    let mut best: Option<(f64, f64)> = None;
+    for for_s in [exact.floor(), exact.ceil()] {
+        let v = cause.held(every as f64 / for_s.clamp(1.0, every as f64));
+        if best.is_some_and(|b| b.0 == v) {
+            continue;
+        }
+        let got = f(v)?;
+        if best.is_none_or(|b| (got - target).abs() < (b.1 - target).abs()) {
+            best = Some((v, got));
+        }
+    }
+    Ok(best.expect("two lengths tried"))
+}
+
+/// A cause's fit: the parameter, and when it is pinned down the scenario with it, its
+/// popularity line (a skew's) and the edits that write it.
+pub(super) type Fit = (Parameter, Option<(Scenario, Option<String>, Vec<Edit>)>);
+
+/// Fits the best of `causes` in key space `ks` of `sc` to the judged resource's recorded
+/// throttle events.
+pub(super) fn fit(
+    sc: &Scenario,
+    ks: usize,
+    causes: &[Cause],
+    j: &Judge,
+    opts: &RunOptions,
+) -> Result<Option<(Cause, Fit)>, BacktestError> {
+    let key = sc.key_spaces[ks].name.clone();
+    let mut fits: Vec<(Cause, CauseFit)> = Vec::new();
+    for &cause in causes {
+        if let Some(fit) = fit_one(cause, sc, ks, j, opts)? {
+            fits.push((cause, fit));
+        }
+    }
+    // A fit that pins the value beats one that only bounds it, then the scenario's own cause
+    // (whose value is kept when none pins it), then the closer.
+    let rank = |f: &CauseFit, c: Cause| (f.identified, !f.identified && c.own(sc, ks).is_some(), -f.error);
+    let best_at = (0..fits.len()).reduce(|a, b| if rank(&fits[b].1, fits[b].0) > rank(&fits[a].1, fits[a].0) { b } else { a });
+    let best = best_at.map(|i| {
+        let (cause, mut fit) = fits.swap_remove(i);
+        // The same setting at another period that fits too: the interval spans it.
+        for (c, other) in fits.iter().filter(|(c, f)| f.identified && fit.identified && c.path(&key) == cause.path(&key)) {
+            fit.low = fit.low.min(other.low);
+            fit.high = fit.high.max(other.high);
+            if let Cause::Flush(every) = c {
+                fit.note.push_str(&format!("; flushes every {every} s fit too, at {:.3}", other.value));
+            }
+        }
+        (cause, fit)
+    });
+    let Some((cause, CauseFit { value, mut low, mut high, mut note, identified, .. })) = best else { return Ok(None) };
+    if !identified {
+        let p = Parameter { path: cause.path(&key), value: cause.own(sc, ks).unwrap_or(value), low, high, note, identified: false };
+        return Ok(Some((cause, (p, None))));
+    }
+    // Where the hot keys land, and so what throttles, differs by seed: the value again at
+    // other seeds, the interval over them all.
+    let seed = opts.seed.unwrap_or(sc.seed);
+    let (lo, hi) = cause.range();
+    let mut fits = vec![value];
+    for k in 1..=OTHER_SEEDS {
+        let other = RunOptions { seed: Some(seed.wrapping_add(k)), ..opts.clone() };
+        let x = cause.held(bisect(lo, hi, STEPS, j.target, &mut |x: f64| Ok(at(cause, sc, ks, x, j, &other)?.0))?);
+        fits.push(x);
+        low = low.min(x);
+        high = high.max(x);
+    }
+    note.push_str(&format!(
+        "; at seeds {seed} to {}: {}",
+        seed.wrapping_add(OTHER_SEEDS),
+        fits.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")
+    ));
+    let mut out = sc.clone();
+    cause.apply(&mut out, ks, value);
+    let (edits, pop) = cause.edits(&key, value);
+    Ok(Some((cause, (Parameter { path: cause.path(&key), value, low, high, note, identified: true }, Some((out, pop, edits))))))
+}
