@@ -220,3 +220,57 @@ flush = { every = "30s", for = "2s" }
     let p = c.parameter("client.flush");
     assert!(p["low"].as_f64().unwrap() <= 15.0 && 15.0 <= p["high"].as_f64().unwrap(), "{p}");
 }
+
+/// A ticket table's index on `status`, three values of which "open" carries 80 % of 1,500
+/// writes a second: 1,200 a second on one index partition that serves 1,000, whose throttling
+/// holds back the table's writes. The import knows the index's key only by name; calibrated, the
+/// index key's skew comes back (its busiest value's share within its interval), before any bound
+/// on what the index may owe, and sharding the status as the calibrated model says cures the
+/// truth.
+#[test]
+fn an_overloaded_index_value() {
+    let c = calibrate(&Truth {
+        text: r#"
+[scenario]
+duration = "20m"
+seed = 7
+start = "2026-11-01T00:00:00Z"
+[table]
+name = "Tickets"
+partition_key = "ticket"
+capacity = { mode = "provisioned", read = 100, write = 4000 }
+[keys.ticket]
+cardinality = 1000000
+popularity = "uniform"
+[keys.status]
+cardinality = 3
+popularity = { hot = { keys = 1, share = 0.8 } }
+[[gsi]]
+name = "ByStatus"
+partition_key = "status"
+projection = "keys_only"
+capacity = { read = 100, write = 4000 }
+[[pattern]]
+name = "put"
+op = "put_item"
+item_bytes = 500
+rate = { constant = 1500 }
+index_writes = { ByStatus = "insert" }
+"#,
+        definition: r#"{"Table": {"TableName": "Tickets", "KeySchema": [{"AttributeName": "ticket", "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": "ticket", "AttributeType": "S"}, {"AttributeName": "status", "AttributeType": "S"}],
+            "BillingModeSummary": {"BillingMode": "PROVISIONED"},
+            "ProvisionedThroughput": {"ReadCapacityUnits": 100, "WriteCapacityUnits": 4000},
+            "GlobalSecondaryIndexes": [{"IndexName": "ByStatus", "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "KEYS_ONLY"}, "IndexStatus": "ACTIVE",
+                "ProvisionedThroughput": {"ReadCapacityUnits": 100, "WriteCapacityUnits": 4000}, "ItemCount": 1000000}],
+            "TableSizeBytes": 500000000, "ItemCount": 1000000}}"#,
+        reasons: true,
+    });
+    eprintln!("{}", serde_json::to_string_pretty(&c.doc["calibration"]["parameters"]).unwrap());
+    c.reproduces_the_record();
+    let p = c.parameter("keys.status.popularity.hot.share");
+    assert!(p["low"].as_f64().unwrap() <= 0.8 && 0.8 <= p["high"].as_f64().unwrap(), "{p}");
+    assert!(c.doc["calibration"]["parameters"].as_array().unwrap().iter().all(|p| p["path"] != "table.gsi_absorb_bound" || p["identified"] == false));
+    c.shards_cure_the_truth("status", "[keys.status]");
+}

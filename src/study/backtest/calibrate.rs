@@ -95,44 +95,52 @@ pub fn calibrate(
     if demand.refit(&mut cur, rec, opts)? {
         judged = compare(&cur, &simulate(&cur, opts), rec)?;
     }
-    let (covered, mut parameters, mut edits) = index_fit::coverage(&cur, &judged);
+    let mut fitted = Fitted::default();
+    // An index's own key throttles its partitions: fitted before what the index covers (its
+    // throttled writes are no missing items) and before any bound on what it owes.
+    let mut index_causes = vec![None; cur.gsis.len()];
+    index_keys(&mut cur, rec, opts, &mut judged, &mut index_causes, &mut fitted, true)?;
+    let (covered, parameters, edits) = index_fit::coverage(&cur, &judged);
     if !edits.is_empty() {
         cur = covered;
         judged = compare(&cur, &simulate(&cur, opts), rec)?;
     }
+    fitted.parameters.extend(parameters);
+    fitted.edits.extend(edits);
     if let Some(fit) = index_fit::absorb_bound(&cur, rec, opts, &judged)? {
         if let Some((s, e)) = fit.apply {
             judged = compare(&s, &simulate(&s, opts), rec)?;
             cur = s;
-            edits.push(e);
+            fitted.edits.push(e);
         }
-        parameters.push(fit.param);
+        fitted.parameters.push(fit.param);
     }
-    let mut fitted = Fitted { parameters, edits, notes: Vec::new(), popularity: None };
-    let shaped = fitted.edits.len();
-    match recorded_events(&cur, rec, &judged) {
-        Ok(target) => {
-            fit_throttling(&mut cur, rec, opts, &judged, target, &mut fitted, sc.client.flush)?;
-            // What throttles changed, so the retries changed: the demand again, through
-            // them, and what throttles again at that demand, until the table fits.
-            for _ in 1..ROUNDS {
-                if fitted.edits.len() == shaped || !demand.refit(&mut cur, rec, opts)? {
-                    break;
-                }
-                judged = compare(&cur, &simulate(&cur, opts), rec)?;
-                if judged.series.iter().filter(|f| f.id == ResourceId::Table).all(|f| f.fits) {
-                    break;
-                }
-                let mut again = Fitted { parameters: Vec::new(), edits: Vec::new(), notes: Vec::new(), popularity: None };
-                fit_throttling(&mut cur, rec, opts, &judged, target, &mut again, sc.client.flush)?;
-                fitted.merge(again);
-            }
+    let target = recorded_events(&cur, rec, &judged);
+    if let Err(e) = &target {
+        if fitted.parameters.is_empty() && demand.lines.is_empty() {
+            return Err(BacktestError(e.0.clone()));
         }
-        Err(e) if fitted.parameters.is_empty() && demand.lines.is_empty() => return Err(e),
-        Err(_) => {}
     }
-    if fitted.edits.len() > shaped && !demand.lines.is_empty() {
-        demand.refit(&mut cur, rec, opts)?;
+    // What throttles, then the demand through it (the retries changed), then what throttles
+    // again at that demand (the cause each found first, refitted), until the record fits.
+    let mut table_cause = None;
+    for round in 0..ROUNDS {
+        let edits_before = fitted.edits.len();
+        if round > 0 {
+            index_keys(&mut cur, rec, opts, &mut judged, &mut index_causes, &mut fitted, false)?;
+        }
+        if let Ok(t) = target {
+            let mut again = Fitted::default();
+            fit_throttling(&mut cur, rec, opts, &judged, t, &mut again, (sc.client.flush, &mut table_cause))?;
+            fitted.merge(again);
+        }
+        if fitted.edits.len() == edits_before || !demand.refit(&mut cur, rec, opts)? {
+            break;
+        }
+        judged = compare(&cur, &simulate(&cur, opts), rec)?;
+        if judged.series.iter().all(|f| f.fits) {
+            break;
+        }
     }
     let Fitted { parameters, mut edits, notes, popularity } = fitted;
     edits.extend(demand.edits);
@@ -189,7 +197,7 @@ fn fit_throttling(
     judged: &Backtest,
     target: f64,
     out: &mut Fitted,
-    stated: Option<crate::scenario::Flush>,
+    (stated, chosen): (Option<crate::scenario::Flush>, &mut Option<cause_fit::Cause>),
 ) -> Result<(), BacktestError> {
     let ks = cur.table.partition_key;
     let key = cur.key_spaces[ks].name.clone();
@@ -207,11 +215,17 @@ fn fit_throttling(
     let mut pinned = None;
     let judge = cause_fit::Judge::of(rec, ResourceId::Table, judged);
     let found = match judge {
-        Some(j) => cause_fit::fit(cur, ks, &cause_fit::causes(cur, ks, skew, stated), &j, opts)?,
+        Some(j) => {
+            let tried = chosen.map_or_else(|| cause_fit::causes(cur, ks, skew, stated), |c| vec![c]);
+            cause_fit::fit(cur, ks, &tried, &j, opts)?
+        }
         None => None,
     };
-    if let Some((_, (p, fitted))) = found {
+    if let Some((cause, (p, fitted))) = found {
         pinned = p.identified.then(|| p.path.clone());
+        if p.identified {
+            *chosen = Some(cause);
+        }
         if let Some((s, pop, cause_edits)) = fitted {
             *cur = s;
             if pop.is_some() {
@@ -242,7 +256,45 @@ fn fit_throttling(
     Ok(())
 }
 
+/// The skew of each GSI's partition key, fitted to the index's recorded write throttle events
+/// per consumed unit when the simulation's are outside their tolerance and the key is the
+/// index's own (not the table's, whose skew the table's events fit). With `first`, every
+/// index's skews are tried and `causes` records the one each pinned down; after, only those are
+/// fitted again. `cur` and `judged` follow what is pinned down; `fitted` gets the parameters.
+fn index_keys(
+    cur: &mut Scenario,
+    rec: &Recorded,
+    opts: &RunOptions,
+    judged: &mut Backtest,
+    causes: &mut [Option<cause_fit::Cause>],
+    fitted: &mut Fitted,
+    first: bool,
+) -> Result<(), BacktestError> {
+    for g in 0..cur.gsis.len() {
+        let ks = cur.gsis[g].partition_key;
+        let res = ResourceId::gsi(g);
+        let events: Vec<&SeriesFit> = judged.series.iter().filter(|f| f.id == res && f.kind == RecordedKind::ThrottleEvents).collect();
+        if ks == cur.table.partition_key || events.is_empty() || events.iter().all(|f| f.fits) || (!first && causes[g].is_none()) {
+            continue;
+        }
+        let Some(judge) = cause_fit::Judge::of(rec, res, judged) else { continue };
+        let tried = causes[g].map_or_else(|| cause_fit::skews(cur, ks), |c| vec![c]);
+        let Some((cause, (p, pinned))) = cause_fit::fit(cur, ks, &tried, &judge, opts)? else { continue };
+        let mut round = Fitted::default();
+        if let Some((s, _, e)) = pinned {
+            *cur = s;
+            *judged = compare(cur, &simulate(cur, opts), rec)?;
+            causes[g] = Some(cause);
+            round.edits = e;
+        }
+        round.parameters.push(p);
+        fitted.merge(round);
+    }
+    Ok(())
+}
+
 /// What a calibration has fitted so far, and what it has not.
+#[derive(Default)]
 struct Fitted {
     parameters: Vec<Parameter>,
     edits: Vec<Edit>,

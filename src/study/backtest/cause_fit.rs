@@ -99,18 +99,11 @@ impl Cause {
     }
 }
 
-/// The causes to try for key space `ks` of `sc`: its own skew family, or both when it has
-/// neither or its family is `import`'s assumption (CloudWatch's totals cannot tell them apart),
-/// and the client's flushes (at the period the user's scenario states, `stated`); with `skew = false` (the per-reason metrics put the events on
-/// capacity, which no skew moves), the flushes alone.
+/// The causes to try for key space `ks` of `sc`: its skews ([`skews`]) and the client's
+/// flushes (at the period the user's scenario states, `stated`); with `skew = false` (the
+/// per-reason metrics put the events on capacity, which no skew moves), the flushes alone.
 pub(super) fn causes(sc: &Scenario, ks: usize, skew: bool, stated: Option<Flush>) -> Vec<Cause> {
-    let assumed = sc.key_spaces[ks].popularity_from == PopularityFrom::Assumption;
-    let mut out = match (skew, &sc.key_spaces[ks].popularity) {
-        (false, _) => vec![],
-        (true, Popularity::Zipf(_)) if !assumed => vec![Cause::Zipf],
-        (true, Popularity::Hot { keys, .. }) if !assumed => vec![Cause::HotKey(*keys)],
-        (true, _) => vec![Cause::Zipf, Cause::HotKey(1)],
-    };
+    let mut out = if skew { skews(sc, ks) } else { Vec::new() };
     // The record's minutes cannot tell flushes of 4 s a minute from 2 s every 30: both are
     // tried (the interval spans them), unless the scenario says how often its client flushes.
     match stated {
@@ -118,6 +111,17 @@ pub(super) fn causes(sc: &Scenario, ks: usize, skew: bool, stated: Option<Flush>
         None => out.extend(FLUSH_EVERY.map(Cause::Flush)),
     }
     out
+}
+
+/// The skews to try for key space `ks` of `sc`: its own family, or both when it has neither or
+/// its family is `import`'s assumption (CloudWatch's totals cannot tell them apart).
+pub(super) fn skews(sc: &Scenario, ks: usize) -> Vec<Cause> {
+    let assumed = sc.key_spaces[ks].popularity_from == PopularityFrom::Assumption;
+    match &sc.key_spaces[ks].popularity {
+        Popularity::Zipf(_) if !assumed => vec![Cause::Zipf],
+        Popularity::Hot { keys, .. } if !assumed => vec![Cause::HotKey(*keys)],
+        _ => vec![Cause::Zipf, Cause::HotKey(1)],
+    }
 }
 
 /// Where the events are judged: a resource of the table (the table, or a GSI whose key is

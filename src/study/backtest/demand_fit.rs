@@ -60,6 +60,9 @@ struct Group {
     /// datapoint).
     consumed: Vec<Option<f64>>,
     events: Vec<Option<f64>>,
+    /// Other resources whose throttle events are this group's requests throttled: the GSIs,
+    /// for the table's writes (a write an index throttles is rejected, its event the index's).
+    also: Vec<ResourceId>,
 }
 
 /// The fitted demand: the scenario with it, the lines, the edits and trace files that write it.
@@ -87,19 +90,30 @@ fn per_minute(sc: &Scenario, j: usize, minutes: usize) -> Option<Vec<f64>> {
 /// The groups of `sc` the record has consumed units of.
 fn groups(sc: &Scenario, rec: &Recorded, rec0: usize, n: usize) -> Vec<Group> {
     let mut out = Vec::new();
+    let series = |kind: RecordedKind, dim: Dim, index: Option<&str>| {
+        rec.series
+            .iter()
+            .find(|s| s.kind == kind && s.dim == dim && s.index.as_deref() == index)
+            .map(|s| (0..n).map(|k| s.values.get(rec0 + k).copied().flatten()).collect::<Vec<_>>())
+    };
     let mut add = |res: ResourceId, dim: Dim, patterns: Vec<usize>| {
         let index = match res {
             ResourceId::Table => None,
             r => sc.gsis.get(r.gsi_number()?).map(|g| g.name.as_str()),
         };
-        let find = |kind: RecordedKind| {
-            rec.series.iter().find(|s| s.kind == kind && s.dim == dim && s.index.as_deref() == index).map(|s| {
-                (0..n).map(|k| s.values.get(rec0 + k).copied().flatten()).collect::<Vec<_>>()
-            })
-        };
-        let consumed = find(RecordedKind::Consumed)?;
-        let events = find(RecordedKind::ThrottleEvents).unwrap_or_else(|| vec![Some(0.0); n]);
-        (!patterns.is_empty()).then(|| out.push(Group { res, dim, patterns, consumed, events }))
+        let consumed = series(RecordedKind::Consumed, dim, index)?;
+        let mut events = series(RecordedKind::ThrottleEvents, dim, index).unwrap_or_else(|| vec![Some(0.0); n]);
+        let mut also = Vec::new();
+        if res == ResourceId::Table && dim == Dim::Write {
+            for (g, gsi) in sc.gsis.iter().enumerate() {
+                let Some(more) = series(RecordedKind::ThrottleEvents, Dim::Write, Some(&gsi.name)) else { continue };
+                also.push(ResourceId::gsi(g));
+                for (e, m) in events.iter_mut().zip(more) {
+                    *e = Some(e.unwrap_or(0.0) + m.unwrap_or(0.0));
+                }
+            }
+        }
+        (!patterns.is_empty()).then(|| out.push(Group { res, dim, patterns, consumed, events, also }))
     };
     let of = |want: &dyn Fn(&crate::scenario::PatternSpec) -> bool| -> Vec<usize> {
         sc.patterns.iter().enumerate().filter(|(_, p)| p.replica.is_none() && p.bulk.is_none() && want(p)).map(|(j, _)| j).collect()
@@ -112,8 +126,18 @@ fn groups(sc: &Scenario, rec: &Recorded, rec0: usize, n: usize) -> Vec<Group> {
     out
 }
 
-/// A resource's simulated minute `m`: (consumed, throttle events, attempted milli-units).
-fn simulated(r: &RunResult, res: ResourceId, dim: Dim, m: usize) -> (f64, f64, f64) {
+/// A group's simulated minute `m`: (consumed, throttle events, attempted units), its other
+/// resources' throttle events included.
+fn simulated(r: &RunResult, g: &Group, m: usize) -> (f64, f64, f64) {
+    let (c, mut e, a) = one(r, g.res, g.dim, m);
+    for &res in &g.also {
+        e += one(r, res, g.dim, m).1;
+    }
+    (c, e, a)
+}
+
+/// A resource's simulated minute `m`: (consumed, throttle events, attempted units).
+fn one(r: &RunResult, res: ResourceId, dim: Dim, m: usize) -> (f64, f64, f64) {
     let Some(x) = r.resources.iter().find(|x| x.id == res).and_then(|x| x.minutes.get(m)) else { return (0.0, 0.0, 0.0) };
     let i = dim as usize;
     (x.consumed[i] as f64 / 1_000.0, x.events(dim) as f64, x.requested[i] as f64 / 1_000.0)
@@ -124,7 +148,7 @@ fn simulated(r: &RunResult, res: ResourceId, dim: Dim, m: usize) -> (f64, f64, f
 fn units_per_attempt(r: &RunResult, g: &Group, sim0: usize, n: usize) -> f64 {
     let (mut c, mut e, mut a) = (0.0, 0.0, 0.0);
     for k in 0..n {
-        let (ck, ek, ak) = simulated(r, g.res, g.dim, sim0 + k);
+        let (ck, ek, ak) = simulated(r, g, sim0 + k);
         c += ck;
         e += ek;
         a += ak;
@@ -226,7 +250,7 @@ pub(super) fn fit(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Op
         let simulated_attempts: f64 = (0..n)
             .filter(|&k| g.consumed[k].is_some())
             .map(|k| {
-                let (c, e, _) = simulated(&r, g.res, g.dim, sim0 + k);
+                let (c, e, _) = simulated(&r, g, sim0 + k);
                 c + e * u
             })
             .sum();
@@ -299,15 +323,16 @@ fn error(r: &RunResult, gs: &[Group], sim0: usize, n: usize) -> (f64, Vec<f64>) 
 }
 
 /// Compared minute `k` of group `g` in run `r`: (recorded, simulated) units a minute, each
-/// the attempted units (consumed plus throttle events times `u` units an attempt) where both
-/// throttled, else the consumed units: where the model does not throttle, its attempts are
-/// its first attempts and the record's retries are no demand; where the record does not, its
-/// consumed units are the demand. `None` without a recorded datapoint.
+/// the attempted units (consumed plus throttle events times `u` units an attempt) where the
+/// record throttled, else the consumed units (where the record did not throttle, its consumed
+/// units are the demand). Where the record throttled and the model does not yet, its attempts
+/// are all first attempts: the demand is then at most what the record attempted, until what
+/// throttles is fitted and the rounds bring it down. `None` without a recorded datapoint.
 fn pair(r: &RunResult, g: &Group, k: usize, sim0: usize, u: f64) -> Option<(f64, f64)> {
     let c = g.consumed[k]? * 60.0;
     let e = g.events[k].unwrap_or(0.0) * 60.0;
-    let (sc_, se, _) = simulated(r, g.res, g.dim, sim0 + k);
-    Some(if e > 0.0 && se > 0.0 { (c + e * u, sc_ + se * u) } else { (c, sc_) })
+    let (sc_, se, _) = simulated(r, g, sim0 + k);
+    Some(if e > 0.0 { (c + e * u, sc_ + se * u) } else { (c, sc_) })
 }
 
 /// A trace: one row a minute, a change only where the rate changes.
