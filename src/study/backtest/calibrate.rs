@@ -16,7 +16,7 @@ use super::edit::{self, Edit};
 use super::{cause_fit, client_fit, compare, demand_fit, index_fit, Backtest, BacktestError, Parameter, SeriesFit, QUIET_EVENTS_PER_MINUTE};
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
-use crate::model::Reason;
+use crate::model::{Dim, Reason};
 use crate::scenario::{ResourceId, Scenario};
 use serde::Serialize;
 
@@ -138,7 +138,8 @@ pub fn calibrate(
             break;
         }
         judged = compare(&cur, &simulate(&cur, opts), rec)?;
-        if judged.series.iter().all(|f| f.fits) {
+        // The first round's cause was fitted at the first demand: once again at the fitted one.
+        if round > 0 && judged.series.iter().all(|f| f.fits) {
             break;
         }
     }
@@ -216,12 +217,13 @@ fn fit_throttling(
     let judge = cause_fit::Judge::of(rec, ResourceId::Table, judged);
     let found = match judge {
         Some(j) => {
-            let tried = chosen.map_or_else(|| cause_fit::causes(cur, ks, skew, stated), |c| vec![c]);
+            let throttled = Dim::ALL.map(|d| cause_fit::Throttled::of(judged, d));
+            let tried = chosen.map_or_else(|| cause_fit::causes(cur, ks, skew, stated, throttled), |c| vec![c]);
             cause_fit::fit(cur, ks, &tried, &j, opts)?
         }
         None => None,
     };
-    if let Some((cause, (p, fitted))) = found {
+    if let Some((cause, (p, fitted), also)) = found {
         pinned = p.identified.then(|| p.path.clone());
         if p.identified {
             *chosen = Some(cause);
@@ -234,6 +236,7 @@ fn fit_throttling(
             edits.extend(cause_edits);
         }
         parameters.push(p);
+        parameters.extend(also);
     }
     let quiet = QUIET_EVENTS_PER_MINUTE * judged.minutes as f64;
     if let Some(path) = pinned {
@@ -279,7 +282,7 @@ fn index_keys(
         }
         let Some(judge) = cause_fit::Judge::of(rec, res, judged) else { continue };
         let tried = causes[g].map_or_else(|| cause_fit::skews(cur, ks), |c| vec![c]);
-        let Some((cause, (p, pinned))) = cause_fit::fit(cur, ks, &tried, &judge, opts)? else { continue };
+        let Some((cause, (p, pinned), also)) = cause_fit::fit(cur, ks, &tried, &judge, opts)? else { continue };
         let mut round = Fitted::default();
         if let Some((s, _, e)) = pinned {
             *cur = s;
@@ -288,6 +291,7 @@ fn index_keys(
             round.edits = e;
         }
         round.parameters.push(p);
+        round.parameters.extend(also);
         fitted.merge(round);
     }
     Ok(())
@@ -308,10 +312,13 @@ impl Fitted {
     /// (any skew of the same key, which one family or the other writes), its edits apply after.
     fn merge(&mut self, newer: Fitted) {
         let setting = |p: &str| p.split_once(".popularity").map_or_else(|| p.to_string(), |(k, _)| k.to_string());
-        for p in newer.parameters {
-            self.parameters.retain(|q| setting(&q.path) != setting(&p.path));
-            self.parameters.push(p);
-        }
+        // A setting pinned down again replaces what was pinned before (a skew of either
+        // family); what only bounded it or also fitted stays unless fitted again.
+        let pinned: Vec<String> = newer.parameters.iter().filter(|p| p.identified).map(|p| setting(&p.path)).collect();
+        self.parameters.retain(|q| {
+            !newer.parameters.iter().any(|p| p.path == q.path) && !(q.identified && pinned.contains(&setting(&q.path)))
+        });
+        self.parameters.extend(newer.parameters);
         self.edits.extend(newer.edits);
         for n in newer.notes {
             if !self.notes.contains(&n) {

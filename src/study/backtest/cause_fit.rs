@@ -11,13 +11,16 @@ use super::edit::{Edit, Section};
 use super::{bisect, compare, tell, Backtest, BacktestError, Parameter, EVENTS_TOLERANCE, QUIET_EVENTS_PER_MINUTE};
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
-use crate::scenario::{Flush, Popularity, PopularityFrom, ResourceId, Scenario};
+use crate::model::Dim;
+use crate::scenario::{CapacitySpec, Flush, Popularity, PopularityFrom, ResourceId, Scenario};
 
 /// Bisection steps to the fit, and to each edge of its interval.
 const STEPS: u32 = 10;
 const EDGE_STEPS: u32 = 6;
 /// Seeds past the run's own at which the chosen value is fitted again.
 const OTHER_SEEDS: u64 = 2;
+/// Warm throughput tried, units a second.
+const WARM_RANGE: (f64, f64) = (100.0, 400_000.0);
 /// Seconds between flushes tried when the scenario states none: CloudWatch's minute, and half.
 const FLUSH_EVERY: [u64; 2] = [60, 30];
 
@@ -30,6 +33,9 @@ pub(super) enum Cause {
     HotKey(u64),
     /// Flushes every so many seconds, the value their peak over the mean.
     Flush(u64),
+    /// An on-demand table's warm throughput at the window's start in one dimension (its
+    /// previous peak, doubled), fitted as minus its logarithm: the events rise as it falls.
+    Warm(Dim),
 }
 
 impl Cause {
@@ -38,6 +44,15 @@ impl Cause {
             Cause::Zipf => (0.0, 2.5),
             Cause::HotKey(_) => (0.0, 1.0),
             Cause::Flush(every) => (1.0, every as f64),
+            Cause::Warm(_) => (-WARM_RANGE.1.ln(), -WARM_RANGE.0.ln()),
+        }
+    }
+
+    /// The value as a person reads it (warm throughput in units a second).
+    fn shown(self, x: f64) -> f64 {
+        match self {
+            Cause::Warm(_) => (-x).exp().round(),
+            _ => x,
         }
     }
 
@@ -51,6 +66,7 @@ impl Cause {
     fn held(self, x: f64) -> f64 {
         match self {
             Cause::Flush(every) => Self::flush(every, x).map_or(1.0, Flush::peak),
+            Cause::Warm(_) => -self.shown(x).max(1.0).ln(),
             _ => x,
         }
     }
@@ -60,12 +76,32 @@ impl Cause {
             Cause::Zipf => sc.key_spaces[ks].popularity = Popularity::Zipf(x),
             Cause::HotKey(keys) => sc.key_spaces[ks].popularity = Popularity::Hot { keys, share: x },
             Cause::Flush(every) => sc.client.flush = Self::flush(every, x),
+            Cause::Warm(d) => {
+                if let CapacitySpec::OnDemand { warm_read, warm_write, .. } = &mut sc.table.capacity {
+                    *[warm_read, warm_write][d as usize] = self.shown(x) as u64;
+                }
+            }
         }
     }
 
     /// The edits that write value `x`, and the popularity line if it is a skew.
-    fn edits(self, key: &str, x: f64) -> (Vec<Edit>, Option<String>) {
+    fn edits(self, sc: &Scenario, key: &str, x: f64) -> (Vec<Edit>, Option<String>) {
         let pop = match self {
+            Cause::Warm(_) => {
+                let mut s = sc.clone();
+                self.apply(&mut s, 0, x);
+                let CapacitySpec::OnDemand { warm_read, warm_write, max_read, max_write, .. } = s.table.capacity else {
+                    return (Vec::new(), None);
+                };
+                let mut value = format!("{{ mode = \"on_demand\", warm_read = {warm_read}, warm_write = {warm_write}");
+                for (k, m) in [("max_read", max_read), ("max_write", max_write)] {
+                    if let Some(m) = m {
+                        value.push_str(&format!(", {k} = {m}"));
+                    }
+                }
+                value.push_str(" }");
+                return (vec![Edit { section: Section::Table, key: "capacity", value }], None);
+            }
             Cause::Zipf => format!("{{ zipf = {x:.3} }}"),
             Cause::HotKey(keys) => format!("{{ hot = {{ keys = {keys}, share = {x:.3} }} }}"),
             Cause::Flush(every) => {
@@ -85,7 +121,15 @@ impl Cause {
             Cause::Zipf => format!("keys.{key}.popularity.zipf"),
             Cause::HotKey(_) => format!("keys.{key}.popularity.hot.share"),
             Cause::Flush(_) => "client.flush".into(),
+            Cause::Warm(d) => format!("table.capacity.warm_{}", if d == Dim::Read { "read" } else { "write" }),
         }
+    }
+
+    /// The parameter of value, low and high `x` (as fitted: a warm throughput's are minus
+    /// logarithms), as a person reads it.
+    fn parameter(self, key: &str, (value, low, high): (f64, f64, f64), note: String, identified: bool) -> Parameter {
+        let (a, b) = (self.shown(low), self.shown(high));
+        Parameter { path: self.path(key), value: self.shown(value), low: a.min(b), high: a.max(b), note, identified }
     }
 
     /// The scenario's own value of this cause, if it has one.
@@ -94,16 +138,57 @@ impl Cause {
             (Cause::Zipf, Popularity::Zipf(s)) => Some(*s),
             (Cause::HotKey(_), Popularity::Hot { share, .. }) => Some(*share),
             (Cause::Flush(_), _) => Some(sc.client.flush.map_or(1.0, Flush::peak)),
+            (Cause::Warm(d), _) => match sc.table.capacity {
+                CapacitySpec::OnDemand { warm_read, warm_write, .. } => Some([warm_read, warm_write][d as usize] as f64),
+                CapacitySpec::Provisioned { .. } => None,
+            },
             _ => None,
         }
     }
 }
 
-/// The causes to try for key space `ks` of `sc`: its skews ([`skews`]) and the client's
-/// flushes (at the period the user's scenario states, `stated`); with `skew = false` (the
+/// Whether and how the record throttled a dimension of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Throttled {
+    /// Not.
+    No,
+    /// From a minute whose attempted units were half again the most consumed before it: a
+    /// new peak.
+    AfterGrowth,
+    /// Otherwise.
+    Yes,
+}
+
+impl Throttled {
+    /// Dimension `d` of the table in the record, over the minutes `b` compares.
+    pub(super) fn of(b: &Backtest, d: Dim) -> Self {
+        let of = |k: RecordedKind| b.series.iter().find(|f| f.id == ResourceId::Table && f.kind == k && f.dim == d);
+        let (Some(c), Some(e)) = (of(RecordedKind::Consumed), of(RecordedKind::ThrottleEvents)) else { return Throttled::No };
+        let Some(first) = e.per_minute.iter().find(|(_, x, _)| *x >= 60.0 * QUIET_EVENTS_PER_MINUTE) else { return Throttled::No };
+        let at = |m: u32| c.per_minute.iter().find(|(k, _, _)| *k == m).map_or(0.0, |x| x.1);
+        let before = c.per_minute.iter().filter(|(k, _, _)| *k < first.0).map(|x| x.1).fold(0.0, f64::max);
+        if first.0 > 0 && at(first.0) + first.1 > 1.5 * before {
+            Throttled::AfterGrowth
+        } else {
+            Throttled::Yes
+        }
+    }
+}
+
+/// The causes to try for key space `ks` of `sc`: its skews ([`skews`]), an on-demand table's
+/// warm throughput in each dimension `throttled`, and the client's flushes (at the period the user's scenario states, `stated`); with `skew = false` (the
 /// per-reason metrics put the events on capacity, which no skew moves), the flushes alone.
-pub(super) fn causes(sc: &Scenario, ks: usize, skew: bool, stated: Option<Flush>) -> Vec<Cause> {
+pub(super) fn causes(sc: &Scenario, ks: usize, skew: bool, stated: Option<Flush>, throttled: [Throttled; 2]) -> Vec<Cause> {
     let mut out = if skew { skews(sc, ks) } else { Vec::new() };
+    // An on-demand table throttles where its traffic grows past twice its previous peak: where
+    // the record's throttling starts with a new peak, that is the cause, not a key.
+    if matches!(sc.table.capacity, CapacitySpec::OnDemand { .. }) {
+        let warm: Vec<Cause> = Dim::ALL.into_iter().filter(|d| throttled[*d as usize] != Throttled::No).map(Cause::Warm).collect();
+        if Dim::ALL.iter().any(|d| throttled[*d as usize] == Throttled::AfterGrowth) {
+            return warm;
+        }
+        out.extend(warm);
+    }
     // The record's minutes cannot tell flushes of 4 s a minute from 2 s every 30: both are
     // tried (the interval spans them), unless the scenario says how often its client flushes.
     match stated {
@@ -163,7 +248,16 @@ fn judged(sc: &Scenario, j: &Judge, opts: &RunOptions) -> Result<(f64, f64), Bac
         .filter(|f| (f.id == ResourceId::Table || f.id == j.res) && f.kind == RecordedKind::Consumed)
         .fold((0.0, 0.0), |(a, b), f| (a + f.simulated, b + f.recorded));
     let ratio = if consumed > 0.0 { events / consumed } else if events > 0.0 { f64::MAX } else { 0.0 };
-    Ok((ratio, if rec > 0.0 { (sim - rec).abs() / rec } else { 0.0 }))
+    // When the events fall matters too: growth throttles after a step, a hot key throughout.
+    let (mut off, mut all) = (0.0, 0.0);
+    for f in b.series.iter().filter(|f| f.id == j.res && f.kind == RecordedKind::ThrottleEvents) {
+        for &(_, x, y) in &f.per_minute {
+            off += (x - y).abs();
+            all += x;
+        }
+    }
+    let timing = if all > 0.0 { 0.5 * off / all } else { 0.0 };
+    Ok((ratio, if rec > 0.0 { (sim - rec).abs() / rec } else { 0.0 } + timing))
 }
 
 /// One cause's fit.
@@ -194,6 +288,12 @@ fn at(cause: Cause, sc: &Scenario, ks: usize, x: f64, j: &Judge, opts: &RunOptio
     Ok(e)
 }
 
+/// Two fitted values as a person reads them, the lower first, with three decimals.
+fn fmt(cause: Cause, a: f64, b: f64) -> (String, String) {
+    let (a, b) = (cause.shown(a), cause.shown(b));
+    (format!("{:.3}", a.min(b)), format!("{:.3}", a.max(b)))
+}
+
 /// One cause's fit, or `None` when even its largest value throttles less than the record.
 fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions) -> Result<Option<CauseFit>, BacktestError> {
     let (lo, hi) = cause.range();
@@ -221,8 +321,11 @@ fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions)
             return Ok(Some(CauseFit { value: lo, low: lo, high: hi, error: 0.0, note, identified: false }));
         }
         let edge = bisect(lo, hi, STEPS, quiet, &mut f)?;
-        let note =
-            format!("not identifiable: the history never throttled, so any value up to {edge:.3} fits; the scenario's own value is kept");
+        let note = format!(
+            "not identifiable: the history never throttled, so any value from {} to {} fits; the scenario's own value is kept",
+            fmt(cause, lo, edge).0,
+            fmt(cause, lo, edge).1
+        );
         return Ok(Some(CauseFit { value: lo, low: lo, high: edge, error: 0.0, note, identified: false }));
     }
     let top = f(hi)?;
@@ -239,7 +342,9 @@ fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions)
             bisect(lo, hi, EDGE_STEPS, target * (1.0 + EVENTS_TOLERANCE), &mut f)?
         };
         let note = format!(
-            "not identifiable: at its least the resource already throttles {bottom:.4} times a consumed unit against {target:.4} recorded (its capacity throttles it), so any value up to {high:.3} fits; the scenario's own value is kept"
+            "not identifiable: at its least the resource already throttles {bottom:.4} times a consumed unit against {target:.4} recorded (its capacity throttles it), so any value from {} to {} fits; the scenario's own value is kept",
+            fmt(cause, lo, high).0,
+            fmt(cause, lo, high).1
         );
         return Ok(Some(CauseFit { value: lo, low: lo, high, error: (bottom - target).abs() / target, note, identified: false }));
     }
@@ -258,7 +363,8 @@ fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions)
         // The events jump past the record (a split for heat that a hotter key no longer gets,
         // say): no value of this cause throttles as the resource did.
         let note = format!(
-            "no value fits: the throttle events jump past the record near {x:.3} ({got:.4} a consumed unit simulated against {target:.4} recorded)"
+            "no value fits: the throttle events jump past the record near {:.3} ({got:.4} a consumed unit simulated against {target:.4} recorded)",
+            cause.shown(x)
         );
         return Ok(Some(CauseFit { value: x, low: x, high: x, error, note, identified: false }));
     }
@@ -294,6 +400,10 @@ fn nearest(
 /// popularity line (a skew's) and the edits that write it.
 pub(super) type Fit = (Parameter, Option<(Scenario, Option<String>, Vec<Edit>)>);
 
+/// How close two skews' fits must be (their summed relative errors) for the record to count
+/// as not telling them apart.
+const SKEW_TIE: f64 = 0.15;
+
 /// Fits the best of `causes` in key space `ks` of `sc` to the judged resource's recorded
 /// throttle events.
 pub(super) fn fit(
@@ -302,7 +412,7 @@ pub(super) fn fit(
     causes: &[Cause],
     j: &Judge,
     opts: &RunOptions,
-) -> Result<Option<(Cause, Fit)>, BacktestError> {
+) -> Result<Option<(Cause, Fit, Vec<Parameter>)>, BacktestError> {
     let key = sc.key_spaces[ks].name.clone();
     let mut fits: Vec<(Cause, CauseFit)> = Vec::new();
     for &cause in causes {
@@ -313,7 +423,22 @@ pub(super) fn fit(
     // A fit that pins the value beats one that only bounds it, then the scenario's own cause
     // (whose value is kept when none pins it), then the closer.
     let rank = |f: &CauseFit, c: Cause| (f.identified, !f.identified && c.own(sc, ks).is_some(), -f.error);
-    let best_at = (0..fits.len()).reduce(|a, b| if rank(&fits[b].1, fits[b].0) > rank(&fits[a].1, fits[a].0) { b } else { a });
+    let mut best_at = (0..fits.len()).reduce(|a, b| if rank(&fits[b].1, fits[b].0) > rank(&fits[a].1, fits[a].0) { b } else { a });
+    // A hot key and a Zipf exponent that fit alike: CloudWatch's totals cannot tell them
+    // apart, and the Zipf is kept, whose heat spreads over many keys that a fix must cure too.
+    if let Some(b) = best_at.filter(|&b| matches!(fits[b].0, Cause::HotKey(_)) && fits[b].1.identified) {
+        let tie = fits.iter().position(|(c, f)| *c == Cause::Zipf && f.identified && f.error <= fits[b].1.error + SKEW_TIE);
+        best_at = tie.or(best_at);
+    }
+    let also: Vec<Parameter> = fits
+        .iter()
+        .enumerate()
+        .filter(|(i, (c, f))| Some(*i) != best_at && f.identified && !matches!(c, Cause::Flush(_)))
+        .map(|(_, (c, f))| {
+            let note = format!("also fits, not written: the record does not tell it from the value written; {}", f.note);
+            c.parameter(&key, (f.value, f.low, f.high), note, false)
+        })
+        .collect();
     let best = best_at.map(|i| {
         let (cause, mut fit) = fits.swap_remove(i);
         // The same setting at another period that fits too: the interval spans it.
@@ -328,8 +453,9 @@ pub(super) fn fit(
     });
     let Some((cause, CauseFit { value, mut low, mut high, mut note, identified, .. })) = best else { return Ok(None) };
     if !identified {
-        let p = Parameter { path: cause.path(&key), value: cause.own(sc, ks).unwrap_or(value), low, high, note, identified: false };
-        return Ok(Some((cause, (p, None))));
+        let mut p = cause.parameter(&key, (value, low, high), note, false);
+        p.value = cause.own(sc, ks).unwrap_or(p.value);
+        return Ok(Some((cause, (p, None), also)));
     }
     // Where the hot keys land, and so what throttles, differs by seed: the value again at
     // other seeds, the interval over them all.
@@ -346,10 +472,10 @@ pub(super) fn fit(
     note.push_str(&format!(
         "; at seeds {seed} to {}: {}",
         seed.wrapping_add(OTHER_SEEDS),
-        fits.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")
+        fits.iter().map(|x| format!("{:.3}", cause.shown(*x))).collect::<Vec<_>>().join(", ")
     ));
     let mut out = sc.clone();
     cause.apply(&mut out, ks, value);
-    let (edits, pop) = cause.edits(&key, value);
-    Ok(Some((cause, (Parameter { path: cause.path(&key), value, low, high, note, identified: true }, Some((out, pop, edits))))))
+    let (edits, pop) = cause.edits(sc, &key, value);
+    Ok(Some((cause, (cause.parameter(&key, (value, low, high), note, true), Some((out, pop, edits))), also)))
 }
