@@ -100,13 +100,7 @@ pub fn calibrate(
     // throttled writes are no missing items) and before any bound on what it owes.
     let mut index_causes = vec![None; cur.gsis.len()];
     index_keys(&mut cur, rec, opts, &mut judged, &mut index_causes, &mut fitted, true)?;
-    let (covered, parameters, edits) = index_fit::coverage(&cur, &judged);
-    if !edits.is_empty() {
-        cur = covered;
-        judged = compare(&cur, &simulate(&cur, opts), rec)?;
-    }
-    fitted.parameters.extend(parameters);
-    fitted.edits.extend(edits);
+    cover(&mut cur, rec, opts, &mut judged, &mut fitted)?;
     if let Some(fit) = index_fit::absorb_bound(&cur, rec, opts, &judged)? {
         if let Some((s, e)) = fit.apply {
             judged = compare(&s, &simulate(&s, opts), rec)?;
@@ -128,6 +122,9 @@ pub fn calibrate(
         let edits_before = fitted.edits.len();
         if round > 0 {
             index_keys(&mut cur, rec, opts, &mut judged, &mut index_causes, &mut fitted, false)?;
+        }
+        if round > 0 {
+            cover(&mut cur, rec, opts, &mut judged, &mut fitted)?;
         }
         if let Ok(t) = target {
             let mut again = Fitted::default();
@@ -256,6 +253,18 @@ fn fit_throttling(
             client_fit::FleetFit::Unfitted(why) => notes.push(format!("client.instances: {why}")),
         }
     }
+    Ok(())
+}
+
+/// Each GSI's coverage, scaled to its recorded write units and throttled attempts (again each
+/// round: what reaches an index depends on what the table throttled first).
+fn cover(cur: &mut Scenario, rec: &Recorded, opts: &RunOptions, judged: &mut Backtest, fitted: &mut Fitted) -> Result<(), BacktestError> {
+    let (covered, parameters, edits) = index_fit::coverage(cur, judged);
+    if !edits.is_empty() {
+        *cur = covered;
+        *judged = compare(cur, &simulate(cur, opts), rec)?;
+    }
+    fitted.merge(Fitted { parameters, edits, ..Fitted::default() });
     Ok(())
 }
 
