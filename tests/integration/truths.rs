@@ -152,7 +152,7 @@ fn a_hot_key_behind_retries() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "30m"
+duration = "12m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]
@@ -193,7 +193,7 @@ fn flushes_of_a_buffering_fleet() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "20m"
+duration = "12m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]
@@ -234,7 +234,7 @@ fn an_overloaded_index_value() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "20m"
+duration = "12m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]
@@ -287,7 +287,7 @@ fn a_zipf_key_space() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "15m"
+duration = "10m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]
@@ -320,7 +320,7 @@ rate = { constant = 5000 }
     c.shards_cure_the_truth("page", "[keys.page]");
 }
 
-/// An on-demand table whose writes step from 1,500 to 6,000 a second ten minutes in: its warm
+/// An on-demand table whose writes step from 1,500 to 6,000 a second five minutes in: its warm
 /// throughput at the window's start was 4,000 units (a new table's), so the step throttles
 /// until the capacity doubles toward twice the new peak. describe-table, read after the window,
 /// says 12,000 (today's warm throughput, not the window's): imported, the table never throttles.
@@ -331,7 +331,7 @@ fn on_demand_growth_past_the_previous_peak() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "25m"
+duration = "16m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]
@@ -345,7 +345,7 @@ popularity = "uniform"
 name = "put"
 op = "put_item"
 item_bytes = 1000
-rate = { steps = [["0s", 1500], ["10m", 6000]] }
+rate = { steps = [["0s", 1500], ["5m", 6000]] }
 "#,
         definition: r#"{"Table": {"TableName": "Signups", "KeySchema": [{"AttributeName": "user", "KeyType": "HASH"}],
             "BillingModeSummary": {"BillingMode": "PAY_PER_REQUEST"},
@@ -374,7 +374,7 @@ fn a_hot_key_behind_a_buffering_client_with_an_index() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "20m"
+duration = "12m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]

@@ -142,8 +142,20 @@ pub fn calibrate(
     }
     let Fitted { parameters, mut edits, notes, popularity } = fitted;
     edits.extend(demand.edits);
-    let identified = (parameters.iter().any(|p| p.identified) || !demand.lines.is_empty()) && !edits.is_empty();
-    let after = if identified { compare(&cur, &simulate(&cur, opts), rec)? } else { before.clone() };
+    let mut notes = notes;
+    let mut identified = (parameters.iter().any(|p| p.identified) || !demand.lines.is_empty()) && !edits.is_empty();
+    let mut after = if identified { compare(&cur, &simulate(&cur, opts), rec)? } else { before.clone() };
+    // A calibration that does not bring the record closer writes nothing.
+    if identified && misfit(&after) >= misfit(before) {
+        notes.push(format!(
+            "nothing written: the calibrated model is no closer to the record ({:.2} against {:.2}, the summed distance of the series from their recorded totals); still off: {}",
+            misfit(&after),
+            misfit(before),
+            after.series.iter().filter(|f| !f.fits).map(|f| format!("{} {}", f.resource, f.metric)).collect::<Vec<_>>().join(", ")
+        ));
+        identified = false;
+        after = before.clone();
+    }
     let calibration = Calibration {
         parameters,
         demand: demand.lines,
@@ -155,6 +167,23 @@ pub fn calibrate(
         traces: demand.traces,
     };
     Ok((identified.then_some((cur, after)), calibration))
+}
+
+/// How far a backtest is from its record: over its consumed-units and throttle-events series,
+/// each total's relative distance (at most 1; two quiet event series agree), summed.
+fn misfit(b: &Backtest) -> f64 {
+    b.series
+        .iter()
+        .filter(|f| matches!(f.kind, RecordedKind::Consumed | RecordedKind::ThrottleEvents))
+        .map(|f| {
+            let quiet = f.kind.is_events() && f.recorded / (f.minutes.max(1) as f64) < QUIET_EVENTS_PER_MINUTE && f.simulated / (f.minutes.max(1) as f64) < QUIET_EVENTS_PER_MINUTE;
+            if quiet || (f.recorded == 0.0 && f.simulated == 0.0) {
+                0.0
+            } else {
+                f.ratio.map_or(1.0, |q| (q - 1.0).abs().min(1.0))
+            }
+        })
+        .sum()
 }
 
 /// The demand fitted so far: its lines (the first fit's `before` kept), edits and traces.
@@ -220,6 +249,11 @@ fn fit_throttling(
         }
         None => None,
     };
+    if found.is_none() && judge.is_some_and(|j| j.target >= j.quiet) {
+        notes.push(format!(
+            "keys.{key}.popularity, client.flush: no value of a skew or of flushes throttles the table as the record did (the events jump past it, or never reach it)"
+        ));
+    }
     if let Some((cause, (p, fitted), also)) = found {
         pinned = p.identified.then(|| p.path.clone());
         if p.identified {

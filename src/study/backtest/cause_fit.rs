@@ -12,11 +12,13 @@ use super::{bisect, compare, tell, Backtest, BacktestError, Parameter, EVENTS_TO
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
 use crate::model::Dim;
-use crate::scenario::{CapacitySpec, Flush, Popularity, PopularityFrom, ResourceId, Scenario};
+use crate::scenario::{CapacitySpec, Flush, Popularity, PopularityFrom, RateShape, ResourceId, Scenario};
 
 /// Bisection steps to the fit, and to each edge of its interval.
-const STEPS: u32 = 10;
-const EDGE_STEPS: u32 = 6;
+const STEPS: u32 = 9;
+const EDGE_STEPS: u32 = 5;
+/// Bisection steps at the other seeds (over the whole range: 1/64 of it).
+const SEED_STEPS: u32 = 6;
 /// Seeds past the run's own at which the chosen value is fitted again.
 const OTHER_SEEDS: u64 = 2;
 /// Warm throughput tried, units a second.
@@ -137,7 +139,7 @@ impl Cause {
         match (self, &sc.key_spaces[ks].popularity) {
             (Cause::Zipf, Popularity::Zipf(s)) => Some(*s),
             (Cause::HotKey(_), Popularity::Hot { share, .. }) => Some(*share),
-            (Cause::Flush(_), _) => Some(sc.client.flush.map_or(1.0, Flush::peak)),
+            (Cause::Flush(_), _) => sc.client.flush.map(Flush::peak),
             (Cause::Warm(d), _) => match sc.table.capacity {
                 CapacitySpec::OnDemand { warm_read, warm_write, .. } => Some([warm_read, warm_write][d as usize] as f64),
                 CapacitySpec::Provisioned { .. } => None,
@@ -191,11 +193,22 @@ pub(super) fn causes(sc: &Scenario, ks: usize, skew: bool, stated: Option<Flush>
     }
     // The record's minutes cannot tell flushes of 4 s a minute from 2 s every 30: both are
     // tried (the interval spans them), unless the scenario says how often its client flushes.
+    // A scenario whose rates already change within the minute states its own shape there.
     match stated {
         Some(f) => out.push(Cause::Flush(f.every_s)),
-        None => out.extend(FLUSH_EVERY.map(Cause::Flush)),
+        None if !sub_minute_shape(sc) => out.extend(FLUSH_EVERY.map(Cause::Flush)),
+        None => {}
     }
     out
+}
+
+/// Does a pattern of `sc` change its rate within a minute (steps or a spike off the minute)?
+fn sub_minute_shape(sc: &Scenario) -> bool {
+    sc.patterns.iter().any(|p| match &p.rate {
+        RateShape::Steps(steps) => steps.iter().any(|(t, _)| t % 60 != 0),
+        RateShape::Spike { at_s, len_s, .. } => at_s % 60 != 0 || len_s % 60 != 0,
+        _ => false,
+    })
 }
 
 /// The skews to try for key space `ks` of `sc`: its own family, or both when it has neither or
@@ -362,11 +375,7 @@ fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions)
     if events_error > EVENTS_TOLERANCE {
         // The events jump past the record (a split for heat that a hotter key no longer gets,
         // say): no value of this cause throttles as the resource did.
-        let note = format!(
-            "no value fits: the throttle events jump past the record near {:.3} ({got:.4} a consumed unit simulated against {target:.4} recorded)",
-            cause.shown(x)
-        );
-        return Ok(Some(CauseFit { value: x, low: x, high: x, error, note, identified: false }));
+        return Ok(None);
     }
     let note = format!("bisection on the throttle events a consumed unit: {got:.4} simulated against {target:.4} recorded");
     Ok(Some(CauseFit { value: x, low: low.min(x), high: high.max(x), error, note, identified: true }))
@@ -464,7 +473,7 @@ pub(super) fn fit(
     let mut fits = vec![value];
     for k in 1..=OTHER_SEEDS {
         let other = RunOptions { seed: Some(seed.wrapping_add(k)), ..opts.clone() };
-        let x = cause.held(bisect(lo, hi, STEPS, j.target, &mut |x: f64| Ok(at(cause, sc, ks, x, j, &other)?.0))?);
+        let x = cause.held(bisect(lo, hi, SEED_STEPS, j.target, &mut |x: f64| Ok(at(cause, sc, ks, x, j, &other)?.0))?);
         fits.push(x);
         low = low.min(x);
         high = high.max(x);
