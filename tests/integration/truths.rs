@@ -234,7 +234,7 @@ fn an_overloaded_index_value() {
     let c = calibrate(&Truth {
         text: r#"
 [scenario]
-duration = "12m"
+duration = "20m"
 seed = 7
 start = "2026-11-01T00:00:00Z"
 [table]

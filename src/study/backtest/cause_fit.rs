@@ -21,8 +21,10 @@ const EDGE_STEPS: u32 = 5;
 const SEED_STEPS: u32 = 6;
 /// Seeds past the run's own at which the chosen value is fitted again.
 const OTHER_SEEDS: u64 = 2;
-/// Warm throughput tried, units a second.
-const WARM_RANGE: (f64, f64) = (100.0, 400_000.0);
+/// Warm throughput tried, units a second: from a new table's (which it never goes below) to
+/// this.
+const WARM_LEAST: [u64; 2] = [crate::limits::ON_DEMAND_DEFAULT_WARM_READ, crate::limits::ON_DEMAND_DEFAULT_WARM_WRITE];
+const WARM_MOST: f64 = 400_000.0;
 /// Seconds between flushes tried when the scenario states none: CloudWatch's minute, and half.
 const FLUSH_EVERY: [u64; 2] = [60, 30];
 
@@ -46,7 +48,7 @@ impl Cause {
             Cause::Zipf => (0.0, 2.5),
             Cause::HotKey(_) => (0.0, 1.0),
             Cause::Flush(every) => (1.0, every as f64),
-            Cause::Warm(_) => (-WARM_RANGE.1.ln(), -WARM_RANGE.0.ln()),
+            Cause::Warm(d) => (-WARM_MOST.ln(), -(WARM_LEAST[d as usize] as f64).ln()),
         }
     }
 
@@ -68,7 +70,7 @@ impl Cause {
     fn held(self, x: f64) -> f64 {
         match self {
             Cause::Flush(every) => Self::flush(every, x).map_or(1.0, Flush::peak),
-            Cause::Warm(_) => -self.shown(x).max(1.0).ln(),
+            Cause::Warm(d) => -self.shown(x).max(WARM_LEAST[d as usize] as f64).ln(),
             _ => x,
         }
     }
