@@ -82,7 +82,14 @@ impl TermLike for Stderr {
 impl Bar {
     /// Progress labelled `what`.
     pub(crate) fn new(mode: Mode, what: &'static str) -> Self {
-        Self { mode, what, started: Instant::now(), bar: Mutex::new(None), last_line: Mutex::new(0), last_fit: Mutex::new((String::new(), Instant::now())) }
+        Self {
+            mode,
+            what,
+            started: Instant::now(),
+            bar: Mutex::new(None),
+            last_line: Mutex::new(0),
+            last_fit: Mutex::new((String::new(), Instant::now())),
+        }
     }
 
     fn show(&self, done: u64, total: u64, template: &str, delay: Duration) {

@@ -40,12 +40,9 @@ fn history(sc: &Scenario, r: &RunResult, reasons: bool) -> Vec<u8> {
         if i == 0 {
             for op in ddbsim::scenario::Op::ALL {
                 if res.minutes.iter().any(|m| m.op_ok[op as usize] > 0) {
-                    results.push(metric_data_result(
-                        &format!("SuccessfulRequestLatency {}", op.api_name()),
-                        &res.minutes,
-                        START,
-                        &|m| m.op_ok[op as usize] as f64,
-                    ));
+                    results.push(metric_data_result(&format!("SuccessfulRequestLatency {}", op.api_name()), &res.minutes, START, &|m| {
+                        m.op_ok[op as usize] as f64
+                    }));
                 }
             }
         }
@@ -90,7 +87,12 @@ impl Calibrated {
             let (sim, rec) = (f["simulated"].as_f64().unwrap(), f["recorded"].as_f64().unwrap());
             let minutes = f["minutes"].as_f64().unwrap();
             let quiet = metric.contains("Throttle") && sim < minutes && rec < minutes;
-            assert!(quiet || (rec == 0.0 && sim == 0.0) || (rec > 0.0 && (sim / rec - 1.0).abs() <= 0.15), "{} {metric}: {sim} of {rec}\n{}", f["resource"], self.doc);
+            assert!(
+                quiet || (rec == 0.0 && sim == 0.0) || (rec > 0.0 && (sim / rec - 1.0).abs() <= 0.15),
+                "{} {metric}: {sim} of {rec}\n{}",
+                f["resource"],
+                self.doc
+            );
         }
         assert_eq!(self.doc["verdict"]["fits"], true, "{}", self.doc["verdict"]);
     }
@@ -102,7 +104,22 @@ impl Calibrated {
     /// most 0.1 % of its attempts, the explorer's own bar).
     fn shards_cure_the_truth(&self, key: &str, section: &str) {
         let out = self.path("shards");
-        let o = ddbsim(&["shards", s(&self.path("table.calibrated.toml")), "--key", key, "--by", "hash", "--replications", "3", "--max", "16", "--json", "--quiet", "--out", s(&out)]);
+        let o = ddbsim(&[
+            "shards",
+            s(&self.path("table.calibrated.toml")),
+            "--key",
+            key,
+            "--by",
+            "hash",
+            "--replications",
+            "3",
+            "--max",
+            "16",
+            "--json",
+            "--quiet",
+            "--out",
+            s(&out),
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
         let n = doc["recommended"].as_u64().unwrap_or_else(|| panic!("no shard count cures the calibrated model: {doc}"));
@@ -273,7 +290,11 @@ index_writes = { ByStatus = "insert" }
     c.reproduces_the_record();
     let p = c.parameter("keys.status.popularity.hot.share");
     assert!(p["low"].as_f64().unwrap() <= 0.8 && 0.8 <= p["high"].as_f64().unwrap(), "{p}");
-    assert!(c.doc["calibration"]["parameters"].as_array().unwrap().iter().all(|p| p["path"] != "table.gsi_absorb_bound" || p["identified"] == false));
+    assert!(c.doc["calibration"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["path"] != "table.gsi_absorb_bound" || p["identified"] == false));
     c.shards_cure_the_truth("status", "[keys.status]");
 }
 
@@ -416,7 +437,8 @@ flush = { every = "60s", for = "20s" }
     assert!(p["low"].as_f64().unwrap() <= 1.0 && 1.0 <= p["high"].as_f64().unwrap(), "{p}");
     let ps = c.doc["calibration"]["parameters"].as_array().unwrap();
     let written: Vec<&str> = ps.iter().filter(|p| p["identified"] == true).map(|p| p["path"].as_str().unwrap()).collect();
-    let also: Vec<&str> = ps.iter().filter(|p| p["note"].as_str().unwrap().starts_with("also fits")).map(|p| p["path"].as_str().unwrap()).collect();
+    let also: Vec<&str> =
+        ps.iter().filter(|p| p["note"].as_str().unwrap().starts_with("also fits")).map(|p| p["path"].as_str().unwrap()).collect();
     assert!(written.iter().any(|p| p.starts_with("client.flush") || p.starts_with("keys.device")), "{ps:?}");
     assert!(!also.is_empty() && also.iter().all(|p| !written.contains(p)), "{ps:?}");
 }

@@ -27,7 +27,10 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     let mut b = backtest::backtest(&sc, &rec, &opts).map_err(fail)?;
     let mut written = Vec::new();
     if a.calibrate {
-        let bar = std::sync::Arc::new(crate::cli::progress::Bar::new(crate::cli::progress::Mode::of(a.quiet || a.json, false), "backtest --calibrate"));
+        let bar = std::sync::Arc::new(crate::cli::progress::Bar::new(
+            crate::cli::progress::Mode::of(a.quiet || a.json, false),
+            "backtest --calibrate",
+        ));
         let fit_opts = RunOptions { progress: Some(std::sync::Arc::new(Fitting(bar.clone()))), ..opts.clone() };
         let fitted = calibrate::calibrate(&sc, &rec, &fit_opts, &b);
         bar.finish();

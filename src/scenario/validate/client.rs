@@ -12,13 +12,16 @@ impl Validator<'_, '_> {
     fn flush(&mut self, at: &KeyPath, f: &RawFlush) -> Option<Flush> {
         let every = self.duration(&at.key("every"), &f.every)?;
         let length = self.duration(&at.key("for"), &f.length)?;
-        let whole = |d: SimDuration| d.as_micros() % 1_000_000 == 0;
+        let whole = |d: SimDuration| d.as_micros().is_multiple_of(1_000_000);
         if !whole(every) || every < SimDuration::from_secs(2) || every > SimDuration::from_secs(3_600) {
             self.err(&at.key("every"), format!("every must be whole seconds from 2s to 1h, not {}", f.every));
             return None;
         }
         if !whole(length) || length == SimDuration::ZERO || length >= every {
-            self.err(&at.key("for"), format!("for must be whole seconds, at least 1s and shorter than every ({}), not {}", f.every, f.length));
+            self.err(
+                &at.key("for"),
+                format!("for must be whole seconds, at least 1s and shorter than every ({}), not {}", f.every, f.length),
+            );
             return None;
         }
         Some(Flush { every_s: every.as_secs(), for_s: length.as_secs() })

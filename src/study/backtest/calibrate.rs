@@ -13,7 +13,9 @@
 //! skew only from above, and says so instead of inventing a value.
 
 use super::edit::{self, Edit};
-use super::{cause_fit, client_fit, compare, demand_fit, index_fit, Backtest, BacktestError, Parameter, SeriesFit, QUIET_EVENTS_PER_MINUTE};
+use super::{
+    cause_fit, client_fit, compare, demand_fit, index_fit, Backtest, BacktestError, Parameter, SeriesFit, QUIET_EVENTS_PER_MINUTE,
+};
 use crate::engine::{simulate, RunOptions};
 use crate::import::{Recorded, RecordedKind};
 use crate::model::{Dim, Reason};
@@ -176,7 +178,9 @@ fn misfit(b: &Backtest) -> f64 {
         .iter()
         .filter(|f| matches!(f.kind, RecordedKind::Consumed | RecordedKind::ThrottleEvents))
         .map(|f| {
-            let quiet = f.kind.is_events() && f.recorded / (f.minutes.max(1) as f64) < QUIET_EVENTS_PER_MINUTE && f.simulated / (f.minutes.max(1) as f64) < QUIET_EVENTS_PER_MINUTE;
+            let quiet = f.kind.is_events()
+                && f.recorded / (f.minutes.max(1) as f64) < QUIET_EVENTS_PER_MINUTE
+                && f.simulated / (f.minutes.max(1) as f64) < QUIET_EVENTS_PER_MINUTE;
             if quiet || (f.recorded == 0.0 && f.simulated == 0.0) {
                 0.0
             } else {
@@ -316,6 +320,7 @@ fn index_keys(
     fitted: &mut Fitted,
     first: bool,
 ) -> Result<(), BacktestError> {
+    #[allow(clippy::needless_range_loop)] // `cur` changes inside: the index, not an iterator over it
     for g in 0..cur.gsis.len() {
         let ks = cur.gsis[g].partition_key;
         let res = ResourceId::gsi(g);
@@ -358,9 +363,8 @@ impl Fitted {
         // A setting pinned down again replaces what was pinned before (a skew of either
         // family); what only bounded it or also fitted stays unless fitted again.
         let pinned: Vec<String> = newer.parameters.iter().filter(|p| p.identified).map(|p| setting(&p.path)).collect();
-        self.parameters.retain(|q| {
-            !newer.parameters.iter().any(|p| p.path == q.path) && !(q.identified && pinned.contains(&setting(&q.path)))
-        });
+        self.parameters
+            .retain(|q| !(newer.parameters.iter().any(|p| p.path == q.path) || q.identified && pinned.contains(&setting(&q.path))));
         self.parameters.extend(newer.parameters);
         self.edits.extend(newer.edits);
         for n in newer.notes {

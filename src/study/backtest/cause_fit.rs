@@ -109,7 +109,8 @@ impl Cause {
             Cause::Zipf => format!("{{ zipf = {x:.3} }}"),
             Cause::HotKey(keys) => format!("{{ hot = {{ keys = {keys}, share = {x:.3} }} }}"),
             Cause::Flush(every) => {
-                let value = Self::flush(every, x).map_or_else(String::new, |f| format!("{{ every = \"{}s\", for = \"{}s\" }}", f.every_s, f.for_s));
+                let value =
+                    Self::flush(every, x).map_or_else(String::new, |f| format!("{{ every = \"{}s\", for = \"{}s\" }}", f.every_s, f.for_s));
                 return (vec![Edit { section: Section::Client, key: "flush", value }], None);
             }
         };
@@ -241,7 +242,12 @@ impl<'a> Judge<'a> {
     /// The judge of resource `res` in backtest `b` of `rec`; `None` when it consumed nothing.
     pub(super) fn of(rec: &'a Recorded, res: ResourceId, b: &Backtest) -> Option<Self> {
         let (events, consumed) = totals(b, res, |f| f.recorded);
-        (consumed > 0.0).then(|| Judge { rec, res, target: events / consumed, quiet: QUIET_EVENTS_PER_MINUTE * b.minutes as f64 / consumed })
+        (consumed > 0.0).then(|| Judge {
+            rec,
+            res,
+            target: events / consumed,
+            quiet: QUIET_EVENTS_PER_MINUTE * b.minutes as f64 / consumed,
+        })
     }
 }
 
@@ -262,7 +268,13 @@ fn judged(sc: &Scenario, j: &Judge, opts: &RunOptions) -> Result<(f64, f64), Bac
         .iter()
         .filter(|f| (f.id == ResourceId::Table || f.id == j.res) && f.kind == RecordedKind::Consumed)
         .fold((0.0, 0.0), |(a, b), f| (a + f.simulated, b + f.recorded));
-    let ratio = if consumed > 0.0 { events / consumed } else if events > 0.0 { f64::MAX } else { 0.0 };
+    let ratio = if consumed > 0.0 {
+        events / consumed
+    } else if events > 0.0 {
+        f64::MAX
+    } else {
+        0.0
+    };
     // When the events fall matters too: growth throttles after a step, a hot key throughout.
     let (mut off, mut all) = (0.0, 0.0);
     for f in b.series.iter().filter(|f| f.id == j.res && f.kind == RecordedKind::ThrottleEvents) {
@@ -298,7 +310,12 @@ fn at(cause: Cause, sc: &Scenario, ks: usize, x: f64, j: &Judge, opts: &RunOptio
             Cause::Flush(every) => Cause::flush(every, x).map_or_else(|| "none".into(), |f| format!("{}s every {}s", f.for_s, f.every_s)),
             _ => format!("{x:.4}"),
         };
-        format!("{} = {value}: {:.4} throttle events a consumed unit against {:.4} recorded", cause.path(&sc.key_spaces[ks].name), e.0, j.target)
+        format!(
+            "{} = {value}: {:.4} throttle events a consumed unit against {:.4} recorded",
+            cause.path(&sc.key_spaces[ks].name),
+            e.0,
+            j.target
+        )
     });
     Ok(e)
 }
@@ -385,12 +402,7 @@ fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions)
 
 /// The value the scenario can hold nearest bisection's `x` whose events are closest to
 /// `target`: a flush lasts whole seconds, so the two lengths around `x` are tried.
-fn nearest(
-    cause: Cause,
-    x: f64,
-    target: f64,
-    f: &mut impl FnMut(f64) -> Result<f64, BacktestError>,
-) -> Result<(f64, f64), BacktestError> {
+fn nearest(cause: Cause, x: f64, target: f64, f: &mut impl FnMut(f64) -> Result<f64, BacktestError>) -> Result<(f64, f64), BacktestError> {
     let Cause::Flush(every) = cause else { return Ok((x, f(x)?)) };
     let exact = every as f64 / x.max(1.0);
     let mut best: Option<(f64, f64)> = None;

@@ -156,11 +156,14 @@ fn units_per_attempt(r: &RunResult, g: &Group, sim0: usize, n: usize) -> f64 {
     if e > 0.0 && a > c {
         return (a - c) / e;
     }
-    let ok: u64 = r
-        .resources
-        .iter()
-        .find(|x| x.id == g.res)
-        .map_or(0, |x| x.minutes.iter().map(|m| crate::scenario::Op::ALL.iter().filter(|o| o.is_write() == (g.dim == Dim::Write)).map(|o| m.op_ok[*o as usize]).sum::<u64>()).sum());
+    let ok: u64 = r.resources.iter().find(|x| x.id == g.res).map_or(0, |x| {
+        x.minutes
+            .iter()
+            .map(|m| {
+                crate::scenario::Op::ALL.iter().filter(|o| o.is_write() == (g.dim == Dim::Write)).map(|o| m.op_ok[*o as usize]).sum::<u64>()
+            })
+            .sum()
+    });
     if ok > 0 && c > 0.0 {
         c / ok as f64
     } else {
@@ -271,7 +274,11 @@ pub(super) fn fit(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Op
             let file = format!("{stem}.calibrated-{safe}.csv");
             let rates: Vec<f64> = (0..minutes).map(|m| base[gi][pi][m] * factors[gi][m]).collect();
             out.traces.push((file.clone(), trace_csv(&rates)));
-            out.edits.push(Edit { section: Section::Pattern(pname.clone()), key: "rate", value: format!("{{ trace = {} }}", quoted(&file)) });
+            out.edits.push(Edit {
+                section: Section::Pattern(pname.clone()),
+                key: "rate",
+                value: format!("{{ trace = {} }}", quoted(&file)),
+            });
         }
     }
     Ok(Some(out))

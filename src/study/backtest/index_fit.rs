@@ -50,7 +50,8 @@ pub(super) fn coverage(sc: &Scenario, before: &Backtest) -> (Scenario, Vec<Param
         // What the index was asked to write: its consumed units and its throttled attempts
         // (an entry of a unit each), so an index whose writes throttle is not taken for a
         // sparse one.
-        let events = before.series.iter().find(|e| e.id == ResourceId::gsi(g) && e.kind == RecordedKind::ThrottleEvents && e.dim == Dim::Write);
+        let events =
+            before.series.iter().find(|e| e.id == ResourceId::gsi(g) && e.kind == RecordedKind::ThrottleEvents && e.dim == Dim::Write);
         let (rec_e, sim_e) = events.map_or((0.0, 0.0), |e| (e.recorded, e.simulated));
         let q = (f.recorded + rec_e) / (f.simulated + sim_e);
         if (q - 1.0).abs() <= UNITS_TOLERANCE {
@@ -60,7 +61,9 @@ pub(super) fn coverage(sc: &Scenario, before: &Backtest) -> (Scenario, Vec<Param
         let value = (c(q) * 1e4).round() / 1e4;
         let note = format!(
             "the index's write units and throttled attempts scale with it: {:.0} recorded against {:.0} simulated at {}",
-            f.recorded + rec_e, f.simulated + sim_e, gsi.coverage
+            f.recorded + rec_e,
+            f.simulated + sim_e,
+            gsi.coverage
         );
         params.push(Parameter {
             path,
