@@ -14,6 +14,7 @@ pub mod queries;
 mod write;
 
 pub use def::{IndexDef, ProjectionDef, ScalingDef, TableDef};
+pub(crate) use write::trace_csv;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

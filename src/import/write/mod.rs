@@ -10,6 +10,8 @@ mod actions;
 mod definition;
 mod patterns;
 
+pub(crate) use patterns::trace_csv;
+
 /// Item size assumed when the definition has no `TableSizeBytes` / `ItemCount`.
 const DEFAULT_ITEM_BYTES: u64 = crate::scenario::defaults::ITEM_BYTES;
 /// Bytes of one non-key attribute of an `INCLUDE` projection (an assumption).

@@ -313,7 +313,7 @@ pub(super) fn lsi_charges(t: &TableDef) -> (f64, f64) {
 }
 
 /// A trace: one row a minute, a change only where the rate changes.
-pub(super) fn trace_csv(rates: &[f64]) -> String {
+pub(crate) fn trace_csv(rates: &[f64]) -> String {
     let mut s = String::from("time_s,rate\n");
     let mut last = f64::NAN;
     for (m, &r) in rates.iter().enumerate() {

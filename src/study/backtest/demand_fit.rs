@@ -12,14 +12,13 @@
 //! writes, a GSI's reads. Their rates become per-minute traces (each pattern keeps its share of
 //! the group); a pattern whose rate is not a per-minute trace or a constant keeps its shape.
 
-use super::edit::{Edit, Section};
+use super::edit::{quoted, Edit, Section};
 use super::{overlap, tell, BacktestError};
 use crate::engine::{simulate, RunOptions, RunResult};
-use crate::import::{Recorded, RecordedKind};
+use crate::import::{trace_csv, Recorded, RecordedKind};
 use crate::model::Dim;
 use crate::scenario::{IndexRef, RateShape, ResourceId, Scenario};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 /// Fixed-point iterations at most.
 const MAX_ITERATIONS: usize = 8;
@@ -284,11 +283,6 @@ pub(super) fn fit(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Op
     Ok(Some(out))
 }
 
-/// A TOML string.
-fn quoted(s: &str) -> String {
-    serde_json::to_string(s).expect("a string serialises")
-}
-
 /// `sc` with each group's patterns at their base rates times the group's factor a minute.
 fn with_factors(sc: &Scenario, gs: &[Group], base: &[Vec<Vec<f64>>], factors: &[Vec<f64>]) -> Scenario {
     let mut out = sc.clone();
@@ -340,18 +334,4 @@ fn pair(r: &RunResult, g: &Group, k: usize, sim0: usize, u: f64) -> Option<(f64,
     let e = g.events[k].unwrap_or(0.0) * 60.0;
     let (sc_, se, _) = simulated(r, g, sim0 + k);
     Some(if e > 0.0 { (c + e * u, sc_ + se * u) } else { (c, sc_) })
-}
-
-/// A trace: one row a minute, a change only where the rate changes.
-fn trace_csv(rates: &[f64]) -> String {
-    let mut s = String::from("time_s,rate\n");
-    let mut last = f64::NAN;
-    for (m, &r) in rates.iter().enumerate() {
-        let r = round3(r);
-        if r != last {
-            let _ = writeln!(s, "{},{}", m * 60, r);
-            last = r;
-        }
-    }
-    s
 }

@@ -42,7 +42,7 @@ pub struct Edit {
 }
 
 /// A TOML string, quoted.
-fn quoted(s: &str) -> String {
+pub(super) fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("a string serialises")
 }
 
