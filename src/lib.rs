@@ -65,8 +65,8 @@ pub mod units;
 pub use cli::main as cli_main;
 pub use cost::{bill, bill_of, Bill, BillOptions, Catalog, Usage};
 pub use engine::{
-    simulate, simulate_account, CapacityEvent, CollectionInfo, Crossing, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey, Progress,
-    ResourceId, ResourceKind, ResourceOutcome, RunOptions, RunResult, StopToken,
+    simulate, simulate_account, CapacityEvent, CollectionInfo, CreditLevel, Crossing, DaxMinute, DaxOutcome, GiveUp, GivenUp, HotKey,
+    IndexLevel, Progress, Reserve, ResourceId, ResourceKind, ResourceOutcome, RunOptions, RunResult, StopToken,
 };
 pub use metrics::{MinuteRecord, PartitionMinute, PatternTotals, Totals};
 pub use model::{CapacityAction, CapacityMode, Dim, Reason, ThrottlingReason};

@@ -28,6 +28,7 @@ mod schedule;
 mod table;
 mod ttl;
 
+pub use crate::model::reserve::{CreditLevel, IndexLevel, Reserve};
 pub use crate::scenario::{ResourceId, ResourceKind};
 pub use account::simulate_account;
 pub use result::{
@@ -116,6 +117,8 @@ struct RunState {
     /// Seconds admitted in bulk (fast fidelity) and replayed.
     bulk_seconds: u64,
     replayed_seconds: u64,
+    /// Each resource's reserves before the first second.
+    reserves_at_start: Vec<Reserve>,
 }
 
 /// The application's side: its client, the attempts waiting to be retried, and the retry
@@ -169,6 +172,7 @@ impl<'a> Simulation<'a> {
                 given_up: None,
                 bulk_seconds: 0,
                 replayed_seconds: 0,
+                reserves_at_start: Vec::new(),
             },
             traffic: Traffic::new(sc, &streams).with_collection_bounds(sc, duration_s),
             fleet: Fleet { client: Client::new(sc.client), retries: EventQueue::default(), jitter: streams.rng(Stream::Jitter, 0) },
@@ -193,6 +197,7 @@ impl<'a> Simulation<'a> {
     /// Before the first second: the scalable targets are registered.
     fn start(&mut self) {
         self.table.register(&mut effects!(self));
+        self.run.reserves_at_start = reserves(&self.table);
     }
 
     /// Second `s`; `false` when the run stops at its end (stopped, or given up).
@@ -479,6 +484,8 @@ impl<'a> Simulation<'a> {
             .collect();
         let item_collections = self.table.collections.report(|ks, rank| self.key_label(ks, rank));
         let Recorder { resources, partitions, patterns, latency, latency_by_minute, attempts_by_minute, entity_shares, .. } = self.rec;
+        let at_end = reserves(&self.table);
+        let at_start = &self.run.reserves_at_start;
         let outcomes = self
             .table
             .res
@@ -486,7 +493,9 @@ impl<'a> Simulation<'a> {
             .zip(resources)
             .zip(&self.table.indexes)
             .zip(layout.ids())
-            .map(|(((r, minutes), idx), id)| ResourceOutcome {
+            .enumerate()
+            .map(|(k, (((r, minutes), idx), id))| ResourceOutcome {
+                reserves: [at_start.get(k).copied().unwrap_or_default(), at_end[k]],
                 name: r.name().to_string(),
                 id,
                 region: id.replica_number().map(|n| self.sc.replicas[n].region.clone()),
@@ -533,6 +542,16 @@ impl<'a> Simulation<'a> {
             crossings: Vec::new(),
         }
     }
+}
+
+/// Each resource's reserves now: its burst credit and its index's back-pressure state.
+fn reserves(table: &Table<'_>) -> Vec<Reserve> {
+    table
+        .res
+        .iter()
+        .zip(&table.indexes)
+        .map(|(r, idx)| Reserve { credit: r.credit(), index: idx.as_ref().and_then(|i| i.buffer.as_ref()).map(|b| b.fullest(r)) })
+        .collect()
 }
 
 impl MinuteRecord {

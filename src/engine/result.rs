@@ -3,6 +3,7 @@
 //! record that carries the capacity mode in force.
 
 use crate::metrics::{MinuteRecord, PartitionMinute, PatternTotals, Totals};
+use crate::model::reserve::Reserve;
 use crate::model::{CapacityAction, CapacityMode, Dim};
 use crate::scenario::{Fidelity, ResourceId, ResourceKind};
 use crate::stats::Histogram;
@@ -142,6 +143,8 @@ pub struct ResourceOutcome {
     pub stored_bytes: u64,
     /// GSI propagation delay of the index writes applied, ms: p50, p99, max.
     pub lag_ms: Option<[f64; 3]>,
+    /// Burst credit and index back-pressure at the run's start and at its end.
+    pub reserves: [Reserve; 2],
 }
 
 /// A change of capacity or partitions during a run.

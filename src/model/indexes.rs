@@ -177,6 +177,15 @@ impl WriteBuffer {
         }
     }
 
+    /// The fullest partition's level and the bound it may reach.
+    pub(crate) fn fullest(&self, res: &Resource) -> crate::model::reserve::IndexLevel {
+        crate::model::reserve::IndexLevel {
+            level: self.level.iter().copied().max().unwrap_or(0),
+            bound: self.bound(res),
+            absorbing: matches!(self.kind, BufferKind::Absorb { .. }),
+        }
+    }
+
     /// Room on partition `p` before the buffer is full, milli-units.
     pub(crate) fn room(&self, res: &Resource, p: usize) -> u64 {
         self.bound(res).saturating_sub(self.level[p])

@@ -11,6 +11,7 @@
 //! * [`indexes`]: GSI propagation, backfill and LSI item collections (spec §7, §8).
 //! * [`client`]: the SDK's retry behaviour (spec §9.3).
 //! * [`dax`]: a DAX cluster's hit ratio, ceiling and load (issue 15).
+//! * [`reserve`]: the burst credit and index absorption a resource holds beyond its capacity.
 
 pub(crate) mod client;
 pub(crate) mod control;
@@ -18,6 +19,7 @@ pub(crate) mod dax;
 pub(crate) mod indexes;
 pub(crate) mod replica;
 pub(crate) mod request;
+pub(crate) mod reserve;
 pub(crate) mod resource;
 pub(crate) mod scaling;
 

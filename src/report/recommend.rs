@@ -5,7 +5,7 @@ use super::chart_data::FrontPoint;
 use super::plot;
 use super::text::align;
 use super::{json, Artifact, Render, ReportError};
-use crate::study::recommend::{Mode, Recommendation, TableRow};
+use crate::study::recommend::{Candidate, Mode, Recommendation, TableRow};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -24,12 +24,30 @@ struct CsvRow<'a> {
     picked: bool,
     settings: &'a str,
     screened: bool,
+    /// It ends the window with no less burst credit and no more GSI debt than it began with.
+    sustained: bool,
     /// Why it was not picked: the minute, resource and reason that put it over the limit, or
     /// the dollars by which the pick beat it.
     why_not: &'a str,
 }
 
 impl Recommendation {
+    /// The cheaper candidate that holds a sustained window only on credit, beside the pick.
+    fn credit_alternative(&self, o: &mut String, pick: Option<&Candidate>) {
+        let Some(a) = self.on_credit_alternative.map(|i| &self.candidates[i]) else { return };
+        let Some(credit) = &a.on_credit else { return };
+        let against = pick.map_or(String::new(), |p| format!(" ({:+.1} %)", (a.monthly_usd / p.monthly_usd - 1.0) * 100.0));
+        let _ = writeln!(
+            o,
+            "cheaper on credit: {} — ${:.2} a month{against}, {:.3}% of attempts throttled, but it holds the window only on credit: {}; {} (set [scenario] window = \"event\" if the window is a one-off from a rested table)",
+            a.description,
+            a.monthly_usd,
+            a.throttled_share * 100.0,
+            credit.describe(),
+            if pick.is_some() { "the pick holds it sustained" } else { "nothing holds it sustained" }
+        );
+    }
+
     fn csv(&self) -> Vec<u8> {
         let mut w = csv::Writer::from_writer(Vec::new());
         for (i, c) in self.candidates.iter().enumerate() {
@@ -47,6 +65,7 @@ impl Recommendation {
                 picked: self.pick == Some(i),
                 settings: &c.description,
                 screened: c.screened,
+                sustained: c.sustained,
                 why_not: c.why_not.as_deref().unwrap_or(""),
             })
             .expect("CSV row into memory");
@@ -197,6 +216,14 @@ impl Render for Recommendation {
                         (r.monthly_usd / c.monthly_usd - 1.0) * 100.0
                     );
                 }
+                if let Some(credit) = &c.on_credit {
+                    let _ = writeln!(
+                        o,
+                        "the pick holds on credit: {}; the window is an event from a rested table ([scenario] window = \"event\"), so it may",
+                        credit.describe()
+                    );
+                }
+                self.credit_alternative(&mut o, Some(c));
             }
             None => {
                 // Nothing holds: each mode's least-throttled candidate, and what put it over.
@@ -208,6 +235,7 @@ impl Render for Recommendation {
                         let _ = writeln!(o, "closest {mode}: {} — {}", c.description, c.why_not.as_deref().unwrap_or(""));
                     }
                 }
+                self.credit_alternative(&mut o, None);
                 let _ = writeln!(
                     o,
                     "recommended: none — every candidate throttles more than {:.3}% of attempts or fails more than {:.3}% of requests (raise --max-throttle or --max-failed)",

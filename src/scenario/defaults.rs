@@ -139,6 +139,7 @@ pub const DOCUMENTED: &[(&str, &str)] = &[
     ("scenario.start", "\"2026-01-01T00:00:00Z\""),
     ("scenario.seed", "1"),
     ("scenario.fidelity", "\"fast\""),
+    ("scenario.window", "\"sustained\""),
     ("pricing.region", "\"us-east-1\""),
     ("pricing.free_tier", "false"),
     ("table.streams.view", "\"new_and_old_images\""),

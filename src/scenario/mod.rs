@@ -73,6 +73,8 @@ pub struct Scenario {
     pub seed: u64,
     /// Fidelity.
     pub fidelity: Fidelity,
+    /// What the window is: whether a setting may hold it on burst credit and GSI absorption.
+    pub window: Window,
     /// Pricing options.
     pub pricing: PricingSpec,
     /// The base table.
@@ -241,6 +243,30 @@ impl Default for CheckSpec {
             max_window_cost: None,
             max_monthly_cost: None,
             max_cost_increase: None,
+        }
+    }
+}
+
+/// What the simulated window stands for (`[scenario] window`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// The load goes on past the window: a setting holds only if it leaves no resource with
+    /// less burst credit or more GSI debt than it began with.
+    #[default]
+    Sustained,
+    /// An event that starts from a rested table (a launch, a sale, a migration): a setting may
+    /// spend burst credit and GSI absorption to hold it.
+    Event,
+}
+
+impl Window {
+    /// "sustained" or "event".
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Window::Sustained => "sustained",
+            Window::Event => "event",
         }
     }
 }

@@ -10,6 +10,8 @@
 //!   [`screen`]'s per-minute model and confirmed by the engine.
 //! * [`check`]: the design guides' load-test plan and design review, for CI.
 //! * [`diff`]: two designs on one seed, side by side, for a pull request's review.
+//! * [`sustain`]: whether a setting holds its load sustained or only on burst credit and GSI
+//!   absorption.
 
 pub mod backtest;
 pub mod check;
@@ -19,6 +21,7 @@ pub mod recommend;
 pub mod runner;
 pub mod screen;
 pub mod shards;
+pub mod sustain;
 pub mod sweep;
 
 pub use compare::{compare, compare_replications, CompareMode, CompareOptions, Comparison, ModeRow, ModeStats, ReplicatedComparison};

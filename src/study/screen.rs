@@ -20,10 +20,12 @@
 use crate::cost::{ResourceUsage, TableSeries, Usage};
 use crate::limits::{BURST_SECONDS, GB, ITEM_OVERHEAD_BYTES};
 use crate::model::request::{initial_index_bytes, mean_bytes, CompiledPattern};
+use crate::model::reserve::{CreditLevel, IndexLevel, Reserve};
 use crate::model::resource::{initial_partitions, Mode};
 use crate::model::scaling::{Autoscaler, Decision, DecreaseQuota, OnDemandGrowth};
 use crate::model::Dim;
 use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, Op, RateFactors, RateShape, ResourceId, Scenario};
+use crate::study::sustain::{milli, OnCredit};
 use crate::units::MILLI;
 
 /// Demand per minute, worked from the rate shapes.
@@ -139,6 +141,8 @@ pub struct Screened {
     pub throttled_share: f64,
     /// The usage to bill.
     pub usage: Usage,
+    /// The burst credit and GSI absorption the window spent on net (none: it holds sustained).
+    pub on_credit: Option<OnCredit>,
 }
 
 /// One scalable dimension of one resource, minute by minute.
@@ -193,6 +197,8 @@ struct Screen<'a> {
     prov: Vec<[Vec<f64>; 2]>,
     /// Per resource, read and write: units served on-demand.
     od_units: Vec<[f64; 2]>,
+    /// Per resource: its reserves before the first minute.
+    reserves_at_start: Vec<Reserve>,
 }
 
 impl<'a> Screen<'a> {
@@ -246,11 +252,13 @@ impl<'a> Screen<'a> {
                 t[1].debt_max = bound_units as f64 * n as f64;
             }
         }
+        let reserves_at_start = tracks.iter().map(reserve).collect();
         Self {
             sc,
             demand,
             nres,
             specs,
+            reserves_at_start,
             tracks,
             partitions,
             quota: vec![DecreaseQuota::default(); nres],
@@ -440,8 +448,26 @@ impl<'a> Screen<'a> {
         // (their quantities are the requests; the throttled-keys mode's few events left out); the
         // final runs bill them.
         let usage = Usage::assemble(sc, demand.duration_s as f64 / 3_600.0, resources, &series, Vec::new(), Vec::new());
-        Screened { throttled_share: if self.demanded > 0.0 { self.throttled / self.demanded } else { 0.0 }, usage }
+        let reserves: Vec<(&str, [Reserve; 2])> =
+            names.iter().zip(&self.reserves_at_start).zip(&self.tracks).map(|((n, a), t)| (n.as_str(), [*a, reserve(t)])).collect();
+        Screened {
+            throttled_share: if self.demanded > 0.0 { self.throttled / self.demanded } else { 0.0 },
+            usage,
+            on_credit: OnCredit::of_reserves(&reserves, demand.duration_s),
+        }
     }
+}
+
+/// A resource's reserves as the screen keeps them: its burst bank per dimension (table level)
+/// and an absorbing GSI's write debt over its partitions' bound.
+fn reserve(t: &[Track; 2]) -> Reserve {
+    let credit = |t: &Track| {
+        let cap = if t.growth.is_some() { 0 } else { milli(t.units * BURST_SECONDS as f64) };
+        let banked = milli(t.bank).min(cap);
+        CreditLevel { banked, cap, on_spending: if banked < cap { banked } else { 0 } }
+    };
+    let index = (t[1].debt_max > 0.0).then(|| IndexLevel { level: milli(t[1].debt), bound: milli(t[1].debt_max), absorbing: true });
+    Reserve { credit: [credit(&t[0]), credit(&t[1])], index }
 }
 
 /// Seconds an UpdateTable to `new` units of dimension `d` takes: the update latency, or the

@@ -3,6 +3,23 @@
 use super::*;
 
 impl Resource {
+    /// The burst credit banked now, by dimension (zero where the resource banks none).
+    pub(crate) fn credit(&self) -> [crate::model::reserve::CreditLevel; 2] {
+        [0, 1].map(|i| {
+            let mut c = crate::model::reserve::CreditLevel::default();
+            if self.bursts(i) {
+                for p in &self.parts {
+                    c.banked += p.burst[i];
+                    c.cap += p.burst_cap[i];
+                    if p.burst[i] < p.burst_cap[i] {
+                        c.on_spending += p.burst[i];
+                    }
+                }
+            }
+            c
+        })
+    }
+
     /// Closes the minute of every partition: `f(partition, consumed, throttle events)`, both
     /// by [`Dim`], then zeroes the minute's counts.
     pub(crate) fn close_minute(&mut self, mut f: impl FnMut(usize, [u64; 2], [u64; 2])) {

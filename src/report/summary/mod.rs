@@ -7,7 +7,8 @@ pub mod verdict;
 
 use crate::cost::{bill_of, Bill, Catalog};
 use crate::engine::{CapacityEvent, CollectionInfo, HotKey, RunResult};
-use crate::scenario::{Action, Scenario};
+use crate::scenario::{Action, Scenario, Window};
+use crate::study::sustain::OnCredit;
 use serde::{Deserialize, Serialize};
 use verdict::{Verdict, DEFAULT_MAX_THROTTLE};
 
@@ -83,6 +84,13 @@ pub struct Summary {
     /// capacity to cost less (at this run's prices): the load-duration chart's line.
     #[serde(default = "default_break_even")]
     pub reserved_break_even: [f64; 2],
+    /// What the window stands for (`[scenario] window`).
+    #[serde(default)]
+    pub window: Window,
+    /// The burst credit and GSI absorption the window spent on net: what a held run held on
+    /// beyond its capacity (none when it would hold the load sustained).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_credit: Option<OnCredit>,
 }
 
 fn default_break_even() -> [f64; 2] {
@@ -176,6 +184,8 @@ impl Summary {
             verdict: Verdict::default(),
             scenario_notes: sc.notes.iter().map(|n| n.display(&sc.source_path)).collect(),
             reserved_break_even: [catalog.reserved_break_even(false, 1), catalog.reserved_break_even(true, 1)],
+            window: sc.window,
+            on_credit: OnCredit::of_run(r),
         };
         s.judge(DEFAULT_MAX_THROTTLE);
         s

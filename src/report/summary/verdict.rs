@@ -7,6 +7,7 @@ use super::Summary;
 use crate::engine::ResourceKind;
 use crate::format::{clock, elapsed, grouped, percent, usd, usd_window, window};
 use crate::model::{CapacityAction, CapacityMode, Dim, Reason, ThrottlingReason};
+use crate::scenario::Window;
 use serde::{Deserialize, Serialize};
 
 /// The throttled share of attempts (and of requests failed) a design may reach and still hold,
@@ -236,6 +237,14 @@ impl Verdict {
             }
             line(Topic::Why, text);
         }
+        if let (true, Some(c)) = (held, &s.on_credit) {
+            let event = if s.window == Window::Event {
+                " — the window is an event from a rested table ([scenario] window = \"event\"), which may spend it"
+            } else {
+                ""
+            };
+            line(Topic::Why, format!("held on credit, not capacity: {}{event}", c.describe()));
+        }
         let c = &s.cost;
         let extrapolation = match c.monthly_usd {
             Some(m) => format!("estimate: {} a month if the window repeated for 730 h", usd(m)),
@@ -263,6 +272,9 @@ impl Verdict {
 fn next(s: &Summary, worst: Option<(&ResourceSummary, &ThrottleSpan)>, path: &str, held: bool) -> String {
     let quota = s.patterns.iter().map(|p| p.failed_retry_quota).sum::<u64>();
     let collection = s.patterns.iter().map(|p| p.failed_item_collection_limit).sum::<u64>();
+    if held && s.on_credit.is_some() && s.window == Window::Sustained {
+        return format!("the same load past the window throttles: `ddbsim recommend {path}` finds the cheapest setting that holds it sustained (or set `[scenario] window = \"event\"` if the window is a one-off from a rested table)");
+    }
     if held {
         return format!("`ddbsim recommend {path}` for the cheapest capacity setting that holds this traffic, or `ddbsim compare {path}` for every mode side by side");
     }

@@ -215,6 +215,21 @@ pub struct RawMeta {
     /// Throttle events in the CloudWatch history this scenario was imported from (`ddbsim
     /// import` writes it): `ddbsim recommend` warns when they are priced on an assumed skew.
     pub recorded_throttle_events: Option<u64>,
+    /// What the window is: "sustained" (the load goes on: a setting must hold it without
+    /// ending with less burst credit or more GSI debt than it began with) or "event" (a
+    /// launch, a sale, a migration from a rested table: a setting may spend them); default
+    /// "sustained".
+    pub window: Option<RawWindow>,
+}
+
+/// `[scenario] window`.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RawWindow {
+    /// The load goes on past the window.
+    Sustained,
+    /// An event that starts from a rested table.
+    Event,
 }
 
 /// Simulation fidelity.

@@ -19,10 +19,10 @@ use names::did_you_mean;
 pub(crate) use names::is_format_char;
 
 use super::locate::{line_col, KeyPath, Locator};
-use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario};
+use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario, RawWindow};
 use super::{
     defaults, AccountSpec, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Note, NoteKind, Op, Problem, RateShape,
-    ReplicaSpec, Scenario, ScenarioError, SimDuration, TableSpec,
+    ReplicaSpec, Scenario, ScenarioError, SimDuration, TableSpec, Window,
 };
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
@@ -48,8 +48,7 @@ pub const KNOWN_REGIONS: &[&str] =
 /// Reads and validates a scenario file.
 ///
 /// # Errors
-/// [`ScenarioError::Io`] when the file cannot be read, [`ScenarioError::Invalid`] with every
-/// problem found otherwise.
+/// [`ScenarioError::Io`] when the file cannot be read, else [`ScenarioError::Invalid`] with every problem found.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     load_with(path, &LoadOptions::default())
 }
@@ -459,6 +458,7 @@ impl Validator<'_, '_> {
             recorded_throttle_events: raw.scenario.recorded_throttle_events,
             seed: raw.scenario.seed.unwrap_or(defaults::SEED),
             fidelity: if raw.scenario.fidelity == Some(RawFidelity::Exact) { Fidelity::Exact } else { Fidelity::Fast },
+            window: if raw.scenario.window == Some(RawWindow::Event) { Window::Event } else { Window::Sustained },
             pricing,
             table,
             key_spaces,

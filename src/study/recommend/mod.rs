@@ -34,6 +34,7 @@ mod kept;
 pub mod pool;
 pub mod quota_fit;
 mod search;
+mod settings;
 mod tables;
 mod today;
 pub mod why;
@@ -41,6 +42,7 @@ pub mod why;
 use chains::Chains;
 use daily::{daily_blocks, peaks_in};
 use search::{autoscaled, eval, give_up, minute_demand, plan, screened, Chain, Eval};
+pub use settings::{DailyFloor, Mode, Modes, Settings, FLOOR_LEAD_S};
 pub use tables::{random_search, rows_for, table_rows, TableRow};
 pub use today::Today;
 
@@ -49,9 +51,9 @@ use super::runner::par_indexed;
 use super::screen::Demand;
 use crate::cost::{bill, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{GiveUp, RunOptions};
-use crate::scenario::{Scenario, TableClass};
+use crate::scenario::{Scenario, TableClass, Window};
+use crate::study::sustain::OnCredit;
 use serde::Serialize;
-use std::fmt::Write as _;
 
 /// Bisection steps of the fixed-capacity factor and of each target's floor.
 const STEPS: usize = 6;
@@ -86,7 +88,14 @@ impl RecommendOptions {
     /// Whether a candidate's figures hold: throttled attempts within `max_throttle` and failed
     /// requests within `max_failed` (the one judgement every step of the search uses).
     /// A setting past the account's quotas never holds: AWS would refuse it.
+    /// A window that goes on (`[scenario] window = "sustained"`, the default) holds only if
+    /// it spends no burst credit or GSI absorption on net.
     fn holds(&self, e: &Eval) -> bool {
+        self.within(e) && e.credit_ok
+    }
+
+    /// Within both limits, whatever it spent of its reserves.
+    fn within(&self, e: &Eval) -> bool {
         e.past_quota.is_none() && e.throttled <= self.max_throttle && e.failed_share <= self.max_failed
     }
 }
@@ -105,179 +114,6 @@ impl Default for RecommendOptions {
         }
     }
 }
-
-/// Which capacity modes a recommendation searches and may pick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)]
-pub struct Modes {
-    /// On-demand (always simulated: its run gives the demand).
-    pub on_demand: bool,
-    /// Provisioned at fixed capacity.
-    pub provisioned: bool,
-    /// Provisioned with auto scaling (target tracking, with scheduled floors where the
-    /// history repeats daily).
-    pub autoscaling: bool,
-    /// Reserved capacity on the best provisioned or auto-scaled candidate.
-    pub reserved: bool,
-}
-
-impl Modes {
-    /// Every mode.
-    pub const ALL: Modes = Modes { on_demand: true, provisioned: true, autoscaling: true, reserved: true };
-
-    /// Does the set include `mode`?
-    #[must_use]
-    pub fn includes(&self, mode: Mode) -> bool {
-        match mode {
-            Mode::OnDemand => self.on_demand,
-            Mode::Provisioned => self.provisioned,
-            Mode::Autoscaling => self.autoscaling,
-            Mode::Reserved => self.reserved,
-        }
-    }
-}
-
-/// A capacity mode a recommendation searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// On-demand.
-    OnDemand,
-    /// Provisioned at fixed capacity.
-    Provisioned,
-    /// Provisioned with auto scaling.
-    Autoscaling,
-    /// Reserved capacity on a provisioned candidate.
-    Reserved,
-}
-
-impl Mode {
-    /// Every mode, in the order reports list them.
-    pub const ALL: [Mode; 4] = [Mode::OnDemand, Mode::Provisioned, Mode::Autoscaling, Mode::Reserved];
-
-    /// `on_demand`, `provisioned`, `autoscaling`, `reserved`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::OnDemand => "on_demand",
-            Mode::Provisioned => "provisioned",
-            Mode::Autoscaling => "autoscaling",
-            Mode::Reserved => "reserved",
-        }
-    }
-}
-
-impl std::fmt::Display for Mode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Capacity settings of one candidate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "mode", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Settings {
-    /// On-demand, table and GSIs.
-    OnDemand,
-    /// Provisioned at fixed RCU/WCU, per resource (table first).
-    Provisioned {
-        /// [RCU, WCU] per resource.
-        units: Vec<[u64; 2]>,
-    },
-    /// Provisioned with target tracking, per resource.
-    Autoscaling {
-        /// Target utilisation, percent.
-        target: f64,
-        /// [read, write] minimum per resource.
-        min: Vec<[u64; 2]>,
-        /// [read, write] maximum per resource.
-        max: Vec<[u64; 2]>,
-        /// Scheduled floors raised every day (empty: none).
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        daily: Vec<DailyFloor>,
-    },
-    /// A provisioned candidate's run with reserved capacity.
-    Reserved {
-        /// The candidate it reserves for (index into the candidates).
-        of: usize,
-        /// Reserved RCU (table and GSIs together).
-        rcu: u64,
-        /// Reserved WCU.
-        wcu: u64,
-        /// Term, years.
-        years: u32,
-    },
-}
-
-impl Settings {
-    /// The mode.
-    #[must_use]
-    pub fn mode(&self) -> Mode {
-        match self {
-            Settings::OnDemand => Mode::OnDemand,
-            Settings::Provisioned { .. } => Mode::Provisioned,
-            Settings::Autoscaling { .. } => Mode::Autoscaling,
-            Settings::Reserved { .. } => Mode::Reserved,
-        }
-    }
-
-    /// The settings in words, for the table's resource names `names`.
-    #[must_use]
-    pub fn describe(&self, names: &[String]) -> String {
-        let per = |v: &[[u64; 2]], f: &dyn Fn(&[u64; 2]) -> String| -> String {
-            v.iter().zip(names).map(|(x, n)| format!("{n} {}", f(x))).collect::<Vec<_>>().join("; ")
-        };
-        match self {
-            Settings::OnDemand => "on-demand, table and GSIs".into(),
-            Settings::Provisioned { units } => format!("provisioned: {}", per(units, &|x| format!("{} RCU / {} WCU", x[0], x[1]))),
-            Settings::Autoscaling { target, min, max, daily } => {
-                let both: Vec<[u64; 4]> = min.iter().zip(max).map(|(a, b)| [a[0], b[0], a[1], b[1]]).collect();
-                let text: Vec<String> =
-                    both.iter().zip(names).map(|(x, n)| format!("{n} read {}-{}, write {}-{}", x[0], x[1], x[2], x[3])).collect();
-                let mut s = format!("auto scaling at {target:.0} %: {}", text.join("; "));
-                for f in daily {
-                    let hm = |m: u32| format!("{:02}:{:02}", m / 60 % 24, m % 60);
-                    let floors: Vec<String> = f
-                        .min
-                        .iter()
-                        .zip(names)
-                        .filter(|(x, _)| x[0] > 0 || x[1] > 0)
-                        .map(|(x, n)| {
-                            let dims: Vec<String> =
-                                [("read", x[0]), ("write", x[1])].iter().filter(|(_, u)| *u > 0).map(|(d, u)| format!("{d} {u}")).collect();
-                            format!("{n} {}", dims.join(", "))
-                        })
-                        .collect();
-                    let _ = write!(s, "; daily {}-{} UTC min {}", hm(f.from_min), hm(f.to_min), floors.join("; "));
-                }
-                s
-            }
-            Settings::Reserved { of, rcu, wcu, years } => {
-                format!("candidate {of} with {rcu} RCU / {wcu} WCU reserved for {years} year(s)")
-            }
-        }
-    }
-}
-
-/// A floor scheduled every day (Application Auto Scaling scheduled actions): from `from_min`
-/// to `to_min` minutes after midnight UTC the scalable targets' `min` is raised to `min`
-/// (0: unchanged), then set back. The raise is issued [`FLOOR_LEAD_S`] early, so capacity
-/// is in place when the load arrives.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DailyFloor {
-    /// Start, minutes after midnight UTC.
-    pub from_min: u32,
-    /// End, minutes after midnight UTC (after `from_min`; past 1,440 for a floor over
-    /// midnight).
-    pub to_min: u32,
-    /// [read, write] minimum per resource while raised, 0 where not raised.
-    pub min: Vec<[u64; 2]>,
-}
-
-/// How early a scheduled floor is raised: an UpdateTable that adds capacity takes minutes
-/// (spec §3.4), longer when partitions are added.
-pub const FLOOR_LEAD_S: u64 = 15 * 60;
 
 /// One simulated (or billed) candidate.
 #[derive(Clone, Debug, Serialize)]
@@ -298,7 +134,8 @@ pub struct Candidate {
     /// Of the failed requests, those given up because the SDK's retry quota was empty
     /// (`[client] instances` sets how many quotas the traffic shares).
     pub failed_by_retry_quota: u64,
-    /// Within both limits: throttled attempts and failed requests.
+    /// Holds: within both limits (throttled attempts and failed requests) and, when the
+    /// window is sustained, without spending burst credit or GSI absorption on net.
     pub within_limit: bool,
     /// Monthly cost of read and of write capacity (request units, provisioned capacity,
     /// reservation fees), USD; storage is the rest.
@@ -316,6 +153,12 @@ pub struct Candidate {
     /// It provisions past `[account]`'s quotas (AWS refuses the UpdateTable): what and which.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub past_quota: Option<String>,
+    /// It ends the window with no less burst credit and no more GSI debt than it began with.
+    pub sustained: bool,
+    /// Within both limits, but only on the burst credit and GSI absorption it spent: what, and
+    /// how long the same load would last past the window (none when sustained).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_credit: Option<OnCredit>,
 }
 
 /// The recommendation.
@@ -357,6 +200,12 @@ pub struct Recommendation {
     pub usages: Vec<Option<Usage>>,
     /// The setting in force (the scenario's own), on the same traffic.
     pub today: Today,
+    /// What the window stands for: with `sustained`, the pick holds without spending burst
+    /// credit or GSI absorption; with `event`, it may spend them.
+    pub window: Window,
+    /// A simulated candidate cheaper than the pick that holds only on credit (a sustained
+    /// window's pick cannot): shown beside the pick with what it rests on.
+    pub on_credit_alternative: Option<usize>,
 }
 
 /// Searches the capacity settings of `sc` (see the module documentation).
@@ -434,6 +283,8 @@ impl<'a> Search<'a> {
     /// Adds a candidate; returns whether it is within the limit.
     fn push(&mut self, settings: Settings, e: Eval) -> bool {
         let within = self.o.holds(&e);
+        let sustained = e.on_credit.is_none();
+        let on_credit = if self.o.within(&e) { e.on_credit } else { None };
         self.candidates.push(Candidate {
             description: settings.describe(&self.names),
             settings,
@@ -448,6 +299,8 @@ impl<'a> Search<'a> {
             screened: e.screened,
             worst: e.worst,
             why_not: None,
+            sustained,
+            on_credit,
             past_quota: e.past_quota,
         });
         let c = &self.candidates[self.candidates.len() - 1];
@@ -534,6 +387,14 @@ impl<'a> Search<'a> {
         others.sort_by(|&a, &b| self.candidates[a].monthly_usd.total_cmp(&self.candidates[b].monthly_usd).then(a.cmp(&b)));
         let mut others = others.into_iter();
         confirm.extend(others.next());
+        // A sustained window: the cheapest candidate that holds only on credit, when cheaper
+        // than the first to confirm, is simulated beside it (shown with what it rests on).
+        let cheapest = confirm.get(1).map_or(f64::INFINITY, |&i| self.candidates[i].monthly_usd);
+        confirm.extend(
+            (1..self.candidates.len())
+                .filter(|&i| self.candidates[i].on_credit.is_some() && self.candidates[i].monthly_usd < cheapest)
+                .min_by(|&a, &b| self.candidates[a].monthly_usd.total_cmp(&self.candidates[b].monthly_usd).then(a.cmp(&b))),
+        );
         while !confirm.is_empty() {
             let candidates = &self.candidates;
             let runs = par_indexed(confirm.len() as u64, |k| {
@@ -551,13 +412,20 @@ impl<'a> Search<'a> {
                 c.failed_share = e.failed_share;
                 c.failed_by_retry_quota = e.failed_quota;
                 c.within_limit = o.holds(&e);
+                c.sustained = e.on_credit.is_none();
+                c.on_credit = if o.within(&e) { e.on_credit.clone() } else { None };
                 c.by_dimension = e.by_dimension;
                 c.complete = e.complete;
                 c.screened = false;
                 c.worst = e.worst;
                 let within = c.within_limit;
                 self.usages[i] = reservable(c).then_some(e.usage);
-                if i != 0 && !within && self.simulations < CONFIRMATIONS + 1 && o.budget.is_none_or(|b| self.simulations < b) {
+                if i != 0
+                    && !within
+                    && c.on_credit.is_none()
+                    && self.simulations < CONFIRMATIONS + 1
+                    && o.budget.is_none_or(|b| self.simulations < b)
+                {
                     next.extend(others.next());
                 }
             }
@@ -617,6 +485,8 @@ impl<'a> Search<'a> {
             screened: false,
             worst: c.worst.clone(),
             why_not: None,
+            sustained: c.sustained,
+            on_credit: c.on_credit.clone(),
             past_quota: c.past_quota.clone(),
         };
         self.candidates.push(candidate);
@@ -643,6 +513,7 @@ impl<'a> Search<'a> {
                 cheapest(&|c| !c.screened && c.settings.mode() == m).or_else(|| cheapest(&|c| c.settings.mode() == m)).map(|i| (m, i))
             })
             .collect();
+        let on_credit_alternative = cheapest_on_credit(&candidates, pick);
         let picked = pick.map(|i| candidates[i].clone());
         for (i, c) in candidates.iter_mut().enumerate() {
             if pick != Some(i) {
@@ -678,10 +549,24 @@ impl<'a> Search<'a> {
             kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
             reservation_note: None,
             today: today::Today::default(),
+            window: sc.window,
+            on_credit_alternative,
             pick_usage,
             usages: self.usages,
         }
     }
+}
+
+/// The cheapest simulated candidate within the limits that holds only on credit and is
+/// cheaper than the pick (or any, when none holds), when the window must hold sustained.
+fn cheapest_on_credit(candidates: &[Candidate], pick: Option<usize>) -> Option<usize> {
+    let bar = pick.map_or(f64::INFINITY, |i| candidates[i].monthly_usd);
+    candidates
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| Some(*i) != pick && !c.within_limit && !c.screened && c.on_credit.is_some() && c.monthly_usd < bar)
+        .min_by(|a, b| a.1.monthly_usd.total_cmp(&b.1.monthly_usd))
+        .map(|(i, _)| i)
 }
 
 /// The scenario a candidate describes (for `--write`-style exports and tests).

@@ -4,9 +4,10 @@
 use super::{DailyFloor, RecommendOptions, FLOOR_LEAD_S, STEPS};
 use crate::cost::{bill, Bill, BillComponent, BillOptions, Catalog, Usage};
 use crate::engine::{simulate, GiveUp, RunOptions, RunResult};
-use crate::scenario::{Action, ActionSpec, AutoscalingSpec, RateShape, ScalingChange, ScalingTargetSpec, Scenario};
+use crate::scenario::{Action, ActionSpec, AutoscalingSpec, RateShape, ScalingChange, ScalingTargetSpec, Scenario, Window};
 use crate::study::compare::provisioned;
 use crate::study::screen::Demand;
+use crate::study::sustain::OnCredit;
 use crate::time::SimDuration;
 use crate::units::MILLI;
 
@@ -27,6 +28,15 @@ pub(super) struct Eval {
     pub(super) worst: Option<super::why::Worst>,
     /// The setting provisions past the account's quotas: AWS would refuse it.
     pub(super) past_quota: Option<String>,
+    /// The burst credit and GSI absorption it spent on net (none: it holds sustained).
+    pub(super) on_credit: Option<OnCredit>,
+    /// Spending them is allowed: it holds sustained, or the window is an event.
+    pub(super) credit_ok: bool,
+}
+
+/// Whether a setting that spent `on_credit` may hold `sc`'s window.
+fn credit_ok(sc: &Scenario, on_credit: Option<&OnCredit>) -> bool {
+    sc.window == Window::Event || on_credit.is_none()
 }
 
 /// Monthly cost of read and of write capacity in `b`.
@@ -45,8 +55,11 @@ pub(super) fn eval(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog, give_
     let t = r.totals();
     let throttled = r.given_up.map_or(t.throttled_share(), |g| g.least_share);
     let by_dimension = by_dimension(&b);
+    let on_credit = OnCredit::of_run(&r);
     (
         Eval {
+            credit_ok: credit_ok(sc, on_credit.as_ref()),
+            on_credit,
             monthly: b.monthly_rate_usd(),
             throttled,
             failed: t.failed,
@@ -68,6 +81,8 @@ pub(super) fn screened(sc: &Scenario, demand: &Demand, catalog: &Catalog) -> Eva
     let x = crate::study::screen::screen(sc, demand);
     let b = bill(&x.usage, catalog, &BillOptions { extrapolate: false, ..BillOptions::of(&sc.pricing) });
     Eval {
+        credit_ok: credit_ok(sc, x.on_credit.as_ref()),
+        on_credit: x.on_credit,
         monthly: b.monthly_rate_usd(),
         throttled: x.throttled_share,
         failed: 0,

@@ -46,6 +46,10 @@ pub(super) fn why_not(c: &Candidate, pick: Option<&Candidate>, max_throttle: f64
     if let Some(q) = &c.past_quota {
         return format!("refused by a quota: {q}; state a raised quota in [account] to consider it");
     }
+    if let (false, Some(credit)) = (c.within_limit, &c.on_credit) {
+        let how = if c.screened { "by the per-minute screen's estimate, " } else { "" };
+        return format!("holds the window only on credit ({how}the window is sustained): {}", credit.describe());
+    }
     if !c.within_limit {
         let throttled = format!(
             "{}{} of attempts throttled (limit {})",
