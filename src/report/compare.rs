@@ -6,6 +6,8 @@ use super::plot;
 use super::text::align;
 use super::{json, Artifact, Render, ReportError};
 use crate::cost::{CostGroup, HOURS_PER_MONTH};
+use crate::scenario::Window;
+use crate::study::sustain::span;
 use crate::study::{Comparison, ReplicatedComparison};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -23,6 +25,8 @@ struct CsvRow<'a> {
     throttled_attempt_share: f64,
     failed_requests: u64,
     p99_latency_ms: f64,
+    /// No burst credit or GSI absorption spent on net.
+    sustained: bool,
     picked: bool,
     description: &'a str,
 }
@@ -89,6 +93,7 @@ impl Comparison {
                 throttled_attempt_share: (r.throttled_attempt_share * 1e6).round() / 1e6,
                 failed_requests: r.failed_requests,
                 p99_latency_ms: r.p99_latency_ms,
+                sustained: r.sustained,
                 picked: self.picked(&r.mode),
                 description: &r.description,
             })
@@ -117,7 +122,7 @@ impl Render for Comparison {
         if self.extrapolated {
             header.extend(["$/month (est.)".to_string(), "upfront $".into()]);
         }
-        header.extend(["$/M req".to_string(), "throttled".into(), "failed".into(), "p99 ms".into()]);
+        header.extend(["$/M req".to_string(), "throttled".into(), "failed".into(), "p99 ms".into(), "holds".into()]);
         let mut rows = vec![header];
         for r in &self.rows {
             let mark = if self.picked(&r.mode) { " *" } else { "" };
@@ -130,14 +135,30 @@ impl Render for Comparison {
                 format!("{:.3}%", r.throttled_attempt_share * 100.0),
                 r.failed_requests.to_string(),
                 format!("{:.1}", r.p99_latency_ms),
+                r.on_credit.as_ref().map_or_else(|| "sustained".to_string(), |c| format!("on credit, {} more", span(c.lasts_s))),
             ]);
             rows.push(row);
         }
         o.push_str(&align(&rows));
         let _ = writeln!(o);
+        for r in self.rows.iter().filter(|r| r.throttled_attempt_share <= self.max_throttle) {
+            if let Some(c) = &r.on_credit {
+                let then = if self.window == Window::Event {
+                    "the window is an event from a rested table, so it may"
+                } else {
+                    "not a pick for a sustained window ([scenario] window)"
+                };
+                let _ = writeln!(o, "{} holds only on credit: {}; {then}", r.mode, c.describe());
+            }
+        }
         match &self.pick {
             Some(p) => {
-                let _ = writeln!(o, "pick: {p} — the cheapest mode that throttles at most {:.3}% of attempts", self.max_throttle * 100.0);
+                let sustained = if self.window == Window::Sustained { " and holds sustained" } else { "" };
+                let _ = writeln!(
+                    o,
+                    "pick: {p} — the cheapest mode that throttles at most {:.3}% of attempts{sustained}",
+                    self.max_throttle * 100.0
+                );
                 if let Some(r) = self.rows.iter().find(|r| &r.mode == p) {
                     let _ = writeln!(o, "  {}", r.description);
                     for l in r.bill.lines.iter().filter(|l| l.cost_usd != 0.0) {
@@ -160,7 +181,7 @@ impl Render for Comparison {
             None => {
                 let _ = writeln!(
                     o,
-                    "pick: none — every mode throttles more than {:.3}% of attempts (raise --max-throttle or capacity)",
+                    "pick: none — every mode throttles more than {:.3}% of attempts or holds only on credit (raise --max-throttle or capacity)",
                     self.max_throttle * 100.0
                 );
             }

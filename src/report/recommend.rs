@@ -48,6 +48,44 @@ impl Recommendation {
         );
     }
 
+    /// The pick's lines: its figures, against today, the runner-up, and what it (or a cheaper
+    /// candidate) holds on credit.
+    fn pick_lines(&self, o: &mut String, i: usize) {
+        let t = &self.today;
+        let c = &self.candidates[i];
+        let line = setting_line("recommended", &c.description, c.monthly_usd, c.throttled_share, (c.failed_requests, c.failed_share));
+        let _ = writeln!(o, "{line}{}", quota_note(c.failed_by_retry_quota));
+        let delta = t.monthly_usd - c.monthly_usd;
+        if t.monthly_usd > 0.0 {
+            let _ = writeln!(
+                o,
+                "against today: {} ${:.2} a month ({:+.1} %){}",
+                if delta >= 0.0 { "saves" } else { "costs" },
+                delta.abs(),
+                (c.monthly_usd / t.monthly_usd - 1.0) * 100.0,
+                if t.holds { "" } else { ", and holds where today's setting does not" }
+            );
+        }
+        let runner_up = self
+            .best_by_mode
+            .iter()
+            .filter(|(m, j)| *j != i && *m != c.settings.mode())
+            .min_by(|a, b| self.candidates[a.1].monthly_usd.total_cmp(&self.candidates[b.1].monthly_usd));
+        if let Some((m, j)) = runner_up {
+            let r = &self.candidates[*j];
+            let _ =
+                writeln!(o, "runner-up: {m} at ${:.2} a month ({:+.1} %)", r.monthly_usd, (r.monthly_usd / c.monthly_usd - 1.0) * 100.0);
+        }
+        if let Some(credit) = &c.on_credit {
+            let _ = writeln!(
+                o,
+                "the pick holds on credit: {}; the window is an event from a rested table ([scenario] window = \"event\"), so it may",
+                credit.describe()
+            );
+        }
+        self.credit_alternative(o, Some(c));
+    }
+
     fn csv(&self) -> Vec<u8> {
         let mut w = csv::Writer::from_writer(Vec::new());
         for (i, c) in self.candidates.iter().enumerate() {
@@ -184,47 +222,8 @@ impl Render for Recommendation {
         let _ = writeln!(o);
         self.failed_alone(&mut o);
         self.today_line(&mut o);
-        let t = &self.today;
         match self.pick {
-            Some(i) => {
-                let c = &self.candidates[i];
-                let line =
-                    setting_line("recommended", &c.description, c.monthly_usd, c.throttled_share, (c.failed_requests, c.failed_share));
-                let _ = writeln!(o, "{line}{}", quota_note(c.failed_by_retry_quota));
-                let delta = t.monthly_usd - c.monthly_usd;
-                if t.monthly_usd > 0.0 {
-                    let _ = writeln!(
-                        o,
-                        "against today: {} ${:.2} a month ({:+.1} %){}",
-                        if delta >= 0.0 { "saves" } else { "costs" },
-                        delta.abs(),
-                        (c.monthly_usd / t.monthly_usd - 1.0) * 100.0,
-                        if t.holds { "" } else { ", and holds where today's setting does not" }
-                    );
-                }
-                let runner_up = self
-                    .best_by_mode
-                    .iter()
-                    .filter(|(m, j)| *j != i && *m != c.settings.mode())
-                    .min_by(|a, b| self.candidates[a.1].monthly_usd.total_cmp(&self.candidates[b.1].monthly_usd));
-                if let Some((m, j)) = runner_up {
-                    let r = &self.candidates[*j];
-                    let _ = writeln!(
-                        o,
-                        "runner-up: {m} at ${:.2} a month ({:+.1} %)",
-                        r.monthly_usd,
-                        (r.monthly_usd / c.monthly_usd - 1.0) * 100.0
-                    );
-                }
-                if let Some(credit) = &c.on_credit {
-                    let _ = writeln!(
-                        o,
-                        "the pick holds on credit: {}; the window is an event from a rested table ([scenario] window = \"event\"), so it may",
-                        credit.describe()
-                    );
-                }
-                self.credit_alternative(&mut o, Some(c));
-            }
+            Some(i) => self.pick_lines(&mut o, i),
             None => {
                 // Nothing holds: each mode's least-throttled candidate, and what put it over.
                 for mode in Mode::ALL {

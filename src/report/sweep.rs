@@ -5,6 +5,7 @@ use super::plot;
 use super::verdict::DEFAULT_MAX_THROTTLE;
 use super::{json, Artifact, Render, ReportError};
 use crate::format::percent;
+use crate::scenario::Window;
 use crate::stats::Stat;
 use crate::study::{CostBasis, ShardsOutput, SweepOutput};
 use serde::Serialize;
@@ -47,7 +48,8 @@ impl SweepOutput {
     }
 
     /// The point to mark: with one swept key, the cheapest point whose mean throttled share is
-    /// within `limit` (its first value).
+    /// within `limit` (its first value) and, in a sustained window, that spent no burst credit
+    /// or GSI absorption on net in any replication.
     #[must_use]
     pub fn cheapest_within(&self, limit: f64) -> Option<&crate::study::PointOut> {
         if self.sets.len() != 1 {
@@ -56,6 +58,7 @@ impl SweepOutput {
         self.points
             .iter()
             .filter(|p| p.stats.throttled_share.mean <= limit)
+            .filter(|p| self.window == Window::Event || p.stats.spent_credit_share == 0.0)
             .min_by(|a, b| a.stats.monthly_usd.mean.total_cmp(&b.stats.monthly_usd.mean).then(a.index.cmp(&b.index)))
     }
 
@@ -81,7 +84,7 @@ impl SweepOutput {
     /// statistic, and metric — `point`, a column per swept key with its value, `replication`
     /// (empty on statistics), `stat` (`run`, `mean`, `sd`, `ci95_low`, `ci95_high`, `p50`, `p95`,
     /// `p99`), `metric` (`throttled_share`, `failed_share`, `failed`, `monthly_usd`,
-    /// `window_usd`, `p99_latency_ms`) and `value`.
+    /// `window_usd`, `p99_latency_ms`, `spent_credit`: 1 when the run ended with less burst credit or more GSI debt than it began with) and `value`.
     #[must_use]
     pub fn csv(&self) -> Vec<u8> {
         let keys = self.keys();
@@ -98,6 +101,7 @@ impl SweepOutput {
                 ("monthly_usd", h.monthly_usd),
                 ("window_usd", h.window_usd),
                 ("p99_latency_ms", h.p99_latency_ms),
+                ("spent_credit", f64::from(u8::from(h.spent_credit))),
             ]
         };
         for p in &self.points {
@@ -140,7 +144,7 @@ impl SweepOutput {
         for m in ["throttled_share", "failed_share", "monthly_usd", "window_usd", "p99_latency_ms"] {
             header.extend(["mean", "ci95_low", "ci95_high"].map(|s| format!("{m}_{s}")));
         }
-        header.extend(["throttled_share_p95".to_string(), "replications".to_string()]);
+        header.extend(["throttled_share_p95".to_string(), "replications".to_string(), "spent_credit_share".to_string()]);
         w.write_record(&header).expect("CSV into memory");
         for p in &self.points {
             let s = &p.stats;
@@ -149,7 +153,7 @@ impl SweepOutput {
             for x in [&s.throttled_share, &s.failed_share, &s.monthly_usd, &s.window_usd, &s.p99_latency_ms] {
                 r.extend([x.mean, x.ci95_low, x.ci95_high].map(|v| v.to_string()));
             }
-            r.extend([s.throttled_share.p95.to_string(), p.runs.len().to_string()]);
+            r.extend([s.throttled_share.p95.to_string(), p.runs.len().to_string(), s.spent_credit_share.to_string()]);
             w.write_record(&r).expect("CSV into memory");
         }
         w.into_inner().expect("CSV into memory")
@@ -196,6 +200,14 @@ impl Render for SweepOutput {
                 s.cost().1.suffix(),
                 s.p99_latency_ms.mean
             );
+            if s.spent_credit_share > 0.0 {
+                let _ = writeln!(
+                    o,
+                    "  {:<40} spent credit: {:.0} % of replications ended with less burst credit or more GSI debt than they began with",
+                    "",
+                    s.spent_credit_share * 100.0
+                );
+            }
         }
         o
     }
@@ -290,6 +302,7 @@ impl ShardsOutput {
             read_units_per_s: f64,
             monthly_usd: f64,
             window_usd: f64,
+            spent_credit_share: f64,
             recommended: bool,
         }
         let mut w = csv::Writer::from_writer(Vec::new());
@@ -304,6 +317,7 @@ impl ShardsOutput {
                 read_units_per_s: r.read_units_per_s,
                 monthly_usd: r.monthly_usd,
                 window_usd: r.window_usd,
+                spent_credit_share: r.spent_credit_share,
                 recommended: self.recommended == Some(r.count),
             })
             .expect("CSV into memory");
@@ -332,7 +346,13 @@ impl Render for ShardsOutput {
             CostBasis::of(self.extrapolated).column()
         );
         for r in &self.rows {
-            let mark = if self.recommended == Some(r.count) { " *" } else { "" };
+            let mark = if self.recommended == Some(r.count) {
+                " *"
+            } else if r.spent_credit_share > 0.0 {
+                " (credit)"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 o,
                 "{:>7}  {:>11.3}%  {:>11.3}%  {:>11.3}%  {:>9}  {:>12.1}  {:>10.2}{mark}",
@@ -363,6 +383,19 @@ impl Render for ShardsOutput {
                     self.percentile
                 );
             }
+        }
+        let credit: Vec<String> = self.rows.iter().filter(|r| r.spent_credit_share > 0.0).map(|r| r.count.to_string()).collect();
+        if !credit.is_empty() {
+            let then = if self.window == Window::Event {
+                "the window is an event from a rested table, so they may"
+            } else {
+                "the same load past the window throttles, so none of them is recommended ([scenario] window = \"event\" if the window is a one-off)"
+            };
+            let _ = writeln!(
+                o,
+                "(credit): {} shards end the window with less burst credit or more GSI debt than they began with (in some replication); {then}",
+                credit.join(", ")
+            );
         }
         o
     }

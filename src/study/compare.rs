@@ -15,10 +15,11 @@
 //! * the cheapest of these again with the other table class (Standard ↔ Standard-IA).
 
 use super::runner::par_indexed;
+use super::sustain::OnCredit;
 use crate::cost::{bill, Bill, BillOptions, Catalog, Reservation, Usage, RESERVED_BLOCK};
 use crate::engine::{simulate, RunOptions, RunResult};
 use crate::limits::{ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE};
-use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, ScalingTargetSpec, Scenario, TableClass};
+use crate::scenario::{Action, AutoscalingSpec, CapacitySpec, ScalingTargetSpec, Scenario, TableClass, Window};
 use crate::stats::{quantile_sorted, Stat};
 use crate::time::SimDuration;
 use crate::units::MILLI;
@@ -124,6 +125,12 @@ pub struct ModeRow {
     pub failed_requests: u64,
     /// p99 latency of served requests, ms.
     pub p99_latency_ms: f64,
+    /// It ends the window with no less burst credit and no more GSI debt than it began with.
+    pub sustained: bool,
+    /// What it spent of them on net, and how long the same load would last past the window
+    /// (none when sustained).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_credit: Option<OnCredit>,
     /// The bill.
     #[serde(skip)]
     pub bill: Bill,
@@ -145,6 +152,9 @@ pub struct Comparison {
     pub extrapolated: bool,
     /// Largest throttled share allowed for the pick.
     pub max_throttle: f64,
+    /// What the window stands for: with `sustained`, the pick must hold it without spending
+    /// burst credit or GSI absorption.
+    pub window: Window,
     /// One row per mode.
     pub rows: Vec<ModeRow>,
     /// The cheapest mode within the throttle limit, if any.
@@ -266,7 +276,10 @@ fn percentile(xs: &[f64], p: f64) -> f64 {
 
 fn row(mode: CompareMode, description: String, r: &RunResult, b: Bill) -> ModeRow {
     let t = r.totals();
+    let on_credit = OnCredit::of_run(r);
     ModeRow {
+        sustained: on_credit.is_none(),
+        on_credit,
         mode,
         description,
         monthly_usd: b.monthly_usd,
@@ -378,7 +391,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
 
     let pick = rows
         .iter()
-        .filter(|r| r.mode.configurable() && r.throttled_attempt_share <= o.max_throttle)
+        .filter(|r| r.mode.configurable() && r.throttled_attempt_share <= o.max_throttle && (r.sustained || sc.window == Window::Event))
         .min_by(|a, b| a.window_usd.total_cmp(&b.window_usd))
         .map(|r| r.mode.clone());
     let mut unverified: Vec<String> = rows.iter().flat_map(|r| r.bill.unverified_items.iter().map(|i| i.name().to_string())).collect();
@@ -390,6 +403,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
         duration_s,
         extrapolated: sc.pricing.extrapolate,
         max_throttle: o.max_throttle,
+        window: sc.window,
         bills: rows.iter().map(|r| (r.mode.clone(), r.bill.clone())).collect(),
         rows,
         pick,
@@ -421,6 +435,9 @@ pub struct ModeStats {
     pub failed_requests: Stat,
     /// p99 latency, ms.
     pub p99_latency_ms: Stat,
+    /// The share of replications that held sustained (no burst credit or GSI absorption spent
+    /// on net).
+    pub sustained_share: f64,
 }
 
 /// Replicated comparisons: statistics per mode and a pick on the means.
@@ -431,7 +448,8 @@ pub struct ReplicatedComparison {
     pub replications: usize,
     /// Per mode, in the order of the first comparison.
     pub modes: Vec<ModeStats>,
-    /// Cheapest mean cost among modes whose mean throttled share is within the limit.
+    /// Cheapest mean cost among modes whose mean throttled share is within the limit (and, in
+    /// a sustained window, that held sustained in every replication).
     pub pick: Option<CompareMode>,
 }
 
@@ -456,12 +474,22 @@ impl ReplicatedComparison {
                     throttled_attempt_share: bounded(|r| r.throttled_attempt_share, 1.0),
                     failed_requests: col(|r| r.failed_requests as f64),
                     p99_latency_ms: col(|r| r.p99_latency_ms),
+                    sustained_share: cs
+                        .iter()
+                        .filter_map(|c| c.rows.iter().find(|r| r.mode == r0.mode))
+                        .map(|r| f64::from(u8::from(r.sustained)))
+                        .sum::<f64>()
+                        / cs.len() as f64,
                 }
             })
             .collect();
         let pick = modes
             .iter()
-            .filter(|m| m.mode.configurable() && m.throttled_attempt_share.mean <= first.max_throttle)
+            .filter(|m| {
+                m.mode.configurable()
+                    && m.throttled_attempt_share.mean <= first.max_throttle
+                    && (m.sustained_share >= 1.0 || first.window == Window::Event)
+            })
             .min_by(|a, b| a.window_usd.mean.total_cmp(&b.window_usd.mean))
             .map(|m| m.mode.clone());
         Self { replications: cs.len(), modes, pick }

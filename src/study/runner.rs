@@ -2,6 +2,7 @@
 //! reduced serially, so results do not depend on the thread count. The only module that
 //! touches rayon; it never prints (progress goes to a [`Progress`]).
 
+use super::sustain::OnCredit;
 use crate::cost::{bill_of, Catalog};
 use crate::engine::{simulate, Progress, RunOptions, RunResult};
 use crate::scenario::Scenario;
@@ -36,6 +37,10 @@ pub struct Headline {
     pub read_units_per_s: f64,
     /// Read requests sent (attempts of read patterns).
     pub read_attempts: u64,
+    /// The run ended with less burst credit or more GSI debt than it began with: whatever
+    /// held, held partly on them (see [`super::sustain`]).
+    #[serde(default)]
+    pub spent_credit: bool,
 }
 
 impl Headline {
@@ -57,6 +62,7 @@ impl Headline {
             p99_latency_ms: r.latency.quantile(0.99) as f64 / 1_000.0,
             read_units_per_s: read_units as f64 / 1_000.0 / r.duration_s.max(1) as f64,
             read_attempts,
+            spent_credit: OnCredit::of_run(r).is_some(),
         }
     }
 }
@@ -80,6 +86,10 @@ pub struct HeadlineStats {
     pub extrapolated: bool,
     /// p99 latency, ms.
     pub p99_latency_ms: Stat,
+    /// The share of replications that ended with less burst credit or more GSI debt than they
+    /// began with (0: every one held its load sustained).
+    #[serde(default)]
+    pub spent_credit_share: f64,
 }
 
 /// What a study's cost figure covers: the window simulated or, when the scenario says its
@@ -155,6 +165,7 @@ impl HeadlineStats {
             window_usd: col(|h| h.window_usd),
             extrapolated: hs.first().is_some_and(|h| h.extrapolated),
             p99_latency_ms: col(|h| h.p99_latency_ms),
+            spent_credit_share: hs.iter().filter(|h| h.spent_credit).count() as f64 / hs.len().max(1) as f64,
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::sweep::{prepare, run, SweepError};
 use crate::cost::Catalog;
 use crate::engine::RunOptions;
-use crate::scenario::{LoadOptions, Op, Scenario};
+use crate::scenario::{LoadOptions, Op, Scenario, Window};
 use crate::stats::Stat;
 use serde::Serialize;
 use std::path::Path;
@@ -29,6 +29,9 @@ pub struct ShardRow {
     /// The scenario extrapolates its window to a month.
     #[serde(skip)]
     pub extrapolated: bool,
+    /// The share of replications that ended with less burst credit or more GSI debt than they
+    /// began with: in a sustained window, a count held only so is not recommended.
+    pub spent_credit_share: f64,
 }
 
 impl ShardRow {
@@ -61,8 +64,11 @@ pub struct ShardsOutput {
     pub max_throttle: f64,
     /// One row per shard count.
     pub rows: Vec<ShardRow>,
-    /// Smallest count whose throttled share at the percentile is within the limit.
+    /// Smallest count whose throttled share at the percentile is within the limit (and, in a
+    /// sustained window, that held it without spending burst credit or GSI absorption).
     pub recommended: Option<u64>,
+    /// What the window stands for (`[scenario] window`).
+    pub window: Window,
     /// Costs are a month extrapolated from the window (`[pricing] extrapolate = "repeat"`);
     /// otherwise the window's own.
     pub extrapolated: bool,
@@ -74,10 +80,13 @@ pub fn shard_counts(max: u64) -> Vec<u64> {
     std::iter::successors(Some(1u64), |&c| (c * 2 <= max).then_some(c * 2)).collect()
 }
 
-/// Recommends the smallest count whose throttled share at `percentile` is at most `max_throttle`.
+/// Recommends the smallest count whose throttled share at `percentile` is at most `max_throttle`
+/// and, in a sustained `window`, that spent no burst credit or GSI absorption on net in any
+/// replication.
 #[must_use]
-pub fn recommend(rows: &[ShardRow], percentile: f64, max_throttle: f64) -> Option<u64> {
+pub fn recommend(rows: &[ShardRow], percentile: f64, max_throttle: f64, window: Window) -> Option<u64> {
     rows.iter()
+        .filter(|r| window == Window::Event || r.spent_credit_share == 0.0)
         .find(|r| {
             let hs: Vec<f64> = vec![r.throttled_share.p50, r.throttled_share.p95, r.throttled_share.p99];
             let v = if percentile <= 50.0 {
@@ -149,9 +158,10 @@ pub fn explore(
             monthly_usd: p.stats.monthly_usd.mean,
             window_usd: p.stats.window_usd.mean,
             extrapolated: p.stats.extrapolated,
+            spent_credit_share: p.stats.spent_credit_share,
         })
         .collect();
-    let recommended = recommend(&rows, o.percentile, o.max_throttle);
+    let recommended = recommend(&rows, o.percentile, o.max_throttle, sc.window);
     Ok(ShardsOutput {
         scenario: sc.name.clone(),
         key: o.key.clone(),
@@ -162,6 +172,7 @@ pub fn explore(
         extrapolated: rows.first().is_some_and(|r| r.extrapolated),
         rows,
         recommended,
+        window: sc.window,
     })
 }
 

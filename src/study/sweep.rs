@@ -8,7 +8,7 @@
 use super::runner::{run_jobs, Headline, HeadlineStats};
 use crate::cost::Catalog;
 use crate::engine::RunOptions;
-use crate::scenario::{parse_str_with, LoadOptions, Scenario};
+use crate::scenario::{parse_str_with, LoadOptions, Scenario, Window};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use toml::Value;
@@ -193,6 +193,10 @@ pub struct SweepOutput {
     pub scenario_hash: String,
     /// `I/N` when this is one share of a sharded sweep.
     pub shard: Option<String>,
+    /// What the window stands for (`[scenario] window`): in a sustained one, a point that
+    /// spent burst credit or GSI absorption on net is not the chart's pick.
+    #[serde(default)]
+    pub window: Window,
     /// The points run, by index.
     pub points: Vec<PointOut>,
 }
@@ -331,6 +335,7 @@ pub fn run(
         fidelity: base.fidelity.or(first.map(|s| s.fidelity)).map_or_else(String::new, |f| f.to_string()),
         scenario_hash: sweep.scenario_hash.clone(),
         shard: shard.map(|(i, n)| format!("{i}/{n}")),
+        window: first.map_or(Window::Sustained, |s| s.window),
         points,
     }
 }

@@ -8,6 +8,7 @@ mod calibration; // --calibrate of the GSIs (coverage, absorption bound), hidden
 mod check; // ddbsim check: findings worked by hand, phases, exit codes, JUnit
 mod cli; // the binary as a user runs it: exit codes, files, messages
 mod cost; // bills and compare picks against hand-worked dollars
+mod credit; // credit is not capacity: sustained picks, credit-only candidates, the verdict that says what a run held on
 mod defaults; // no silent wrong answers: index writes by default, a bill rebuilt from a bill, a diff that simulates its change
 mod determinism; // same seed, same bytes
 mod diff; // ddbsim diff: two designs' deltas worked by hand, the pull-request comment, the cost guardrail

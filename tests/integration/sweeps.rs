@@ -46,8 +46,9 @@ fn sweep_is_byte_identical_whatever_the_thread_count() {
     assert_eq!(read(&d.path().join("one")), read(&d.path().join("two")));
     let (csv, _, summary) = read(&d.path().join("one"));
     let csv = String::from_utf8(csv).unwrap();
-    // Long form: 6 points x (3 replications + 7 statistics) x 6 metrics + header.
-    assert_eq!(csv.lines().count(), 1 + 6 * 10 * 6);
+    // Long form: 6 points x (3 replications x 7 metrics — the six figures and `spent_credit`
+    // — + 7 statistics x the six figures) + header.
+    assert_eq!(csv.lines().count(), 1 + 6 * (3 * 7 + 7 * 6));
     assert_eq!(csv.lines().next().unwrap(), "point,keys.device.shards.count,keys.device.shards.by,replication,stat,metric,value");
     // Each point's mean is the mean of its three runs, read back from the tidy rows.
     let rows: Vec<Vec<String>> = csv.lines().skip(1).map(|l| l.split(',').map(String::from).collect()).collect();

@@ -217,8 +217,8 @@ pub struct RawMeta {
     pub recorded_throttle_events: Option<u64>,
     /// What the window is: "sustained" (the load goes on: a setting must hold it without
     /// ending with less burst credit or more GSI debt than it began with) or "event" (a
-    /// launch, a sale, a migration from a rested table: a setting may spend them); default
-    /// "sustained".
+    /// launch, a sale, a migration from a rested table: a setting may spend them);
+    /// default "sustained".
     pub window: Option<RawWindow>,
 }
 

@@ -8,7 +8,8 @@ use super::{numbers, steady_scenario, throttled_share, units, Context, Evidence,
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
 use crate::model::{Dim, Reason};
-use crate::scenario::{CapacitySpec, GsiBackpressure, ResourceId};
+use crate::scenario::{CapacitySpec, GsiBackpressure, ResourceId, Window};
+use crate::study::sustain::OnCredit;
 
 /// A provisioned GSI with less write capacity than its base-table writes need.
 pub(super) struct GsiBackPressure;
@@ -27,7 +28,7 @@ impl Rule for GsiBackPressure {
     }
 
     fn resimulates(&self) -> Option<&'static str> {
-        Some("the steady hour with the index's write capacity at the peak's index units, then 25 % more each try (four tries)")
+        Some("the steady hour with the index's write capacity at the peak's index units, then 25 % more each try (four tries), the first that holds the hour within the limit and, in a sustained window, without spending the index's burst credit or absorption")
     }
 
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
@@ -79,8 +80,10 @@ fn gsi_back_pressure(runs: &Runs<'_>) -> Vec<Finding> {
                     t.max = t.max.max(w);
                 }
             }
-            let after = throttled_share(&runs.simulate(&s, false));
-            if after <= sc.check.max_throttle {
+            let r = runs.simulate(&s, false);
+            let after = throttled_share(&r);
+            // A sustained window's fix holds without spending the index's credit or absorption.
+            if after <= sc.check.max_throttle && (sc.window == Window::Event || OnCredit::of_run(&r).is_none()) {
                 found = Some((w, after));
                 break;
             }

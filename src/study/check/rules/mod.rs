@@ -39,7 +39,8 @@ use super::{burst_scenario, steady_scenario, window, Phase, Runs};
 use crate::engine::RunResult;
 use crate::format::{grouped, percent};
 use crate::model::Dim;
-use crate::scenario::{AutoscalingSpec, CapacitySpec, KeyFact, ResourceId, Scenario};
+use crate::scenario::{AutoscalingSpec, CapacitySpec, KeyFact, ResourceId, Scenario, Window};
+use crate::study::sustain::OnCredit;
 use crate::units::MILLI;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -277,7 +278,10 @@ fn units(x: f64) -> String {
 fn judged_effect(sc: &Scenario, what: String, after: f64, rerun: &RunResult, from: usize) -> String {
     let limit = sc.check.max_throttle;
     if after <= limit {
-        return what;
+        return match OnCredit::of_run(rerun) {
+            Some(c) if sc.window == Window::Sustained => format!("{what}, but only on credit: {}", c.describe()),
+            _ => what,
+        };
     }
     format!("not enough: {what}, above the {} limit; {}", percent(limit), remains(rerun, from))
 }
