@@ -150,7 +150,12 @@ impl Recommendation {
             })
             .unwrap_or_default();
         let line = setting_line("today", &t.description, t.monthly_usd, t.throttled_share, (t.failed_requests, t.failed_share));
-        let _ = writeln!(o, "{line}{recorded}{}", if t.holds { "" } else { ": does not hold" });
+        let verdict = match (&t.on_credit, t.holds) {
+            (_, true) => String::new(),
+            (Some(c), false) => format!(": holds the window only on credit ({})", c.describe()),
+            (None, false) => ": does not hold".to_string(),
+        };
+        let _ = writeln!(o, "{line}{recorded}{verdict}");
     }
 
     /// A line for the simulated candidates that throttled within the limit but failed too many

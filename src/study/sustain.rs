@@ -171,3 +171,62 @@ fn spent_by(name: &str, x: &[Reserve; 2], secs: u64) -> Vec<Spent> {
 pub fn milli(units: f64) -> u64 {
     (units.max(0.0) * MILLI as f64).round() as u64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::reserve::{CreditLevel, IndexLevel};
+
+    fn credit(banked: u64, cap: u64) -> CreditLevel {
+        CreditLevel { banked, cap, on_spending: if banked < cap { banked } else { 0 } }
+    }
+
+    fn writes(start: CreditLevel, end: CreditLevel) -> [Reserve; 2] {
+        [Reserve { credit: [CreditLevel::default(), start], index: None }, Reserve { credit: [CreditLevel::default(), end], index: None }]
+    }
+
+    /// 344 WCU (103,200 units of credit) under 500 writes/s for 600 s: 93,600 units spent
+    /// (90.7 %), 9,600 left at 156 a second: 61.5 s.
+    #[test]
+    fn a_window_that_spends_credit_holds_on_it() {
+        let x = writes(credit(103_200_000, 103_200_000), credit(9_600_000, 103_200_000));
+        let c = OnCredit::of_reserves(&[("Products", x)], 600).expect("spent");
+        assert_eq!(c.spent.len(), 1);
+        assert_eq!(c.spent[0].reserve, ReserveKind::WriteCredit);
+        assert!((c.spent[0].share - 93_600.0 / 103_200.0).abs() < 1e-12);
+        assert!((c.lasts_s - 9_600.0 / 156.0).abs() < 1e-9, "{}", c.lasts_s);
+        assert_eq!(c.describe(), "Products' write burst credit 91 % spent; at this rate it throttles 62 s after the window (an estimate)");
+    }
+
+    /// Not spent: a credit at its cap after a scale-in halved it; one 200 units short of 30,000
+    /// (within 1 %: 300); one that began empty.
+    #[test]
+    fn a_full_credit_a_little_noise_and_an_empty_start_are_sustained() {
+        let scaled_in = writes(credit(30_000_000, 30_000_000), credit(15_000_000, 15_000_000));
+        let noise = writes(credit(30_000_000, 30_000_000), credit(29_800_000, 30_000_000));
+        let empty = writes(credit(0, 30_000_000), credit(100_000, 30_000_000));
+        for (what, x) in [("scaled in", scaled_in), ("noise", noise), ("empty start", empty)] {
+            assert_eq!(OnCredit::of_reserves(&[("T", x)], 600), None, "{what}");
+        }
+        // 301 units short is past the slack.
+        let past = writes(credit(30_000_000, 30_000_000), credit(29_699_000, 30_000_000));
+        assert!(OnCredit::of_reserves(&[("T", past)], 600).is_some());
+    }
+
+    /// An absorbing GSI that used all its credit (103,200 units) and owes 30,000 of its
+    /// 60,000-unit bound after 600 s: the debt grew 50 a second, 600 s of room left; its credit,
+    /// spent at 172 a second with the room after it, lasts 30,000 / 172 = 174 s: the first.
+    #[test]
+    fn an_index_debt_that_grows_is_spent_too() {
+        let index = |level| Some(IndexLevel { level, bound: 60_000_000, absorbing: true });
+        let x = [
+            Reserve { credit: [CreditLevel::default(), credit(103_200_000, 103_200_000)], index: index(0) },
+            Reserve { credit: [CreditLevel::default(), credit(0, 103_200_000)], index: index(30_000_000) },
+        ];
+        let c = OnCredit::of_reserves(&[("ByCategory", x)], 600).expect("spent");
+        assert_eq!(c.spent.iter().map(|s| s.reserve).collect::<Vec<_>>(), vec![ReserveKind::WriteCredit, ReserveKind::IndexAbsorption]);
+        assert!((c.spent[1].share - 0.5).abs() < 1e-12);
+        assert!((c.spent[1].lasts_s - 600.0).abs() < 1e-9);
+        assert!((c.lasts_s - 30_000.0 / 172.0).abs() < 1e-9, "{}", c.lasts_s);
+    }
+}

@@ -6,6 +6,7 @@ use super::RecommendOptions;
 use crate::cost::Catalog;
 use crate::model::Dim;
 use crate::scenario::Scenario;
+use crate::study::sustain::OnCredit;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -29,8 +30,12 @@ pub struct Today {
     pub failed_requests: u64,
     /// Failed requests over requests.
     pub failed_share: f64,
-    /// Within both limits.
+    /// Within both limits (and, in a sustained window, without spending burst credit or GSI
+    /// absorption on net).
     pub holds: bool,
+    /// Within both limits only on the burst credit and GSI absorption it spent (none otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_credit: Option<OnCredit>,
 }
 
 /// Simulates `sc` as it is (its capacity, auto scaling and actions) with the search's options,
@@ -49,6 +54,7 @@ pub(super) fn today(sc: &Scenario, o: &RecommendOptions, catalog: &Catalog) -> T
         failed_requests: e.failed,
         failed_share: e.failed_share,
         holds: o.holds(&e),
+        on_credit: if o.within(&e) { e.on_credit } else { None },
     }
 }
 
