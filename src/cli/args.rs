@@ -201,6 +201,9 @@ pub(crate) struct BacktestArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// Replace a `NAME.calibrated.toml` that `--calibrate` did not write, or that was edited.
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 /// `ddbsim diff`.

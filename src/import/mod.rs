@@ -71,14 +71,15 @@ enum Input {
     Cur(cur::Cur),
 }
 
-/// A file's text; gzip (a Cost and Usage Report's delivery) is inflated, to the same cap.
+/// A file's text; gzip (a Cost and Usage Report's delivery) is inflated, every member of it (files
+/// joined with `cat` are several), to the same cap.
 fn read_text(path: &Path) -> Result<String, ImportError> {
     let err = |m: String| ImportError { file: path.to_path_buf(), at: String::new(), message: m };
     let bytes = crate::input::read_capped(path, MAX_INPUT_BYTES, "input file").map_err(|e| err(format!("cannot read: {e}")))?;
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
         use std::io::Read;
         let mut out = Vec::new();
-        flate2::read::GzDecoder::new(&bytes[..])
+        flate2::read::MultiGzDecoder::new(&bytes[..])
             .take(MAX_INPUT_BYTES + 1)
             .read_to_end(&mut out)
             .map_err(|e| err(format!("not valid gzip: {e}")))?;

@@ -12,7 +12,7 @@ pub const MARKDOWN_LIMIT: usize = 60_000;
 /// Text safe inside a Markdown paragraph that starts with a word of ddbsim's: Markdown's
 /// inline punctuation escaped, line breaks and other control or invisible characters made
 /// spaces (a name from a definition can neither start a heading nor add a table column).
-fn markdown_text(s: &str) -> String {
+pub(super) fn markdown_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control() || crate::scenario::validate::is_format_char(c) {
@@ -22,6 +22,34 @@ fn markdown_text(s: &str) -> String {
                 out.push('\\');
             }
             out.push(c);
+        }
+    }
+    out
+}
+
+/// A file name as a Markdown code span on one line: control and invisible characters made
+/// spaces, fenced by more backticks than any run inside it (CommonMark), so no name can end the
+/// span, start a line or add a table column.
+pub(super) fn code_span(s: &str) -> String {
+    let clean: String = s.chars().map(|c| if c.is_control() || crate::scenario::validate::is_format_char(c) { ' ' } else { c }).collect();
+    let longest = clean.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if clean.starts_with('`') || clean.ends_with('`') || longest > 0 { " " } else { "" };
+    format!("{fence}{pad}{clean}{pad}{fence}")
+}
+
+/// Text safe inside an HTML element of the comment (`<summary>`, where Markdown is not
+/// read): `&`, `<`, `>` as entities, line breaks and other control or invisible characters
+/// made spaces.
+pub(super) fn html_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c if c.is_control() || crate::scenario::validate::is_format_char(c) => out.push(' '),
+            c => out.push(c),
         }
     }
     out
@@ -186,8 +214,12 @@ pub fn text(d: &Diff, base: &str, head: &str) -> String {
 /// limit), and how the figures were made; no links.
 #[must_use]
 pub fn markdown(d: &Diff, base: &str, head: &str) -> String {
-    let mut out =
-        format!("### ddbsim diff: `{base}` → `{head}`\n\n**{}**\n\n| | base | head | change |\n|---|---:|---:|---:|\n", headline(d));
+    let mut out = format!(
+        "### ddbsim diff: {} → {}\n\n**{}**\n\n| | base | head | change |\n|---|---:|---:|---:|\n",
+        code_span(base),
+        code_span(head),
+        headline(d)
+    );
     for r in rows(d) {
         let _ = writeln!(out, "| {} | {} | {} | {} |", r[0], r[1], r[2], r[3]);
     }

@@ -3,7 +3,7 @@
 //! design's own table — for a terminal, and as the pull-request comment (cut to fit
 //! GitHub's limit, and saying so).
 
-use super::diff::{aligned, cost_words, guard_words, headline, rows, signed_usd, MARKDOWN_LIMIT};
+use super::diff::{aligned, code_span, cost_words, guard_words, headline, html_text, markdown_text, rows, signed_usd, MARKDOWN_LIMIT};
 use crate::format::{percent, usd_window};
 use crate::study::diff::set::{Change, SetDiff};
 use crate::study::diff::{CostChange, HoldChange};
@@ -100,10 +100,13 @@ pub fn text_set(d: &SetDiff, base: &str, head: &str) -> String {
 #[must_use]
 pub fn markdown_set(d: &SetDiff, base: &str, head: &str) -> String {
     let mut out = format!(
-        "### ddbsim diff: `{base}` → `{head}`\n\n**{}**\n\n| design | change | base | head | cost change | holds |\n|---|---|---:|---:|---:|---|\n",
+        "### ddbsim diff: {} → {}\n\n**{}**\n\n| design | change | base | head | cost change | holds |\n|---|---|---:|---:|---:|---|\n",
+        code_span(base),
+        code_span(head),
         headline_set(d)
     );
-    for r in summary(d) {
+    for mut r in summary(d) {
+        r[0] = markdown_text(&r[0]);
         let _ = writeln!(out, "| {} |", r.join(" | "));
     }
     let footer = format!(
@@ -115,8 +118,11 @@ pub fn markdown_set(d: &SetDiff, base: &str, head: &str) -> String {
     let changed: Vec<_> =
         d.designs.iter().filter_map(|c| if let Change::Changed { name, diff } = c { Some((name, diff)) } else { None }).collect();
     for (i, (name, diff)) in changed.iter().enumerate() {
-        let mut block =
-            format!("\n<details><summary>{name}: {}</summary>\n\n| | base | head | change |\n|---|---:|---:|---:|\n", headline(diff));
+        let mut block = format!(
+            "\n<details><summary>{}: {}</summary>\n\n| | base | head | change |\n|---|---:|---:|---:|\n",
+            html_text(name),
+            headline(diff)
+        );
         for r in rows(diff) {
             let _ = writeln!(block, "| {} | {} | {} | {} |", r[0], r[1], r[2], r[3]);
         }

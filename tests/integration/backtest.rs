@@ -172,7 +172,7 @@ fn the_command_writes_the_calibrated_scenario_and_refuses_a_foreign_window() {
     assert_eq!(rows as u64, minutes);
     assert!(out.join("backtest.svg").is_file() && out.join("backtest.png").is_file() && out.join("backtest.json").is_file());
     let cal = std::fs::read_to_string(dir.path().join("events.calibrated.toml")).unwrap();
-    assert!(cal.starts_with("# CALIBRATED from "), "{cal}");
+    assert!(cal.starts_with("# ddbsim-digest: ") && cal.lines().nth(1).unwrap().starts_with("# CALIBRATED from "), "{cal}");
     let line = cal.lines().find(|l| l.starts_with("popularity = { hot = { keys = 1, share = ")).expect("the fitted popularity");
     let share: f64 = line.trim_start_matches("popularity = { hot = { keys = 1, share = ").trim_end_matches(" } }").parse().unwrap();
     assert!((share / 0.6 - 1.0).abs() <= 0.2, "{line}");

@@ -157,7 +157,7 @@ fn a_region_is_imported_table_by_table() {
     let o = ddbsim(&m, &["import", "aws:*", "--days", "2", "--end", "2026-12-06T13:00:00Z", "--out", dir.path().to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("skipped Ledger: no traffic"), "{err}");
+    assert!(err.contains("skipped Ledger: on-demand, no traffic"), "{err}");
     for t in ["Orders", "Audit"] {
         ddbsim::scenario::load(&dir.path().join(format!("{t}.toml"))).unwrap();
     }

@@ -17,6 +17,7 @@ mod fidelity; // fast within Monte Carlo noise of exact
 mod fuzz_corpus; // the fuzz targets' committed corpora and findings, replayed
 mod global_tables; // replicas: every write in every region, lag, regional bills
 mod hardening; // the adversarial review's findings, each reproduced
+mod hardening_fourth; // the fourth adversarial review: what a live account, a hostile CLI, a bill and a pull request can feed
 mod hardening_third; // the third adversarial review: one guard, one scale_rate meaning, files that cannot be hijacked or lost
 mod house; // the house rules of src/: file and function lengths, no import cycles, layers that point one way
 mod import; // table definitions and CloudWatch history in the formats AWS tools write

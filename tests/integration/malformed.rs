@@ -193,6 +193,14 @@ const CASES: &[(&str, &str, &str, &str, &str, usize)] = &[
     ),
     ("unknown region", "[scenario]", "[pricing]\nregion = \"mars-north-1\"\n\n[scenario]", "pricing.region", "no price catalog", 2),
     (
+        "a reservation of 10^18 WCU (issue 59, item 13: it billed $3.0e14)",
+        "[scenario]",
+        "[pricing]\nreserved = [{ rcu = 0, wcu = 1000000000000000000, term = \"1y\", start = \"2026-01-01\" }]\n\n[scenario]",
+        "pricing.reserved[0].wcu",
+        "ceiling",
+        2,
+    ),
+    (
         "negative price",
         "[scenario]",
         "[pricing]\noverrides = { provisioned_wcu_hour = -1.0 }\n\n[scenario]",

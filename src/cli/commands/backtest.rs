@@ -20,6 +20,10 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
     // Each calibration step is a simulation of the whole window: up to about 35 for the
     // skew (two families), 25 for the absorption bound, 21 for the fleet, and the calibrated
     // run.
+    if a.calibrate {
+        // Before the fit: a file it may not replace is refused at once.
+        ours_to_replace(&calibrated_path(&a.scenario), a.force)?;
+    }
     let work = if a.calibrate { guard::Work::replications(110) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
     guard::check_work(&sc, &opts, work)?;
     let out = a.out.as_ref().map(|d| Output::claim(d)).transpose()?;
@@ -38,7 +42,7 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
         if let Some((_, after)) = calibrated {
             let history = a.metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
             let window = format!("{} minutes from {}", b.minutes, b.start);
-            let text = calibrate::calibrated_text(&sc.source_text, &c, &history, &window);
+            let text = stamped(&calibrate::calibrated_text(&sc.source_text, &c, &history, &window));
             let path = calibrated_path(&a.scenario);
             // The fitted demand's traces first: the scenario that names them comes last.
             for (file, csv) in &c.traces {
@@ -100,7 +104,42 @@ fn calibrated_path(scenario: &Path) -> PathBuf {
     scenario.with_file_name(format!("{stem}.calibrated.toml"))
 }
 
-/// Writes `text` to `path` whole or not at all.
+/// The first line of a calibrated scenario: the digest of what follows, as written.
+const STAMP: &str = "# ddbsim-digest: ";
+
+/// FNV-1a of `text`, as 16 hex digits.
+fn digest(text: &str) -> String {
+    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{h:016x}")
+}
+
+/// `text` with its stamp: a later `--calibrate` replaces the file only while it is unchanged.
+fn stamped(text: &str) -> String {
+    format!("{STAMP}{} (of the lines below, as backtest --calibrate wrote them: an edit keeps it from replacing this file without --force)\n{text}", digest(text))
+}
+
+/// May `--calibrate` replace `path`? When it is absent, or is what an earlier `--calibrate`
+/// wrote, unchanged; a file it did not write, or one edited since, only with `--force`.
+fn ours_to_replace(path: &Path, force: bool) -> Result<(), CliError> {
+    let Ok(old) = std::fs::read_to_string(path) else {
+        return if path.exists() && !force {
+            Err(CliError::Argument(format!("{}: exists and is not a calibration ddbsim wrote: pass --force to replace it", path.display())))
+        } else {
+            Ok(())
+        };
+    };
+    let (first, rest) = old.split_once('\n').unwrap_or((old.as_str(), ""));
+    let ours = first.strip_prefix(STAMP).and_then(|r| r.split(' ').next()).is_some_and(|d| d == digest(rest));
+    if ours || force {
+        return Ok(());
+    }
+    Err(CliError::Argument(format!(
+        "{}: not as backtest --calibrate wrote it (edited by hand, or another file): pass --force to replace it, or move it away first",
+        path.display()
+    )))
+}
+
+/// Writes `text` to `path` whole or not at all, readable by all as every output is (0644).
 fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
     let fail = |e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
     let dir = match path.parent() {
@@ -108,7 +147,11 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
         _ => PathBuf::from("."),
     };
     let mut f = tempfile::Builder::new().prefix(".ddbsim-calibrated-").tempfile_in(&dir).map_err(fail)?;
-    f.write_all(text.as_bytes()).and_then(|()| f.as_file().sync_all()).map_err(fail)?;
+    use std::os::unix::fs::PermissionsExt;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.as_file().set_permissions(std::fs::Permissions::from_mode(0o644)))
+        .and_then(|()| f.as_file().sync_all())
+        .map_err(fail)?;
     f.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }

@@ -149,6 +149,21 @@ impl Aws {
     }
 }
 
+/// A table or index name as AWS allows it (3 to 255 characters of `A-Z a-z 0-9 _ . -`), before
+/// it names a folder, a file or a call; any other is refused, quoted with every character
+/// outside printable ASCII escaped.
+fn aws_name(kind: &str, name: &str) -> Result<(), String> {
+    let ok = (3..=255).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+    if ok {
+        return Ok(());
+    }
+    let shown: String = name.chars().take(80).flat_map(char::escape_default).collect();
+    let more = if name.chars().count() > 80 { "…" } else { "" };
+    Err(format!(
+        "\"{shown}{more}\": not a DynamoDB {kind} name (3 to 255 characters of A-Z, a-z, 0-9, _, . and -): refused before it names a file or a call"
+    ))
+}
+
 /// `aws:NAME` → the table; `aws:*` and `aws:PREFIX*` → the Region's tables that match.
 fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> {
     let mut listed: Option<Vec<String>> = None;
@@ -171,6 +186,9 @@ fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> 
         };
         if names.is_empty() {
             return Err(CliError::Argument(format!("{s}: no table of the Region matches")));
+        }
+        for n in &names {
+            aws_name("table", n).map_err(CliError::Argument)?;
         }
         for n in names {
             if !out.contains(&n) {
@@ -201,6 +219,9 @@ fn fetch(aws: &Aws, table: &str, days: u32, end_unix_s: i64, dir: &Path, notes: 
             message: format!("aws dynamodb describe-table: no table {table} in its output"),
         })?;
     let gsis: Vec<String> = def.gsis.iter().map(|g| g.name.clone()).collect();
+    for g in &gsis {
+        aws_name("index", g).map_err(|message| CallError { failure: Failure::Other, message })?;
+    }
     let resources: Vec<String> =
         std::iter::once(format!("table/{table}")).chain(gsis.iter().map(|g| format!("table/{table}/index/{g}"))).collect();
     let mut ids: Vec<&str> = vec!["--service-namespace", "dynamodb", "--resource-ids"];
@@ -210,16 +231,14 @@ fn fetch(aws: &Aws, table: &str, days: u32, end_unix_s: i64, dir: &Path, notes: 
     for r in &resources {
         let text =
             aws.call("application-autoscaling", "describe-scaling-policies", &["--service-namespace", "dynamodb", "--resource-id", r], t)?;
-        let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-        policies.extend(v["ScalingPolicies"].as_array().cloned().unwrap_or_default());
+        policies.extend(listed(&text, "application-autoscaling describe-scaling-policies", "ScalingPolicies")?);
     }
     let policies = save("scaling-policies.json", &serde_json::json!({ "ScalingPolicies": policies }).to_string())?;
     let mut n = 0;
     for r in &resources {
         let text =
             aws.call("application-autoscaling", "describe-scheduled-actions", &["--service-namespace", "dynamodb", "--resource-id", r], t)?;
-        n +=
-            serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["ScheduledActions"].as_array().map(Vec::len)).unwrap_or(0);
+        n += listed(&text, "application-autoscaling describe-scheduled-actions", "ScheduledActions")?.len();
     }
     if n > 0 {
         notes.push(format!("{table}: {n} scheduled scaling action(s) are not imported: add each as an [[at]] set_autoscaling"));
@@ -231,7 +250,17 @@ fn fetch(aws: &Aws, table: &str, days: u32, end_unix_s: i64, dir: &Path, notes: 
     let file = format!("file://{}", q.display());
     let metrics = aws.call("cloudwatch", "get-metric-data", &["--metric-data-queries", &file, "--start-time", &s, "--end-time", &e], t)?;
     let metrics = save("metrics.json", &metrics)?;
-    Ok(Fetched { defs: vec![describe, targets, policies, backups, ttl], metrics, gsis })
+    let on_demand = def.provisioned.is_none();
+    Ok(Fetched { defs: vec![describe, targets, policies, backups, ttl], metrics, gsis, on_demand })
+}
+
+/// The array `key` of a call's JSON output; output cut short, or without it, is an error
+/// naming the call (never an empty list read as "none").
+fn listed(text: &str, call: &str, key: &str) -> Result<Vec<serde_json::Value>, CallError> {
+    let bad =
+        |why: String| CallError { failure: Failure::Other, message: format!("aws {call}: {why}: run it again, or import from files") };
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(format!("its output is not whole JSON ({e})")))?;
+    v.get(key).and_then(serde_json::Value::as_array).cloned().ok_or_else(|| bad(format!("its output has no {key} list")))
 }
 
 /// One table's files: its definition files, its history, and its GSIs' names.
@@ -239,6 +268,8 @@ struct Fetched {
     defs: Vec<PathBuf>,
     metrics: PathBuf,
     gsis: Vec<String>,
+    /// The table is on-demand: idle, it costs nothing but its storage.
+    on_demand: bool,
 }
 
 /// The options of a live import.
@@ -308,8 +339,10 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
         };
         let fetched = fetch(&aws, name, l.days, end, &dir, &mut notes);
         if let Ok(f) = &fetched {
-            if many && !has_traffic(&f.metrics, &f.gsis) {
-                skipped.push(format!("{name}: no traffic in the {}-day window (nothing to replay)", l.days));
+            // An idle on-demand table has nothing to replay or price; an idle provisioned one
+            // still pays for its capacity, and is imported.
+            if many && f.on_demand && !has_traffic(&f.metrics, &f.gsis).map_err(CliError::Argument)? {
+                skipped.push(format!("{name}: on-demand, no traffic in the {}-day window (nothing to replay)", l.days));
                 bar.inc(1);
                 continue;
             }
@@ -350,13 +383,16 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
 }
 
 /// Does the history hold any of the table's consumed units? (An on-demand table that served
-/// nothing in the window has nothing to replay.)
-fn has_traffic(metrics: &Path, gsis: &[String]) -> bool {
-    crate::import::read_history(&[metrics.to_path_buf()], gsis).is_ok_and(|r| {
+/// nothing in the window has nothing to replay.) Output cut short, or without its
+/// `MetricDataResults`, is an error naming the call, not "no traffic".
+fn has_traffic(metrics: &Path, gsis: &[String]) -> Result<bool, String> {
+    let text = std::fs::read_to_string(metrics).map_err(|e| format!("{}: {e}", metrics.display()))?;
+    listed(&text, "cloudwatch get-metric-data", "MetricDataResults").map_err(|e| e.message)?;
+    Ok(crate::import::read_history(&[metrics.to_path_buf()], gsis).is_ok_and(|r| {
         r.series.iter().any(|s| {
             s.index.is_none() && s.kind == crate::import::RecordedKind::Consumed && s.values.iter().any(|v| v.is_some_and(|x| x > 0.0))
         })
-    })
+    }))
 }
 
 /// A region's tables into folder `out`, one `TABLE.toml` and its traces each, all or none.
@@ -422,5 +458,32 @@ mod tests {
         );
         assert_eq!(classify("Could not connect to the endpoint URL: \"https://dynamodb.us-eats-1.amazonaws.com/\""), Failure::Unreachable);
         assert!(advice("aws dynamodb describe-table", Failure::Expired, None).contains("sso login"));
+    }
+
+    /// AWS's pattern: 3 to 255 of `A-Z a-z 0-9 _ . -`. A listed `../../x/pwn`, a newline, a
+    /// right-to-left override are refused, shown escaped.
+    #[test]
+    fn only_names_aws_allows_are_used() {
+        for ok in ["Orders", "my.table-1_x", &"a".repeat(255)] {
+            assert_eq!(aws_name("table", ok), Ok(()), "{ok}");
+        }
+        for bad in ["ab", &"a".repeat(256), "../../x/pwn", "a/b", "Ord\ners", "Ord\u{202E}ers", ""] {
+            assert!(aws_name("table", bad).is_err(), "{bad:?}");
+        }
+        let e = aws_name("index", "x\n# LGTM\u{202E}").unwrap_err();
+        assert!(e.starts_with("\"x\\n# LGTM\\u{202e}\": not a DynamoDB index name"), "{e}");
+    }
+
+    /// Item 6 of issue 59: a cut `describe-scaling-policies` read as no policy turned a 45 %
+    /// target into the default 70 %; it is an error naming the call.
+    #[test]
+    fn output_cut_short_is_an_error_naming_the_call() {
+        let call = "application-autoscaling describe-scaling-policies";
+        let whole = r#"{"ScalingPolicies": [{"PolicyName": "p", "TargetTrackingScalingPolicyConfiguration": {"TargetValue": 45.0}}]}"#;
+        assert_eq!(listed(whole, call, "ScalingPolicies").map(|v| v.len()).ok(), Some(1));
+        for cut in [&whole[..40], "", "{}"] {
+            let e = listed(cut, call, "ScalingPolicies").err().map(|e| e.message).unwrap_or_default();
+            assert!(e.starts_with("aws application-autoscaling describe-scaling-policies: its output"), "{e}");
+        }
     }
 }

@@ -102,14 +102,24 @@ pub(super) fn wrote(paths: &[PathBuf]) -> String {
     paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// The scenarios (`.toml`) of folder `dir`, sorted by name; an error when it holds none.
+/// The scenarios (`.toml`) of folder `dir`, sorted by name; an error when it holds none. A
+/// folder's tables are its scenarios: `NAME.calibrated.toml`, what `backtest --calibrate`
+/// writes beside `NAME.toml`, is the same table again and is skipped, with a note on stderr.
 pub(super) fn scenario_files(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+    let (calibrations, mut found): (Vec<PathBuf>, Vec<PathBuf>) = std::fs::read_dir(dir)
         .map_err(|e| CliError::Argument(format!("{}: {e}", dir.display())))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-        .collect();
+        .partition(|f| f.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".calibrated.toml")));
+    let mut calibrations = calibrations;
+    calibrations.sort();
+    for c in &calibrations {
+        eprintln!(
+            "note: {} skipped: a calibration `backtest --calibrate` wrote of a table in the folder, not a table of its own (name the file to use it)",
+            c.display()
+        );
+    }
     if found.is_empty() {
         return Err(CliError::Argument(format!("{}: no scenario (.toml) in this folder", dir.display())));
     }

@@ -113,6 +113,17 @@ impl Validator<'_, '_> {
             }
             let correlated = correlated.unwrap_or(gsis[g].correlated);
             let Some(ks) = self.index_key(names, &kp, key, correlated, key_spaces) else { continue };
+            // A multi-attribute key is written whole and in its order: a subset or another
+            // order would be simulated as another key.
+            let attrs = |k: usize| key_spaces[k].name.trim_end_matches(" correlated").to_string();
+            let want = attrs(gsis[g].partition_key);
+            if want.starts_with('(') && attrs(ks) != want {
+                self.err(
+                    &kp,
+                    format!("{name}'s partition key is {want}: an entity writes every attribute of it, in that order, not {}", attrs(ks)),
+                );
+                continue;
+            }
             gsi.push(EntityIndex { gsi: g, key_space: ks, share: share.clamp(f64::MIN_POSITIVE, 1.0) });
         }
         gsi

@@ -64,6 +64,14 @@ impl Validator<'_, '_> {
             for (key, units) in [("rcu", r.rcu), ("wcu", r.wcu)] {
                 if units % BLOCK != 0 {
                     self.err(&at.key(key), format!("reserved capacity is sold in blocks of 100 units, not {units}"));
+                } else if units > crate::limits::MAX_CAPACITY_UNITS {
+                    self.err(
+                        &at.key(key),
+                        format!(
+                            "{units} units reserved: more than ddbsim's ceiling of {} (a billion) a table takes",
+                            crate::limits::MAX_CAPACITY_UNITS
+                        ),
+                    );
                 }
             }
             if r.rcu == 0 && r.wcu == 0 {

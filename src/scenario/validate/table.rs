@@ -112,6 +112,14 @@ impl Validator<'_, '_> {
                 self.err(&at.key("search_bytes"), format!("a search meters at least {MIN_VECTOR_WRITE_BYTES} bytes, not {b}"));
                 MIN_VECTOR_WRITE_BYTES
             }
+            Some(b) if b > MAX_ITEM_BYTES * MAX_VECTOR_TOP_K => {
+                let most = MAX_ITEM_BYTES * MAX_VECTOR_TOP_K;
+                self.err(
+                    &at.key("search_bytes"),
+                    format!("a search returns at most {MAX_VECTOR_TOP_K} items of 400 KB: at most {most} bytes, not {b}"),
+                );
+                most
+            }
             Some(b) => b,
             None => VectorSearches::default_bytes(dimensions, top_k),
         };

@@ -388,7 +388,20 @@ pub fn calibrated_text(source: &str, c: &Calibration, history: &str, window: &st
     if c.edits.is_empty() {
         return source.to_string();
     }
-    let mut head = format!("# CALIBRATED from {history} on {window} by `ddbsim backtest --calibrate`\n");
+    // A path may hold a line break: the comment shows it escaped, never as a TOML line.
+    let safe = |s: &str| -> String {
+        s.chars()
+            .flat_map(|c| {
+                let escape = c.is_control() || crate::scenario::validate::is_format_char(c);
+                if escape {
+                    c.escape_default().collect::<Vec<_>>()
+                } else {
+                    vec![c]
+                }
+            })
+            .collect()
+    };
+    let mut head = format!("# CALIBRATED from {} on {} by `ddbsim backtest --calibrate`\n", safe(history), safe(window));
     for p in &c.parameters {
         head.push_str(&format!(
             "# {} = {} (values from {} to {} fit the history within its tolerances; {})\n",

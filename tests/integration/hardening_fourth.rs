@@ -1,0 +1,171 @@
+//! The fourth adversarial review (issue 59): each finding reproduced, by a test that failed
+//! before its fix.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A stand-in `aws` in `dir` that answers `list-tables` with `listing` and fails every other
+/// call as a missing table does.
+fn fake_aws(dir: &Path, listing: &str) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = format!(
+        "#!/bin/sh\nif [ \"$2\" = list-tables ]; then cat <<'JSON'\n{listing}\nJSON\nexit 0; fi\necho 'An error occurred (ResourceNotFoundException) when calling the DescribeTable operation: Requested resource not found' >&2\nexit 254\n"
+    );
+    let aws = bin.join("aws");
+    std::fs::write(&aws, script).unwrap();
+    std::fs::set_permissions(&aws, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+/// Item 1: a name `list-tables` returns is checked against AWS's pattern before it names a
+/// folder. `../../../pwn`, listed, once made `TMPDIR/../../../pwn`; now the import is refused
+/// with the name escaped, and nothing is created outside the temporary folder.
+#[test]
+fn item_1_a_listed_name_that_is_a_path_names_no_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let tmp = d.path().join("tmp/a/b");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let bin = fake_aws(d.path(), r#"{"TableNames": ["../../../pwn", "Orders"]}"#);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = d.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim"))
+        .args(["import", "aws:*", "--days", "1", "--out", out.to_str().unwrap()])
+        .env("PATH", path)
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("\"../../../pwn\": not a DynamoDB table name"), "{stderr}");
+    assert!(!d.path().join("tmp/pwn").exists(), "a folder outside the temporary one");
+    assert!(!out.exists(), "nothing written to --out");
+}
+
+/// Item 9: a folder's tables are its scenarios. `NAME.calibrated.toml` beside `NAME.toml` was
+/// read as a second table (the pooled reservation doubled); it is skipped and named.
+#[test]
+fn item_9_a_calibration_beside_its_scenario_is_not_a_second_table() {
+    let d = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("scenarios/hot-key.toml").unwrap();
+    std::fs::write(d.path().join("hot-key.toml"), &text).unwrap();
+    std::fs::write(d.path().join("hot-key.calibrated.toml"), &text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim"))
+        .args(["recommend", d.path().to_str().unwrap(), "--budget", "2", "--duration", "1m", "--json"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["tables"].as_u64(), Some(1), "{doc}");
+    assert!(stderr.contains("hot-key.calibrated.toml skipped"), "{stderr}");
+}
+
+/// Item 13: every number the format takes has a ceiling. A vector search of 10^15 bytes was
+/// billed; a search returns at most 100 items of 400 KB, 40,960,000 bytes.
+#[test]
+fn item_13_a_vector_search_meters_at_most_what_it_can_return() {
+    let text = std::fs::read_to_string("scenarios/vector-search.toml").unwrap();
+    let at = |bytes: u64| text.replace("top_k = 10 }", &format!("top_k = 10, search_bytes = {bytes} }}"));
+    let e = ddbsim::scenario::parse_str(&at(1_000_000_000_000_000), Path::new("v.toml")).unwrap_err().to_string();
+    assert!(e.contains("search_bytes") && e.contains("at most 40960000 bytes"), "{e}");
+    assert!(ddbsim::scenario::parse_str(&at(40_960_000), Path::new("v.toml")).is_ok());
+}
+
+/// Item 11: `diff --markdown` escapes every name. A HEAD file named with a newline and
+/// `# LGTM` put a heading in the bot's comment; a `|` added a column; U+202E passed.
+#[test]
+fn item_11_file_names_cannot_shape_the_pull_request_comment() {
+    let d = tempfile::tempdir().unwrap();
+    let name = "x\n# LGTM | y\u{202E}`z.toml";
+    let head = d.path().join(name);
+    let text = std::fs::read_to_string("scenarios/diff/all.toml").unwrap();
+    std::fs::write(&head, text.replacen("[scenario]\n", "[scenario]\nname = \"head\"\n", 1)).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim"))
+        .args(["diff", "scenarios/diff/keys-only.toml", head.to_str().unwrap(), "--markdown", "--duration", "1m"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.code() == Some(0) || o.status.code() == Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!md.lines().any(|l| l.starts_with("# LGTM")), "{md}");
+    assert!(!md.contains('\u{202E}'), "{md}");
+    let heading = md.lines().next().unwrap();
+    assert!(heading.starts_with("### ddbsim diff: `scenarios/diff/keys-only.toml` → `` "), "{heading}");
+    assert!(heading.contains("x # LGTM | y `z.toml ``"), "{heading}");
+}
+
+/// Item 3: `--calibrate` replaced a hand-edited `NAME.calibrated.toml` silently, created it
+/// 0600, and wrote a metrics path's line breaks into it as TOML. It now writes 0644, stamps
+/// what it wrote, refuses a file edited since (before fitting) unless `--force`, and escapes
+/// the path in its comment.
+#[test]
+fn item_3_a_calibration_keeps_what_a_person_wrote() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let sc = d.path().join("events.toml");
+    std::fs::copy("scenarios/backtest/hot-key-guess.toml", &sc).unwrap();
+    let metrics = d.path().join("m\n[table]\nname = \"pwn\"\n.json");
+    std::fs::copy("scenarios/backtest/metrics.json", &metrics).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["backtest", sc.to_str().unwrap(), "--metrics", metrics.to_str().unwrap(), "--calibrate", "-q"];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(&args).output().unwrap()
+    };
+    let o = run(&[]);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", String::from_utf8_lossy(&o.stderr));
+    let cal = d.path().join("events.calibrated.toml");
+    let text = std::fs::read_to_string(&cal).unwrap();
+    assert_eq!(std::fs::metadata(&cal).unwrap().permissions().mode() & 0o777, 0o644);
+    assert!(text.lines().nth(1).unwrap().contains("m\\n[table]\\nname = \"pwn\"\\n.json"), "{text}");
+    assert_ne!(ddbsim::scenario::load(&cal).unwrap().table.name, "pwn");
+    // Edited by hand: refused at once, the file kept.
+    let edited = format!("{text}# my note\n");
+    std::fs::write(&cal, &edited).unwrap();
+    let o = run(&[]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("events.calibrated.toml: not as backtest --calibrate wrote it") && e.contains("--force"), "{e}");
+    assert_eq!(std::fs::read_to_string(&cal).unwrap(), edited);
+    // --force replaces it (and a later run would, the file unchanged since).
+    assert!(matches!(run(&["--force"]).status.code(), Some(0 | 3)));
+    assert_eq!(std::fs::read_to_string(&cal).unwrap(), text);
+}
+
+/// Item 7: a gzip file of several members (files joined with `cat`, valid and common) was read
+/// to its first member only. The hourly Cost and Usage Report split in two members imports as
+/// the whole file does.
+#[test]
+fn item_7_every_member_of_a_gzip_file_is_read() {
+    use ddbsim::import::import;
+    let d = tempfile::tempdir().unwrap();
+    let whole = Path::new("tests/fixtures/import/cur-hourly.csv");
+    let text = std::fs::read_to_string(whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let half = lines.len() / 2;
+    let member = |part: &[&str]| {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut enc, format!("{}\n", part.join("\n")).as_bytes()).unwrap();
+        enc.finish().unwrap()
+    };
+    let gz = d.path().join("cur.csv.gz");
+    std::fs::write(&gz, [member(&lines[..half]), member(&lines[half..])].concat()).unwrap();
+    let a = import(&[], &[whole.to_path_buf()], Some("Orders"), "orders").unwrap();
+    let b = import(&[], &[gz], Some("Orders"), "orders").unwrap();
+    assert_eq!(a.traces, b.traces);
+}
+
+/// Item 14: an entity gave a subset or a reordering of a multi-attribute index key and was
+/// simulated as another key; it is refused, naming the index's attributes.
+#[test]
+fn item_14_an_entity_writes_a_multi_attribute_key_whole_and_in_order() {
+    let text = std::fs::read_to_string("scenarios/multi-attribute-gsi.toml").unwrap();
+    let with =
+        |key: &str| text.replace("gsi = { ByTenantStatus = [\"tenant\", \"status\"] }", &format!("gsi = {{ ByTenantStatus = {key} }}"));
+    for key in ["[\"status\", \"tenant\"]", "[\"tenant\"]", "\"tenant\""] {
+        let e = ddbsim::scenario::parse_str(&with(key), Path::new("m.toml")).unwrap_err().to_string();
+        assert!(e.contains("entity[0].gsi.ByTenantStatus") && e.contains("partition key is (tenant, status)"), "{key}: {e}");
+    }
+    assert!(ddbsim::scenario::parse_str(&with("[\"tenant\", \"status\"]"), Path::new("m.toml")).is_ok());
+}
