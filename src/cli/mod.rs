@@ -88,7 +88,8 @@ pub fn main() -> i32 {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    // Ctrl-C asks runs to stop at their next simulated minute; nothing is written then.
+    // Ctrl-C (and SIGTERM, SIGHUP) asks runs to stop at their next simulated minute; nothing is
+    // written then.
     let stop = StopToken::new();
     {
         let stop = stop.clone();
@@ -148,7 +149,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
                             .ok_or_else(|| CliError::Argument(format!("--end {t}: not an RFC 3339 time (2026-12-01T00:00:00Z)")))?,
                     ),
                 };
-                let l = commands::Live { sources: &sources, region: region.as_deref(), days, end, out: out.as_deref(), json, force };
+                let l = commands::Live { sources: &sources, region: region.as_deref(), days, end, out: out.as_deref(), json, force, stop };
                 return commands::import_live(&l);
             }
             if region.is_some() || end.is_some() {

@@ -169,3 +169,87 @@ fn item_14_an_entity_writes_a_multi_attribute_key_whole_and_in_order() {
     }
     assert!(ddbsim::scenario::parse_str(&with("[\"tenant\", \"status\"]"), Path::new("m.toml")).is_ok());
 }
+
+/// A stand-in `aws` running `body` (sh) for every call.
+fn aws_doing(dir: &Path, body: &str) -> String {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let aws = bin.join("aws");
+    std::fs::write(&aws, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&aws, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default())
+}
+
+/// `ddbsim import aws:Orders` with the stand-in on PATH and TMPDIR in `d`.
+fn live_import(d: &Path, path: &str) -> Command {
+    let tmp = d.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+    c.args(["import", "aws:Orders", "--days", "1", "--out", d.join("o.toml").to_str().unwrap()])
+        .env("PATH", path)
+        .env("TMPDIR", &tmp)
+        .env_remove("AWS_REGION")
+        .env_remove("AWS_DEFAULT_REGION");
+    c
+}
+
+/// The live import's temporary folders left in `d/tmp`.
+fn left(d: &Path) -> Vec<String> {
+    std::fs::read_dir(d.join("tmp")).unwrap().filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+}
+
+/// Items 4 and 5: a hung `aws` blocked forever and ignored Ctrl-C; SIGTERM left the fetch
+/// folder (world-readable). Now the folder is 0700, Ctrl-C and SIGTERM kill the call and exit
+/// 2 with the folder removed, and a call past `DDBSIM_AWS_TIMEOUT` is an error naming it.
+#[test]
+fn items_4_and_5_a_hung_call_is_interrupted_or_timed_out() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let d = tempfile::tempdir().unwrap();
+        let path = aws_doing(d.path(), "sleep 60");
+        let child = live_import(d.path(), &path).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let t = std::time::Instant::now();
+        while left(d.path()).is_empty() && t.elapsed() < std::time::Duration::from_secs(20) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let fetch = d.path().join("tmp").join(&left(d.path())[0]);
+        assert_eq!(std::fs::metadata(&fetch).unwrap().permissions().mode() & 0o777, 0o700);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // SAFETY: a signal to the child this test started.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let o = child.wait_with_output().unwrap();
+        assert!(t.elapsed() < std::time::Duration::from_secs(30), "the call was waited out");
+        assert_eq!(o.status.code(), Some(2), "signal {signal}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(left(d.path()).is_empty(), "signal {signal}: {:?}", left(d.path()));
+    }
+    let d = tempfile::tempdir().unwrap();
+    let path = aws_doing(d.path(), "sleep 60");
+    let o = live_import(d.path(), &path).env("DDBSIM_AWS_TIMEOUT", "1").output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("aws dynamodb describe-table: no answer within 1 s"), "{e}");
+    assert!(left(d.path()).is_empty());
+}
+
+/// Item 5: an endless answer aborted at 1.1 GB with a backtrace; it is cut at 256 MiB and
+/// refused, naming the call. Item 15: the CLI's last stderr line was echoed whole (2 MB, with
+/// terminal escapes), and `AWS_REGION` alone was not passed to the AWS CLI v1.
+#[test]
+fn items_5_and_15_an_endless_answer_and_a_long_error_are_cut() {
+    let d = tempfile::tempdir().unwrap();
+    let path = aws_doing(d.path(), "yes");
+    let o = live_import(d.path(), &path).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("aws dynamodb describe-table: answered more than 256 MiB"), "{e}");
+    let d = tempfile::tempdir().unwrap();
+    let args = d.path().join("args");
+    let body = format!("echo \"$@\" >> {}\nprintf '\\033[31m%06000d\\n' 0 >&2\nexit 255", args.display());
+    let path = aws_doing(d.path(), &body);
+    let o = live_import(d.path(), &path).env("AWS_REGION", "eu-west-1").output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.len() < 1_000 && !e.contains('\u{1b}') && e.contains('…'), "{e}");
+    assert!(std::fs::read_to_string(&args).unwrap().contains("--region eu-west-1"));
+}

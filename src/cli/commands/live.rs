@@ -9,10 +9,13 @@
 //! they print, and imports those files as the file path would: the same scenario and traces.
 
 use super::super::CliError;
+use super::bounded::Bounded;
+use crate::engine::StopToken;
 use crate::import::queries::queries;
 use crate::import::Imported;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// AWS's Regions (commercial, GovCloud and China), for `--region`'s typos.
 const REGIONS: [&str; 38] = [
@@ -76,6 +79,8 @@ pub(in crate::cli) enum Failure {
     NotFound,
     /// The endpoint cannot be reached.
     Unreachable,
+    /// Ctrl-C while the call ran.
+    Interrupted,
     /// Anything else.
     Other,
 }
@@ -109,14 +114,26 @@ pub(in crate::cli) fn advice(call: &str, f: Failure, table: Option<&str>) -> Str
         Failure::Throttled => format!("{call}: the API throttled the calls beyond the AWS CLI's retries: run again later, or raise retries with AWS_MAX_ATTEMPTS=10"),
         Failure::NotFound => format!("{call}: no table {} in this Region: check the name and --region (or AWS_REGION)", table.unwrap_or("")),
         Failure::Unreachable => format!("{call}: the endpoint cannot be reached: check --region (or AWS_REGION), AWS_ENDPOINT_URL and the network"),
+        Failure::Interrupted => format!("{call}: interrupted"),
         Failure::Other => format!("{call}: the AWS CLI failed"),
     }
 }
 
 /// The AWS CLI with the options of this run.
-struct Aws {
+struct Aws<'a> {
+    /// `--region`, else `AWS_REGION`, else `AWS_DEFAULT_REGION`: passed to every call (the AWS
+    /// CLI v1 reads only the last).
     region: Option<String>,
+    /// Ctrl-C: the call under way is killed and the import ends with exit 2.
+    stop: &'a StopToken,
 }
+
+/// The most of one call's output read: a get-metric-data of 63 days of five-minute data for
+/// a table and 20 GSIs is about 60 MB; a larger answer is refused, not read.
+const MAX_ANSWER_BYTES: u64 = 256 * 1024 * 1024;
+
+/// How long one call may take (`DDBSIM_AWS_TIMEOUT`, seconds, overrides it).
+const CALL_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// One failed call: what to say, and its kind (a region's import skips a table it may not read).
 struct CallError {
@@ -124,8 +141,21 @@ struct CallError {
     message: String,
 }
 
-impl Aws {
-    /// Runs `aws SERVICE OPERATION ARGS... --output json`; its stdout.
+/// The last line of a call's stderr as a message quotes it: at most 300 characters, control
+/// characters (terminal escapes among them) made spaces.
+fn last_line(stderr: &str) -> String {
+    let line = stderr.trim().lines().last().unwrap_or("").trim();
+    let mut out: String =
+        line.chars().take(300).map(|c| if c.is_control() || crate::scenario::validate::is_format_char(c) { ' ' } else { c }).collect();
+    if line.chars().count() > 300 {
+        out.push('…');
+    }
+    out
+}
+
+impl Aws<'_> {
+    /// Runs `aws SERVICE OPERATION ARGS... --output json`, within [`MAX_ANSWER_BYTES`] and
+    /// [`CALL_TIMEOUT`]; its stdout.
     fn call(&self, service: &str, op: &str, args: &[&str], table: Option<&str>) -> Result<String, CallError> {
         let mut cmd = Command::new("aws");
         cmd.args([service, op]).args(args).args(["--output", "json"]);
@@ -133,19 +163,32 @@ impl Aws {
             cmd.args(["--region", r]);
         }
         let name = format!("aws {service} {op}");
-        let out = cmd.output().map_err(|e| CallError {
-            failure: Failure::Other,
-            message: format!(
-                "{name}: cannot run the AWS CLI ({e}): the live import runs `aws` (install the AWS CLI), or import from files (README: Start from your own table)"
-            ),
-        })?;
-        if out.status.success() {
+        let timeout = std::env::var("DDBSIM_AWS_TIMEOUT").ok().and_then(|t| t.parse().ok()).map_or(CALL_TIMEOUT, Duration::from_secs);
+        let other = |message: String| CallError { failure: Failure::Other, message };
+        let out = match super::bounded::run(cmd, MAX_ANSWER_BYTES, timeout, self.stop) {
+            Ok(o) => o,
+            Err(Bounded::Spawn(e)) => {
+                return Err(other(format!(
+                    "{name}: cannot run the AWS CLI ({e}): the live import runs `aws` (install the AWS CLI), or import from files (README: Start from your own table)"
+                )))
+            }
+            Err(Bounded::TooLarge(cap)) => {
+                return Err(other(format!("{name}: answered more than {} MiB, more than ddbsim reads of one call", cap >> 20)))
+            }
+            Err(Bounded::TimedOut(t)) => {
+                return Err(other(format!(
+                    "{name}: no answer within {} s (DDBSIM_AWS_TIMEOUT sets the limit, in seconds): check the network and AWS_ENDPOINT_URL",
+                    t.as_secs()
+                )))
+            }
+            Err(Bounded::Interrupted) => return Err(CallError { failure: Failure::Interrupted, message: format!("{name}: interrupted") }),
+        };
+        if out.success {
             return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
         }
         let stderr = String::from_utf8_lossy(&out.stderr);
         let failure = classify(&stderr);
-        let said = stderr.trim().lines().last().unwrap_or("").trim();
-        Err(CallError { failure, message: format!("{} ({said})", advice(&name, failure, table)) })
+        Err(CallError { failure, message: format!("{} ({})", advice(&name, failure, table), last_line(&stderr)) })
     }
 }
 
@@ -165,7 +208,7 @@ fn aws_name(kind: &str, name: &str) -> Result<(), String> {
 }
 
 /// `aws:NAME` → the table; `aws:*` and `aws:PREFIX*` → the Region's tables that match.
-fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> {
+fn table_names(aws: &Aws<'_>, sources: &[PathBuf]) -> Result<Vec<String>, CliError> {
     let mut listed: Option<Vec<String>> = None;
     let mut out: Vec<String> = Vec::new();
     for s in sources {
@@ -174,7 +217,10 @@ fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> 
         let names: Vec<String> = match spec.strip_suffix('*') {
             Some(prefix) => {
                 if listed.is_none() {
-                    let text = aws.call("dynamodb", "list-tables", &[], None).map_err(|e| CliError::Argument(e.message))?;
+                    let text = aws.call("dynamodb", "list-tables", &[], None).map_err(|e| match e.failure {
+                        Failure::Interrupted => CliError::Interrupted,
+                        _ => CliError::Argument(e.message),
+                    })?;
                     let v: serde_json::Value =
                         serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("aws dynamodb list-tables: not JSON: {e}")))?;
                     listed =
@@ -200,7 +246,7 @@ fn table_names(aws: &Aws, sources: &[PathBuf]) -> Result<Vec<String>, CliError> 
 }
 
 /// The files of one table, fetched into `dir`: its definition files and its history.
-fn fetch(aws: &Aws, table: &str, days: u32, end_unix_s: i64, dir: &Path, notes: &mut Vec<String>) -> Result<Fetched, CallError> {
+fn fetch(aws: &Aws<'_>, table: &str, days: u32, end_unix_s: i64, dir: &Path, notes: &mut Vec<String>) -> Result<Fetched, CallError> {
     let save = |name: &str, text: &str| -> Result<PathBuf, CallError> {
         let p = dir.join(name);
         std::fs::write(&p, text).map_err(|e| CallError { failure: Failure::Other, message: format!("{}: {e}", p.display()) })?;
@@ -288,6 +334,8 @@ pub(in crate::cli) struct Live<'a> {
     pub json: bool,
     /// `--force`.
     pub force: bool,
+    /// Ctrl-C.
+    pub stop: &'a StopToken,
 }
 
 /// Imports the tables `l.sources` name, live.
@@ -306,7 +354,11 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
             near.map_or(String::new(), |n| format!(" (did you mean {n}?)"))
         )));
     }
-    let aws = Aws { region: l.region.map(str::to_string) };
+    let region = l
+        .region
+        .map(str::to_string)
+        .or_else(|| ["AWS_REGION", "AWS_DEFAULT_REGION"].iter().find_map(|k| std::env::var(k).ok().filter(|r| !r.is_empty())));
+    let aws = Aws { region, stop: l.stop };
     let names = table_names(&aws, l.sources)?;
     // Files beside aws:NAME (a Contributor Insights report) are read with what is fetched.
     let extra: Vec<PathBuf> = l.sources.iter().filter(|s| !s.to_string_lossy().starts_with("aws:")).cloned().collect();
@@ -325,12 +377,19 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
     bar.set_style(indicatif::ProgressStyle::with_template("{pos}/{len} tables {wide_bar} {msg}").expect("a valid template"));
     let mut done: Vec<(String, Imported)> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
-    let keep =
-        tempfile::Builder::new().prefix(".ddbsim-live-").tempdir().map_err(|e| CliError::Argument(format!("a temporary folder: {e}")))?;
+    // The fetched files are the account's: readable by this user only, and removed on every
+    // way out but a kill (Ctrl-C and SIGTERM stop the call under way and return through here).
+    let keep = tempfile::Builder::new()
+        .prefix(".ddbsim-live-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .tempdir()
+        .map_err(|e| CliError::Argument(format!("a temporary folder: {e}")))?;
     for name in &names {
         bar.set_message(name.clone());
         let dir = keep.path().join(name);
-        std::fs::create_dir_all(&dir).map_err(|e| CliError::Argument(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)))
+            .map_err(|e| CliError::Argument(format!("{}: {e}", dir.display())))?;
         let mut notes = Vec::new();
         let stem = if many {
             name.clone()
@@ -364,6 +423,10 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
                 done.push((name.clone(), i));
             }
             Err((Failure::AccessDenied, m)) if many => skipped.push(format!("{name}: {m}")),
+            Err((Failure::Interrupted, _)) => {
+                bar.finish_and_clear();
+                return Err(CliError::Interrupted);
+            }
             Err((_, m)) => {
                 bar.finish_and_clear();
                 return Err(CliError::Argument(m));

@@ -3,6 +3,7 @@
 mod account;
 mod backtest;
 mod bench;
+mod bounded;
 mod compare;
 mod diff;
 mod files;
