@@ -394,6 +394,7 @@ pub fn import_with_traffic(
             ));
         }
     }
+    let notes: Vec<String> = notes.iter().map(|n| shown_note(n)).collect();
     let w = write::scenario(&chosen, grid.as_ref(), &sources_text, &notes, stem, &skews, traffic);
     Ok(Imported { scenario: w.scenario, traces: w.traces, table: chosen, notes, capacity_notes })
 }
@@ -494,6 +495,19 @@ fn skews_of(top_keys: Vec<TopKeys>, chosen: &TableDef, notes: &mut Vec<String>) 
         skews.push(write::Skew { key, keys: k.keys, share: k.share, source: k.file.display().to_string() });
     }
     skews
+}
+
+/// The most characters of a note shown: a 5,000-character label quoted whole helps no one.
+const NOTE_CHARS: usize = 600;
+
+/// A note as it is shown (stderr, `import --json`, `# NOTE:` lines): what a definition put in
+/// it that a reader cannot see (U+202E, line breaks) made spaces, cut to [`NOTE_CHARS`].
+fn shown_note(n: &str) -> String {
+    let mut out: String = n.chars().take(NOTE_CHARS).map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect();
+    if n.chars().count() > NOTE_CHARS {
+        out.push('…');
+    }
+    out
 }
 
 /// A table's recorded CloudWatch history on a one-minute grid, for `ddbsim backtest`.

@@ -15,7 +15,7 @@ pub const MARKDOWN_LIMIT: usize = 60_000;
 pub(super) fn markdown_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_control() || crate::scenario::validate::is_format_char(c) {
+        if crate::scenario::validate::is_unprintable(c) {
             out.push(' ');
         } else {
             if "\\`*_[]<>#|~".contains(c) {
@@ -31,7 +31,7 @@ pub(super) fn markdown_text(s: &str) -> String {
 /// spaces, fenced by more backticks than any run inside it (CommonMark), so no name can end the
 /// span, start a line or add a table column.
 pub(super) fn code_span(s: &str) -> String {
-    let clean: String = s.chars().map(|c| if c.is_control() || crate::scenario::validate::is_format_char(c) { ' ' } else { c }).collect();
+    let clean: String = s.chars().map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect();
     let longest = clean.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if clean.starts_with('`') || clean.ends_with('`') || longest > 0 { " " } else { "" };
@@ -48,7 +48,7 @@ pub(super) fn html_text(s: &str) -> String {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            c if c.is_control() || crate::scenario::validate::is_format_char(c) => out.push(' '),
+            c if crate::scenario::validate::is_unprintable(c) => out.push(' '),
             c => out.push(c),
         }
     }

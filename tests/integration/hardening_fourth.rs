@@ -253,3 +253,29 @@ fn items_5_and_15_an_endless_answer_and_a_long_error_are_cut() {
     assert!(e.len() < 1_000 && !e.contains('\u{1b}') && e.contains('…'), "{e}");
     assert!(std::fs::read_to_string(&args).unwrap().contains("--region eu-west-1"));
 }
+
+/// Items 12 and 15: a definition's raw U+202E was echoed in import's notes, and a 5,000-
+/// character label quoted whole. Notes show neither; a scenario name with U+2028 or a
+/// private-use character is refused as a folder name.
+#[test]
+fn items_12_and_15_notes_and_names_are_printable() {
+    use ddbsim::import::import;
+    let d = tempfile::tempdir().unwrap();
+    let long = "L".repeat(900); // YAML keys stop at 1,024 characters; notes at 600
+    let f = d.path().join("t.yaml");
+    let text = format!(
+        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: T\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions: [{{ AttributeName: pk, AttributeType: S }}]\n      KeySchema: [{{ AttributeName: pk, KeyType: HASH }}]\n  \"X\u{202E}{long}\":\n    Type: AWS::SNS::Topic\n"
+    );
+    std::fs::write(&f, text).unwrap();
+    let i = import(&[f], &[], None, "t").unwrap();
+    assert!(!i.notes.is_empty(), "the SNS topic is noted as skipped");
+    for n in &i.notes {
+        assert!(!n.contains('\u{202E}') && n.chars().count() <= 601, "{n}");
+    }
+    assert!(!i.scenario.contains('\u{202E}'));
+    for bad in ["a\u{2028}b", "a\u{E000}b", "a\u{3164}b"] {
+        let sc = format!("[scenario]\nname = \"{bad}\"\nduration = \"1m\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n[keys.k]\ncardinality = 10\n[[pattern]]\nname = \"w\"\nop = \"put_item\"\nrate = {{ constant = 1 }}\n");
+        let e = ddbsim::scenario::parse_str(&sc, Path::new("n.toml")).unwrap_err().to_string();
+        assert!(e.contains("scenario.name") && e.contains("unprintable"), "{bad:?}: {e}");
+    }
+}

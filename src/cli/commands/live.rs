@@ -145,8 +145,7 @@ struct CallError {
 /// characters (terminal escapes among them) made spaces.
 fn last_line(stderr: &str) -> String {
     let line = stderr.trim().lines().last().unwrap_or("").trim();
-    let mut out: String =
-        line.chars().take(300).map(|c| if c.is_control() || crate::scenario::validate::is_format_char(c) { ' ' } else { c }).collect();
+    let mut out: String = line.chars().take(300).map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect();
     if line.chars().count() > 300 {
         out.push('…');
     }

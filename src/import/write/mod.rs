@@ -35,15 +35,14 @@ pub(crate) struct Written {
 /// they change what a reader sees) become U+FFFD, the same in every place a name is written,
 /// so references still match.
 fn q(s: &str) -> String {
-    let visible: String =
-        s.chars().map(|c| if c.is_control() || crate::scenario::validate::is_format_char(c) { '\u{fffd}' } else { c }).collect();
+    let visible: String = s.chars().map(|c| if crate::scenario::validate::is_unprintable(c) { '\u{fffd}' } else { c }).collect();
     serde_json::to_string(&visible).expect("a string serialises")
 }
 
 /// Text from the inputs made safe for a `#` comment: no control characters (a newline would
 /// end the comment and leave the rest as broken TOML).
 fn clean(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() || crate::scenario::validate::is_format_char(c) { ' ' } else { c }).collect()
+    s.chars().map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect()
 }
 
 /// A TOML key: bare when it can be.

@@ -16,7 +16,7 @@ mod table;
 mod unused;
 pub(crate) use index_writes::default_index_write;
 use names::did_you_mean;
-pub(crate) use names::is_format_char;
+pub(crate) use names::is_unprintable;
 
 use super::locate::{line_col, KeyPath, Locator};
 use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario, RawWindow};
@@ -321,7 +321,7 @@ impl Validator<'_, '_> {
     /// control character and no invisible format character (a bidirectional override such as
     /// U+202E reverses the text a reader sees; a zero-width space makes two names look alike).
     pub(super) fn shown_name(&mut self, at: &KeyPath, name: &str) {
-        if let Some(c) = name.chars().find(|&c| c.is_control() || is_format_char(c)) {
+        if let Some(c) = name.chars().find(|&c| is_unprintable(c)) {
             self.err(
                 at,
                 format!("the name holds the invisible character U+{:04X}; names are shown in reports and used in file names", u32::from(c)),
@@ -340,15 +340,15 @@ impl Validator<'_, '_> {
             Some("it contains a path separator")
         } else if name.chars().any(char::is_control) {
             Some("it contains a control character")
-        } else if name.chars().any(is_format_char) {
-            Some("it contains an invisible format character (such as U+202E or U+200B)")
+        } else if name.chars().any(is_unprintable) {
+            Some("it contains an invisible or unprintable character (such as U+202E, U+200B, U+2028 or a private-use one)")
         } else if name.chars().all(|c| c == '.') {
             Some("it is made of dots only")
         } else {
             None
         };
         if let Some(p) = problem {
-            let shown: String = name.chars().take(40).filter(|&c| !c.is_control() && !is_format_char(c)).collect();
+            let shown: String = name.chars().take(40).filter(|&c| !is_unprintable(c)).collect();
             if from_file {
                 self.err(at, format!("the file name \"{shown}\" gives no usable output folder name ({p}): set [scenario] name"));
             } else {

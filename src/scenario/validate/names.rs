@@ -36,6 +36,29 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// A character a reader cannot see for what it is, refused in names and cleaned from every
+/// name, note and message ddbsim shows: control characters, the invisible format characters
+/// of [`is_format_char`], the line and paragraph separators (U+2028, U+2029), the default
+/// ignorable fillers and joiners (U+034F, U+115F, U+1160, U+17B4, U+17B5, U+3164, U+FFA0, the
+/// variation selectors, U+1BCA0–U+1BCA3), private-use characters and noncharacters. The one
+/// definition of a printable name.
+#[must_use]
+pub(crate) fn is_unprintable(c: char) -> bool {
+    let u = u32::from(c);
+    c.is_control()
+        || is_format_char(c)
+        || matches!(
+            u,
+            0x2028 | 0x2029 | 0x034F | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x3164 | 0xFFA0 | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF
+                | 0x1BCA0..=0x1BCA3
+                | 0xE000..=0xF8FF
+                | 0xF0000..=0xFFFFD
+                | 0x100000..=0x10FFFD
+                | 0xFDD0..=0xFDEF
+        )
+        || (u & 0xFFFE) == 0xFFFE
+}
+
 /// Unicode's invisible format characters (general category Cf) that change how text reads:
 /// the soft hyphen, the Arabic letter mark, the Mongolian vowel separator, zero-width and
 /// bidirectional marks, embeddings, overrides and isolates, word joiners and invisible
@@ -45,4 +68,21 @@ pub(crate) fn is_format_char(c: char) -> bool {
         u32::from(c),
         0x00AD | 0x061C | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0xE0001 | 0xE0020..=0xE007F
     )
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 59, item 12: U+2028, U+3164, U+034F and U+E000 passed as names; they and their
+    /// kin are unprintable, letters of every script are not.
+    #[test]
+    fn unprintable_characters_are_one_set() {
+        for c in
+            ['\u{2028}', '\u{2029}', '\u{3164}', '\u{034F}', '\u{E000}', '\u{202E}', '\u{200B}', '\n', '\u{FE0F}', '\u{FFFF}', '\u{10FFFD}']
+        {
+            assert!(super::is_unprintable(c), "U+{:04X}", u32::from(c));
+        }
+        for c in ['a', 'é', 'ß', '表', 'д', '-', '_', '.', ' ', '\u{1F600}'] {
+            assert!(!super::is_unprintable(c), "U+{:04X}", u32::from(c));
+        }
+    }
 }

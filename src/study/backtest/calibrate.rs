@@ -392,7 +392,7 @@ pub fn calibrated_text(source: &str, c: &Calibration, history: &str, window: &st
     let safe = |s: &str| -> String {
         s.chars()
             .flat_map(|c| {
-                let escape = c.is_control() || crate::scenario::validate::is_format_char(c);
+                let escape = crate::scenario::validate::is_unprintable(c);
                 if escape {
                     c.escape_default().collect::<Vec<_>>()
                 } else {
