@@ -36,7 +36,7 @@ impl Validator<'_, '_> {
             let at = root.key("entity").index(i);
             if e.name.is_empty() {
                 self.err(&at.key("name"), "an entity type needs a name");
-            } else if e.name.contains([';', '=', ',', '[', ']']) || e.name.chars().any(|c| super::is_unprintable(c)) {
+            } else if e.name.contains([';', '=', ',', '[', ']']) || e.name.chars().any(super::is_unprintable) {
                 self.err(
                     &at.key("name"),
                     format!(
