@@ -351,12 +351,48 @@ impl Grid {
         }
         let minutes = ((end - start) / 60) as usize;
         let mut values: BTreeMap<(Metric, Option<String>), Vec<Option<f64>>> = BTreeMap::new();
+        // Two series of one file read as one (a GSI's series whose index the scenario lacks
+        // reads as the table's): the first is kept, and the note says so.
+        let mut first_of: BTreeMap<(Metric, Option<String>), &Series> = BTreeMap::new();
+        for s in &history.series {
+            match first_of.get(&(s.metric.clone(), s.index.clone())) {
+                Some(f) if f.file == s.file => history.notes.push(format!(
+                    "{}: read as the same series as {} (the first kept): does it name an index the scenario lacks?",
+                    s.origin(),
+                    f.origin()
+                )),
+                Some(_) => {}
+                None => {
+                    first_of.insert((s.metric.clone(), s.index.clone()), s);
+                }
+            }
+        }
         for (s, &period) in history.series.iter().zip(&periods) {
             let per = (period / 60) as usize;
             let row = values.entry((s.metric.clone(), s.index.clone())).or_insert_with(|| vec![None; minutes]);
             let mut gaps = 0;
+            // Datapoints less than a minute apart (sub-minute Sums, or a period not on the
+            // minute) share a minute: their sums add, a provisioned level keeps its largest.
+            let mut shared = 0;
+            let mut last_minute = None;
             for (k, &(t, v)) in s.points.iter().enumerate() {
                 let m0 = ((t - start) / 60) as usize;
+                if last_minute == Some(m0) {
+                    shared += 1;
+                    let x = match s.metric {
+                        Metric::Provisioned(_) => v,
+                        _ => v / 60.0,
+                    };
+                    if let Some(cell) = row.get_mut(m0) {
+                        *cell = Some(match (s.metric.clone(), *cell) {
+                            (Metric::Provisioned(_), Some(c)) => c.max(x),
+                            (_, Some(c)) => c + x,
+                            (_, None) => x,
+                        });
+                    }
+                    continue;
+                }
+                last_minute = Some(m0);
                 let x = match s.metric {
                     Metric::Provisioned(_) => v,
                     _ => v / period as f64,
@@ -383,6 +419,12 @@ impl Grid {
             }
             if gaps > 0 {
                 history.notes.push(format!("{}: {gaps} missing periods of {period} s (read as no traffic)", s.origin()));
+            }
+            if shared > 0 {
+                history.notes.push(format!(
+                    "{}: {shared} datapoints less than a minute after another: added into their minute (a provisioned level: the largest kept)",
+                    s.origin()
+                ));
             }
         }
         Ok(Some(Grid { start, minutes, values, units_include_indexes: history.units_include_indexes }))

@@ -279,3 +279,37 @@ fn items_12_and_15_notes_and_names_are_printable() {
         assert!(e.contains("scenario.name") && e.contains("unprintable"), "{bad:?}: {e}");
     }
 }
+
+/// Item 8: of several datapoints within one minute, all but one were dropped without a note.
+/// Two 30-second Sums of 60 units in each minute are 120 units, 2 a second, and the history
+/// says so.
+#[test]
+fn item_8_datapoints_within_a_minute_add_up_and_are_noted() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("m.json");
+    let t = |s: &str| format!("\"2026-11-01T00:{s}+00:00\"");
+    let stamps = ["00:00", "00:30", "01:00", "01:30", "02:00", "02:30"].map(t).join(",");
+    std::fs::write(
+        &f,
+        format!(
+            "{{\"MetricDataResults\": [{{\"Id\": \"m0\", \"Label\": \"ConsumedWriteCapacityUnits\", \"StatusCode\": \"Complete\", \"Timestamps\": [{stamps}], \"Values\": [60, 60, 30, 30, 0, 6]}}]}}"
+        ),
+    )
+    .unwrap();
+    let r = ddbsim::import::read_history(&[f], &[]).unwrap();
+    let s = &r.series[0];
+    assert_eq!(s.values[..3], [Some(2.0), Some(1.0), Some(0.1)], "{:?}", s.values);
+    assert!(r.notes.iter().any(|n| n.contains("3 datapoints less than a minute after another: added")), "{:?}", r.notes);
+    // A GSI's series whose index the scenario lacks read silently as the table's.
+    let g = d.path().join("g.json");
+    let one = |id: &str, label: &str| {
+        format!(
+            "{{\"Id\": \"{id}\", \"Label\": \"{label}\", \"StatusCode\": \"Complete\", \"Timestamps\": [{}], \"Values\": [60, 60]}}",
+            [t("00:00"), t("01:00")].join(",")
+        )
+    };
+    let results = [one("m0", "ConsumedWriteCapacityUnits"), one("m1", "ConsumedWriteCapacityUnits OldIndex")].join(",");
+    std::fs::write(&g, format!("{{\"MetricDataResults\": [{results}]}}")).unwrap();
+    let r = ddbsim::import::read_history(&[g], &[]).unwrap();
+    assert!(r.notes.iter().any(|n| n.contains("does it name an index the scenario lacks?")), "{:?}", r.notes);
+}
