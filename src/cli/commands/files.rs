@@ -153,7 +153,7 @@ pub(super) fn write_imported(imported: &Imported, stem: &str, out: Option<&Path>
     if !dir.is_dir() {
         return Err(fail(&dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
     }
-    let staging = tempfile::Builder::new().prefix(".ddbsim-import-").tempdir_in(&dir).map_err(|e| fail(&dir, e))?;
+    let staging = super::publish::staging(&dir)?;
     let name = out.file_name().map_or_else(|| "imported.toml".into(), |n| n.to_string_lossy().into_owned());
     let mut files: Vec<(String, &str)> = imported.traces.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
     files.push((name.clone(), &imported.scenario));
@@ -164,72 +164,11 @@ pub(super) fn write_imported(imported: &Imported, stem: &str, out: Option<&Path>
     // The scenario must load as written, traces included.
     crate::scenario::load(&staging.path().join(&name))?;
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
-    place_all(staging.path(), &dir, &names, force)?;
+    super::publish::place_all(staging.path(), &dir, &names, force)?;
     if as_json {
         print_import_json(imported, Some(out));
     } else {
         println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
-    }
-    Ok(())
-}
-
-/// Moves the files `names` from `staging` into `dir` as one unit. Without `force`, each is
-/// linked in only where no file of its name exists (a hard link never replaces one), and an
-/// existing one is refused, before anything moves; with `force`, the files it replaces are
-/// kept in `staging` until every new one is in place. On a failure, whatever was placed is
-/// taken back and what was replaced is put back.
-pub(super) fn place_all(staging: &Path, dir: &Path, names: &[&str], force: bool) -> Result<(), CliError> {
-    let fail = |path: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
-    if !force {
-        let existing: Vec<String> =
-            names.iter().map(|n| dir.join(n)).filter(|p| p.symlink_metadata().is_ok()).map(|p| p.display().to_string()).collect();
-        if !existing.is_empty() {
-            return Err(CliError::Argument(format!(
-                "import would replace {}: give another --out, or --force to replace them",
-                existing.join(", ")
-            )));
-        }
-    }
-    let backup = staging.join(".replaced");
-    std::fs::create_dir(&backup).map_err(|e| fail(&backup, e))?;
-    let mut placed: Vec<&str> = Vec::new();
-    let mut replaced: Vec<&str> = Vec::new();
-    let undo = |placed: &[&str], replaced: &[&str]| {
-        for n in placed {
-            let _ = std::fs::remove_file(dir.join(n));
-        }
-        for n in replaced {
-            let _ = std::fs::rename(backup.join(n), dir.join(n));
-        }
-    };
-    for n in names {
-        let (from, target) = (staging.join(n), dir.join(n));
-        let step = if force {
-            let had = target.symlink_metadata().is_ok();
-            let moved = if had { std::fs::rename(&target, backup.join(n)).map(|()| true) } else { Ok(false) };
-            moved.and_then(|m| {
-                if m {
-                    replaced.push(n);
-                }
-                std::fs::rename(&from, &target)
-            })
-        } else {
-            // A file system without hard links: a rename, the target checked absent above.
-            std::fs::hard_link(&from, &target).or_else(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists || target.symlink_metadata().is_ok() {
-                    Err(e)
-                } else {
-                    std::fs::rename(&from, &target)
-                }
-            })
-        };
-        match step {
-            Ok(()) => placed.push(n),
-            Err(e) => {
-                undo(&placed, &replaced);
-                return Err(fail(&target, e));
-            }
-        }
     }
     Ok(())
 }

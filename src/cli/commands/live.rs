@@ -466,7 +466,7 @@ fn write_region(done: &[(String, Imported)], out: Option<&Path>, force: bool) ->
         return Err(CliError::Argument("no table was imported (each skipped, above)".into()));
     }
     let fail = |p: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: p.to_path_buf(), source: e });
-    let staging = tempfile::Builder::new().prefix(".ddbsim-import-").tempdir_in(dir).map_err(|e| fail(dir, e))?;
+    let staging = super::publish::staging(dir)?;
     let mut names: Vec<String> = Vec::new();
     for (table, i) in done {
         for n in &i.notes {
@@ -482,7 +482,7 @@ fn write_region(done: &[(String, Imported)], out: Option<&Path>, force: bool) ->
         crate::scenario::load(&staging.path().join(&file))?;
     }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    super::files::place_all(staging.path(), dir, &refs, force)?;
+    super::publish::place_all(staging.path(), dir, &refs, force)?;
     println!("wrote {} scenarios into {} (`ddbsim recommend {}` prices them)", done.len(), dir.display(), dir.display());
     Ok(())
 }

@@ -8,6 +8,7 @@ mod compare;
 mod diff;
 mod files;
 mod live;
+mod publish;
 mod queries;
 mod recommend;
 mod run;

@@ -96,13 +96,13 @@ pub(in crate::cli) fn print_queries(
             if !dir.is_dir() {
                 return Err(fail(dir, std::io::Error::new(std::io::ErrorKind::NotFound, "--out: the folder does not exist")));
             }
-            let staging = tempfile::Builder::new().prefix(".ddbsim-queries-").tempdir_in(dir).map_err(|e| fail(dir, e))?;
+            let staging = super::publish::staging(dir)?;
             for (n, text) in &docs {
                 let p = staging.path().join(n);
                 std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
             }
             let names: Vec<&str> = docs.iter().map(|(n, _)| n.as_str()).collect();
-            super::files::place_all(staging.path(), dir, &names, force)?;
+            super::publish::place_all(staging.path(), dir, &names, force)?;
             for (n, _) in &docs {
                 eprintln!("wrote {}; then:\n  {}", dir.join(n).display(), how(&dir.join(n).display().to_string()));
             }
