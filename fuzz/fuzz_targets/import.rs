@@ -4,6 +4,10 @@
 //! or a definition, a NUL and a metrics file), with the 200 smallest inputs of a minimised run.
 #![no_main]
 
+#[allow(dead_code)] // each target uses its own part
+#[path = "../common/responses.rs"]
+mod responses;
+
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 
@@ -24,14 +28,5 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(&def_path, def).expect("temp file");
     std::fs::write(&met_path, met).expect("temp file");
     let metrics = if met.is_empty() { vec![] } else { vec![met_path] };
-    if let Ok(i) = ddbsim::import::import(&[def_path], &metrics, None, "f") {
-        for (name, text) in &i.traces {
-            std::fs::write(d.join(name), text).expect("temp file");
-        }
-        let sc = d.join("f.toml");
-        std::fs::write(&sc, &i.scenario).expect("temp file");
-        if let Err(e) = ddbsim::scenario::load(&sc) {
-            panic!("an import that does not load:\n{e}\n{}", i.scenario);
-        }
-    }
+    responses::loads(ddbsim::import::import(&[def_path], &metrics, None, "f"), &d);
 });

@@ -355,6 +355,7 @@ pub fn import_with_traffic(
             Input::Cur(c) => c.series(&mut chosen, &mut history)?,
         }
     }
+    stored_within(&chosen, metrics.iter().chain(sources).next())?;
     let has_metrics = !history.series.is_empty();
     let mut grid = if has_metrics {
         metrics::Grid::build(&mut history).map_err(|e| ImportError {
@@ -495,6 +496,23 @@ fn skews_of(top_keys: Vec<TopKeys>, chosen: &TableDef, notes: &mut Vec<String>) 
         skews.push(write::Skew { key, keys: k.keys, share: k.share, source: k.file.display().to_string() });
     }
     skews
+}
+
+/// The table's and its indexes' stored bytes within what a scenario takes (a definition or a
+/// bill can state more: an import writes nothing a scenario would refuse).
+fn stored_within(t: &TableDef, file: Option<&PathBuf>) -> Result<(), ImportError> {
+    let most = crate::limits::MAX_STORAGE_GB * 1e9;
+    let sizes = std::iter::once((t.name.as_str(), t.size_bytes)).chain(t.gsis.iter().map(|g| (g.name.as_str(), g.size_bytes)));
+    for (name, b) in sizes {
+        if let Some(b) = b.filter(|&b| b as f64 > most) {
+            return Err(ImportError {
+                file: file.cloned().unwrap_or_default(),
+                at: String::new(),
+                message: format!("{name} stores {:.0} GB, above ddbsim's ceiling of 1e7 GB (a million partitions)", b as f64 / 1e9),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The most characters of a note shown: a 5,000-character label quoted whole helps no one.

@@ -230,6 +230,10 @@ impl Rows<'_> {
     }
 }
 
+/// The largest `timeseries.csv` or `partitions.csv` `plot` reads: a run the memory guard admits
+/// (1 GiB) writes less (a partition-minute row is about 60 bytes, 16 in memory).
+const MAX_ROWS_FILE_BYTES: u64 = 4 << 30;
+
 /// Reads the rows of CSV file `name` in `dir` one by one; a row that fails `ok` is refused with
 /// its line (a chart cannot scale an axis to infinity).
 fn read_rows<T: serde::de::DeserializeOwned>(
@@ -240,8 +244,16 @@ fn read_rows<T: serde::de::DeserializeOwned>(
 ) -> Result<(), ReportError> {
     let path = dir.join(name);
     let bad = |m: String| ReportError::Input(format!("{}: {m}", path.display()));
-    let (file, _) =
+    let (file, meta) =
         crate::input::open_regular(&path, name).map_err(|e| bad(format!("{e} (is this the output folder of `ddbsim run`?)")))?;
+    // Streamed row by row; a file larger than any run writes is refused before it is read.
+    if meta.len() > MAX_ROWS_FILE_BYTES {
+        return Err(bad(format!(
+            "{} bytes; ddbsim plots at most {} GiB of one (a run within the memory guard writes less)",
+            meta.len(),
+            MAX_ROWS_FILE_BYTES >> 30
+        )));
+    }
     let mut rdr = csv::Reader::from_reader(std::io::BufReader::new(file));
     for (i, row) in rdr.deserialize::<T>().enumerate() {
         let row = row.map_err(|e| bad(e.to_string()))?;

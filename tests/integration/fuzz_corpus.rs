@@ -10,6 +10,8 @@ mod check;
 #[path = "../../fuzz/common/gen.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod gen;
+#[path = "../../fuzz/common/responses.rs"]
+mod responses;
 
 use check::{exercise, Outcome};
 use std::path::Path;
@@ -82,15 +84,52 @@ fn the_import_corpus_imports_or_explains() {
         std::fs::write(&def_path, def).unwrap();
         std::fs::write(&met_path, met).unwrap();
         let metrics = if met.is_empty() { vec![] } else { vec![met_path] };
-        if let Ok(i) = ddbsim::import::import(&[def_path], &metrics, None, "f") {
-            for (name, text) in &i.traces {
-                std::fs::write(dir.path().join(name), text).unwrap();
-            }
-            let sc = dir.path().join("f.toml");
-            std::fs::write(&sc, &i.scenario).unwrap();
-            ddbsim::scenario::load(&sc).unwrap_or_else(|e| panic!("an import that does not load:\n{e}\n{}", i.scenario));
+        if responses::loads(ddbsim::import::import(&[def_path], &metrics, None, "f"), dir.path()) {
             imported += 1;
         }
     }
     assert!(imported >= 5, "{imported} of {} imported", inputs.len());
+}
+
+/// The `live` target's corpus (the live import's saved responses, seeded from
+/// tests/fixtures/import) and the `cur` target's (an hourly Cost and Usage Report, plain, gzip
+/// and cut short): never a panic, and whatever imports loads; the whole seeds import.
+#[test]
+fn the_live_and_cur_corpora_import_or_explain() {
+    for (target, f) in [("live", responses::live as fn(&[u8], &Path) -> bool), ("cur", responses::cur)] {
+        let inputs = corpus(target);
+        assert!(inputs.len() >= 3, "the {target} corpus has {} inputs", inputs.len());
+        let dir = tempfile::tempdir().unwrap();
+        let imported = inputs.iter().filter(|data| f(data, dir.path())).count();
+        assert!(imported >= 2, "{target}: {imported} of {} imported", inputs.len());
+    }
+}
+
+/// Finding of the `live` target (issue 59): a `describe-continuous-backups` answer with a
+/// recovery period of 36 days imported into a scenario that does not load. AWS allows 1 to 35;
+/// the import refuses it, naming the file and the pointer.
+#[test]
+fn finding_a_recovery_period_of_36_days_is_refused_by_the_import() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("continuous-backups.json");
+    let text = std::fs::read_to_string("tests/fixtures/import/continuous-backups.json").unwrap();
+    let days = text.find("\"RecoveryPeriodInDays\"").expect("the fixture states its period");
+    let end = days + text[days..].find(',').or_else(|| text[days..].find('\n')).unwrap();
+    std::fs::write(&f, format!("{}\"RecoveryPeriodInDays\": 36{}", &text[..days], &text[end..])).unwrap();
+    let e = ddbsim::import::import(&[Path::new("tests/fixtures/import/describe-table.json").to_path_buf(), f], &[], None, "f")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("continuous-backups.json") && e.contains("RecoveryPeriodInDays") && e.contains("1 to 35 days, not 36"), "{e}");
+}
+
+/// Finding of the `cur` target (issue 59): a report billing 73 million GB-months of storage
+/// imported into a scenario that does not load (`storage_gb` above the ceiling of 1e7 GB). The
+/// import refuses it, naming the table and the ceiling.
+#[test]
+fn finding_a_bill_above_the_storage_ceiling_is_refused_by_the_import() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("cur.csv");
+    std::fs::copy("fuzz/corpus/cur/finding-storage-above-the-ceiling", &f).unwrap();
+    let e = ddbsim::import::import(&[], &[f], Some("Orders"), "f").unwrap_err().to_string();
+    assert!(e.contains("cur.csv") && e.contains("above ddbsim's ceiling of 1e7 GB"), "{e}");
 }

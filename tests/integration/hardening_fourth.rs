@@ -399,3 +399,24 @@ fn item_2_force_replaces_without_a_gap() {
     assert_eq!(watcher.join().unwrap(), 0, "the scenario was absent while replaced");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
 }
+
+/// Item 10: `plot` read `timeseries.csv` whole (2.1 GB into 4.2 GB). It streams rows, and a
+/// file larger than any run writes (4 GiB) is refused before a byte is read: here a sparse
+/// 4 GiB + 1 byte file, refused at once.
+#[test]
+fn item_10_plot_refuses_a_rows_file_larger_than_a_run_writes() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("run");
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim"))
+        .args(["run", "scenarios/quickstart.toml", "--duration", "1m", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::OpenOptions::new().write(true).open(out.join("timeseries.csv")).unwrap().set_len((4 << 30) + 1).unwrap();
+    let t = std::time::Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(["plot", out.to_str().unwrap()]).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("timeseries.csv") && e.contains("ddbsim plots at most 4 GiB of one"), "{e}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(20));
+}

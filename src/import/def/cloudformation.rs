@@ -275,12 +275,16 @@ pub(super) fn cfn_table(doc: &Doc, p: &Value, at: &str, id: &str, global: bool, 
     if global {
         global_table(doc, p, at, on_demand, &mut def, notes)?;
         let first = p.get("Replicas").and_then(Value::as_array).and_then(|r| r.first());
-        def.pitr = pitr_spec(first.and_then(|r| r.get("PointInTimeRecoverySpecification")));
+        def.pitr = pitr_spec(
+            doc,
+            first.and_then(|r| r.get("PointInTimeRecoverySpecification")),
+            &format!("{at}/Replicas/0/PointInTimeRecoverySpecification"),
+        )?;
         if let Some(r) = first {
             def.unmodelled.extend(unmodelled(r, &format!("{at}/Replicas/0"), &REPLICA_READ, &[]));
         }
     } else {
-        def.pitr = pitr_spec(p.get("PointInTimeRecoverySpecification"));
+        def.pitr = pitr_spec(doc, p.get("PointInTimeRecoverySpecification"), &format!("{at}/PointInTimeRecoverySpecification"))?;
         table_capacity(doc, p, at, on_demand, &mut def)?;
     }
     for (i, l) in p.get("LocalSecondaryIndexes").and_then(Value::as_array).into_iter().flatten().enumerate() {

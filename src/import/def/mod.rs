@@ -177,7 +177,14 @@ pub(crate) fn read(doc: &Doc) -> Option<Result<Definitions, ImportError>> {
     }
     if let Some(c) = v.get("ContinuousBackupsDescription") {
         let on = c.pointer("/PointInTimeRecoveryDescription/PointInTimeRecoveryStatus").and_then(Value::as_str) == Some("ENABLED");
-        let days = c.pointer("/PointInTimeRecoveryDescription/RecoveryPeriodInDays").and_then(Value::as_u64);
+        let days = match recovery_days(
+            doc,
+            c.pointer("/PointInTimeRecoveryDescription"),
+            "/ContinuousBackupsDescription/PointInTimeRecoveryDescription",
+        ) {
+            Ok(d) => d,
+            Err(e) => return Some(Err(e)),
+        };
         let unnamed = Unnamed { pitr: Some(on.then_some(days)), ttl: None };
         return Some(Ok(Definitions { unnamed, ..Definitions::default() }));
     }
@@ -226,11 +233,27 @@ fn unmodelled(obj: &Value, at: &str, read: &[&str], quiet: &[&str]) -> Vec<(Stri
         .collect()
 }
 
-/// `PointInTimeRecoverySpecification` (CloudFormation): `Some(days)` when on.
-fn pitr_spec(v: Option<&Value>) -> Option<Option<u64>> {
-    let v = v?;
-    (v.get("PointInTimeRecoveryEnabled").and_then(Value::as_bool) == Some(true))
-        .then(|| v.get("RecoveryPeriodInDays").and_then(Value::as_u64))
+/// `PointInTimeRecoverySpecification` (CloudFormation, at `at`): `Some(days)` when on.
+fn pitr_spec(doc: &Doc, v: Option<&Value>, at: &str) -> Result<Option<Option<u64>>, ImportError> {
+    let Some(v) = v else { return Ok(None) };
+    if v.get("PointInTimeRecoveryEnabled").and_then(Value::as_bool) != Some(true) {
+        return Ok(None);
+    }
+    recovery_days(doc, Some(v), at).map(Some)
+}
+
+/// The `RecoveryPeriodInDays` of the object `v` at `at`: 1 to 35 days, as AWS allows (an
+/// import writes nothing a scenario would refuse).
+fn recovery_days(doc: &Doc, v: Option<&Value>, at: &str) -> Result<Option<u64>, ImportError> {
+    let Some(d) = v.and_then(|v| v.get("RecoveryPeriodInDays")) else { return Ok(None) };
+    match d.as_u64() {
+        Some(n) if (1..=35).contains(&n) => Ok(Some(n)),
+        _ => Err(ImportError {
+            file: doc.path.clone(),
+            at: format!("{at}/RecoveryPeriodInDays"),
+            message: format!("a point-in-time recovery period is 1 to 35 days, not {d}"),
+        }),
+    }
 }
 
 /// `TimeToLiveSpecification` (CloudFormation): the attribute when on.

@@ -130,7 +130,15 @@ pub(super) fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, Impor
         return Err(doc.error(at, "billing_mode PROVISIONED needs read_capacity and write_capacity"));
     }
     if let Some(p) = block(v, "point_in_time_recovery").filter(|p| p.get("enabled").and_then(Value::as_bool) == Some(true)) {
-        def.pitr = Some(p.get("recovery_period_in_days").and_then(Value::as_u64));
+        def.pitr = Some(match p.get("recovery_period_in_days") {
+            None | Some(Value::Null) => None,
+            Some(d) => Some(d.as_u64().filter(|n| (1..=35).contains(n)).ok_or_else(|| {
+                doc.error(
+                    &format!("{at}/point_in_time_recovery/recovery_period_in_days"),
+                    &format!("a point-in-time recovery period is 1 to 35 days, not {d}"),
+                )
+            })?),
+        });
     }
     if let Some(t) = block(v, "ttl").filter(|t| t.get("enabled").and_then(Value::as_bool) == Some(true)) {
         def.ttl_attribute = Some(t.get("attribute_name").and_then(Value::as_str).unwrap_or("").to_string());
