@@ -135,7 +135,7 @@ pub(super) fn tf_table(doc: &Doc, v: &Value, at: &str) -> Result<TableDef, Impor
             Some(d) => Some(d.as_u64().filter(|n| (1..=35).contains(n)).ok_or_else(|| {
                 doc.error(
                     &format!("{at}/point_in_time_recovery/recovery_period_in_days"),
-                    &format!("a point-in-time recovery period is 1 to 35 days, not {d}"),
+                    format!("a point-in-time recovery period is 1 to 35 days, not {d}"),
                 )
             })?),
         });
