@@ -11,6 +11,7 @@ mod check;
 #[allow(dead_code, unreachable_pub)]
 mod gen;
 #[path = "../../fuzz/common/responses.rs"]
+#[allow(dead_code, unreachable_pub)]
 mod responses;
 
 use check::{exercise, Outcome};
