@@ -293,6 +293,36 @@ pub(crate) struct Grid {
     pub(crate) units_include_indexes: bool,
 }
 
+impl History {
+    /// Sorts each series by time, keeps the first of duplicate timestamps (pages or files that
+    /// overlap), and notes them; notes two series of one file that read as one (a GSI's series
+    /// whose index the scenario lacks reads as the table's: the first is kept).
+    fn sort_and_note(&mut self) {
+        for s in &mut self.series {
+            s.points.sort_by_key(|p| p.0);
+            let before = s.points.len();
+            s.points.dedup_by_key(|p| p.0);
+            if s.points.len() < before {
+                self.notes.push(format!("{}: {} duplicate timestamps; the first kept", s.origin(), before - s.points.len()));
+            }
+        }
+        let mut first_of: BTreeMap<(Metric, Option<String>), &Series> = BTreeMap::new();
+        for s in &self.series {
+            match first_of.get(&(s.metric.clone(), s.index.clone())) {
+                Some(f) if f.file == s.file => self.notes.push(format!(
+                    "{}: read as the same series as {} (the first kept): does it name an index the scenario lacks?",
+                    s.origin(),
+                    f.origin()
+                )),
+                Some(_) => {}
+                None => {
+                    first_of.insert((s.metric.clone(), s.index.clone()), s);
+                }
+            }
+        }
+    }
+}
+
 impl Grid {
     /// The series on one-minute steps from the earliest to the last datapoint's period. A Sum
     /// over a period of P seconds is a rate of Sum / P in each of its minutes; a Provisioned
@@ -301,14 +331,7 @@ impl Grid {
         let mut start = i64::MAX;
         let mut end = i64::MIN;
         let mut periods = Vec::new();
-        for s in &mut history.series {
-            s.points.sort_by_key(|p| p.0);
-            let before = s.points.len();
-            s.points.dedup_by_key(|p| p.0);
-            if s.points.len() < before {
-                history.notes.push(format!("{}: {} duplicate timestamps; the first kept", s.origin(), before - s.points.len()));
-            }
-        }
+        history.sort_and_note();
         // A series' period is what its source states, else its datapoints' spacing; a single
         // datapoint takes the period of the other series of its file (one query, one period).
         let spacing = |s: &Series| s.period.or_else(|| s.points.windows(2).map(|w| w[1].0 - w[0].0).filter(|d| *d > 0).min());
@@ -351,22 +374,6 @@ impl Grid {
         }
         let minutes = ((end - start) / 60) as usize;
         let mut values: BTreeMap<(Metric, Option<String>), Vec<Option<f64>>> = BTreeMap::new();
-        // Two series of one file read as one (a GSI's series whose index the scenario lacks
-        // reads as the table's): the first is kept, and the note says so.
-        let mut first_of: BTreeMap<(Metric, Option<String>), &Series> = BTreeMap::new();
-        for s in &history.series {
-            match first_of.get(&(s.metric.clone(), s.index.clone())) {
-                Some(f) if f.file == s.file => history.notes.push(format!(
-                    "{}: read as the same series as {} (the first kept): does it name an index the scenario lacks?",
-                    s.origin(),
-                    f.origin()
-                )),
-                Some(_) => {}
-                None => {
-                    first_of.insert((s.metric.clone(), s.index.clone()), s);
-                }
-            }
-        }
         for (s, &period) in history.series.iter().zip(&periods) {
             let per = (period / 60) as usize;
             let row = values.entry((s.metric.clone(), s.index.clone())).or_insert_with(|| vec![None; minutes]);

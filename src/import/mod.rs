@@ -521,11 +521,7 @@ const NOTE_CHARS: usize = 600;
 /// A note as it is shown (stderr, `import --json`, `# NOTE:` lines): what a definition put in
 /// it that a reader cannot see (U+202E, line breaks) made spaces, cut to [`NOTE_CHARS`].
 fn shown_note(n: &str) -> String {
-    let mut out: String = n.chars().take(NOTE_CHARS).map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect();
-    if n.chars().count() > NOTE_CHARS {
-        out.push('…');
-    }
-    out
+    crate::scenario::validate::shown(n, NOTE_CHARS)
 }
 
 /// A table's recorded CloudWatch history on a one-minute grid, for `ddbsim backtest`.

@@ -31,7 +31,7 @@ pub(super) fn markdown_text(s: &str) -> String {
 /// spaces, fenced by more backticks than any run inside it (CommonMark), so no name can end the
 /// span, start a line or add a table column.
 pub(super) fn code_span(s: &str) -> String {
-    let clean: String = s.chars().map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect();
+    let clean = crate::scenario::validate::shown(s, usize::MAX);
     let longest = clean.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if clean.starts_with('`') || clean.ends_with('`') || longest > 0 { " " } else { "" };

@@ -144,12 +144,7 @@ struct CallError {
 /// The last line of a call's stderr as a message quotes it: at most 300 characters, control
 /// characters (terminal escapes among them) made spaces.
 fn last_line(stderr: &str) -> String {
-    let line = stderr.trim().lines().last().unwrap_or("").trim();
-    let mut out: String = line.chars().take(300).map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect();
-    if line.chars().count() > 300 {
-        out.push('…');
-    }
-    out
+    crate::scenario::validate::shown(stderr.trim().lines().last().unwrap_or("").trim(), 300)
 }
 
 impl Aws<'_> {

@@ -42,7 +42,7 @@ fn q(s: &str) -> String {
 /// Text from the inputs made safe for a `#` comment: no control characters (a newline would
 /// end the comment and leave the rest as broken TOML).
 fn clean(s: &str) -> String {
-    s.chars().map(|c| if crate::scenario::validate::is_unprintable(c) { ' ' } else { c }).collect()
+    crate::scenario::validate::shown(s, usize::MAX)
 }
 
 /// A TOML key: bare when it can be.

@@ -16,7 +16,7 @@ mod table;
 mod unused;
 pub(crate) use index_writes::default_index_write;
 use names::did_you_mean;
-pub(crate) use names::is_unprintable;
+pub(crate) use names::{is_unprintable, shown};
 
 use super::locate::{line_col, KeyPath, Locator};
 use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario, RawWindow};

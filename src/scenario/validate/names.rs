@@ -59,6 +59,17 @@ pub(crate) fn is_unprintable(c: char) -> bool {
         || (u & 0xFFFE) == 0xFFFE
 }
 
+/// `s` as a reader may be shown it: every unprintable character ([`is_unprintable`]) a space,
+/// and at most `max` characters, an ellipsis marking a cut.
+#[must_use]
+pub(crate) fn shown(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).map(|c| if is_unprintable(c) { ' ' } else { c }).collect();
+    if s.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// Unicode's invisible format characters (general category Cf) that change how text reads:
 /// the soft hyphen, the Arabic letter mark, the Mongolian vowel separator, zero-width and
 /// bidirectional marks, embeddings, overrides and isolates, word joiners and invisible
