@@ -58,6 +58,11 @@ struct Truth<'a> {
     reasons: bool,
 }
 
+/// The fitted parameter `p`'s interval holds the truth.
+fn interval_holds(p: &Value, truth: f64) {
+    assert!(p["low"].as_f64().unwrap() <= truth && truth <= p["high"].as_f64().unwrap(), "{p}");
+}
+
 /// A calibrated truth: the folder, the imported scenario, the truth, and `backtest.json`.
 struct Calibrated {
     dir: tempfile::TempDir,
@@ -196,7 +201,7 @@ rate = { constant = 3000 }
     let d = &c.doc["calibration"]["demand"][0];
     assert!((d["after"].as_f64().unwrap() / 3_000.0 - 1.0).abs() <= 0.05, "{d}");
     let p = c.parameter("keys.customer.popularity.hot.share");
-    assert!(p["low"].as_f64().unwrap() <= 0.35 && 0.35 <= p["high"].as_f64().unwrap(), "{p}");
+    interval_holds(p, 0.35);
     c.shards_cure_the_truth("customer", "[keys.customer]");
 }
 
@@ -237,7 +242,7 @@ flush = { every = "30s", for = "2s" }
     eprintln!("{}", serde_json::to_string_pretty(&c.doc["calibration"]["parameters"]).unwrap());
     c.reproduces_the_record();
     let p = c.parameter("client.flush");
-    assert!(p["low"].as_f64().unwrap() <= 15.0 && 15.0 <= p["high"].as_f64().unwrap(), "{p}");
+    interval_holds(p, 15.0);
 }
 
 /// A ticket table's index on `status`, three values of which "open" carries 80 % of 1,500
@@ -289,7 +294,7 @@ index_writes = { ByStatus = "insert" }
     eprintln!("{}", serde_json::to_string_pretty(&c.doc["calibration"]["parameters"]).unwrap());
     c.reproduces_the_record();
     let p = c.parameter("keys.status.popularity.hot.share");
-    assert!(p["low"].as_f64().unwrap() <= 0.8 && 0.8 <= p["high"].as_f64().unwrap(), "{p}");
+    interval_holds(p, 0.8);
     assert!(c.doc["calibration"]["parameters"]
         .as_array()
         .unwrap()
@@ -334,7 +339,7 @@ rate = { constant = 5000 }
     c.reproduces_the_record();
     let ps = c.doc["calibration"]["parameters"].as_array().unwrap();
     if let Some(p) = ps.iter().find(|p| p["path"] == "keys.page.popularity.zipf") {
-        assert!(p["low"].as_f64().unwrap() <= 1.1 && 1.1 <= p["high"].as_f64().unwrap(), "{p}");
+        interval_holds(p, 1.1);
     } else {
         assert!(ps.iter().any(|p| p["path"] == "keys.page.popularity.hot.share" && p["identified"] == true), "{ps:?}");
     }
@@ -378,7 +383,7 @@ rate = { steps = [["0s", 1500], ["5m", 6000]] }
     eprintln!("{}", serde_json::to_string_pretty(&c.doc["calibration"]["parameters"]).unwrap());
     c.reproduces_the_record();
     let p = c.parameter("table.capacity.warm_write");
-    assert!(p["low"].as_f64().unwrap() <= 4_000.0 && 4_000.0 <= p["high"].as_f64().unwrap(), "{p}");
+    interval_holds(p, 4_000.0);
     let ps = c.doc["calibration"]["parameters"].as_array().unwrap();
     assert!(!ps.iter().any(|p| p["path"].as_str().unwrap().contains("popularity") && p["identified"] == true), "{ps:?}");
 }
@@ -434,7 +439,7 @@ flush = { every = "60s", for = "20s" }
     eprintln!("{}", serde_json::to_string_pretty(&c.doc["calibration"]["parameters"]).unwrap());
     c.reproduces_the_record();
     let p = c.parameter("gsi.ByKind.coverage");
-    assert!(p["low"].as_f64().unwrap() <= 1.0 && 1.0 <= p["high"].as_f64().unwrap(), "{p}");
+    interval_holds(p, 1.0);
     let ps = c.doc["calibration"]["parameters"].as_array().unwrap();
     let written: Vec<&str> = ps.iter().filter(|p| p["identified"] == true).map(|p| p["path"].as_str().unwrap()).collect();
     let also: Vec<&str> =
