@@ -132,7 +132,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Schema => commands::schema(),
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Check(a) => check::check(&a, stop),
-        Command::Backtest(a) => commands::backtest(&a),
+        Command::Backtest(a) => commands::backtest(&a, stop),
         Command::Diff(a) => commands::diff(&a),
         Command::Import { sources, region, days, end, table, metrics, cur, out, json, force, print_queries, gsi, period } => {
             if commands::is_live(&sources) {
@@ -142,14 +142,9 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
                             .into(),
                     ));
                 }
-                let end = match end.as_deref() {
-                    None => None,
-                    Some(t) => Some(
-                        crate::time::parse_rfc3339(t)
-                            .ok_or_else(|| CliError::Argument(format!("--end {t}: not an RFC 3339 time (2026-12-01T00:00:00Z)")))?,
-                    ),
-                };
-                let l = commands::Live { sources: &sources, region: region.as_deref(), days, end, out: out.as_deref(), json, force, stop };
+                let end = commands::parse_end(end.as_deref())?;
+                let say = if json { commands::Say::Json } else { commands::Say::Stdout };
+                let l = commands::Live { sources: &sources, region: region.as_deref(), days, end, out: out.as_deref(), say, force, stop };
                 return commands::import_live(&l);
             }
             if region.is_some() || end.is_some() {
@@ -158,9 +153,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
             if print_queries {
                 commands::print_queries(&sources, table.as_deref(), &gsi, period, out.as_deref(), force)
             } else {
-                // A report is recognised by its content, as every input is: --cur says what it is.
-                let history: Vec<std::path::PathBuf> = metrics.into_iter().chain(cur).collect();
-                commands::import(&sources, table.as_deref(), &history, out.as_deref(), json, force)
+                commands::import(&sources, table.as_deref(), &metrics, &cur, out.as_deref(), json, force)
             }
         }
         Command::Completions { shell } => {

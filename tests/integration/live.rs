@@ -123,8 +123,28 @@ fn a_live_import_equals_the_file_import_of_the_same_calls() {
     let o = ddbsim(&m, &args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
-    let by_hand_text = std::fs::read_to_string(&out2).unwrap().replace(&format!("{}/", files.path().display()), "aws:");
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), by_hand_text);
+    // Each names its history on a `# ddbsim-history:` line: the live import the copy it kept
+    // beside the scenario, the file import the file it was given.
+    let (live_text, live_history) = history_lines(&std::fs::read_to_string(&out).unwrap());
+    let (by_hand_text, by_hand_history) = history_lines(&std::fs::read_to_string(&out2).unwrap());
+    assert_eq!(live_history, ["orders.history.json"]);
+    assert_eq!(by_hand_history, [f("metrics.json").canonicalize().unwrap().display().to_string()]);
+    let by_hand_text = by_hand_text.replace(&format!("{}/", files.path().display()), "aws:");
+    assert_eq!(live_text, by_hand_text);
+    // What was kept is what the calls answered (the same window, the same queries).
+    let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(live.path().join("orders.history.json")).unwrap()).unwrap();
+    let fetched: serde_json::Value = serde_json::from_slice(&std::fs::read(f("metrics.json")).unwrap()).unwrap();
+    assert_eq!(kept["MetricDataResults"], fetched["MetricDataResults"]);
+    let queries: serde_json::Value = serde_json::from_slice(&std::fs::read(live.path().join("orders.queries.json")).unwrap()).unwrap();
+    assert_eq!(queries, serde_json::from_slice::<serde_json::Value>(&std::fs::read(f("queries.json")).unwrap()).unwrap());
+    // `backtest SCENARIO` finds the kept history: the same comparison as naming it.
+    let found = ddbsim(&m, &["backtest", out.to_str().unwrap(), "--json"]);
+    let named =
+        ddbsim(&m, &["backtest", out.to_str().unwrap(), "--json", "--metrics", live.path().join("orders.history.json").to_str().unwrap()]);
+    assert!(matches!(found.status.code(), Some(0 | 3)), "{}", String::from_utf8_lossy(&found.stderr));
+    assert!(found.stdout == named.stdout, "backtest.json differs with the history found and named");
+    let b: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert!(b["series"].as_array().is_some_and(|s| !s.is_empty()), "{b}");
     for trace in ["orders-write-put-item.csv", "orders-read-get-item.csv"] {
         assert_eq!(std::fs::read(live.path().join(trace)).unwrap(), std::fs::read(by_hand.path().join(trace)).unwrap(), "{trace}");
     }
@@ -145,6 +165,49 @@ fn a_live_import_equals_the_file_import_of_the_same_calls() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(std::fs::read_to_string(&out).unwrap().contains("popularity_from = \"contributor_insights\""));
+}
+
+/// The scenario's text without its `# ddbsim-history:` lines, and what they name.
+fn history_lines(text: &str) -> (String, Vec<String>) {
+    let (marks, rest): (Vec<&str>, Vec<&str>) = text.split_inclusive('\n').partition(|l| l.starts_with("# ddbsim-history: "));
+    (rest.concat(), marks.iter().map(|l| l.trim_end().trim_start_matches("# ddbsim-history: ").to_string()).collect())
+}
+
+/// `backtest aws:TABLE` imports the table into TABLE.toml in the current folder (its history
+/// kept beside it) and backtests it, as `import` then `backtest` would; run again, it is
+/// refused before any call unless --force.
+#[test]
+fn backtest_imports_a_live_table_and_compares_it() {
+    let Some(m) = moto() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+        env(&mut c, &m)
+            .current_dir(dir.path())
+            .args(["backtest", "aws:Orders", "--days", "2", "--end", "2026-12-06T13:00:00Z", "--json"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{err}");
+    assert!(err.contains("wrote Orders.toml and 2 trace files, its history kept as Orders.history.json"), "{err}");
+    let b: serde_json::Value = serde_json::from_slice(&o.stdout).expect("only backtest.json on stdout");
+    for f in ["Orders.toml", "Orders.history.json", "Orders.queries.json"] {
+        assert!(dir.path().join(f).is_file(), "{f}");
+    }
+    let again =
+        Command::new(env!("CARGO_BIN_EXE_ddbsim")).current_dir(dir.path()).args(["backtest", "Orders.toml", "--json"]).output().unwrap();
+    assert!(again.stdout == o.stdout, "the kept history gives the same comparison");
+    // The fixture's metrics are the last 60 minutes of the two days: those are compared.
+    assert_eq!(b["minutes"], serde_json::json!(60));
+    let o = run(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("Orders.toml: exists: `ddbsim backtest Orders.toml`"), "{err}");
+    let o = run(&["--force"]);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 /// `'aws:*'` imports the Region: Orders and Audit, one scenario each into the folder; Ledger,

@@ -19,6 +19,7 @@ mod global_tables; // replicas: every write in every region, lag, regional bills
 mod hardening; // the adversarial review's findings, each reproduced
 mod hardening_fourth; // the fourth adversarial review: what a live account, a hostile CLI, a bill and a pull request can feed
 mod hardening_third; // the third adversarial review: one guard, one scale_rate meaning, files that cannot be hijacked or lost
+mod history_loop; // import names its history, backtest finds it, Ctrl-C during a calibration writes nothing
 mod house; // the house rules of src/: file and function lengths, no import cycles, layers that point one way
 mod import; // table definitions and CloudWatch history in the formats AWS tools write
 mod indexes; // GSI cascade, index write units, LSI collections, propagation, backfill

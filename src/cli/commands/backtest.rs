@@ -3,7 +3,7 @@
 
 use super::super::args::BacktestArgs;
 use super::super::CliError;
-use crate::engine::RunOptions;
+use crate::engine::{RunOptions, StopToken};
 use crate::guard;
 use crate::report::{json_bytes, Artifact, Output};
 use crate::scenario::LoadOptions;
@@ -12,22 +12,40 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Runs the backtest; exit 3 when the scenario does not fit its history.
-pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
-    let sc = crate::scenario::load_with(&a.scenario, &LoadOptions { allow_outside: a.allow_outside, ..Default::default() })?;
+pub(in crate::cli) fn backtest(a: &BacktestArgs, stop: &StopToken) -> Result<(), CliError> {
+    let scenario = match live_table(a)? {
+        Some(table) => import_table(a, &table, stop)?,
+        None => a.scenario.clone(),
+    };
+    let sc = crate::scenario::load_with(&scenario, &LoadOptions { allow_outside: a.allow_outside, ..Default::default() })?;
+    let metrics = if a.metrics.is_empty() { super::history::recorded(&scenario, &sc.source_text)? } else { a.metrics.clone() };
+    if metrics.is_empty() {
+        return Err(CliError::Argument(format!(
+            "{}: no history to compare with: give the table's CloudWatch metrics with --metrics FILE|DIR, or import it with `ddbsim import aws:TABLE --out FILE.toml` (which keeps its history beside the scenario)",
+            scenario.display()
+        )));
+    }
     let gsis: Vec<String> = sc.gsis.iter().map(|g| g.name.clone()).collect();
-    let rec = crate::import::read_history(&a.metrics, &gsis)?;
-    let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), ..RunOptions::default() };
+    let rec = crate::import::read_history(&metrics, &gsis)?;
+    let opts = RunOptions { seed: a.seed, fidelity: a.fidelity.map(|f| f.fidelity()), stop: Some(stop.clone()), ..RunOptions::default() };
     // Each calibration step is a simulation of the whole window: up to about 35 for the
     // skew (two families), 25 for the absorption bound, 21 for the fleet, and the calibrated
     // run.
     if a.calibrate {
         // Before the fit: a file it may not replace is refused at once.
-        ours_to_replace(&calibrated_path(&a.scenario), a.force)?;
+        ours_to_replace(&calibrated_path(&scenario), a.force)?;
     }
     let work = if a.calibrate { guard::Work::replications(110) } else { guard::Work::ONE }.with_knobs(&[guard::Knob::FidelityFast]);
     guard::check_work(&sc, &opts, work)?;
     let out = a.out.as_ref().map(|d| Output::claim(d)).transpose()?;
-    let fail = |e: backtest::BacktestError| CliError::Argument(format!("{}: {e}", a.scenario.display()));
+    // Ctrl-C stops the simulation under way; nothing is written then.
+    let fail = |e: backtest::BacktestError| {
+        if stop.is_stopped() {
+            CliError::Interrupted
+        } else {
+            CliError::Argument(format!("{}: {e}", scenario.display()))
+        }
+    };
     let mut b = backtest::backtest(&sc, &rec, &opts).map_err(fail)?;
     let mut written = Vec::new();
     if a.calibrate {
@@ -39,20 +57,12 @@ pub(in crate::cli) fn backtest(a: &BacktestArgs) -> Result<(), CliError> {
         let fitted = calibrate::calibrate(&sc, &rec, &fit_opts, &b);
         bar.finish();
         let (calibrated, c) = fitted.map_err(fail)?;
+        super::stopped(stop)?;
         if let Some((_, after)) = calibrated {
-            let history = a.metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+            let history = metrics.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
             let window = format!("{} minutes from {}", b.minutes, b.start);
             let text = stamped(&calibrate::calibrated_text(&sc.source_text, &c, &history, &window));
-            let path = calibrated_path(&a.scenario);
-            // The fitted demand's traces first: the scenario that names them comes last.
-            for (file, csv) in &c.traces {
-                let trace = path.with_file_name(file);
-                write_atomic(&trace, csv)?;
-                written.push(trace);
-            }
-            write_atomic(&path, &text)?;
-            crate::scenario::load_with(&path, &LoadOptions { allow_outside: true, ..Default::default() })?;
-            written.push(path);
+            written.extend(write_calibration(&calibrated_path(&scenario), &text, &c.traces)?);
             b.verdict = after.verdict;
             b.series = after.series;
             b.throttled_minutes = after.throttled_minutes;
@@ -139,19 +149,70 @@ fn ours_to_replace(path: &Path, force: bool) -> Result<(), CliError> {
     )))
 }
 
-/// Writes `text` to `path` whole or not at all, readable by all as every output is (0644).
-fn write_atomic(path: &Path, text: &str) -> Result<(), CliError> {
-    let fail = |e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
+/// Writes the calibrated scenario `text` to `path` with its fitted traces beside it, as one
+/// set (all or none, even across a kill: the traces are never left without their scenario);
+/// the scenario must load as written. The paths written.
+fn write_calibration(path: &Path, text: &str, traces: &[(String, String)]) -> Result<Vec<PathBuf>, CliError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut f = tempfile::Builder::new().prefix(".ddbsim-calibrated-").tempfile_in(&dir).map_err(fail)?;
-    use std::os::unix::fs::PermissionsExt;
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.as_file().set_permissions(std::fs::Permissions::from_mode(0o644)))
-        .and_then(|()| f.as_file().sync_all())
-        .map_err(fail)?;
-    f.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    let name = path.file_name().map_or_else(|| "scenario.calibrated.toml".into(), |n| n.to_string_lossy().into_owned());
+    let staging = super::publish::staging(&dir)?;
+    let mut names: Vec<&str> = Vec::new();
+    for (n, t) in traces.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((name.as_str(), text))) {
+        let p = staging.path().join(n);
+        std::fs::write(&p, t).map_err(|e| CliError::Output(crate::OutputError { path: p.clone(), source: e }))?;
+        names.push(n);
+    }
+    crate::scenario::load_with(&staging.path().join(&name), &LoadOptions { allow_outside: true, ..Default::default() })?;
+    // `ours_to_replace` has judged the scenario; the fitted traces are the calibration's own.
+    super::publish::place_all(staging.path(), &dir, &names, true)?;
+    Ok(names.iter().map(|n| dir.join(n)).collect())
+}
+
+/// `aws:TABLE` as the scenario: the table's name, its other arguments checked.
+fn live_table(a: &BacktestArgs) -> Result<Option<String>, CliError> {
+    let given = a.scenario.to_string_lossy();
+    let Some(table) = given.strip_prefix("aws:") else {
+        if a.region.is_some() || a.end.is_some() || a.days != 1 {
+            return Err(CliError::Argument("--region, --days and --end go with aws:TABLE (a live import, then its backtest)".into()));
+        }
+        return Ok(None);
+    };
+    if !a.metrics.is_empty() {
+        return Err(CliError::Argument("aws:TABLE fetches its own history: no --metrics".into()));
+    }
+    if table.is_empty() || table.contains('*') {
+        return Err(CliError::Argument(format!("{given}: backtest takes one table (aws:NAME)")));
+    }
+    Ok(Some(table.to_string()))
+}
+
+/// Imports `table` live into `TABLE.toml` in the current folder (its traces and history
+/// beside it), as `import aws:TABLE --out TABLE.toml` does; the scenario's path. An existing
+/// `TABLE.toml` is refused before any call unless `--force`.
+fn import_table(a: &BacktestArgs, table: &str, stop: &StopToken) -> Result<PathBuf, CliError> {
+    let out = PathBuf::from(format!("{table}.toml"));
+    if out.symlink_metadata().is_ok() && !a.force {
+        return Err(CliError::Argument(format!(
+            "{}: exists: `ddbsim backtest {}` compares it with the history kept beside it, or pass --force to import the table again",
+            out.display(),
+            out.display()
+        )));
+    }
+    let end = super::live::parse_end(a.end.as_deref())?;
+    let sources = [a.scenario.clone()];
+    let l = super::Live {
+        sources: &sources,
+        region: a.region.as_deref(),
+        days: a.days,
+        end,
+        out: Some(&out),
+        say: super::Say::Stderr,
+        force: a.force,
+        stop,
+    };
+    super::import_live(&l)?;
+    Ok(out)
 }

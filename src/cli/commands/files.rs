@@ -112,34 +112,64 @@ fn validate_one(p: &Path, options: scenario::LoadOptions, as_json: bool, files: 
 /// files are staged in a temporary folder beside `out`, the scenario is validated there, and
 /// only then are they moved into place, as one unit: all of them or none (a failed import
 /// leaves nothing behind and what was there as it was). An existing file of those names is
-/// refused unless `force`.
+/// refused unless `force`. The CloudWatch files are named in the scenario (`# ddbsim-history:`)
+/// for `backtest`; a Cost and Usage Report is not a history it compares with.
 pub(in crate::cli) fn import(
     sources: &[PathBuf],
     table: Option<&str>,
     metrics: &[PathBuf],
+    cur: &[PathBuf],
     out: Option<&Path>,
     as_json: bool,
     force: bool,
 ) -> Result<(), CliError> {
     let stem = out.and_then(|o| o.file_stem()).map(|s| s.to_string_lossy().into_owned());
     let stem = stem.unwrap_or_else(|| "imported".into());
-    let imported = crate::import::import(sources, metrics, table, &stem)?;
-    write_imported(&imported, &stem, out, as_json, force)
+    let history: Vec<PathBuf> = metrics.iter().chain(cur).cloned().collect();
+    let imported = crate::import::import(sources, &history, table, &stem)?;
+    let say = if as_json { Say::Json } else { Say::Stdout };
+    write_imported(&imported, &Written { stem: &stem, out, say, force, kept: Vec::new(), named: metrics })
 }
 
-/// Writes an import: its notes on stderr, then the scenario on stdout, or into `out` with its
-/// traces, all of them or none.
-pub(super) fn write_imported(imported: &Imported, stem: &str, out: Option<&Path>, as_json: bool, force: bool) -> Result<(), CliError> {
+/// Where an import says what it wrote.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(in crate::cli) enum Say {
+    /// The scenario (or "wrote ...") on stdout.
+    Stdout,
+    /// `import --json` on stdout.
+    Json,
+    /// "wrote ..." on stderr: stdout is another command's (`backtest aws:TABLE`).
+    Stderr,
+}
+
+/// How an import is written.
+pub(super) struct Written<'a> {
+    /// The scenario's file stem (its traces' prefix).
+    pub stem: &'a str,
+    /// The scenario file, or none for stdout.
+    pub out: Option<&'a Path>,
+    pub say: Say,
+    /// Replace files of the same names.
+    pub force: bool,
+    /// Files kept beside the scenario (a live import's history and queries): (name, text).
+    pub kept: Vec<(String, String)>,
+    /// History files the user gave, named in the scenario where they are.
+    pub named: &'a [PathBuf],
+}
+
+/// Writes an import: its notes on stderr, then the scenario on stdout, or into `w.out` with
+/// its traces and kept history, all of them or none.
+pub(super) fn write_imported(imported: &Imported, w: &Written<'_>) -> Result<(), CliError> {
     for n in &imported.notes {
         eprintln!("note: {n}");
     }
-    let Some(out) = out else {
+    let Some(out) = w.out else {
         if !imported.traces.is_empty() {
             return Err(CliError::Argument("the metrics become trace files written beside the scenario: give --out FILE.toml".into()));
         }
-        crate::scenario::parse_str(&imported.scenario, Path::new(&format!("{stem}.toml")))?;
-        if as_json {
-            print_import_json(imported, None);
+        crate::scenario::parse_str(&imported.scenario, Path::new(&format!("{}.toml", w.stem)))?;
+        if w.say == Say::Json {
+            print_import_json(imported, &imported.scenario, None);
         } else {
             print!("{}", imported.scenario);
         }
@@ -153,30 +183,36 @@ pub(super) fn write_imported(imported: &Imported, stem: &str, out: Option<&Path>
     if !dir.is_dir() {
         return Err(fail(&dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
     }
+    let names: Vec<String> =
+        super::history::histories(&w.kept).chain(w.named.iter().filter_map(|p| super::history::named_from(&dir, p))).collect();
+    let scenario = super::history::with_history(&imported.scenario, &names);
     let staging = super::publish::staging(&dir)?;
     let name = out.file_name().map_or_else(|| "imported.toml".into(), |n| n.to_string_lossy().into_owned());
-    let mut files: Vec<(String, &str)> = imported.traces.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
-    files.push((name.clone(), &imported.scenario));
+    let mut files: Vec<(String, &str)> = imported.traces.iter().chain(&w.kept).map(|(n, t)| (n.clone(), t.as_str())).collect();
+    files.push((name.clone(), &scenario));
     for (n, text) in &files {
         let p = staging.path().join(n);
         std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
     }
     // The scenario must load as written, traces included.
     crate::scenario::load(&staging.path().join(&name))?;
-    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
-    super::publish::place_all(staging.path(), &dir, &names, force)?;
-    if as_json {
-        print_import_json(imported, Some(out));
-    } else {
-        println!("wrote {} and {} trace file{}", out.display(), imported.traces.len(), if imported.traces.len() == 1 { "" } else { "s" });
+    let placed: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    super::publish::place_all(staging.path(), &dir, &placed, w.force)?;
+    let t = imported.traces.len();
+    let kept = if w.kept.is_empty() { String::new() } else { format!(", its history kept as {}", w.kept[0].0) };
+    let line = format!("wrote {} and {t} trace file{}{kept}", out.display(), if t == 1 { "" } else { "s" });
+    match w.say {
+        Say::Json => print_import_json(imported, &scenario, Some(out)),
+        Say::Stdout => println!("{line}"),
+        Say::Stderr => eprintln!("{line}"),
     }
     Ok(())
 }
 
 /// `import --json`: the scenario's text, where it was written, its trace files and the notes.
-fn print_import_json(imported: &crate::import::Imported, out: Option<&Path>) {
+fn print_import_json(imported: &crate::import::Imported, scenario: &str, out: Option<&Path>) {
     let doc = serde_json::json!({
-        "scenario": imported.scenario,
+        "scenario": scenario,
         "path": out.map(|p| p.display().to_string()),
         "traces": imported.traces.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
         "notes": imported.notes,

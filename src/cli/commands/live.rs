@@ -59,6 +59,14 @@ const REGIONS: [&str; 38] = [
     "ap-southeast-6",
 ];
 
+/// `--end`: an RFC 3339 time as Unix seconds.
+pub(in crate::cli) fn parse_end(end: Option<&str>) -> Result<Option<i64>, CliError> {
+    end.map(|t| {
+        crate::time::parse_rfc3339(t).ok_or_else(|| CliError::Argument(format!("--end {t}: not an RFC 3339 time (2026-12-01T00:00:00Z)")))
+    })
+    .transpose()
+}
+
 /// Does the command line name live sources?
 pub(in crate::cli) fn is_live(sources: &[PathBuf]) -> bool {
     sources.iter().any(|s| s.to_string_lossy().starts_with("aws:"))
@@ -291,7 +299,7 @@ fn fetch(aws: &Aws<'_>, table: &str, days: u32, end_unix_s: i64, dir: &Path, not
     let metrics = aws.call("cloudwatch", "get-metric-data", &["--metric-data-queries", &file, "--start-time", &s, "--end-time", &e], t)?;
     let metrics = save("metrics.json", &metrics)?;
     let on_demand = def.provisioned.is_none();
-    Ok(Fetched { defs: vec![describe, targets, policies, backups, ttl], metrics, gsis, on_demand })
+    Ok(Fetched { defs: vec![describe, targets, policies, backups, ttl], metrics, queries: q, gsis, on_demand })
 }
 
 /// The array `key` of a call's JSON output; output cut short, or without it, is an error
@@ -307,10 +315,16 @@ fn listed(text: &str, call: &str, key: &str) -> Result<Vec<serde_json::Value>, C
 struct Fetched {
     defs: Vec<PathBuf>,
     metrics: PathBuf,
+    /// The `get-metric-data` queries that fetched `metrics`.
+    queries: PathBuf,
     gsis: Vec<String>,
     /// The table is on-demand: idle, it costs nothing but its storage.
     on_demand: bool,
 }
+
+/// One table imported: its name, its import, and the files kept beside it (its history and
+/// the queries that fetched it: name, text).
+type Done = (String, Imported, Vec<(String, String)>);
 
 /// The options of a live import.
 pub(in crate::cli) struct Live<'a> {
@@ -324,8 +338,8 @@ pub(in crate::cli) struct Live<'a> {
     pub end: Option<i64>,
     /// `--out`: a file for one table, a folder for several.
     pub out: Option<&'a Path>,
-    /// `--json`.
-    pub json: bool,
+    /// Where to say what was written.
+    pub say: super::files::Say,
     /// `--force`.
     pub force: bool,
     /// Ctrl-C.
@@ -353,7 +367,6 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
         .map(str::to_string)
         .or_else(|| ["AWS_REGION", "AWS_DEFAULT_REGION"].iter().find_map(|k| std::env::var(k).ok().filter(|r| !r.is_empty())));
     let aws = Aws { region, stop: l.stop };
-    let names = table_names(&aws, l.sources)?;
     // Files beside aws:NAME (a Contributor Insights report) are read with what is fetched.
     let extra: Vec<PathBuf> = l.sources.iter().filter(|s| !s.to_string_lossy().starts_with("aws:")).cloned().collect();
     if let Some(f) = extra.iter().find(|f| !f.is_file()) {
@@ -362,6 +375,11 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
             f.display()
         )));
     }
+    let region_wide = l.sources.iter().filter(|s| s.to_string_lossy().starts_with("aws:")).count() > 1
+        || l.sources.iter().any(|s| s.to_string_lossy().ends_with('*'));
+    // Where the files go is checked before the first call: a fetch is not wasted on it.
+    place_checked(l.out, region_wide, l.force)?;
+    let names = table_names(&aws, l.sources)?;
     let end = l.end.unwrap_or_else(|| {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         now - now.rem_euclid(60)
@@ -369,7 +387,8 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
     let many = names.len() > 1 || l.sources.iter().any(|s| s.to_string_lossy().ends_with('*'));
     let bar = indicatif::ProgressBar::new(names.len() as u64);
     bar.set_style(indicatif::ProgressStyle::with_template("{pos}/{len} tables {wide_bar} {msg}").expect("a valid template"));
-    let mut done: Vec<(String, Imported)> = Vec::new();
+    // Each table's import, and its history to keep beside it.
+    let mut done: Vec<Done> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
     // The fetched files are the account's: readable by this user only, and removed on every
     // way out but a kill (Ctrl-C and SIGTERM stop the call under way and return through here).
@@ -402,19 +421,24 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
         }
         let result = match fetched {
             Ok(f) => {
+                let kept = super::history::kept(&stem, &f.metrics, &f.queries).map_err(|e| (Failure::Other, e.to_string()));
                 let defs: Vec<PathBuf> = f.defs.into_iter().chain(extra.iter().cloned()).collect();
-                crate::import::import(&defs, &[f.metrics], Some(name), &stem).map_err(|e| (Failure::Other, e.to_string()))
+                kept.and_then(|kept| {
+                    crate::import::import(&defs, &[f.metrics], Some(name), &stem)
+                        .map(|i| (i, kept))
+                        .map_err(|e| (Failure::Other, e.to_string()))
+                })
             }
             Err(e) => Err((e.failure, e.message)),
         };
         bar.inc(1);
         match result {
-            Ok(mut i) => {
+            Ok((mut i, kept)) => {
                 // The files are this run's: name them by what fetched them.
                 let shown = format!("{}/", dir.display());
                 i.scenario = i.scenario.replace(&shown, "aws:");
                 i.notes = i.notes.iter().map(|n| n.replace(&shown, "aws:")).chain(notes).collect();
-                done.push((name.clone(), i));
+                done.push((name.clone(), i, kept));
             }
             Err((Failure::AccessDenied, m)) if many => skipped.push(format!("{name}: {m}")),
             Err((Failure::Interrupted, _)) => {
@@ -432,11 +456,43 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
         eprintln!("skipped {s}");
     }
     if !many {
-        let (_, i) = done.pop().expect("one table imported");
+        let (_, i, kept) = done.pop().expect("one table imported");
         let stem = l.out.and_then(|o| o.file_stem()).map_or_else(|| "imported".into(), |s| s.to_string_lossy().into_owned());
-        return super::files::write_imported(&i, &stem, l.out, l.json, l.force);
+        // Without a file to write beside, the history is not kept.
+        let kept = if l.out.is_some() { kept } else { Vec::new() };
+        let w = super::files::Written { stem: &stem, out: l.out, say: l.say, force: l.force, kept, named: &[] };
+        return super::files::write_imported(&i, &w);
     }
     write_region(&done, l.out, l.force)
+}
+
+/// Can the import be written where `out` says? One table: a file in an existing folder, absent
+/// unless `force`. Several: a folder (made when the scenarios are written, as `run --out`
+/// makes its own), not a file.
+fn place_checked(out: Option<&Path>, region_wide: bool, force: bool) -> Result<(), CliError> {
+    let fail = |p: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: p.to_path_buf(), source: e });
+    let Some(out) = out else {
+        return if region_wide {
+            Err(CliError::Argument("several tables: give --out DIR, a folder for one scenario each".into()))
+        } else {
+            Ok(())
+        };
+    };
+    if region_wide {
+        // Made when the scenarios are written, not before: a failed fetch leaves nothing.
+        if out.exists() && !out.is_dir() {
+            return Err(CliError::Argument(format!("{}: several tables go into a folder, and this is a file", out.display())));
+        }
+        return Ok(());
+    }
+    let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(fail(dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
+    }
+    if out.symlink_metadata().is_ok() && !force {
+        return Err(CliError::Argument(format!("{}: exists: pass --force to replace it (and its traces)", out.display())));
+    }
+    Ok(())
 }
 
 /// Does the history hold any of the table's consumed units? (An on-demand table that served
@@ -452,23 +508,28 @@ fn has_traffic(metrics: &Path, gsis: &[String]) -> Result<bool, String> {
     }))
 }
 
-/// A region's tables into folder `out`, one `TABLE.toml` and its traces each, all or none.
-fn write_region(done: &[(String, Imported)], out: Option<&Path>, force: bool) -> Result<(), CliError> {
-    let Some(dir) = out.filter(|d| d.is_dir()) else {
-        return Err(CliError::Argument("several tables: give --out DIR, an existing folder, for one scenario each".into()));
+/// A region's tables into folder `out`, one `TABLE.toml` and its traces and kept history each,
+/// all or none.
+fn write_region(done: &[Done], out: Option<&Path>, force: bool) -> Result<(), CliError> {
+    let Some(dir) = out else {
+        return Err(CliError::Argument("several tables: give --out DIR, a folder for one scenario each".into()));
     };
     if done.is_empty() {
         return Err(CliError::Argument("no table was imported (each skipped, above)".into()));
     }
     let fail = |p: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: p.to_path_buf(), source: e });
+    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let staging = super::publish::staging(dir)?;
     let mut names: Vec<String> = Vec::new();
-    for (table, i) in done {
+    for (table, i, kept) in done {
         for n in &i.notes {
             eprintln!("note: {table}: {n}");
         }
         let file = format!("{table}.toml");
-        for (n, text) in i.traces.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((file.as_str(), i.scenario.as_str())))
+        let history: Vec<String> = super::history::histories(kept).collect();
+        let scenario = super::history::with_history(&i.scenario, &history);
+        for (n, text) in
+            i.traces.iter().chain(kept).map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((file.as_str(), scenario.as_str())))
         {
             let p = staging.path().join(n);
             std::fs::write(&p, text).map_err(|e| fail(&p, e))?;

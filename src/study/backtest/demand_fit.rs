@@ -192,6 +192,7 @@ pub(super) fn fit(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Op
     let mut factors = vec![vec![1.0f64; minutes]; gs.len()];
     let mut cur = sc.clone();
     let mut r = simulate(&cur, opts);
+    super::stopped(&r)?;
     let first_error = error(&r, &gs, sim0, n);
     let mut iterations = 0;
     let mut best = (first_error.0, factors.clone(), r.clone());
@@ -224,6 +225,7 @@ pub(super) fn fit(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Op
         }
         cur = with_factors(sc, &gs, &base, &factors);
         r = simulate(&cur, opts);
+        super::stopped(&r)?;
         let e = error(&r, &gs, sim0, n).0;
         tell(opts, || format!("the demand, iteration {iterations}: attempted units {:.1} % from the record", 100.0 * e));
         if e < best.0 {

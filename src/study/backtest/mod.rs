@@ -199,9 +199,10 @@ fn resource_of(sc: &Scenario, s: &RecordedSeries) -> Result<ResourceId, Backtest
 /// Compares run `r` of `sc` with the record.
 ///
 /// # Errors
-/// [`BacktestError`] when the windows do not overlap, or a series names a GSI the scenario
-/// does not have.
+/// [`BacktestError`] when the windows do not overlap, a series names a GSI the scenario
+/// does not have, or the run was stopped.
 pub fn compare(sc: &Scenario, r: &RunResult, rec: &Recorded) -> Result<Backtest, BacktestError> {
+    stopped(r)?;
     let (rec0, sim0, n) = overlap(sc, rec)?;
     let mut series = Vec::new();
     let mut throttled_rec = vec![false; n];
@@ -302,6 +303,16 @@ pub fn backtest(sc: &Scenario, rec: &Recorded, opts: &RunOptions) -> Result<Back
     overlap(sc, rec)?;
     let r = simulate(sc, opts);
     compare(sc, &r, rec)
+}
+
+/// A run stopped before its end (Ctrl-C) is no comparison: the backtest and its calibration
+/// end there.
+pub(super) fn stopped(r: &RunResult) -> Result<(), BacktestError> {
+    if r.stopped {
+        Err(BacktestError("stopped before the end of the window".into()))
+    } else {
+        Ok(())
+    }
 }
 
 /// One series' fit from its (minute, recorded, simulated) values a second (or levels).
