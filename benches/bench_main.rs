@@ -15,6 +15,7 @@ criterion_main!(
     benchmarks::recommend::benches,
     benchmarks::check::benches,
     benchmarks::backtest::benches,
+    benchmarks::calibrate_day::benches,
     benchmarks::lsi::benches,
     benchmarks::account::benches
 );

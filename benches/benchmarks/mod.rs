@@ -1,6 +1,7 @@
 //! Benchmark groups.
 pub(crate) mod account;
 pub(crate) mod backtest;
+pub(crate) mod calibrate_day;
 pub(crate) mod check;
 pub(crate) mod lsi;
 pub(crate) mod micro;

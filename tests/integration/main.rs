@@ -82,24 +82,5 @@ pub fn run_summary(sc: &Scenario) -> Summary {
     Summary::new(sc, &run(sc), &ddbsim::cost::Catalog::builtin())
 }
 
-/// One result of `aws cloudwatch get-metric-data` for `minutes` of a run starting at `start`
-/// (Unix seconds): `f` of each minute, newest first, as the AWS CLI writes it.
-pub fn metric_data_result(
-    label: &str,
-    minutes: &[ddbsim::MinuteRecord],
-    start: i64,
-    f: &dyn Fn(&ddbsim::MinuteRecord) -> f64,
-) -> serde_json::Value {
-    let stamp = |m: usize| {
-        let t = time::OffsetDateTime::from_unix_timestamp(start + m as i64 * 60).unwrap();
-        format!("{:04}-{:02}-{:02}T{:02}:{:02}:00+00:00", t.year(), u8::from(t.month()), t.day(), t.hour(), t.minute())
-    };
-    let idx: Vec<usize> = (0..minutes.len()).rev().collect();
-    serde_json::json!({
-        "Id": label.to_ascii_lowercase(),
-        "Label": label,
-        "Timestamps": idx.iter().map(|&m| stamp(m)).collect::<Vec<_>>(),
-        "Values": idx.iter().map(|&m| f(&minutes[m])).collect::<Vec<_>>(),
-        "StatusCode": "Complete",
-    })
-}
+/// One get-metric-data result of a run's minutes (the library's exporter).
+pub use ddbsim::bench_support::history::metric_data_result;

@@ -6,48 +6,18 @@
 //! hold the truth, and a fix priced on the calibrated model must cure the truth too. The truth's
 //! parameters are read only to compare.
 
-use super::{ddbsim, metric_data_result, scenario};
-use ddbsim::{Dim, MinuteRecord, Reason, RunOptions, RunResult, Scenario};
-use serde_json::{json, Value};
+use super::{ddbsim, scenario};
+use ddbsim::{RunOptions, RunResult, Scenario};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// 2026-11-01T00:00:00Z, the truths' start.
 const START: i64 = 1_793_491_200;
 
-/// What CloudWatch publishes per resource of run `r` of `sc`, as get-metric-data JSON: consumed
-/// units, throttle events, provisioned capacity (of a provisioned resource), the per-reason
-/// throttle events with `reasons`, and the table's requests per operation.
+/// What CloudWatch publishes of run `r` of `sc`, as get-metric-data JSON (the library's
+/// exporter, which the calibration bench uses too).
 fn history(sc: &Scenario, r: &RunResult, reasons: bool) -> Vec<u8> {
-    let mut results = Vec::new();
-    let provisioned = matches!(sc.table.capacity, ddbsim::scenario::CapacitySpec::Provisioned { .. });
-    for (i, res) in r.resources.iter().enumerate() {
-        let suffix = if i == 0 { String::new() } else { format!(" {}", res.name) };
-        let mut series = |metric: &str, f: &dyn Fn(&MinuteRecord) -> f64| {
-            results.push(metric_data_result(&format!("{metric}{suffix}"), &res.minutes, START, f));
-        };
-        for (d, name) in [(Dim::Read, "Read"), (Dim::Write, "Write")] {
-            series(&format!("Consumed{name}CapacityUnits"), &|m| m.consumed[d as usize] as f64 / 1_000.0);
-            series(&format!("{name}ThrottleEvents"), &|m| m.events(d) as f64);
-            if provisioned {
-                series(&format!("Provisioned{name}CapacityUnits"), &|m| m.provisioned_unit_seconds[d as usize] as f64 / 60.0);
-            }
-            if reasons {
-                for (why, label) in [(Reason::KeyRange, "KeyRange"), (Reason::Provisioned, "Provisioned")] {
-                    series(&format!("{name}{label}ThroughputThrottleEvents"), &|m| m.throttle_events[why as usize][d as usize] as f64);
-                }
-            }
-        }
-        if i == 0 {
-            for op in ddbsim::scenario::Op::ALL {
-                if res.minutes.iter().any(|m| m.op_ok[op as usize] > 0) {
-                    results.push(metric_data_result(&format!("SuccessfulRequestLatency {}", op.api_name()), &res.minutes, START, &|m| {
-                        m.op_ok[op as usize] as f64
-                    }));
-                }
-            }
-        }
-    }
-    serde_json::to_vec(&json!({ "MetricDataResults": results })).unwrap()
+    ddbsim::bench_support::history::get_metric_data(sc, r, START, reasons)
 }
 
 /// One truth: its scenario, its definition as describe-table writes it, and whether its

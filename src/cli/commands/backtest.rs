@@ -151,7 +151,7 @@ fn ours_to_replace(path: &Path, force: bool) -> Result<(), CliError> {
 
 /// Writes the calibrated scenario `text` to `path` with its fitted traces beside it, as one
 /// set (all or none, even across a kill: the traces are never left without their scenario);
-/// the scenario must load as written. The paths written.
+/// the scenario must then load where it lies. The paths written.
 fn write_calibration(path: &Path, text: &str, traces: &[(String, String)]) -> Result<Vec<PathBuf>, CliError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -165,9 +165,10 @@ fn write_calibration(path: &Path, text: &str, traces: &[(String, String)]) -> Re
         std::fs::write(&p, t).map_err(|e| CliError::Output(crate::OutputError { path: p.clone(), source: e }))?;
         names.push(n);
     }
-    crate::scenario::load_with(&staging.path().join(&name), &LoadOptions { allow_outside: true, ..Default::default() })?;
     // `ours_to_replace` has judged the scenario; the fitted traces are the calibration's own.
     super::publish::place_all(staging.path(), &dir, &names, true)?;
+    // It names the import's traces beside it too: loaded where it lies.
+    crate::scenario::load_with(path, &LoadOptions { allow_outside: true, ..Default::default() })?;
     Ok(names.iter().map(|n| dir.join(n)).collect())
 }
 

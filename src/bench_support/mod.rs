@@ -1,6 +1,8 @@
 //! The hot-loop pieces the micro benchmarks time (`benches/benchmarks/micro.rs`). Hidden from
 //! the documentation: not part of the library's interface.
 
+pub mod history;
+
 use crate::engine::queue::{EventQueue, Keyed};
 use crate::model::resource::Resource;
 use crate::model::Dim;
