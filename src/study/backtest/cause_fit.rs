@@ -437,12 +437,11 @@ pub(super) fn fit(
     opts: &RunOptions,
 ) -> Result<Option<(Cause, Fit, Vec<Parameter>)>, BacktestError> {
     let key = sc.key_spaces[ks].name.clone();
-    let mut fits: Vec<(Cause, CauseFit)> = Vec::new();
-    for &cause in causes {
-        if let Some(fit) = fit_one(cause, sc, ks, j, opts)? {
-            fits.push((cause, fit));
-        }
-    }
+    // Each cause's bisection is its own simulations: side by side on the cores, gathered in
+    // the causes' order (the same fits whatever the thread count).
+    use rayon::prelude::*;
+    let each: Vec<Option<CauseFit>> = causes.par_iter().map(|&cause| fit_one(cause, sc, ks, j, opts)).collect::<Result<_, _>>()?;
+    let mut fits: Vec<(Cause, CauseFit)> = causes.iter().zip(each).filter_map(|(&c, f)| f.map(|f| (c, f))).collect();
     // A fit that pins the value beats one that only bounds it, then the scenario's own cause
     // (whose value is kept when none pins it), then the closer.
     let rank = |f: &CauseFit, c: Cause| (f.identified, !f.identified && c.own(sc, ks).is_some(), -f.error);
@@ -484,10 +483,16 @@ pub(super) fn fit(
     // other seeds, the interval over them all.
     let seed = opts.seed.unwrap_or(sc.seed);
     let (lo, hi) = cause.range();
+    // The seeds' bisections side by side, gathered in seed order.
+    let others: Vec<f64> = (1..=OTHER_SEEDS)
+        .into_par_iter()
+        .map(|k| {
+            let other = RunOptions { seed: Some(seed.wrapping_add(k)), ..opts.clone() };
+            Ok(cause.held(bisect(lo, hi, SEED_STEPS, j.target, &mut |x: f64| Ok(at(cause, sc, ks, x, j, &other)?.0))?))
+        })
+        .collect::<Result<_, BacktestError>>()?;
     let mut fits = vec![value];
-    for k in 1..=OTHER_SEEDS {
-        let other = RunOptions { seed: Some(seed.wrapping_add(k)), ..opts.clone() };
-        let x = cause.held(bisect(lo, hi, SEED_STEPS, j.target, &mut |x: f64| Ok(at(cause, sc, ks, x, j, &other)?.0))?);
+    for x in others {
         fits.push(x);
         low = low.min(x);
         high = high.max(x);
