@@ -42,6 +42,11 @@ fn backtest_finds_the_history_its_import_named() {
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("hot-key-guess.toml: no history to compare with: give the table's CloudWatch metrics with --metrics"), "{e}");
+    // A name AWS would not allow names no file.
+    let o = ddbsim(dir.path(), &["backtest", "aws:../x"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("\"../x\": not a DynamoDB table name"), "{e}");
     // --days and the other live options go with aws:TABLE only.
     let o = ddbsim(dir.path(), &["backtest", plain.to_str().unwrap(), "--days", "3"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--region, --days and --end go with aws:TABLE"));

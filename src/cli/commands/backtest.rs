@@ -184,9 +184,11 @@ fn live_table(a: &BacktestArgs) -> Result<Option<String>, CliError> {
     if !a.metrics.is_empty() {
         return Err(CliError::Argument("aws:TABLE fetches its own history: no --metrics".into()));
     }
-    if table.is_empty() || table.contains('*') {
+    if table.contains('*') {
         return Err(CliError::Argument(format!("{given}: backtest takes one table (aws:NAME)")));
     }
+    // The name becomes a file name: only one AWS allows.
+    super::live::aws_name("table", table).map_err(CliError::Argument)?;
     Ok(Some(table.to_string()))
 }
 

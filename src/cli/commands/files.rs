@@ -199,7 +199,7 @@ pub(super) fn write_imported(imported: &Imported, w: &Written<'_>) -> Result<(),
     let placed: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     super::publish::place_all(staging.path(), &dir, &placed, w.force)?;
     let t = imported.traces.len();
-    let kept = if w.kept.is_empty() { String::new() } else { format!(", its history kept as {}", w.kept[0].0) };
+    let kept = super::history::histories(&w.kept).next().map_or_else(String::new, |h| format!(", its history kept as {h}"));
     let line = format!("wrote {} and {t} trace file{}{kept}", out.display(), if t == 1 { "" } else { "s" });
     match w.say {
         Say::Json => print_import_json(imported, &scenario, Some(out)),

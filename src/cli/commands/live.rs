@@ -197,7 +197,7 @@ impl Aws<'_> {
 /// A table or index name as AWS allows it (3 to 255 characters of `A-Z a-z 0-9 _ . -`), before
 /// it names a folder, a file or a call; any other is refused, quoted with every character
 /// outside printable ASCII escaped.
-fn aws_name(kind: &str, name: &str) -> Result<(), String> {
+pub(super) fn aws_name(kind: &str, name: &str) -> Result<(), String> {
     let ok = (3..=255).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
     if ok {
         return Ok(());
@@ -384,7 +384,8 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         now - now.rem_euclid(60)
     });
-    let many = names.len() > 1 || l.sources.iter().any(|s| s.to_string_lossy().ends_with('*'));
+    // Several tables, or a pattern that may match several: a folder of scenarios (as checked).
+    let many = region_wide || names.len() > 1;
     let bar = indicatif::ProgressBar::new(names.len() as u64);
     bar.set_style(indicatif::ProgressStyle::with_template("{pos}/{len} tables {wide_bar} {msg}").expect("a valid template"));
     // Each table's import, and its history to keep beside it.
