@@ -37,11 +37,19 @@ fn backtest_finds_the_history_its_import_named() {
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("orders.toml:2: ddbsim-history names") && e.contains("metrics.json, which is not there"), "{e}");
 
-    let plain = here.join("scenarios/backtest/hot-key-guess.toml");
+    let plain = here.join("scenarios/headline.toml");
     let o = ddbsim(dir.path(), &["backtest", plain.to_str().unwrap()]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{e}");
-    assert!(e.contains("hot-key-guess.toml: no history to compare with: give the table's CloudWatch metrics with --metrics"), "{e}");
+    assert!(e.contains("headline.toml: no history to compare with: give the table's CloudWatch metrics with --metrics"), "{e}");
+    // The bundled backtest scenario names its history: `--metrics` may be left out.
+    let bundled = |extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+        c.args(["backtest", "scenarios/backtest/hot-key-guess.toml", "--json"]).args(extra).output().unwrap()
+    };
+    let (found, named) = (bundled(&[]), bundled(&["--metrics", "scenarios/backtest/metrics.json"]));
+    assert_eq!(found.status.code(), Some(3), "{}", String::from_utf8_lossy(&found.stderr));
+    assert!(found.stdout == named.stdout, "the bundled scenario's named history is its metrics.json");
     // A name AWS would not allow names no file.
     let o = ddbsim(dir.path(), &["backtest", "aws:../x"]);
     let e = String::from_utf8_lossy(&o.stderr);
