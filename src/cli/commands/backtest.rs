@@ -153,18 +153,13 @@ fn ours_to_replace(path: &Path, force: bool) -> Result<(), CliError> {
 /// set (all or none, even across a kill: the traces are never left without their scenario);
 /// the scenario must then load where it lies. The paths written.
 fn write_calibration(path: &Path, text: &str, traces: &[(String, String)]) -> Result<Vec<PathBuf>, CliError> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = super::publish::folder_of(path);
     let name = path.file_name().map_or_else(|| "scenario.calibrated.toml".into(), |n| n.to_string_lossy().into_owned());
     let staging = super::publish::staging(&dir)?;
-    let mut names: Vec<&str> = Vec::new();
-    for (n, t) in traces.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((name.as_str(), text))) {
-        let p = staging.path().join(n);
-        std::fs::write(&p, t).map_err(|e| CliError::Output(crate::OutputError { path: p.clone(), source: e }))?;
-        names.push(n);
-    }
+    let files: Vec<(&str, &str)> =
+        traces.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((name.as_str(), text))).collect();
+    super::publish::stage(staging.path(), files.iter().copied())?;
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     // `ours_to_replace` has judged the scenario; the fitted traces are the calibration's own.
     super::publish::place_all(staging.path(), &dir, &names, true)?;
     // It names the import's traces beside it too: loaded where it lies.

@@ -175,13 +175,10 @@ pub(super) fn write_imported(imported: &Imported, w: &Written<'_>) -> Result<(),
         }
         return Ok(());
     };
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let fail = |path: &Path, e: std::io::Error| CliError::Output(crate::OutputError { path: path.to_path_buf(), source: e });
+    let dir = super::publish::folder_of(out);
     if !dir.is_dir() {
-        return Err(fail(&dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
+        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist");
+        return Err(CliError::Output(crate::OutputError { path: dir, source: e }));
     }
     let names: Vec<String> =
         super::history::histories(&w.kept).chain(w.named.iter().filter_map(|p| super::history::named_from(&dir, p))).collect();
@@ -190,10 +187,7 @@ pub(super) fn write_imported(imported: &Imported, w: &Written<'_>) -> Result<(),
     let name = out.file_name().map_or_else(|| "imported.toml".into(), |n| n.to_string_lossy().into_owned());
     let mut files: Vec<(String, &str)> = imported.traces.iter().chain(&w.kept).map(|(n, t)| (n.clone(), t.as_str())).collect();
     files.push((name.clone(), &scenario));
-    for (n, text) in &files {
-        let p = staging.path().join(n);
-        std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
-    }
+    super::publish::stage(staging.path(), files.iter().map(|(n, t)| (n.as_str(), *t)))?;
     // The scenario must load as written, traces included.
     crate::scenario::load(&staging.path().join(&name))?;
     let placed: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();

@@ -486,9 +486,9 @@ fn place_checked(out: Option<&Path>, region_wide: bool, force: bool) -> Result<(
         }
         return Ok(());
     }
-    let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = super::publish::folder_of(out);
     if !dir.is_dir() {
-        return Err(fail(dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
+        return Err(fail(&dir, std::io::Error::new(std::io::ErrorKind::NotFound, "the folder does not exist")));
     }
     if out.symlink_metadata().is_ok() && !force {
         return Err(CliError::Argument(format!("{}: exists: pass --force to replace it (and its traces)", out.display())));
@@ -529,13 +529,15 @@ fn write_region(done: &[Done], out: Option<&Path>, force: bool) -> Result<(), Cl
         let file = format!("{table}.toml");
         let history: Vec<String> = super::history::histories(kept).collect();
         let scenario = super::history::with_history(&i.scenario, &history);
-        for (n, text) in
-            i.traces.iter().chain(kept).map(|(n, t)| (n.as_str(), t.as_str())).chain(std::iter::once((file.as_str(), scenario.as_str())))
-        {
-            let p = staging.path().join(n);
-            std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
-            names.push(n.to_string());
-        }
+        let files: Vec<(&str, &str)> = i
+            .traces
+            .iter()
+            .chain(kept)
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .chain(std::iter::once((file.as_str(), scenario.as_str())))
+            .collect();
+        super::publish::stage(staging.path(), files.iter().copied())?;
+        names.extend(files.iter().map(|(n, _)| n.to_string()));
         crate::scenario::load(&staging.path().join(&file))?;
     }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();

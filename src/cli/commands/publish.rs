@@ -37,6 +37,23 @@ pub(super) fn staging(dir: &Path) -> Result<tempfile::TempDir, CliError> {
     Ok(staging)
 }
 
+/// Writes `files` (name, text) into `staging`, ready for [`place_all`].
+pub(super) fn stage<'a>(staging: &Path, files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<(), CliError> {
+    for (n, text) in files {
+        let p = staging.join(n);
+        std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
+    }
+    Ok(())
+}
+
+/// The folder `path` is written into: its parent, or the current folder.
+pub(super) fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Is process `pid` alive?
 fn alive(pid: i32) -> bool {
     // SAFETY: signal 0 only checks that the process exists.

@@ -97,10 +97,7 @@ pub(in crate::cli) fn print_queries(
                 return Err(fail(dir, std::io::Error::new(std::io::ErrorKind::NotFound, "--out: the folder does not exist")));
             }
             let staging = super::publish::staging(dir)?;
-            for (n, text) in &docs {
-                let p = staging.path().join(n);
-                std::fs::write(&p, text).map_err(|e| fail(&p, e))?;
-            }
+            super::publish::stage(staging.path(), docs.iter().map(|(n, t)| (n.as_str(), t.as_str())))?;
             let names: Vec<&str> = docs.iter().map(|(n, _)| n.as_str()).collect();
             super::publish::place_all(staging.path(), dir, &names, force)?;
             for (n, _) in &docs {
