@@ -187,6 +187,14 @@ impl Admission<'_> {
         for c in simple {
             let p = &self.pats[c.pat as usize];
             let u = c.count * c.units;
+            if let Some(g) = c.gsi {
+                let r = p.gsi[g as usize].res;
+                add(r as u16, Dim::Write, c.part, u);
+                if !buffered(r) {
+                    totals[r][Dim::Write as usize] += u;
+                }
+                continue;
+            }
             // Partitions see an eventually consistent read at its replica-spread cost.
             add(p.res as u16, p.dim, c.part, if p.ec_read { self.res[p.res].ec_partition_units(u) } else { u });
             totals[p.res][p.dim as usize] += u;
@@ -246,6 +254,10 @@ impl Admission<'_> {
         per_pattern.resize(self.pats.len(), (0, 0));
         for c in simple {
             let j = c.pat as usize;
+            if let Some(g) = c.gsi {
+                self.index_writes_bulk(j, g as usize, c);
+                continue;
+            }
             let p = &self.pats[j];
             self.res[p.res].take_bulk(c.part as usize, p.dim, c.count * c.units, p.ec_read);
             if p.base_delta != 0 {
@@ -290,6 +302,20 @@ impl Admission<'_> {
             self.settle(a.pat as usize, 1, (a.time.since(a.first)).as_micros() + service + self.pats[a.pat as usize].mrsc_us);
         }
         self.client.on_bulk_success(first_successes);
+    }
+
+    /// `c`, index writes of GSI `g` of pattern `j`'s requests, admitted with them: what each
+    /// charges and stores (as [`Self::on_attempt`] and [`Self::admitted`] for one request).
+    fn index_writes_bulk(&mut self, j: usize, g: usize, c: &SimpleCount) {
+        let charge = Charge { res: self.pats[j].gsi[g].res as u16, dim: Dim::Write, part: c.part, units: c.units };
+        let (r, u) = (charge.res as usize, c.count * c.units);
+        if !self.is_buffered(&charge) {
+            self.res[r].take_bulk(c.part as usize, Dim::Write, u, false);
+        }
+        let cur = &mut self.rec.cur[r];
+        cur.requested[Dim::Write as usize] += u;
+        cur.offered[Dim::Write as usize] += u;
+        self.admitted(j, &[charge], c.count);
     }
 
     /// Would every attempt of `batch` (a second that does not fit without burst credit, its

@@ -54,7 +54,10 @@ impl Keyed for Attempt {
 }
 
 /// Fast fidelity's per-partition count: `count` first attempts of pattern `pat` on partition
-/// `part`, `units` milli-units each.
+/// `part`, `units` milli-units each; or, for a single-item write with GSIs, the `count` index
+/// writes of its `gsi`-th index on that index's partition `part` (the item's own charges are
+/// the pattern's counts with `gsi` `None`; which request carries which is drawn when the
+/// second is replayed).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SimpleCount {
     /// Pattern.
@@ -65,4 +68,6 @@ pub(crate) struct SimpleCount {
     pub(crate) count: u64,
     /// Milli-units each.
     pub(crate) units: u64,
+    /// The pattern's GSI these are index writes of (`None`: the item's own charge).
+    pub(crate) gsi: Option<u16>,
 }

@@ -31,6 +31,8 @@ mod arrivals;
 mod legs;
 pub(crate) use legs::Leg;
 
+mod indexed;
+
 /// Most shards whose partitions the fast path tracks one by one; more are spread evenly.
 const MAX_TRACKED_SHARDS: u64 = 64;
 /// Hot keys reported.
@@ -250,6 +252,9 @@ pub(crate) struct Traffic {
     /// Per pattern: the write its answered gets send to another table (empty when no pattern
     /// has one).
     pub(crate) follows: Vec<Option<Leg>>,
+    /// Per pattern written as counts with its index writes: each GSI's partition weights
+    /// (empty until one is).
+    index_weights: Vec<Vec<indexed::IndexWeights>>,
 }
 
 /// A closed loop's progress.
@@ -318,6 +323,7 @@ impl Traffic {
             block_words: Vec::new(),
             legs: Vec::new(),
             follows: Vec::new(),
+            index_weights: Vec::new(),
             paced: sc.patterns.iter().map(Paced::of).collect(),
             closed: sc
                 .patterns
@@ -761,7 +767,7 @@ mod partition_draw_tests {
         )
         .expect("valid");
         let mut t = Traffic::new(&sc, &RngStreams::new(1, 0));
-        let counts = |pat: u32| (0..3).map(move |part| SimpleCount { pat, part, count: 400, units: 500 });
+        let counts = |pat: u32| (0..3).map(move |part| SimpleCount { pat, part, count: 400, units: 500, gsi: None });
         let simple: Vec<SimpleCount> = counts(0).chain(counts(1)).collect();
         let mut batch = Vec::new();
         t.spread(7, &simple, &mut batch);

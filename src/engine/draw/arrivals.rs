@@ -434,10 +434,13 @@ impl Traffic {
             // A parallel scan's segments each read their own part of the hash range: drawn one
             // by one (the per-partition counts would spread them at random).
             let segmented = p.key_space.is_none() && p.fanout > 1;
-            if p.kind == Kind::Simple && !p.paged && !segmented && lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64 {
+            let busy = lambda * p.fanout as f64 >= 0.25 * res[p.res].partition_count() as f64;
+            if p.kind == Kind::Simple && !p.paged && !segmented && busy {
                 // A read that fans out over random shards sends an attempt to each.
                 let attempts = c * p.fanout;
                 self.draw_counts(j, s, attempts, lambda * p.fanout as f64, simple, &res[p.res]);
+            } else if busy && self.counted_with_indexes(j) {
+                self.draw_indexed_counts(j, s, (c, lambda), simple, res, active);
             } else {
                 // Drawn in time order, so that request numbers follow arrival times as in exact
                 // mode (see `spread`).
@@ -463,6 +466,11 @@ impl Traffic {
             let pat = simple[k].pat;
             let (res, dim) = (self.pats[pat as usize].res, self.pats[pat as usize].dim);
             let start = batch.len();
+            let end = k + simple[k..].iter().take_while(|c| c.pat == pat).count();
+            if simple[k..end].iter().any(|c| c.gsi.is_some()) {
+                self.spread_indexed(&simple[k..end], t0, batch);
+                k = end;
+            }
             while let Some(&SimpleCount { part, count, units, .. }) = simple.get(k).filter(|c| c.pat == pat) {
                 for _ in 0..count {
                     let time = SimTime::from_micros(t0 + self.rng_spread[pat as usize].random_range(0..MICROS_PER_SEC));
@@ -512,11 +520,11 @@ impl Traffic {
             split_counts(&mut self.rng_spread[j], &weights, &cum, count, &mut counts, tables);
             for (p, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
                 match fixed {
-                    Some(units) => out.push(SimpleCount { pat: j as u32, part: p as u32, count: c, units }),
+                    Some(units) => out.push(SimpleCount { pat: j as u32, part: p as u32, count: c, units, gsi: None }),
                     None => {
                         for _ in 0..c {
                             let units = self.simple_units(j);
-                            out.push(SimpleCount { pat: j as u32, part: p as u32, count: 1, units });
+                            out.push(SimpleCount { pat: j as u32, part: p as u32, count: 1, units, gsi: None });
                         }
                     }
                 }
@@ -537,38 +545,15 @@ impl Traffic {
         if st.weights.len() == n && st.weights_key == (period_key, n) {
             return;
         }
-        let mut w = vec![0.0; n];
-        match p.key_space {
-            None => w.iter_mut().for_each(|x| *x = 1.0 / n as f64),
+        let w = match p.key_space {
+            None => vec![1.0 / n as f64; n],
             Some(ks) => {
-                let dist = &self.dists[ks];
                 let count = p.shards.map_or(1, |s| s.count);
-                let layout = self.span(j, ks, res.is_index());
                 // Mass each shard of a key receives per request touching that key.
                 let per_shard = if p.fanout > 1 { 1.0 } else { 1.0 / count as f64 };
-                let spread = |w: &mut [f64], rank: u64, mass: f64| {
-                    if count > MAX_TRACKED_SHARDS {
-                        add_by_range(w, res, mass * per_shard * count as f64);
-                    } else {
-                        for sh in 0..count {
-                            add_mass(w, res, layout, key_hash(self.salt, ks as u64, rank, sh), mass * per_shard);
-                        }
-                    }
-                };
-                if let Some(key) = dist.sequential_key(s) {
-                    spread(&mut w, key, 1.0);
-                } else {
-                    for (rank, &pr) in dist.head.iter().enumerate().take(HEAD_KEYS as usize) {
-                        if pr > 0.0 {
-                            spread(&mut w, rank as u64, pr);
-                        }
-                    }
-                    if dist.tail_prob > 0.0 {
-                        add_by_range(&mut w, res, dist.tail_prob * per_shard * count as f64);
-                    }
-                }
+                self.key_weights(ks, count, per_shard, self.span(j, ks, res.is_index()), res, s)
             }
-        }
+        };
         let cumulative = w
             .iter()
             .scan(0.0, |acc, &x| {
@@ -580,5 +565,35 @@ impl Traffic {
         st.weights = w;
         st.cumulative = cumulative;
         st.weights_key = (period_key, n);
+    }
+
+    /// Expected requests on each partition of `res` per request to a value of key space `ks`
+    /// drawn by its law at second `s`: each of its `count` shards receiving `per_shard`, on
+    /// the items `layout` says (the tail spread by hash range).
+    pub(super) fn key_weights(&self, ks: usize, count: u64, per_shard: f64, layout: Option<Span>, res: &Resource, s: u64) -> Vec<f64> {
+        let mut w = vec![0.0; res.partition_count()];
+        let dist = &self.dists[ks];
+        let spread = |w: &mut [f64], rank: u64, mass: f64| {
+            if count > MAX_TRACKED_SHARDS {
+                add_by_range(w, res, mass * per_shard * count as f64);
+            } else {
+                for sh in 0..count {
+                    add_mass(w, res, layout, key_hash(self.salt, ks as u64, rank, sh), mass * per_shard);
+                }
+            }
+        };
+        if let Some(key) = dist.sequential_key(s) {
+            spread(&mut w, key, 1.0);
+        } else {
+            for (rank, &pr) in dist.head.iter().enumerate().take(HEAD_KEYS as usize) {
+                if pr > 0.0 {
+                    spread(&mut w, rank as u64, pr);
+                }
+            }
+            if dist.tail_prob > 0.0 {
+                add_by_range(&mut w, res, dist.tail_prob * per_shard * count as f64);
+            }
+        }
+        w
     }
 }
