@@ -362,8 +362,9 @@ rate = { steps = [["0s", 1500], ["5m", 6000]] }
 /// minute for 20 seconds (3 times the mean), on a table of 8,000 WCU with an index on a
 /// 100-value kind. Only in the flushes does the hot key pass its partition's 1,000 units; the
 /// minutes CloudWatch keeps cannot say whether a hotter key or burstier flushes did it.
-/// Calibrated, the record is reproduced, the index's coverage comes back to 1 (every item has a
-/// kind: what the import took for sparseness was writes the table throttled first), and what the
+/// Calibrated, the record is reproduced, the index's coverage is 1 (every item has a kind: the
+/// import divides the index's write units by the writes the table served, not by a demand that
+/// includes writes the table throttled first, which never reached the index), and what the
 /// history could not separate is said: a skew of the device key also fits, not written.
 #[test]
 fn a_hot_key_behind_a_buffering_client_with_an_index() {
@@ -408,8 +409,14 @@ flush = { every = "60s", for = "20s" }
     });
     eprintln!("{}", serde_json::to_string_pretty(&c.doc["calibration"]["parameters"]).unwrap());
     c.reproduces_the_record();
-    let p = c.parameter("gsi.ByKind.coverage");
-    interval_holds(p, 1.0);
+    // The import reads the coverage off the table's served writes, so it starts at 1; a
+    // coverage the calibration fits holds 1 in its interval.
+    let calibrated = ddbsim::scenario::load(&c.path("table.calibrated.toml")).expect("calibrated");
+    assert!((calibrated.gsis[0].coverage - 1.0).abs() <= 0.02, "coverage {}", calibrated.gsis[0].coverage);
+    let ps = c.doc["calibration"]["parameters"].as_array().unwrap();
+    if let Some(p) = ps.iter().find(|p| p["path"] == "gsi.ByKind.coverage") {
+        interval_holds(p, 1.0);
+    }
     let ps = c.doc["calibration"]["parameters"].as_array().unwrap();
     let written: Vec<&str> = ps.iter().filter(|p| p["identified"] == true).map(|p| p["path"].as_str().unwrap()).collect();
     let also: Vec<&str> =

@@ -129,14 +129,14 @@ pub(crate) fn scenario(
     definition::index_sections(&mut s, t, grid);
     let mut traces = Vec::new();
     let mut patterns = String::new();
-    let write_requests_total = match grid {
+    let written = match grid {
         Some(g) => patterns::from_history(t, g, item, stem, &mut traces, &mut patterns),
         None => {
             patterns::assumed(traffic.unwrap_or(t), traffic.is_some(), item, &mut patterns);
             0.0
         }
     };
-    let index_writes = patterns::index_coverage(&mut s, t, grid, item, write_requests_total);
+    let index_writes = patterns::index_coverage(&mut s, t, grid, item, written);
     let iw = if index_writes.is_empty() { String::new() } else { format!("index_writes = {{ {} }}", index_writes.join(", ")) };
     if item_assumed {
         let _ = writeln!(s, "\n# ASSUMPTION: items of {DEFAULT_ITEM_BYTES} bytes (the definition has no TableSizeBytes and ItemCount).");

@@ -9,7 +9,7 @@ use crate::model::Dim;
 use std::fmt::Write as _;
 
 /// The patterns of a history: per dimension and operation a trace of its requests, and each
-/// GSI's reads; returns the write requests in all.
+/// GSI's reads; returns the writes the table served in all (what its indexes were written by).
 pub(super) fn from_history(
     t: &TableDef,
     g: &Grid,
@@ -18,7 +18,7 @@ pub(super) fn from_history(
     traces: &mut Vec<(String, String)>,
     patterns: &mut String,
 ) -> f64 {
-    let mut write_requests_total = 0.0;
+    let mut written = 0.0;
     for d in Dim::ALL {
         let ops = requests_by_op(g, d);
         let consumed = g.get(&Metric::Consumed(d), None);
@@ -45,6 +45,13 @@ pub(super) fn from_history(
         let per_request = |k: f64| if d == Dim::Write { k * (1.0 + lsi_all) + lsi_fixed } else { k };
         let mean_per_request: f64 = sizes.iter().map(|z| z.share * per_request(z.units)).sum();
         let Some(units) = demand(g, None, d, u) else { continue };
+        if d == Dim::Write {
+            // The writes the table served: only they reach its indexes (a throttled write
+            // writes no index entry). CloudWatch counts them (SuccessfulRequestLatency's
+            // SampleCount) where every request is one item; else its consumed units tell.
+            let one_item = measured && ops.iter().all(|(op, _)| !matches!(*op, "BatchWriteItem" | "TransactWriteItems"));
+            written += if one_item { total_requests * 60.0 } else { total_units * 60.0 / mean_per_request };
+        }
         let ops: Vec<(&str, Vec<f64>)> =
             if ops.is_empty() { vec![(if d == Dim::Read { "GetItem" } else { "PutItem" }, vec![1.0; g.minutes])] } else { ops };
         let per_minute_total: Vec<f64> = (0..g.minutes).map(|m| ops.iter().map(|(_, v)| v[m]).sum()).collect();
@@ -61,9 +68,6 @@ pub(super) fn from_history(
                     units[m] * share / mean_per_request
                 })
                 .collect();
-            if d == Dim::Write {
-                write_requests_total += requests.iter().sum::<f64>() * 60.0;
-            }
             let base = format!("{}-{}", if d == Dim::Read { "read" } else { "write" }, scenario_op(op).replace('_', "-"));
             for (n, z) in sizes.iter().enumerate() {
                 let name = if n == 0 { base.clone() } else { format!("{base}-{}kb", z.bytes / 1_024) };
@@ -111,7 +115,7 @@ pub(super) fn from_history(
         }
     }
     index_reads(t, g, stem, traces, patterns);
-    write_requests_total
+    written
 }
 
 /// The GSIs' reads of a history: a query pattern per index with a read series.
@@ -167,14 +171,14 @@ pub(super) fn assumed(t: &TableDef, base: bool, item: u64, patterns: &mut String
 const MIN_COVERAGE: f64 = 0.0001;
 
 /// Every write maintains every GSI; the share of items carrying its key comes from the
-/// history (index write units / table writes), else from item counts. Returns the patterns'
-/// `index_writes` entries.
-pub(super) fn index_coverage(s: &mut String, t: &TableDef, grid: Option<&Grid>, item: u64, write_requests_total: f64) -> Vec<String> {
+/// history (index write units / the table's served writes, `written`), else from item counts.
+/// Returns the patterns' `index_writes` entries.
+pub(super) fn index_coverage(s: &mut String, t: &TableDef, grid: Option<&Grid>, item: u64, written: f64) -> Vec<String> {
     let mut index_writes: Vec<String> = Vec::new();
     for gi in &t.gsis {
         let per = entry_units(gi.projection, item);
         let from_history = grid.and_then(|g| g.get(&Metric::Consumed(Dim::Write), Some(&gi.name))).map(|v| v.iter().sum::<f64>() * 60.0);
-        let coverage = match (from_history, write_requests_total) {
+        let coverage = match (from_history, written) {
             (Some(units), w) if w > 0.0 => Some((units / (w * per)).clamp(0.0, 1.0)),
             _ => count_coverage(gi, t),
         };
