@@ -330,20 +330,19 @@ fn fmt(cause: Cause, a: f64, b: f64) -> (String, String) {
 fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions) -> Result<Option<CauseFit>, BacktestError> {
     let (lo, hi) = cause.range();
     let (target, quiet) = (j.target, j.quiet);
-    let consumed_error = std::cell::Cell::new(0.0);
     // A flush's values are whole seconds: a value tried before is not simulated again.
-    let mut seen: Vec<(f64, (f64, f64))> = Vec::new();
+    let seen: std::cell::RefCell<Vec<(f64, (f64, f64))>> = std::cell::RefCell::new(Vec::new());
     let mut f = |x: f64| {
         let x = cause.held(x);
-        let e = match seen.iter().find(|(v, _)| *v == x) {
-            Some((_, e)) => *e,
+        let known = seen.borrow().iter().find(|(v, _)| *v == x).map(|(_, e)| *e);
+        let e = match known {
+            Some(e) => e,
             None => {
                 let e = at(cause, sc, ks, x, j, opts)?;
-                seen.push((x, e));
+                seen.borrow_mut().push((x, e));
                 e
             }
         };
-        consumed_error.set(e.1);
         Ok(e.0)
     };
     if target < quiet {
@@ -381,7 +380,9 @@ fn fit_one(cause: Cause, sc: &Scenario, ks: usize, j: &Judge, opts: &RunOptions)
         return Ok(Some(CauseFit { value: lo, low: lo, high, error: (bottom - target).abs() / target, note, identified: false }));
     }
     let (x, got) = nearest(cause, bisect(lo, hi, STEPS, target, &mut f)?, target, &mut f)?;
-    let at_x = consumed_error.get();
+    // The consumed error at the value chosen (a flush's nearest tries two lengths: the last
+    // simulated is not always the one kept).
+    let at_x = seen.borrow().iter().find(|(v, _)| *v == cause.held(x)).map_or(0.0, |(_, e)| e.1);
     let low = cause.held(bisect(lo, x, EDGE_STEPS, target * (1.0 - EVENTS_TOLERANCE), &mut f)?);
     let high = if top <= target * (1.0 + EVENTS_TOLERANCE) {
         hi
