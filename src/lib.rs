@@ -49,6 +49,7 @@ pub mod guard;
 mod hint;
 pub mod import;
 pub mod input;
+pub mod item_size;
 pub mod limits;
 mod metrics;
 mod model;

@@ -130,6 +130,7 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Plot { dir, json } => commands::plot(&dir, json),
         Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
         Command::Schema => commands::schema(),
+        Command::Size(a) => commands::size(&a),
         Command::Recommend(a) => commands::recommend(&a, stop),
         Command::Check(a) => check::check(&a, stop),
         Command::Backtest(a) => commands::backtest(&a, stop),

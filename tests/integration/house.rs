@@ -18,7 +18,7 @@ const MAX_FN_LINES: usize = 120;
 /// The layers, lowest first: a module may import from its own floor's other modules (without a
 /// cycle, which the module graph checks) and from floors below, never from a floor above.
 const FLOORS: &[&[&str]] = &[
-    &["units", "limits", "time", "output", "input", "stats", "rng", "hint", "alloc", "format"],
+    &["units", "limits", "time", "output", "input", "stats", "rng", "hint", "alloc", "format", "item_size"],
     &["scenario"],
     &["traffic"],
     &["model"],

@@ -37,6 +37,7 @@ mod report; // charts: data equal to the CSV, plot, report.html in Chromium
 mod scaling; // capacity that moves: auto scaling, on-demand growth, splits
 mod scenarios; // every bundled scenario loads and runs
 mod seeds; // the seed documents' designs hold what their comments say
+mod size; // ddbsim size: an item's bytes, units and index entries worked by hand
 mod sweeps; // sweeps, replications, sharded sweeps, the shards explorer
 mod transactions;
 mod truths; // histories with known parameters, imported and calibrated: the record reproduced, the truth in each interval, a fix that cures it // transactions over the tables of an account: each item charged on its table, either cancelling

@@ -92,6 +92,9 @@ pub(crate) enum Command {
     },
     /// Print the JSON Schema of the scenario format.
     Schema,
+    /// Print an item's size by DynamoDB's rules (a DynamoDB JSON file, or get-item's output),
+    /// its read and write units, and each index entry's bytes and write units.
+    Size(SizeArgs),
     /// Search capacity settings (on-demand, fixed, auto scaling, reserved) for the cheapest
     /// within a throttle limit, on the scenario's traffic.
     Recommend(RecommendArgs),
@@ -596,6 +599,26 @@ pub(crate) struct BenchArgs {
     pub(crate) markdown: bool,
     /// Print `{"runs": [...], "growth": [...], "peak_memory_bytes", "simpy": {...}}` on stdout,
     /// nothing else.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// `ddbsim size`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SizeArgs {
+    /// The item, in DynamoDB JSON: `{"id": {"S": "a"}, "total": {"N": "12.5"}, ...}`, or
+    /// `aws dynamodb get-item`'s output.
+    pub(crate) item: PathBuf,
+    /// A key attribute of the table (the partition key, then the sort key): every index entry
+    /// carries them.
+    #[arg(long = "key", value_name = "ATTR")]
+    pub(crate) keys: Vec<String>,
+    /// An index: `NAME:KEY[,SORT][:keys_only|all|include=ATTR,...]` (keys only when no
+    /// projection is given), e.g. `ByStatus:status,created:include=total`. Repeat for more.
+    #[arg(long = "index", value_name = "NAME:KEYS[:PROJECTION]")]
+    pub(crate) indexes: Vec<String>,
+    /// Print `{"item", "bytes", "stored_bytes", "read_units", "write_units", "indexes"}` on
+    /// stdout instead of text.
     #[arg(long)]
     pub(crate) json: bool,
 }

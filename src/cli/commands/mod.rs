@@ -13,6 +13,7 @@ mod publish;
 mod queries;
 mod recommend;
 mod run;
+mod size;
 mod sweep;
 
 use super::args::ColorChoice;
@@ -31,6 +32,7 @@ pub(in crate::cli) use live::{import_live, is_live, parse_end, Live};
 pub(in crate::cli) use queries::print_queries;
 pub(in crate::cli) use recommend::recommend;
 pub(in crate::cli) use run::{plot, run};
+pub(in crate::cli) use size::size;
 pub(in crate::cli) use sweep::{merge, shards, sweep};
 
 /// The output folder: `--out`, or `output/<scenario name>` (with `-sweep` or `-shards`).

@@ -178,6 +178,11 @@ pub enum RawSize {
         /// Sigma of the underlying normal.
         sigma: f64,
     },
+    /// The size of a sample item: a DynamoDB JSON file beside the scenario.
+    Item {
+        /// The file, relative to the scenario's folder.
+        item: String,
+    },
 }
 
 /// Request rate shapes (requests per second).

@@ -227,6 +227,13 @@ impl Validator<'_, '_> {
                 }
                 SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
             }
+            Some(RawSize::Item { item }) => match super::sample::item_bytes(self.path, item, self.options.allow_outside) {
+                Ok(b) => SizeSpec::Fixed(b),
+                Err(m) => {
+                    self.err(&at.key("item"), m);
+                    SizeSpec::Fixed(defaults::ITEM_BYTES)
+                }
+            },
         }
     }
 }

@@ -444,15 +444,7 @@ fn is_column_name(field: &str) -> bool {
 /// scenario's folder (or below it) unless `allow_outside`; a message quotes at most the field
 /// that failed.
 fn read_trace(scenario: &Path, file: &str, allow_outside: bool) -> Result<Vec<(u64, f64)>, String> {
-    let dir = scenario.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let full = dir.join(file);
-    let real = full.canonicalize().map_err(|e| format!("cannot read the trace file: {e}"))?;
-    if !allow_outside {
-        let home = dir.canonicalize().map_err(|e| format!("cannot read the scenario's folder: {e}"))?;
-        if !real.starts_with(&home) {
-            return Err("the trace file is outside the scenario's folder; move it there or pass --allow-outside".into());
-        }
-    }
+    let real = super::sample::beside(scenario, file, allow_outside, "the trace file")?;
     let bytes = crate::input::read_capped(&real, MAX_TRACE_BYTES, "trace file").map_err(|e| format!("cannot read the trace file: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| "the trace file is not UTF-8 text".to_string())?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);

@@ -1,0 +1,147 @@
+//! `ddbsim size`: an item's bytes, units and index entries, against sizes worked by hand from
+//! the rules (spec §1.1 and §17).
+
+use crate::ddbsim;
+
+/// tests/fixtures/items/order.json, by hand. Names: PK 2, SK 2, status 6, total 5, currency
+/// 8, lines 5, note 4 = 32 bytes. Values: "CUSTOMER#c-1042" 15, "ORDER#2026-12-07#8812" 21,
+/// "SHIPPED" 7, 129.95 4 (1 + ceil(3 / 2) + ceil(2 / 2)), "EUR"
+/// 3, the list of one map {"sku": "TEE-M", "qty": 2}: map 3 + (1 + 3 + 5) + (1 + 3 + 2) = 18,
+/// list 3 + (1 + 18) = 22, and a note of 1,200 bytes: 1,272. The item: 1,304 bytes, 1,404
+/// stored; one 4 KB block to read (0.5 / 1 / 2 RCU), two 1 KB blocks to write (2 WCU, 4
+/// transactional). ByStatus (status, SK; total included) holds PK 17 + SK 23 + status 13 +
+/// total 9 = 62 bytes: 1 WCU, 162 stored; ByNote (note, keys only) PK 17 + SK 23 + note 1,204
+/// = 1,244: 2 WCU; ByEmail has no entry (no `email`); ByAll projects the item: 1,304, 2 WCU.
+#[test]
+fn an_item_is_sized_by_hand() {
+    let o = ddbsim(&[
+        "size",
+        "tests/fixtures/items/order.json",
+        "--key",
+        "PK",
+        "--key",
+        "SK",
+        "--index",
+        "ByStatus:status,SK:include=total",
+        "--index",
+        "ByNote:note",
+        "--index",
+        "ByEmail:email",
+        "--index",
+        "ByAll:status:all",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "tests/fixtures/items/order.json: 1304 bytes (limit 409600); 1404 stored with the 100-byte overhead
+  read:  0.5 RCU eventually consistent, 1 strongly, 2 transactional (4 KB blocks)
+  write: 2 WCU, 4 transactional (1 KB blocks)
+  index ByStatus: entry 62 bytes, 1 WCU a write of it, 162 stored
+  index ByNote: entry 1244 bytes, 2 WCU a write of it, 1344 stored
+  index ByEmail: no entry (the item has no `email`: a sparse index skips it)
+  index ByAll: entry 1304 bytes, 2 WCU a write of it, 1404 stored
+"
+    );
+    let o = ddbsim(&["size", "tests/fixtures/items/order.json", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys: Vec<&str> = doc.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["bytes", "indexes", "item", "read_units", "stored_bytes", "write_units"]);
+    assert_eq!(doc["bytes"], 1304);
+    assert_eq!(doc["write_units"]["transactional"], 4.0);
+}
+
+/// Bad input names the file and where: JSON that does not parse (its line and column), a
+/// value of no DynamoDB type (its path), a key the item lacks, an index that does not parse,
+/// an item over 409,600 bytes; exit 1 and nothing on stdout.
+#[test]
+fn bad_items_are_named_with_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let fails = |args: &[&str], want: &str| {
+        let o = ddbsim(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    };
+    let broken = file("broken.json", "{\n  \"a\": {\"S\": \"x\"},\n  \"b\": \n}\n");
+    fails(&["size", &broken], "broken.json:4:1: not JSON");
+    let typo = file("typo.json", r#"{"a": {"M": {"b": {"SN": ["1"]}}}}"#);
+    fails(&["size", &typo], "typo.json: at /a/M/b/SN: \"SN\" is not a DynamoDB type");
+    let ok = file("ok.json", r#"{"id": {"S": "1"}}"#);
+    fails(&["size", &ok, "--key", "pk"], "ok.json: the item has no `pk`");
+    fails(&["size", &ok, "--index", "ByX"], "--index \"ByX\": an index has 1 to 8 key attributes");
+    fails(&["size", &ok, "--index", "ByX:id:some"], "\"some\" is not a projection");
+    let big = file("big.json", &format!(r#"{{"a": {{"S": "{}"}}}}"#, "x".repeat(409_600)));
+    fails(&["size", &big], "big.json: the item is 409601 bytes: DynamoDB refuses items over 409600 bytes");
+    let limit = file("limit.json", &format!(r#"{{"a": {{"S": "{}"}}}}"#, "x".repeat(409_599)));
+    assert!(ddbsim(&["size", &limit]).status.success());
+    fails(&["size", "no/such/item.json"], "no/such/item.json: cannot read the item");
+}
+
+/// README shows what `ddbsim size` prints, byte for byte.
+#[test]
+fn readme_shows_what_size_prints() {
+    let o = ddbsim(&[
+        "size",
+        "tests/fixtures/items/order.json",
+        "--key",
+        "PK",
+        "--key",
+        "SK",
+        "--index",
+        "ByStatus:status,SK:include=total",
+        "--index",
+        "ByEmail:email",
+    ]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    assert!(readme.contains(&out), "README's `ddbsim size` example differs from:\n{out}");
+}
+
+/// A pattern sized by its sample item: `item_bytes = { item = "order.json" }` beside the
+/// scenario is the 1,304 bytes worked above, so each put is 2 WCU and each strongly
+/// consistent get 1 RCU; a missing file, an item that is not DynamoDB JSON, and an item over
+/// the limit are problems naming the scenario's line and key and the item's file and place.
+#[test]
+fn a_pattern_is_sized_by_its_sample_item() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("sc");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy("tests/fixtures/items/order.json", dir.join("order.json")).unwrap();
+    let text = |item: &str| {
+        format!(
+            "[scenario]\nduration = \"1m\"\n[table]\nname = \"Orders\"\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n[keys.k]\ncardinality = 1000\n\
+             [[pattern]]\nname = \"put\"\nop = \"put_item\"\nitem_bytes = {{ item = \"{item}\" }}\nrate = {{ constant = 10 }}\n"
+        )
+    };
+    let path = dir.join("orders.toml");
+    std::fs::write(&path, text("order.json")).unwrap();
+    let sc = ddbsim::scenario::load(&path).unwrap();
+    assert_eq!(sc.patterns[0].size, ddbsim::scenario::SizeSpec::Fixed(1_304));
+    let r = crate::run(&sc);
+    let (puts, wcu) = (r.patterns[0].served, r.resources[0].minutes.iter().map(|m| m.consumed[1]).sum::<u64>());
+    assert!(puts > 0);
+    assert_eq!(wcu, 2_000 * puts, "2 WCU a put of 1,304 bytes");
+
+    let problem = |item: &str, file: Option<&str>| {
+        if let Some(f) = file {
+            std::fs::write(dir.join(item), f).unwrap();
+        }
+        std::fs::write(&path, text(item)).unwrap();
+        ddbsim::scenario::load(&path).unwrap_err().to_string()
+    };
+    let e = problem("gone.json", None);
+    assert!(e.contains("orders.toml:12") && e.contains("item_bytes.item") && e.contains("gone.json: cannot read the sample item"), "{e}");
+    let e = problem("typo.json", Some(r#"{"k": {"S": "1"}, "total": {"N": "12,5"}}"#));
+    assert!(e.contains("typo.json: at /total/N: \"12,5\" is not a number"), "{e}");
+    let e = problem("big.json", Some(&format!(r#"{{"a": {{"S": "{}"}}}}"#, "x".repeat(409_600))));
+    assert!(e.contains("the item is 409601 bytes: DynamoDB refuses items over 409600 bytes"), "{e}");
+    let e = problem("../outside.json", Some("{}"));
+    assert!(e.contains("outside the scenario's folder"), "{e}");
+}
