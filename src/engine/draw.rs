@@ -153,22 +153,11 @@ impl Fenwick {
     }
 }
 
-#[cfg(not(test))]
-#[inline]
-fn block_path() -> bool {
-    true
-}
-
-#[cfg(test)]
-thread_local! {
+test_switch!(
     /// Exact fidelity draws eligible patterns' seconds in blocks (on by default).
-    pub(crate) static BLOCK_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-}
-
-#[cfg(test)]
-fn block_path() -> bool {
-    BLOCK_PATH.with(std::cell::Cell::get)
-}
+    BLOCK_PATH,
+    block_path
+);
 
 /// One request of exact fidelity's compact second: when it arrives in the second, and on
 /// which partition of its pattern's resource.

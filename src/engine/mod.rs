@@ -18,6 +18,30 @@
 //! Every minute, the [`crate::model::control`] controllers see the minute's consumption (auto
 //! scaling, on-demand growth, splits for heat and size) and return commands this loop applies.
 
+/// A short cut of the engine that a test can switch off on its own thread, to compare it with
+/// the path it cuts short: `$on()` says whether it is taken (always, outside tests), `$name`
+/// is the switch.
+macro_rules! test_switch {
+    ($(#[$doc:meta])* $name:ident, $on:ident) => {
+        #[cfg(not(test))]
+        #[inline]
+        fn $on() -> bool {
+            true
+        }
+
+        #[cfg(test)]
+        thread_local! {
+            $(#[$doc])*
+            pub(crate) static $name: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+        }
+
+        #[cfg(test)]
+        fn $on() -> bool {
+            $name.with(std::cell::Cell::get)
+        }
+    };
+}
+
 mod account;
 mod admission;
 mod attempt;

@@ -15,22 +15,11 @@ use super::*;
 use rand::seq::SliceRandom;
 use rand_distr::Binomial;
 
-#[cfg(not(test))]
-#[inline]
-fn counted_on() -> bool {
-    true
-}
-
-#[cfg(test)]
-thread_local! {
+test_switch!(
     /// Index writes are drawn as counts on this thread (off: one request at a time).
-    pub(crate) static COUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-}
-
-#[cfg(test)]
-fn counted_on() -> bool {
-    COUNTED.with(std::cell::Cell::get)
-}
+    COUNTED,
+    counted_on
+);
 
 /// One GSI's partition weights for a pattern's index writes (as [`PatternState`]'s for its
 /// table partitions).
