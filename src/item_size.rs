@@ -9,6 +9,23 @@
 use crate::limits::MAX_ITEM_BYTES;
 use serde_json::{Map, Value};
 
+/// Bytes an item file may take (an item is at most 400 KB; its JSON, with names, type tags
+/// and base64, a few times that).
+pub const ITEM_FILE_BYTES: u64 = 16 << 20;
+
+/// The item in the file at `path`, shown as `shown` in a message: read (at most
+/// [`ITEM_FILE_BYTES`]), parsed as JSON (a message with its line and column) and as DynamoDB
+/// JSON (a message with the attribute's path).
+///
+/// # Errors
+/// The message, starting with `shown`.
+pub fn read_item(path: &std::path::Path, shown: &str) -> Result<Item, String> {
+    let text =
+        crate::input::read_text_capped(path, ITEM_FILE_BYTES, "an item").map_err(|e| format!("{shown}: cannot read the item: {e}"))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{shown}:{}:{}: not JSON: {e}", e.line(), e.column()))?;
+    Item::from_json(&doc).map_err(|e| format!("{shown}: {e}"))
+}
+
 /// An item's attributes: (name, value in DynamoDB JSON), by name.
 pub struct Item {
     attributes: Vec<(String, Value)>,

@@ -1,12 +1,8 @@
 //! Files a scenario names beside itself: where they may be, and the sample item an
 //! `item_bytes = { item = "order.json" }` sizes.
 
-use crate::item_size::Item;
+use crate::item_size::read_item;
 use std::path::{Path, PathBuf};
-
-/// Largest sample item file read, bytes (an item is at most 400 KB; its JSON, with names and
-/// base64, a few times that).
-const MAX_ITEM_FILE_BYTES: u64 = 16 << 20;
 
 /// The file `file` names, relative to the folder of the scenario at `scenario`: it must be in
 /// that folder or below unless `allow_outside`. `what` names it in a message ("the trace file").
@@ -30,10 +26,5 @@ pub(super) fn item_bytes(scenario: &Path, file: &str, allow_outside: bool) -> Re
     let dir = scenario.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let shown = dir.join(file).display().to_string();
     let real = beside(scenario, file, allow_outside, "the sample item").map_err(|m| format!("{shown}: {m}"))?;
-    let text = crate::input::read_text_capped(&real, MAX_ITEM_FILE_BYTES, "sample item")
-        .map_err(|e| format!("{shown}: cannot read the sample item: {e}"))?;
-    let doc: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{shown}:{}:{}: the sample item is not JSON: {e}", e.line(), e.column()))?;
-    let item = Item::from_json(&doc).map_err(|e| format!("{shown}: {e}"))?;
-    item.checked_bytes().map_err(|e| format!("{shown}: {e}"))
+    read_item(&real, &shown)?.checked_bytes().map_err(|e| format!("{shown}: {e}"))
 }
