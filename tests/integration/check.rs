@@ -624,3 +624,30 @@ fn a_sorted_bulk_load_is_named() {
     assert!(f.evidence.iter().any(|e| e.contains("throttled at least once")), "{:?}", f.evidence);
     assert!(!c.findings.iter().any(|f| f.id == "sequential-partition-key"), "{:#?}", c.findings);
 }
+
+/// `item-near-limit`, by hand. Log-normal items of mean 200,000 bytes and sigma 0.5: the log
+/// is normal with mu = ln 200,000 − 0.5²/2 = 12.0811, so the share over 409,600 bytes is the
+/// normal tail above (ln 409,600 − mu) / 0.5 = 1.6837: 4.61 % (error: DynamoDB refuses those
+/// writes); over 368,640 (90 %) it is 7.04 %. Fixed 380,000-byte puts are 92.8 % of the limit
+/// (warn); 300,000-byte puts and reads of any size are no finding.
+#[test]
+fn items_near_the_limit_are_found() {
+    let sc = crate::scenario(
+        "[scenario]\nduration = \"10m\"\n[table]\nname = \"Docs\"\npartition_key = \"k\"\ncapacity = { mode = \"on_demand\" }\n\
+         [keys.k]\ncardinality = 1000000\n\
+         [[pattern]]\nname = \"drafts\"\nop = \"put_item\"\nitem_bytes = { mean = 200000, sigma = 0.5 }\nrate = { constant = 2 }\n\
+         [[pattern]]\nname = \"uploads\"\nop = \"put_item\"\nitem_bytes = 380000\nrate = { constant = 1 }\n\
+         [[pattern]]\nname = \"notes\"\nop = \"put_item\"\nitem_bytes = 300000\nrate = { constant = 1 }\n\
+         [[pattern]]\nname = \"read\"\nop = \"get_item\"\nitem_bytes = 409600\nrate = { constant = 1 }\n",
+    );
+    let o = CheckOptions { phases: vec![Phase::Steady], base: RunOptions::default() };
+    let out = check(&sc, &o, &Catalog::builtin()).0;
+    let found: Vec<&Finding> = out.findings.iter().filter(|f| f.id == "item-near-limit").collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    let (drafts, uploads) = (found[0], found[1]);
+    assert!(drafts.title.starts_with("drafts ") && drafts.severity == Severity::Error, "{drafts:?}");
+    assert!(within(n(drafts, "share_over_limit"), 0.046_117, 1e-3), "{:?}", drafts.numbers);
+    assert!(within(n(drafts, "share_near_limit"), 0.070_375, 1e-3), "{:?}", drafts.numbers);
+    assert!(uploads.title.starts_with("uploads ") && uploads.severity == Severity::Warn, "{uploads:?}");
+    assert_eq!((n(uploads, "share_over_limit"), n(uploads, "share_near_limit")), (0.0, 1.0));
+}

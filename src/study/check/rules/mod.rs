@@ -22,6 +22,7 @@ mod dax_pays;
 mod fixed_provisioned;
 mod gsi_back_pressure;
 mod hot_key;
+mod item_limit;
 mod key_load;
 mod low_cardinality;
 mod lsi_collections;
@@ -183,7 +184,7 @@ impl<'a> Context<'a> {
 }
 
 /// Every rule, in the order its findings are reported within a severity.
-pub static RULES: [&dyn Rule; 19] = [
+pub static RULES: [&dyn Rule; 20] = [
     &low_cardinality::LowCardinality,
     &sequential::Sequential,
     &hot_key::HotKey,
@@ -203,6 +204,7 @@ pub static RULES: [&dyn Rule; 19] = [
     &dax_pays::DaxPays,
     &reserved_unused::ReservedUnused,
     &bulk_sorted::BulkSorted,
+    &item_limit::ItemLimit,
 ];
 
 /// Reviews the design: every rule, in [`RULES`] order; errors first in the result. A finding
