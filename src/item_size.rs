@@ -111,11 +111,15 @@ impl Item {
         self.attributes.iter().map(|(n, _)| n.as_str())
     }
 
-    /// The item's bytes, or why the service refuses it: above 409,600 bytes.
+    /// The item's bytes, or why the service refuses it: above 409,600 bytes, or no attribute
+    /// at all (an item has its keys).
     ///
     /// # Errors
     /// [`ItemError`] naming the size and the limit.
     pub fn checked_bytes(&self) -> Result<u64, ItemError> {
+        if self.attributes.is_empty() {
+            return Err(err("", "the item has no attributes: an item holds at least its table's key attributes"));
+        }
         let b = self.bytes();
         if b > MAX_ITEM_BYTES {
             return Err(err("", format!("the item is {b} bytes: DynamoDB refuses items over {MAX_ITEM_BYTES} bytes (400 KB)")));
@@ -286,6 +290,7 @@ mod tests {
         assert_eq!(at(409_599).checked_bytes(), Ok(409_600));
         let e = at(409_600).checked_bytes().unwrap_err();
         assert!(e.message.contains("409601 bytes") && e.message.contains("409600"), "{e}");
+        assert!(item("{}").checked_bytes().unwrap_err().message.contains("no attributes"));
     }
 
     /// What is not DynamoDB JSON is named by its path.
