@@ -3,16 +3,19 @@
 //! resource. The bill prices each at its own item ([`Meter::price_item`]), one line per
 //! resource and unit.
 //!
-//! A vector index ([`crate::scenario::VectorIndexSpec`], §16) meters vector write request
+//! A vector index ([`crate::scenario::VectorIndexSpec`], §16, §17) meters vector write request
 //! bytes: every item a served put, delete, BatchWriteItem or TransactWriteItems writes to the
-//! table replicates its vector to each of the table's vector indexes, at least 1 KB an item
-//! (an update is taken to leave the vector alone: a model choice). Its `SearchVectors` calls
+//! table replicates its vector and what the index projects to each of the table's vector
+//! indexes that holds it (`coverage` of them), at least 1 KB an item (an update is taken to
+//! leave the vector alone: a model choice). Its storage is a resource of its own
+//! ([`super::usage`]). Its `SearchVectors` calls
 //! ([`crate::scenario::VectorSearches`]) meter vector search request bytes: the searches the
 //! rate shape gives over the window (its expectation, second by second: searches never
 //! throttle, so nothing the engine decides changes them) times the bytes one search meters.
 
 use crate::engine::RunResult;
 use crate::format::fmt_num;
+use crate::model::request::{mean_bytes, vector_write_bytes};
 use crate::scenario::{Meter, Op, RateShape, Scenario};
 use serde::Serialize;
 
@@ -47,11 +50,11 @@ impl MeteredUsage {
                     .filter(|(p, _)| p.index.is_none())
                     .filter_map(|(p, t)| {
                         let per_item = match p.op {
-                            Op::PutItem | Op::BatchWrite | Op::TransactWrite => v.write_bytes(false),
-                            Op::DeleteItem => v.write_bytes(true),
+                            Op::PutItem | Op::BatchWrite | Op::TransactWrite => vector_write_bytes(v, mean_bytes(p.size), false),
+                            Op::DeleteItem => vector_write_bytes(v, mean_bytes(p.size), true),
                             _ => return None,
                         };
-                        Some(t.served as f64 * p.items as f64 * per_item as f64)
+                        Some(t.served as f64 * p.items as f64 * v.coverage * per_item as f64)
                     })
                     .sum();
                 MeteredUsage { resource: v.name.clone(), meter: Meter::VectorWriteBytes, quantity: bytes, basis: None }

@@ -289,7 +289,7 @@ impl Usage {
         let secs = |m: usize| r.minute_seconds(m);
         // Global tables: the regions a region's own writes replicate to.
         let regions = r.resources.iter().filter(|x| x.kind() == crate::engine::ResourceKind::Replica).count();
-        let resources = r
+        let mut resources = r
             .resources
             .iter()
             .map(|res| {
@@ -327,7 +327,10 @@ impl Usage {
                     },
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let table_gb = resources.first().map_or(&[][..], |t| &t.storage_gb_by_minute[..]);
+        let vectors = vector_storage(sc, table_gb);
+        resources.extend(vectors);
         // The table's series: each minute's length, bytes, partitions (stream shards) and
         // stream records (writes, and TTL's deletes: a record per KB deleted, as a write's).
         let table_minutes = r.resources.first().map_or(&[][..], |t| &t.minutes[..]);
@@ -366,6 +369,24 @@ impl Usage {
         let owned = sc.pricing.reserved.iter().map(|o| OwnedCover::of(o, sc.start_unix_s, &table.minute_secs)).collect();
         Usage { hours, standard_ia: spec.table_class == TableClass::StandardIa, resources, backups, streams, dax, insights, metered, owned }
     }
+}
+
+/// The storage of each of the table's vector indexes ("a vector index consumes storage
+/// separately from its base table", §17), minute by minute: the entries of the share of the
+/// table's items that carry a vector, each its vector, its projected data and 100 bytes, as the
+/// table grows and shrinks (`table_gb`: the table's stored GB in each minute, weighted as the
+/// table's own line is). Billed at the table class's storage price.
+#[must_use]
+fn vector_storage(sc: &Scenario, table_gb: &[f64]) -> Vec<ResourceUsage> {
+    sc.table
+        .vector_indexes
+        .iter()
+        .map(|v| ResourceUsage {
+            name: v.name.clone(),
+            storage_gb_by_minute: table_gb.iter().map(|&gb| crate::model::request::vector_index_bytes(sc, v, gb)).collect(),
+            ..ResourceUsage::default()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use super::Dim;
 use crate::limits::{ITEM_OVERHEAD_BYTES, PAGE_BYTES};
 use crate::scenario::{
     EntitySpec, IndexRef, IndexWrite, LsiSpec, Op, PatternSpec, Projection, RateFactors, RateShape, ResourceId, Scenario, Shards, SizeSpec,
+    VectorIndexSpec,
 };
 use crate::traffic::keys::KeyDist;
 use crate::units::{self, Consistency};
@@ -224,6 +225,31 @@ pub(crate) fn index_entry_bytes(p: Projection, item_bytes: u64) -> u64 {
     }
 }
 
+/// Vector write request bytes one item written to the table meters on vector index `v` (§16,
+/// §17): its vector's 32-bit floats and what the index projects ([`index_entry_bytes`]: the
+/// keys, at ddbsim's index key allowance, and the projected attributes of an item of
+/// `item_bytes`), at least 1 KB. A delete meters the minimum (a model choice: the guide
+/// states none).
+pub(crate) fn vector_write_bytes(v: &VectorIndexSpec, item_bytes: u64, delete: bool) -> u64 {
+    let replicated = if delete { 0 } else { vector_entry_bytes(v, item_bytes) };
+    replicated.max(crate::limits::MIN_VECTOR_WRITE_BYTES)
+}
+
+/// Bytes of vector index `v`'s entry of an item of `item_bytes`: its vector's 32-bit floats and
+/// the projected data (the vector index's storage adds [`ITEM_OVERHEAD_BYTES`], as a GSI's).
+pub(crate) fn vector_entry_bytes(v: &VectorIndexSpec, item_bytes: u64) -> u64 {
+    v.dimensions * crate::limits::VECTOR_BYTES_PER_DIMENSION + index_entry_bytes(v.projection, item_bytes)
+}
+
+/// What vector index `v` holds while the table holds `table` (bytes, or GB: the same unit
+/// back): `coverage` of the table's items, each an entry sized by [`vector_entry_bytes`] plus 100
+/// bytes, relative to the mean item written (as a GSI's, [`initial_index_bytes`]).
+pub(crate) fn vector_index_bytes(sc: &Scenario, v: &VectorIndexSpec, table: f64) -> f64 {
+    let item = mean_written_item(sc);
+    let entry = (vector_entry_bytes(v, item) + ITEM_OVERHEAD_BYTES) as f64;
+    table * v.coverage * entry / (item + ITEM_OVERHEAD_BYTES) as f64
+}
+
 /// Mean bytes of the items the scenario writes (its first write pattern; 1 KB without one):
 /// sizes the entries of indexes built over the data already in the table.
 pub(crate) fn mean_written_item(sc: &Scenario) -> u64 {
@@ -343,7 +369,7 @@ impl CompiledPattern {
         let lognormal = match p.size {
             // The mean of a log-normal law is exp(mu + sigma^2 / 2).
             SizeSpec::LogNormal { mean, sigma } => LogNormal::new(mean.ln() - sigma * sigma / 2.0, sigma).ok(),
-            SizeSpec::Fixed(_) => None,
+            SizeSpec::Fixed(_) | SizeSpec::Uniform { .. } => None,
         };
         let item = (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64;
         let (paged, page_bytes) = paging(p, items_per_attempt);
@@ -402,12 +428,13 @@ impl CompiledPattern {
     }
 
     /// Bytes of one item: the fixed size, or a draw from `rng` of the log-normal law (within 1
-    /// byte and 400 KB).
+    /// byte and 400 KB) or of the uniform one.
     #[inline]
     pub(crate) fn draw_bytes(&self, rng: &mut crate::rng::SimRng) -> u64 {
         use rand_distr::Distribution;
         match (self.size, &self.lognormal) {
             (SizeSpec::Fixed(b), _) => b,
+            (SizeSpec::Uniform { lo, hi }, _) => rand::Rng::random_range(rng, lo..=hi),
             (_, Some(ln)) => (ln.sample(rng).round() as u64).clamp(1, crate::units::MAX_ITEM_BYTES),
             (SizeSpec::LogNormal { mean, .. }, None) => mean as u64,
         }
@@ -534,8 +561,8 @@ fn paging(p: &PatternSpec, items_per_attempt: u64) -> (bool, u64) {
     let paged = matches!(p.op, Op::Query | Op::Scan)
         && match p.size {
             SizeSpec::Fixed(b) => b.saturating_mul(items_per_attempt) > page_bytes,
-            SizeSpec::LogNormal { mean, .. } => {
-                mean * items_per_attempt as f64 > page_bytes as f64 / if p.limit.is_some() { 1.0 } else { 4.0 }
+            SizeSpec::LogNormal { .. } | SizeSpec::Uniform { .. } => {
+                p.size.mean() * items_per_attempt as f64 > page_bytes as f64 / if p.limit.is_some() { 1.0 } else { 4.0 }
             }
         };
     (paged, page_bytes)

@@ -88,6 +88,14 @@ pub enum SizeSpec {
         /// Sigma of the underlying normal.
         sigma: f64,
     },
+    /// Uniform between `lo` and `hi` bytes (an item given by its attributes' schema, with
+    /// sizes that vary).
+    Uniform {
+        /// Fewest bytes.
+        lo: u64,
+        /// Most bytes.
+        hi: u64,
+    },
 }
 
 impl SizeSpec {
@@ -97,6 +105,7 @@ impl SizeSpec {
         match *self {
             SizeSpec::Fixed(b) => b as f64,
             SizeSpec::LogNormal { mean, .. } => mean,
+            SizeSpec::Uniform { lo, hi } => (lo + hi) as f64 / 2.0,
         }
     }
 }

@@ -70,6 +70,10 @@ pub struct VectorIndexSpec {
     pub name: String,
     /// Dimensions of the embeddings.
     pub dimensions: u64,
+    /// What the index copies from the table beside the vector (its keys at least).
+    pub projection: super::Projection,
+    /// Share of the table's items that carry a vector.
+    pub coverage: f64,
     /// `SearchVectors` calls on the index, if any.
     pub searches: Option<VectorSearches>,
 }
@@ -97,16 +101,6 @@ impl VectorSearches {
     pub fn default_bytes(dimensions: u64, top_k: u64) -> u64 {
         let at_1024 = 60_560.0 + 565.5 * top_k as f64;
         ((at_1024 * dimensions as f64 / 1_024.0).round() as u64).max(crate::limits::MIN_VECTOR_WRITE_BYTES)
-    }
-}
-
-impl VectorIndexSpec {
-    /// Vector write request bytes one item written meters: its 32-bit floats, at least 1 KB
-    /// (§16; a delete meters the minimum, a model choice).
-    #[must_use]
-    pub fn write_bytes(&self, delete: bool) -> u64 {
-        let vector = if delete { 0 } else { self.dimensions * crate::limits::VECTOR_BYTES_PER_DIMENSION };
-        vector.max(crate::limits::MIN_VECTOR_WRITE_BYTES)
     }
 }
 

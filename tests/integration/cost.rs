@@ -667,16 +667,19 @@ fn a_dax_cluster_always_reaches_the_bill() {
 
 const VECTOR_TABLE: &str = "[scenario]\nduration = \"10m\"\n\n[table]\nname = \"Products\"\npartition_key = \"id\"\n\
 capacity = { mode = \"on_demand\" }\n\n[[table.vector_index]]\nname = \"Embeddings\"\ndimensions = 1024\n\n\
-[[table.vector_index]]\nname = \"Thumbs\"\ndimensions = 200\n\n[keys.id]\ncardinality = 100000\n\n\
+[[table.vector_index]]\nname = \"Thumbs\"\ndimensions = 200\nprojection = \"all\"\ncoverage = 0.5\n\n[keys.id]\ncardinality = 100000\n\n\
 [[pattern]]\nname = \"puts\"\nop = \"put_item\"\nrate = { constant = 10 }\n\n\
 [[pattern]]\nname = \"deletes\"\nop = \"delete_item\"\nrate = { constant = 2 }\n\n\
 [[pattern]]\nname = \"updates\"\nop = \"update_item\"\nrate = { constant = 5 }\n\n\
 [[pattern]]\nname = \"reads\"\nop = \"get_item\"\nrate = { constant = 20 }\n";
 
-/// A vector index meters what writes replicate into it (§16): a put replicates its 1,024
-/// float32 dimensions, 4,096 bytes; a 200-dimension vector is 800 bytes, billed at the 1 KB
-/// minimum; a delete meters the minimum; updates (taken to leave the vector alone) and reads
-/// meter nothing. At $0.52 per GB (10^9 bytes) of vector writes, us-east-1 Standard.
+/// A vector index meters what writes replicate into it (§16, §17): a put on "Embeddings"
+/// (keys only) replicates its 1,024 float32 dimensions, 4,096 bytes, and the keys it projects
+/// (ddbsim's 100-byte key allowance): 4,196 bytes; "Thumbs" projects the whole 1,024-byte item
+/// with its 200 dimensions (800 bytes): 1,824 bytes, on the half of the items that carry a
+/// vector; a delete meters the 1 KB minimum (on Thumbs, for half the items); updates (taken to
+/// leave the vector alone) and reads meter nothing. At $0.52 per GB (10^9 bytes) of vector
+/// writes, us-east-1 Standard.
 #[test]
 fn a_vector_index_meters_its_writes() {
     let sc = super::scenario(VECTOR_TABLE);
@@ -690,8 +693,8 @@ fn a_vector_index_meters_its_writes() {
     let line = |index: &str| {
         bill.lines.iter().find(|l| l.resource == index && l.component.name() == "vector_writes").unwrap_or_else(|| panic!("{index}"))
     };
-    let embeddings = puts * 4_096.0 + deletes * 1_024.0;
-    let thumbs = (puts + deletes) * 1_024.0;
+    let embeddings = puts * 4_196.0 + deletes * 1_024.0;
+    let thumbs = 0.5 * (puts * 1_824.0 + deletes * 1_024.0);
     assert!((line("Embeddings").quantity - embeddings / 1e9).abs() < 1e-12);
     assert!((line("Embeddings").cost_usd - embeddings / 1e9 * 0.52).abs() < 1e-12);
     assert!((line("Thumbs").cost_usd - thumbs / 1e9 * 0.52).abs() < 1e-12);
@@ -699,11 +702,34 @@ fn a_vector_index_meters_its_writes() {
     assert_eq!(ddbsim::cost::CostGroup::of_line(line("Embeddings"), "Products"), ddbsim::cost::CostGroup::Indexes);
 }
 
+/// A vector index "consumes storage separately from its base table" (§17): a 10 GB table of
+/// 1,024-byte items (1,124 bytes each with their overhead) holds 10e9 / 1,124 items; each has
+/// an entry in "Embeddings" of 4,096 bytes of vector, 100 of keys and 100 of overhead, 4,296
+/// bytes: 38.2206 GB; "Thumbs" holds half the items at 800 + 1,024 + 100 = 1,924 bytes:
+/// 8.5587 GB. Ten minutes of each at $0.25 per GB-month (730 h): 38.2206 x (1/6) / 730 x 0.25
+/// = $0.0021815 and $0.00048851. The table's puts over those ten minutes add at most 6.7 MB to
+/// its 10 GB (0.07 %).
+#[test]
+fn a_vector_index_bills_its_storage() {
+    let sc = super::scenario(
+        &VECTOR_TABLE.replace("capacity = { mode = \"on_demand\" }", "capacity = { mode = \"on_demand\" }\nstorage_gb = 10"),
+    );
+    let r = simulate(&sc, &RunOptions::default());
+    let bill = Summary::new(&sc, &r, &Catalog::builtin()).cost;
+    let storage = |index: &str| {
+        bill.lines.iter().find(|l| l.resource == index && l.component.name() == "storage").unwrap_or_else(|| panic!("{index}"))
+    };
+    for (index, gb) in [("Embeddings", 38.2206), ("Thumbs", 8.5587)] {
+        let want = gb / 6.0 / 730.0 * 0.25;
+        assert!((storage(index).cost_usd / want - 1.0).abs() < 0.002, "{index}: {} against {want}", storage(index).cost_usd);
+    }
+}
+
 /// vector-search.toml: a day of 20 searches a second at TopK 10 on a 1,024-dimension index is
 /// 1,728,000 searches of ddbsim's default 60,560 + 565.5 x 10 = 66,215 bytes: 114.41952 GB at
 /// $0.002 = $0.22883904 (exact: searches never throttle, so their count is the rate's), the
-/// line saying the bytes are an estimate; 10 puts a second of 4,096 bytes of vector are
-/// 3.538944 GB, $1.8402 a day, within the Poisson noise of the puts (0.5 %). Stated bytes
+/// line saying the bytes are an estimate; 10 puts a second of 4,096 bytes of vector and 100 of
+/// keys are 3.625344 GB, $1.8852 a day, within the Poisson noise of the puts (0.5 %). Stated bytes
 /// replace the estimate: 20,000 bytes a search is 34.56 GB, $0.06912.
 #[test]
 fn a_vector_index_meters_its_searches() {
@@ -716,7 +742,7 @@ fn a_vector_index_meters_its_searches() {
     assert!((search.cost_usd - 0.228_839_04).abs() < 1e-9, "{}", search.cost_usd);
     assert!(search.arithmetic.contains("1728000 searches x 66215 bytes (estimate"), "{}", search.arithmetic);
     let write = line("vector_writes");
-    assert!((write.cost_usd / (3.538_944 * 0.52) - 1.0).abs() < 0.005, "{}", write.cost_usd);
+    assert!((write.cost_usd / (3.625_344 * 0.52) - 1.0).abs() < 0.005, "{}", write.cost_usd);
 
     let text =
         std::fs::read_to_string("scenarios/vector-search.toml").unwrap().replace("top_k = 10 }", "top_k = 10, search_bytes = 20000 }");
@@ -747,6 +773,7 @@ fn vector_indexes_are_refused_where_aws_refuses_them() {
     };
     assert!(err(search("top_k = 101")).contains("table.vector_index[0].searches.top_k"));
     assert!(err(search("search_bytes = 1000")).contains("at least 1024 bytes"));
+    assert!(err(VECTOR_TABLE.replace("coverage = 0.5", "coverage = 1.5")).contains("table.vector_index[1].coverage"));
 }
 
 /// Issue 46: `compare` picked `autoscaling_instant`, a policy no AWS user can configure, and

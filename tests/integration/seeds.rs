@@ -26,6 +26,9 @@ fn within(got: f64, want: f64, rel: f64) -> bool {
 #[test]
 fn the_capacity_template_at_twice_its_formula_fails_the_email_lookups() {
     let sc = load(Path::new("scenarios/capacity-template.toml")).unwrap();
+    // The items are sized from their schemas (worked in the file's comments): 1,536 and 300.
+    let size = |name: &str| sc.entities.iter().find(|e| e.name == name).unwrap().size;
+    assert_eq!((size("User"), size("OrgMember")), (ddbsim::scenario::SizeSpec::Fixed(1_536), ddbsim::scenario::SizeSpec::Fixed(300)));
     let s = run_summary(&sc);
     let p = |name: &str| s.patterns.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no pattern {name}"));
     let r = |name: &str| s.resources.iter().find(|r| r.name == name).unwrap();

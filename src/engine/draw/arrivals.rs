@@ -31,13 +31,13 @@ impl Traffic {
     }
 
     /// Bytes one attempt of Query or Scan pattern `j` reads: its items' sizes drawn one by one,
-    /// or their mean above 32 items of a log-normal law.
+    /// or their mean above 32 items of a law.
     pub(super) fn query_bytes(&mut self, j: usize) -> u64 {
         let items = self.pats[j].items_per_attempt;
         match self.pats[j].size {
             SizeSpec::Fixed(b) => b * items,
-            SizeSpec::LogNormal { mean, .. } if items > 32 => (mean * items as f64) as u64,
-            SizeSpec::LogNormal { .. } => (0..items).map(|_| self.draw_size(j)).sum(),
+            s @ (SizeSpec::LogNormal { .. } | SizeSpec::Uniform { .. }) if items > 32 => (s.mean() * items as f64) as u64,
+            SizeSpec::LogNormal { .. } | SizeSpec::Uniform { .. } => (0..items).map(|_| self.draw_size(j)).sum(),
         }
     }
 

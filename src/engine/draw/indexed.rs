@@ -68,7 +68,7 @@ impl Traffic {
         self.draw_counts(j, s, count, expected, out, &res[self.pats[j].res]);
         let bytes = match self.pats[j].size {
             SizeSpec::Fixed(b) => b,
-            SizeSpec::LogNormal { .. } => unreachable!("counted writes are of fixed size"),
+            SizeSpec::LogNormal { .. } | SizeSpec::Uniform { .. } => unreachable!("counted writes are of fixed size"),
         };
         if self.index_weights.len() <= j {
             self.index_weights.resize_with(j + 1, Vec::new);

@@ -1,7 +1,7 @@
 //! `[[gsi]]`, `[[lsi]]` and `[[entity]]` as written.
 
 use super::keys::RawSortKeys;
-use super::table::RawAutoscaling;
+use super::table::{RawAutoscaling, RawProjection};
 use super::traffic::RawSize;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -121,18 +121,6 @@ pub struct RawGsiCapacity {
     pub max_read: Option<i64>,
     /// On-demand maximum write request units per second.
     pub max_write: Option<i64>,
-}
-
-/// Index projection.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum RawProjection {
-    /// Keys only.
-    KeysOnly,
-    /// Every attribute.
-    All,
-    /// Keys plus projected attributes of this many bytes.
-    IncludeBytes(u64),
 }
 
 /// `[[entity]]`: one entity type of a single-table design.

@@ -82,6 +82,11 @@ pub struct RawVectorIndex {
     pub name: String,
     /// Dimensions of the embeddings, 1 to 4,096 (stored as 32-bit floats).
     pub dimensions: u64,
+    /// What the index copies from the table beside the vector: "keys_only", "all" or
+    /// { include_bytes = N }; default "keys_only" (the least a vector index holds).
+    pub projection: Option<RawProjection>,
+    /// Share of the table's items that carry a vector (only they are in the index); default 1.
+    pub coverage: Option<f64>,
     /// `SearchVectors` calls on the index: { rate, top_k, search_bytes }; default none.
     pub searches: Option<RawVectorSearches>,
 }
@@ -345,4 +350,16 @@ impl Default for RawCapacity {
     fn default() -> Self {
         RawCapacity::OnDemand { warm_read: None, warm_write: None, max_read: None, max_write: None, table_quota: None }
     }
+}
+
+/// Index projection.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawProjection {
+    /// Keys only.
+    KeysOnly,
+    /// Every attribute.
+    All,
+    /// Keys plus projected attributes of this many bytes.
+    IncludeBytes(u64),
 }

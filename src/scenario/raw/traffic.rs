@@ -178,11 +178,29 @@ pub enum RawSize {
         /// Sigma of the underlying normal.
         sigma: f64,
     },
-    /// The size of a sample item: a DynamoDB JSON file beside the scenario.
+    /// The size of a sample item: a DynamoDB JSON file beside the scenario, or the item
+    /// inline (`{ item = { PK = { S = "USER#1" }, total = { N = "129.95" } } }`).
     Item {
-        /// The file, relative to the scenario's folder.
-        item: String,
+        /// The file, relative to the scenario's folder, or the item's attributes.
+        item: RawSampleItem,
     },
+    /// The size of an item given by its attributes' types and sizes:
+    /// `{ attributes = { PK = "S:24", price = "N:6", tags = "SS:5x12", payload = "B:1000..3000" } }`
+    /// (a range is uniform between its ends).
+    Attributes {
+        /// Each attribute's type and size, by name.
+        attributes: serde_json::Map<String, serde_json::Value>,
+    },
+}
+
+/// A sample item: a file or the item itself.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSampleItem {
+    /// A DynamoDB JSON file beside the scenario.
+    File(String),
+    /// The item's attributes in DynamoDB JSON.
+    Inline(serde_json::Map<String, serde_json::Value>),
 }
 
 /// Request rate shapes (requests per second).

@@ -14,7 +14,7 @@
 use super::{Names, Validator};
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::{RawAt, RawBulkOrder, RawBulkTier, RawOp, RawPattern};
-use crate::scenario::{BulkLoad, EntitySpec, GsiSpec, KeySpaceSpec, PatternSpec, Popularity, RateShape, SizeSpec};
+use crate::scenario::{BulkLoad, EntitySpec, GsiSpec, KeySpaceSpec, PatternSpec, Popularity, RateShape};
 use crate::time::{parse_duration, SimDuration};
 
 /// The most write units a second a load may ask for (the table quota's 40,000 write units, at
@@ -95,10 +95,7 @@ impl Validator<'_, '_> {
         // The pattern's own validation, at the load's place, gives the size and key space; the
         // rate follows from them.
         let mut p = self.pattern(bp, &raw, names, gsis, entities, key_spaces, table_pk, SimDuration::from_secs(1));
-        let mean = match p.size {
-            SizeSpec::Fixed(n) => n as f64,
-            SizeSpec::LogNormal { mean, .. } => mean,
-        };
+        let mean = p.size.mean();
         let item_units = (mean / 1024.0).ceil().max(1.0) as u64;
         let max_units = b.max_write_units.clamp(1, MAX_BULK_WRITE_UNITS) as u64;
         let per_s = (max_units / item_units).max(1);

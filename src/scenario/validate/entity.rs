@@ -2,11 +2,9 @@
 //! indexes they write.
 
 use super::{Names, Validator};
-use crate::limits::MAX_ITEM_BYTES;
-use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
-use crate::scenario::raw::{RawEntity, RawEntityIndex, RawSize, RawSortSpread};
-use crate::scenario::{EntityIndex, EntitySpec, GsiSpec, IndexRef, KeySpaceSpec, LsiSpec, SizeSpec, SortKeys};
+use crate::scenario::raw::{RawEntity, RawEntityIndex, RawSortSpread};
+use crate::scenario::{EntityIndex, EntitySpec, GsiSpec, IndexRef, KeySpaceSpec, LsiSpec, SortKeys};
 use std::collections::BTreeMap;
 
 /// Most entity types in one scenario.
@@ -205,35 +203,6 @@ impl Validator<'_, '_> {
             if total > 1 {
                 space.sort_keys = Some(SortKeys { items: total.min(MAX_ENTITY_ITEMS), newest: false });
             }
-        }
-    }
-
-    /// An item size: fixed bytes or a log-normal law.
-    pub(super) fn item_size(&mut self, at: &KeyPath, raw: Option<&RawSize>) -> SizeSpec {
-        match raw {
-            None => SizeSpec::Fixed(defaults::ITEM_BYTES),
-            Some(RawSize::Fixed(b)) => {
-                if *b < 1 || b.unsigned_abs() > MAX_ITEM_BYTES {
-                    self.err(at, format!("an item is 1 to {MAX_ITEM_BYTES} bytes (400 KB), not {b}"));
-                }
-                SizeSpec::Fixed(b.unsigned_abs().clamp(1, MAX_ITEM_BYTES))
-            }
-            Some(RawSize::LogNormal { mean, sigma }) => {
-                if !(mean.is_finite() && *mean >= 1.0 && *mean <= MAX_ITEM_BYTES as f64) {
-                    self.err(&at.key("mean"), format!("the mean item size is 1 to {MAX_ITEM_BYTES} bytes, not {mean}"));
-                }
-                if !(sigma.is_finite() && *sigma > 0.0 && *sigma <= 4.0) {
-                    self.err(&at.key("sigma"), format!("sigma must be above 0 and at most 4, not {sigma}"));
-                }
-                SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
-            }
-            Some(RawSize::Item { item }) => match super::sample::item_bytes(self.path, item, self.options.allow_outside) {
-                Ok(b) => SizeSpec::Fixed(b),
-                Err(m) => {
-                    self.err(&at.key("item"), m);
-                    SizeSpec::Fixed(defaults::ITEM_BYTES)
-                }
-            },
         }
     }
 }

@@ -1,8 +1,88 @@
-//! Files a scenario names beside itself: where they may be, and the sample item an
-//! `item_bytes = { item = "order.json" }` sizes.
+//! Files a scenario names beside itself: where they may be; and item sizes, among them the
+//! sample item an `item_bytes = { item = "order.json" }` sizes and the schema of
+//! `item_bytes = { attributes = { … } }`.
 
-use crate::item_size::read_item;
+use super::{NoteKind, Validator};
+use crate::item_size::{read_item, schema_size, Item, UNSIZED_NUMBER_BYTES};
+use crate::limits::MAX_ITEM_BYTES;
+use crate::scenario::defaults;
+use crate::scenario::locate::KeyPath;
+use crate::scenario::raw::{RawSampleItem, RawSize};
+use crate::scenario::SizeSpec;
+use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+
+impl Validator<'_, '_> {
+    /// An item size: fixed bytes, a log-normal law, a sample item's bytes or a schema's law.
+    pub(super) fn item_size(&mut self, at: &KeyPath, raw: Option<&RawSize>) -> SizeSpec {
+        match raw {
+            None => SizeSpec::Fixed(defaults::ITEM_BYTES),
+            Some(RawSize::Fixed(b)) => {
+                if *b < 1 || b.unsigned_abs() > MAX_ITEM_BYTES {
+                    self.err(at, format!("an item is 1 to {MAX_ITEM_BYTES} bytes (400 KB), not {b}"));
+                }
+                SizeSpec::Fixed(b.unsigned_abs().clamp(1, MAX_ITEM_BYTES))
+            }
+            Some(RawSize::LogNormal { mean, sigma }) => {
+                if !(mean.is_finite() && *mean >= 1.0 && *mean <= MAX_ITEM_BYTES as f64) {
+                    self.err(&at.key("mean"), format!("the mean item size is 1 to {MAX_ITEM_BYTES} bytes, not {mean}"));
+                }
+                if !(sigma.is_finite() && *sigma > 0.0 && *sigma <= 4.0) {
+                    self.err(&at.key("sigma"), format!("sigma must be above 0 and at most 4, not {sigma}"));
+                }
+                SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
+            }
+            Some(RawSize::Item { item }) => {
+                let bytes = match item {
+                    RawSampleItem::File(file) => item_bytes(self.path, file, self.options.allow_outside),
+                    RawSampleItem::Inline(attributes) => inline_item_bytes(attributes),
+                };
+                match bytes {
+                    Ok(b) => SizeSpec::Fixed(b),
+                    Err(m) => {
+                        self.err(&at.key("item"), m);
+                        SizeSpec::Fixed(defaults::ITEM_BYTES)
+                    }
+                }
+            }
+            Some(RawSize::Attributes { attributes }) => self.schema(&at.key("attributes"), attributes),
+        }
+    }
+
+    /// The size law of an item given by its attributes' schema: fixed when nothing varies;
+    /// otherwise uniform with the mean and variance of the attributes' sum (its least and most
+    /// bytes when one attribute varies; a narrower law than those when several do, the sum of
+    /// independent sizes being less spread than its extremes).
+    fn schema(&mut self, at: &KeyPath, attributes: &Map<String, Value>) -> SizeSpec {
+        let s = match schema_size(attributes) {
+            Ok(s) => s,
+            Err(e) => {
+                let key = e.at.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part));
+                self.err(&key, e.message);
+                return SizeSpec::Fixed(defaults::ITEM_BYTES);
+            }
+        };
+        for path in &s.assumed {
+            let key = path.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part));
+            self.note(
+                NoteKind::Assumption,
+                &key,
+                format!("a number with no digits given is sized at its largest, {UNSIZED_NUMBER_BYTES} bytes; say \"N:6\" for six significant digits or \"N:4.2\" for 4 and 2 about the point"),
+            );
+        }
+        if s.max > MAX_ITEM_BYTES {
+            self.err(at, format!("these attributes reach {} bytes: DynamoDB refuses items over {MAX_ITEM_BYTES} bytes (400 KB)", s.max));
+            return SizeSpec::Fixed(s.min.clamp(1, MAX_ITEM_BYTES));
+        }
+        if s.min == s.max {
+            return SizeSpec::Fixed(s.min.max(1));
+        }
+        let half = (3.0 * s.variance).sqrt();
+        let lo = ((s.mean - half).round() as u64).clamp(s.min, s.max);
+        let hi = ((s.mean + half).round() as u64).clamp(lo, s.max);
+        SizeSpec::Uniform { lo: lo.max(1), hi: hi.max(1) }
+    }
+}
 
 /// The file `file` names, relative to the folder of the scenario at `scenario`: it must be in
 /// that folder or below unless `allow_outside`. `what` names it in a message ("the trace file").
@@ -27,4 +107,9 @@ pub(super) fn item_bytes(scenario: &Path, file: &str, allow_outside: bool) -> Re
     let shown = dir.join(file).display().to_string();
     let real = beside(scenario, file, allow_outside, "the sample item").map_err(|m| format!("{shown}: {m}"))?;
     read_item(&real, &shown)?.checked_bytes().map_err(|e| format!("{shown}: {e}"))
+}
+
+/// Bytes of a sample item given inline in DynamoDB JSON.
+fn inline_item_bytes(attributes: &Map<String, Value>) -> Result<u64, String> {
+    Item::from_json(&Value::Object(attributes.clone())).and_then(|i| i.checked_bytes()).map_err(|e| e.to_string())
 }

@@ -90,7 +90,15 @@ impl Validator<'_, '_> {
             }
             let dimensions = v.dimensions.clamp(1, MAX_VECTOR_DIMENSIONS);
             let searches = v.searches.as_ref().map(|s| self.vector_searches(&at.key("searches"), s, dimensions, duration));
-            out.push(VectorIndexSpec { name: v.name.clone(), dimensions, searches });
+            let projection = match &v.projection {
+                None => Projection::KeysOnly,
+                Some(p) => self.projection(&at.key("projection"), Some(p)),
+            };
+            let coverage = v.coverage.unwrap_or(1.0);
+            if !(coverage > 0.0 && coverage <= 1.0) {
+                self.err(&at.key("coverage"), format!("the share of items with a vector is above 0 and at most 1, not {coverage}"));
+            }
+            out.push(VectorIndexSpec { name: v.name.clone(), dimensions, projection, coverage: coverage.clamp(0.0, 1.0), searches });
         }
         out
     }

@@ -47,6 +47,11 @@ impl Rule for ItemLimit {
                     let above = |bytes: f64| crate::stats::normal_upper_tail((bytes.ln() - mu) / sigma);
                     (above(limit), above(NEAR * limit), format!("log-normal items (mean {mean:.0} bytes, sigma {sigma})"))
                 }
+                SizeSpec::Uniform { lo, hi } => {
+                    let near = NEAR * limit;
+                    let share = if hi as f64 <= near { 0.0 } else { (hi as f64 - near.max(lo as f64)) / (hi - lo).max(1) as f64 };
+                    (0.0, share.min(1.0), format!("items of {lo} to {hi} bytes"))
+                }
             };
             let severity = if over >= REFUSED_SHARE {
                 Severity::Error

@@ -6,6 +6,10 @@
 //! elements (a map's element with its name). Items above 409,600 bytes are refused, as the
 //! service refuses them (§17).
 
+mod schema;
+
+pub use schema::{schema_size, SchemaSize, UNSIZED_NUMBER_BYTES};
+
 use crate::limits::MAX_ITEM_BYTES;
 use serde_json::{Map, Value};
 
