@@ -518,7 +518,7 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
             GsiWrite {
                 delta: match (k, p.op) {
                     (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,
-                    (_, Op::DeleteItem) => -entry,
+                    (IndexWrite::Remove, _) | (_, Op::DeleteItem) => -entry,
                     _ => 0,
                 },
                 res: sc.layout().slot(ResourceId::gsi(g)),

@@ -119,6 +119,8 @@ pub enum IndexWrite {
     KeyChange,
     /// 1 write.
     Update,
+    /// 1 write: the item loses the index key, and its entry leaves the index.
+    Remove,
     /// 1 write: a new entry under value `value` (rank in the index key space).
     InsertAt {
         /// Rank of the value.
@@ -139,7 +141,7 @@ impl IndexWrite {
     #[must_use]
     pub const fn writes(self) -> u64 {
         match self {
-            IndexWrite::Insert | IndexWrite::InsertAt { .. } | IndexWrite::Update => 1,
+            IndexWrite::Insert | IndexWrite::InsertAt { .. } | IndexWrite::Update | IndexWrite::Remove => 1,
             IndexWrite::KeyChange | IndexWrite::Move { .. } => 2,
         }
     }

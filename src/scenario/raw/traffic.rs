@@ -151,6 +151,9 @@ pub enum RawIndexWrite {
     KeyChange,
     /// Projected attributes change: 1 index write.
     Update,
+    /// The write removes the index key attribute (an update's REMOVE, or a put of the item
+    /// without it): its entry is deleted, 1 index write.
+    RemoveKey,
     /// The index is not touched.
     None,
 }

@@ -96,6 +96,7 @@ impl Validator<'_, '_> {
                     RawIndexWrite::Insert => Some(IndexWrite::Insert),
                     RawIndexWrite::KeyChange => Some(IndexWrite::KeyChange),
                     RawIndexWrite::Update => Some(IndexWrite::Update),
+                    RawIndexWrite::RemoveKey => Some(IndexWrite::Remove),
                     RawIndexWrite::None => None,
                     RawIndexWrite::Move(_) | RawIndexWrite::InsertAt(_) => {
                         self.err(

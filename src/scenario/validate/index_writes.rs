@@ -134,6 +134,7 @@ impl Validator<'_, '_> {
             RawIndexWrite::Insert => Some(IndexWrite::Insert),
             RawIndexWrite::KeyChange => Some(IndexWrite::KeyChange),
             RawIndexWrite::Update => Some(IndexWrite::Update),
+            RawIndexWrite::RemoveKey => Some(IndexWrite::Remove),
             RawIndexWrite::None => None,
             RawIndexWrite::Move(m) => {
                 let mp = ip.key("move");
