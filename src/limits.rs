@@ -18,6 +18,13 @@ pub const MAX_ITEM_BYTES: u64 = 400 * 1_024;
 pub const PAGE_BYTES: u64 = 1_024 * 1_024;
 /// Storage overhead of every item and index entry, bytes (§1.1, §1.3; "Item sizes").
 pub const ITEM_OVERHEAD_BYTES: u64 = 100;
+/// Bytes of keys in an index entry (base-table key plus index key), before projected
+/// attributes, when the scenario does not size them from its items: a model choice, stated in
+/// README.
+pub const INDEX_KEY_BYTES: u64 = 100;
+/// Most non-key attributes projected into a table's secondary indexes, all together ("Service
+/// quotas": projected secondary index attributes per table).
+pub const MAX_PROJECTED_ATTRIBUTES: usize = 100;
 /// Most items in a BatchGetItem (§1.2).
 pub const MAX_BATCH_GET_ITEMS: u64 = 100;
 /// Most items in a BatchWriteItem (§1.2).

@@ -104,6 +104,12 @@ impl Item {
         total
     }
 
+    /// Each attribute's bytes, its name's with its value's, by name.
+    #[must_use]
+    pub fn attribute_bytes(&self) -> Vec<(String, u64)> {
+        self.attributes.iter().map(|(n, v)| (n.clone(), attribute_bytes(n, v))).collect()
+    }
+
     /// Does the item have attribute `name`?
     #[must_use]
     pub fn has(&self, name: &str) -> bool {

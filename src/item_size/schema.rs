@@ -41,6 +41,9 @@ pub struct SchemaSize {
     pub variance: f64,
     /// Attributes sized by an assumption (a number with no digits given), by path.
     pub assumed: Vec<String>,
+    /// Each attribute's mean bytes, its name's with its value's, by name (what an index entry
+    /// that projects it holds).
+    pub attributes: Vec<(String, f64)>,
 }
 
 /// One value's bytes: least, greatest, mean, variance.
@@ -90,11 +93,14 @@ pub fn schema_size(attributes: &Map<String, Value>) -> Result<SchemaSize, ItemEr
     }
     let mut assumed = Vec::new();
     let mut total = Law::fixed(0);
+    let mut each = Vec::with_capacity(attributes.len());
     for (name, v) in attributes {
         let at = format!("/{name}");
-        total = total.plus(Law::fixed(name.len() as u64)).plus(value(&at, v, &mut assumed)?);
+        let one = Law::fixed(name.len() as u64).plus(value(&at, v, &mut assumed)?);
+        each.push((name.clone(), one.mean));
+        total = total.plus(one);
     }
-    Ok(SchemaSize { min: total.min, max: total.max, mean: total.mean, variance: total.var, assumed })
+    Ok(SchemaSize { min: total.min, max: total.max, mean: total.mean, variance: total.var, assumed, attributes: each })
 }
 
 fn err(at: &str, message: impl Into<String>) -> ItemError {
@@ -249,6 +255,7 @@ payload = "B:1800""#,
         .unwrap();
         assert_eq!((s.min, s.max, s.mean, s.variance), (1_948, 1_948, 1_948.0, 0.0));
         assert!(s.assumed.is_empty());
+        assert_eq!(s.attributes[0], ("PK".to_string(), 26.0));
     }
 
     /// Numbers by the measured rule: N:4.2 is 1 + 2 + 1 = 4, N:-6 1 + 3 + 1 = 5, N:5 1 + 3 =

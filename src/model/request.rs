@@ -16,10 +16,6 @@ use crate::traffic::keys::KeyDist;
 use crate::units::{self, Consistency};
 use rand_distr::LogNormal;
 
-/// Bytes of keys in an index entry (base-table key plus index key), before projected
-/// attributes: a model choice, stated in README.
-pub(crate) const INDEX_KEY_BYTES: u64 = 100;
-
 /// Units on one partition of one resource.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Charge {
@@ -87,6 +83,9 @@ pub(crate) struct GsiWrite {
     pub(crate) coverage: f64,
     /// Projection, which sizes the entry.
     pub(crate) projection: Projection,
+    /// The entry's bytes where sized from the item's attributes (otherwise the projection's
+    /// rule on the item's bytes).
+    pub(crate) entry_bytes: Option<u64>,
     /// Entries written under fixed values of the index key (ranks) rather than drawn ones:
     /// an entry that moves (a delete on the first's partition, a put on the second's), or a
     /// new entry under one value (`(None, value)`).
@@ -143,8 +142,9 @@ pub(crate) struct CompiledPattern {
     pub(crate) paged: bool,
     /// The most bytes a page reads: 1 MB, or `limit` items.
     pub(crate) page_bytes: u64,
-    /// Projections of the table's LSIs, charged with every write.
-    pub(crate) lsi_projections: Vec<Projection>,
+    /// The LSIs every write charges: each one's projection, and its entry's bytes where sized
+    /// from the item's attributes.
+    pub(crate) lsi_entries: Vec<(Projection, Option<u64>)>,
     /// GSI writes of each item.
     pub(crate) gsi: Vec<GsiWrite>,
     /// Bytes a write adds to its item collection, or a delete removes (LSI tables: put_item
@@ -218,11 +218,13 @@ pub(crate) fn mean_bytes(s: SizeSpec) -> u64 {
 /// keys, plus the projected attributes (all of the item for `ALL`). Storage adds
 /// [`ITEM_OVERHEAD_BYTES`].
 pub(crate) fn index_entry_bytes(p: Projection, item_bytes: u64) -> u64 {
-    match p {
-        Projection::KeysOnly => INDEX_KEY_BYTES,
-        Projection::All => item_bytes,
-        Projection::IncludeBytes(b) => INDEX_KEY_BYTES + b,
-    }
+    p.entry_bytes(item_bytes)
+}
+
+/// An index entry's bytes: `sized` where the item's attributes size it, else the projection's
+/// rule on an item of `item_bytes` ([`index_entry_bytes`]).
+fn entry_or(p: Projection, sized: Option<u64>, item_bytes: u64) -> u64 {
+    sized.unwrap_or_else(|| index_entry_bytes(p, item_bytes))
 }
 
 /// Vector write request bytes one item written to the table meters on vector index `v` (§16,
@@ -270,13 +272,16 @@ pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
             .iter()
             .filter_map(|e| e.in_gsi(g).map(|w| (e, w.share)))
             .map(|(e, share)| {
-                let entry = index_entry_bytes(spec.projection, mean_bytes(e.size)) + ITEM_OVERHEAD_BYTES;
+                let sized = e.gsi_entry_bytes.iter().find(|x| x.0 == g).map(|x| x.1);
+                let entry = sized.unwrap_or_else(|| index_entry_bytes(spec.projection, mean_bytes(e.size))) + ITEM_OVERHEAD_BYTES;
                 e.count(&sc.key_spaces) as f64 * share * entry as f64
             })
             .sum::<f64>() as u64;
     }
     let mean_item = mean_written_item(sc) as f64;
-    let entry = index_entry_bytes(spec.projection, mean_item as u64) as f64;
+    // The first write pattern's entry, where sized from its item's attributes.
+    let sized = sc.patterns.iter().find(|p| p.op.is_write()).and_then(|p| p.gsi_entry_bytes.iter().find(|e| e.0 == g)).map(|e| e.1);
+    let entry = sized.unwrap_or_else(|| index_entry_bytes(spec.projection, mean_item as u64)) as f64;
     (sc.table.storage_bytes as f64 * spec.coverage * (entry + ITEM_OVERHEAD_BYTES as f64) / (mean_item + ITEM_OVERHEAD_BYTES as f64)) as u64
 }
 
@@ -335,7 +340,8 @@ fn entity_collection_bytes(sc: &Scenario, ks: usize, items: impl Fn(&EntitySpec)
         .filter(|e| e.key_space == ks)
         .map(|e| {
             let item = mean_bytes(e.size);
-            let lsi: u64 = e.lsi.iter().map(|&l| index_entry_bytes(sc.lsis[l].projection, item) + ITEM_OVERHEAD_BYTES).sum();
+            let sized = |l: usize| e.lsi_entry_bytes.iter().find(|y| y.0 == l).map(|y| y.1);
+            let lsi: u64 = e.lsi.iter().map(|&l| entry_or(sc.lsis[l].projection, sized(l), item) + ITEM_OVERHEAD_BYTES).sum();
             items(e).saturating_mul(item + ITEM_OVERHEAD_BYTES + lsi)
         })
         .fold(0u64, u64::saturating_add)
@@ -350,9 +356,18 @@ impl CompiledPattern {
         let fanout = p.fanout(&sc.key_spaces);
         let entity = p.entity.map(|e| &sc.entities[e]);
         let gsi = gsi_writes(sc, p, entity);
-        // The LSIs a write maintains: all of them, or those whose sort key the entity carries.
-        let lsis: Vec<&LsiSpec> =
-            sc.lsis.iter().enumerate().filter(|(l, _)| entity.is_none_or(|e| e.lsi.contains(l))).map(|x| x.1).collect();
+        // The LSIs a write maintains: all of them, or those whose sort key the entity's (or the
+        // pattern's) item carries, each entry sized by the item where it is known.
+        let lsis: Vec<(&LsiSpec, Option<u64>)> = match &p.lsi_entries {
+            Some(list) => list.iter().map(|&(l, b)| (&sc.lsis[l], b)).collect(),
+            None => sc
+                .lsis
+                .iter()
+                .enumerate()
+                .filter(|(l, _)| entity.is_none_or(|e| e.lsi.contains(l)))
+                .map(|(l, x)| (x, entity.and_then(|e| e.lsi_entry_bytes.iter().find(|y| y.0 == l)).map(|y| y.1)))
+                .collect(),
+        };
         // With LSIs, an item collection (the items and LSI entries of one partition-key value)
         // is capped (spec §8): inserts are drawn with their key to track it.
         let collection_growth = collection_growth(sc, p, &lsis);
@@ -372,6 +387,7 @@ impl CompiledPattern {
             SizeSpec::Fixed(_) | SizeSpec::Uniform { .. } => None,
         };
         let item = (mean_bytes(p.size) + ITEM_OVERHEAD_BYTES) as i64;
+        let lsi_bytes = lsis.iter().map(|(l, b)| entry_or(l.projection, *b, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES).sum::<u64>() as i64;
         let (paged, page_bytes) = paging(p, items_per_attempt);
         let mut pat = Self {
             op: p.op,
@@ -395,12 +411,20 @@ impl CompiledPattern {
             closed_loop: matches!(p.rate, RateShape::ClosedLoop(_)),
             paged,
             page_bytes,
-            lsi_projections: if p.op.is_write() { lsis.iter().map(|l| l.projection).collect() } else { Vec::new() },
+            // An update rewrites the entry of an LSI that projects what it changes (ALL, INCLUDE:
+            // taken to include it), and leaves a KEYS_ONLY one alone (its sort key unchanged),
+            // as a GSI's default (spec §1.3).
+            lsi_entries: lsis
+                .iter()
+                .filter(|(l, _)| p.op.is_write() && !(p.op == Op::UpdateItem && l.projection == Projection::KeysOnly))
+                .map(|(l, b)| (l.projection, *b))
+                .collect(),
             gsi,
             collection_growth,
+            // The table stores its items and their LSI entries (spec §1.3), 100 bytes each more.
             base_delta: match p.op {
-                Op::PutItem | Op::BatchWrite | Op::TransactWrite => item,
-                Op::DeleteItem => -item,
+                Op::PutItem | Op::BatchWrite | Op::TransactWrite => item + lsi_bytes,
+                Op::DeleteItem => -(item + lsi_bytes),
                 _ => 0,
             },
             rate: p.rate.clone(),
@@ -448,12 +472,11 @@ impl CompiledPattern {
             Op::TransactGet => units::get_item_milli(bytes, Consistency::Transactional),
             Op::Query | Op::Scan => units::query_milli(bytes, self.consistency),
             Op::PutItem | Op::UpdateItem | Op::DeleteItem | Op::BatchWrite => {
-                units::write_milli(bytes)
-                    + self.lsi_projections.iter().map(|&pr| units::write_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
+                units::write_milli(bytes) + self.lsi_entries.iter().map(|&(pr, b)| units::write_milli(entry_or(pr, b, bytes))).sum::<u64>()
             }
             Op::TransactWrite => {
                 units::transact_write_item_milli(bytes)
-                    + self.lsi_projections.iter().map(|&pr| units::transact_write_item_milli(index_entry_bytes(pr, bytes))).sum::<u64>()
+                    + self.lsi_entries.iter().map(|&(pr, b)| units::transact_write_item_milli(entry_or(pr, b, bytes))).sum::<u64>()
             }
         }
     }
@@ -481,7 +504,7 @@ impl CompiledPattern {
 
     /// Milli-units of one index write of an item of `bytes` on `w`'s index.
     pub(crate) fn index_write_units(w: &GsiWrite, bytes: u64) -> u64 {
-        w.writes * units::write_milli(index_entry_bytes(w.projection, bytes))
+        w.writes * units::write_milli(w.entry_bytes.unwrap_or_else(|| index_entry_bytes(w.projection, bytes)))
     }
 
     /// Does the pattern write the table (a full GSI buffer rejects it)?
@@ -514,7 +537,9 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
             // items that carry the key; a deleted item's entry leaves the index.
             let (key_space, coverage) =
                 entity.and_then(|e| e.in_gsi(g)).map_or((sc.gsis[g].partition_key, sc.gsis[g].coverage), |w| (w.key_space, w.share));
-            let entry = (index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64;
+            let sized = p.gsi_entry_bytes.iter().find(|e| e.0 == g).map(|e| e.1);
+            let entry =
+                (sized.unwrap_or_else(|| index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size))) + ITEM_OVERHEAD_BYTES) as i64;
             GsiWrite {
                 delta: match (k, p.op) {
                     (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,
@@ -526,6 +551,7 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
                 writes: k.writes(),
                 coverage,
                 projection: sc.gsis[g].projection,
+                entry_bytes: sized,
                 fixed: match k {
                     IndexWrite::Move { from, to } => Some((Some(from), to)),
                     IndexWrite::InsertAt { value } => Some((None, value)),
@@ -538,12 +564,12 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
 
 /// Bytes a put adds to (a delete takes from) its item collection, with its LSI entries, when
 /// the table has an LSI.
-fn collection_growth(sc: &Scenario, p: &PatternSpec, lsis: &[&LsiSpec]) -> Option<i64> {
+fn collection_growth(sc: &Scenario, p: &PatternSpec, lsis: &[(&LsiSpec, Option<u64>)]) -> Option<i64> {
     (!sc.lsis.is_empty() && matches!(p.op, Op::PutItem | Op::DeleteItem) && p.key_space.is_some() && p.index.is_none()).then(|| {
         let item = mean_bytes(p.size);
         let bytes = (item
             + ITEM_OVERHEAD_BYTES
-            + lsis.iter().map(|l| index_entry_bytes(l.projection, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()) as i64;
+            + lsis.iter().map(|(l, b)| entry_or(l.projection, *b, item) + ITEM_OVERHEAD_BYTES).sum::<u64>()) as i64;
         if p.op == Op::DeleteItem {
             -bytes
         } else {

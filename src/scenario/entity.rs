@@ -20,8 +20,15 @@ pub struct EntitySpec {
     pub newest: bool,
     /// Item sizes.
     pub size: SizeSpec,
+    /// The item's attributes, when it is given by them.
+    pub shape: Option<super::ItemShape>,
     /// The GSIs its items write: (GSI position, key space written, share of items carrying it).
     pub gsi: Vec<EntityIndex>,
+    /// (GSI, bytes) of the entries its items hold where sized from its attributes (spec §1.3);
+    /// the others follow the projection's rule.
+    pub gsi_entry_bytes: Vec<(usize, u64)>,
+    /// (LSI, bytes) of the entries its items hold where sized from its attributes.
+    pub lsi_entry_bytes: Vec<(usize, u64)>,
     /// The LSIs (positions) its items carry the sort key of.
     pub lsi: Vec<usize>,
     /// Partition-key values (ranks) that start with another number of its items, in rank order.

@@ -14,6 +14,20 @@ pub enum Projection {
     IncludeBytes(u64),
 }
 
+impl Projection {
+    /// Bytes of an index entry of an item of `item_bytes` (spec §1.3), its keys at the
+    /// 100-byte allowance: the keys, plus the projected attributes (all of the item for
+    /// `ALL`). Storage adds 100 bytes of overhead.
+    #[must_use]
+    pub const fn entry_bytes(self, item_bytes: u64) -> u64 {
+        match self {
+            Projection::KeysOnly => crate::limits::INDEX_KEY_BYTES,
+            Projection::All => item_bytes,
+            Projection::IncludeBytes(b) => crate::limits::INDEX_KEY_BYTES + b,
+        }
+    }
+}
+
 /// A GSI.
 #[derive(Clone, Debug)]
 pub struct GsiSpec {
@@ -25,6 +39,11 @@ pub struct GsiSpec {
     pub correlated: bool,
     /// Projection.
     pub projection: Projection,
+    /// The names of its key attributes, if the scenario gives them.
+    pub key_attributes: Vec<String>,
+    /// The non-key attributes an `INCLUDE` projection names, if it names them (its
+    /// `IncludeBytes` is then 0 and each entry is sized from its item).
+    pub projected: Vec<String>,
     /// Share of items carrying the index key.
     pub coverage: f64,
     /// Bytes in the index at the start when the scenario states them (`storage_gb`).
@@ -52,4 +71,8 @@ pub struct LsiSpec {
     pub name: String,
     /// Projection.
     pub projection: Projection,
+    /// The name of its sort key attribute, if the scenario gives it.
+    pub key_attributes: Vec<String>,
+    /// The non-key attributes an `INCLUDE` projection names, if it names them.
+    pub projected: Vec<String>,
 }

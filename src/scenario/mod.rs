@@ -40,7 +40,7 @@ pub use features::{BackupSpec, DaxNodeType, DaxSpec, InsightsMode, StreamsSpec, 
 pub use indexes::{GsiSpec, LsiSpec, Projection};
 pub use joint::{head_tail, joint_key_space, HeadTail, HEAD_KEYS};
 pub use keys::{CardinalityFrom, KeyFact, KeySpaceSpec, Popularity, PopularityFrom, Shards, SortKeys};
-pub use pattern::{AlsoSpec, BulkLoad, ClosedLoop, IndexRef, IndexWrite, Op, PatternSpec, RateShape, SizeSpec};
+pub use pattern::{AlsoSpec, BulkLoad, ClosedLoop, IndexRef, IndexWrite, ItemShape, Op, PatternSpec, RateShape, SizeSpec};
 pub use price_item::{Meter, PriceItem};
 pub use pricing::{OwnedReservation, PricingSpec, SavingsPlan};
 pub use rate_factors::{RateFactor, RateFactors};

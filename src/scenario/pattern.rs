@@ -76,6 +76,38 @@ pub enum IndexRef {
     Lsi(usize),
 }
 
+/// The attributes of an item given by a sample item or a schema: each one's bytes (its name's
+/// with its value's; the mean where the schema's sizes vary), by name. Sizes the entries of
+/// the indexes that project only some of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ItemShape {
+    /// (name, bytes).
+    pub attributes: Vec<(String, u64)>,
+}
+
+impl ItemShape {
+    /// Does the item carry attribute `name`?
+    #[must_use]
+    pub fn has(&self, name: &str) -> bool {
+        self.attributes.iter().any(|(n, _)| n == name)
+    }
+
+    /// Bytes of the attributes named `names` that the item carries, each counted once.
+    #[must_use]
+    pub fn bytes_of<'a>(&self, names: impl IntoIterator<Item = &'a String>) -> u64 {
+        let mut seen: Vec<&str> = Vec::new();
+        names
+            .into_iter()
+            .filter(|n| {
+                let new = !seen.contains(&n.as_str());
+                seen.push(n);
+                new
+            })
+            .filter_map(|n| self.attributes.iter().find(|(a, _)| a == n).map(|(_, b)| *b))
+            .sum()
+    }
+}
+
 /// Item sizes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SizeSpec {
@@ -281,6 +313,13 @@ pub struct PatternSpec {
     pub rate: RateShape,
     /// Index writes per request: (GSI position, kind).
     pub index_writes: Vec<(usize, IndexWrite)>,
+    /// (GSI, bytes) of the entries its writes hold where sized from the item's attributes
+    /// (spec §1.3); the others follow the projection's rule.
+    pub gsi_entry_bytes: Vec<(usize, u64)>,
+    /// When its item is given by attributes: the LSIs its items are in (those carrying their
+    /// sort key), each with its entry's bytes where sized from the item. `None`: every LSI (or
+    /// its entity's), by the projection's rule.
+    pub lsi_entries: Option<Vec<(usize, Option<u64>)>>,
     /// Read-after-write delay for stale-read reporting (GSI queries only).
     pub after_write: Option<SimDuration>,
     /// Share of its writes whose condition fails (0 without a condition).

@@ -20,6 +20,8 @@ pub struct TableSpec {
     pub name: String,
     /// Key space of the partition key.
     pub partition_key: usize,
+    /// The names of its key attributes, if the scenario gives them.
+    pub key_attributes: Vec<String>,
     /// Table class.
     pub table_class: TableClass,
     /// Bytes stored at the start.

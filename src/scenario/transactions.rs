@@ -128,6 +128,8 @@ fn leg(tables: &[Scenario], i: usize, pattern: &str, a: &AlsoSpec, at: &KeyPath)
             consistency: Consistency::Strong,
             rate: RateShape::Constant(0.0),
             index_writes,
+            gsi_entry_bytes: Vec::new(),
+            lsi_entries: None,
             after_write: None,
             condition_fails: 0.0,
             limit: None,

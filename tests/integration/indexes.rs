@@ -210,9 +210,9 @@ fn lsi_collection_fails_at_the_byte_it_passes_10_gb() {
     assert_eq!(c.bytes, 10_737_415_000);
     assert_eq!(c.failed_writes, p.failed_item_collection_limit, "only the power user's orders fail");
     assert!(s.item_collections[1..].iter().all(|c| c.failed_writes == 0));
-    // The table starts with every type's items: 10^6 profiles of 1,100 bytes and
-    // (10^6 - 1) x 20 + 2,200,000 = 22,199,980 orders of 4,100.
-    assert_eq!(sc.table.storage_bytes, 1_100_000_000 + 22_199_980 * 4_100);
+    // The table starts with every type's items and their LSI entries: 10^6 profiles of 1,100
+    // bytes (the LSI holds none) and (10^6 - 1) x 20 + 2,200,000 = 22,199,980 orders of 4,300.
+    assert_eq!(sc.table.storage_bytes, 1_100_000_000 + 22_199_980 * 4_300);
 }
 
 /// Propagation: with a median delay of 100 ms, a read 100 ms after the write misses the item

@@ -205,3 +205,79 @@ fn schema_problems_name_the_attribute() {
     let e = sized(dir.path(), r#"{ attributes = { PK = "S:24", blob = "B:400000..410000" } }"#).unwrap_err();
     assert!(e.contains("reach 410030 bytes") && e.contains("409600"), "{e}");
 }
+
+/// Index entries sized from the sample item (worked above): with the table's and each GSI's
+/// key attributes named, ByStatus (status, SK; total included) holds 62 bytes, 1 WCU a put and
+/// 162 stored; ByNote (keys only, keyed on the 1,204-byte note) 1,244 bytes, 2 WCU, where the
+/// 100-byte key allowance would have said 1; ByAll the item, 1,304 bytes, 2 WCU; ByEmail
+/// nothing (the item has no `email`: a sparse index, said in a note). The table: 2 WCU a put.
+/// An item without the table's keys is refused, and an index that projects named attributes
+/// needs its writers' items.
+#[test]
+fn index_entries_are_sized_from_the_item() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::copy("tests/fixtures/items/order.json", root.path().join("order.json")).unwrap();
+    let text = |keys: &str, item: &str| {
+        format!(
+            "[scenario]\nduration = \"10m\"\n[table]\nname = \"Orders\"\npartition_key = \"k\"\nkey_attributes = {keys}\ncapacity = {{ mode = \"on_demand\" }}\n\
+             [keys.k]\ncardinality = 100000\n[keys.g]\ncardinality = 100000\n\
+             [[gsi]]\nname = \"ByStatus\"\npartition_key = \"g\"\nkey_attributes = [\"status\", \"SK\"]\nprojection = {{ include = [\"total\"] }}\n\
+             [[gsi]]\nname = \"ByNote\"\npartition_key = \"g\"\nkey_attributes = [\"note\"]\nprojection = \"keys_only\"\n\
+             [[gsi]]\nname = \"ByEmail\"\npartition_key = \"g\"\nkey_attributes = [\"email\"]\nprojection = \"keys_only\"\n\
+             [[gsi]]\nname = \"ByAll\"\npartition_key = \"g\"\nkey_attributes = [\"status\"]\n\
+             [[pattern]]\nname = \"put\"\nop = \"put_item\"\nitem_bytes = {item}\nrate = {{ constant = 10 }}\n"
+        )
+    };
+    let path = root.path().join("orders.toml");
+    std::fs::write(&path, text(r#"["PK", "SK"]"#, r#"{ item = "order.json" }"#)).unwrap();
+    let sc = ddbsim::scenario::load(&path).unwrap();
+    let notes: Vec<String> = sc.notes.iter().map(|n| n.display(&path)).collect();
+    assert!(notes.iter().any(|n| n.contains("no \"email\", a key attribute of GSI \"ByEmail\"")), "{notes:?}");
+    let r = crate::run(&sc);
+    let puts = r.patterns[0].served;
+    assert!(puts > 5_000, "{puts}");
+    let wcu: Vec<u64> = r.resources.iter().map(|x| x.minutes.iter().map(|m| m.consumed[1]).sum::<u64>() / puts / 1_000).collect();
+    assert_eq!(wcu, [2, 1, 2, 0, 2], "WCU a put: table, ByStatus, ByNote, ByEmail, ByAll");
+    let stored = |i: usize| r.resources[i].minutes.last().unwrap().stored_bytes;
+    assert_eq!((stored(1), stored(2)), (puts * 162, puts * 1_344));
+
+    std::fs::write(&path, text(r#"["PK", "customer"]"#, r#"{ item = "order.json" }"#)).unwrap();
+    let e = ddbsim::scenario::load(&path).unwrap_err().to_string();
+    assert!(e.contains("item_bytes") && e.contains("the item has no \"customer\", a key attribute of the table"), "{e}");
+    std::fs::write(&path, text(r#"["PK", "SK"]"#, "1304")).unwrap();
+    let e = ddbsim::scenario::load(&path).unwrap_err().to_string();
+    assert!(e.contains("index \"ByStatus\" projects named attributes"), "{e}");
+}
+
+/// LSI entries sized from the sample item, charged to the table with the item (spec §1.3):
+/// ByNoteL (keys only, its sort key the 1,204-byte note) holds PK 17 + SK 23 + note 1,204 =
+/// 1,244 bytes, 2 WCU; ByStatusL (sort key status, total included) 62 bytes, 1 WCU; ByEmailL
+/// nothing (no `email`: the item is not in it, said in a note). A put: 2 + 2 + 1 = 5 WCU on the
+/// table (the 100-byte key allowance would also give 5, 2 + 1 + 1 + 1 with ByEmailL written,
+/// so the bytes tell them apart): the item 1,404 stored, ByNoteL's entry 1,344 and ByStatusL's
+/// 162, 2,910 bytes a put.
+#[test]
+fn lsi_entries_are_sized_from_the_item() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::copy("tests/fixtures/items/order.json", root.path().join("order.json")).unwrap();
+    let path = root.path().join("orders.toml");
+    std::fs::write(
+        &path,
+        "[scenario]\nduration = \"1m\"\n[table]\nname = \"Orders\"\npartition_key = \"k\"\nkey_attributes = [\"PK\", \"SK\"]\ncapacity = { mode = \"on_demand\" }\n\
+         [keys.k]\nvalues = { only = 1.0 }\n\
+         [[lsi]]\nname = \"ByNoteL\"\nkey_attributes = [\"note\"]\nprojection = \"keys_only\"\n\
+         [[lsi]]\nname = \"ByStatusL\"\nkey_attributes = [\"status\"]\nprojection = { include = [\"total\"] }\n\
+         [[lsi]]\nname = \"ByEmailL\"\nkey_attributes = [\"email\"]\nprojection = \"keys_only\"\n\
+         [[pattern]]\nname = \"put\"\nop = \"put_item\"\nitem_bytes = { item = \"order.json\" }\nrate = { constant = 2 }\n",
+    )
+    .unwrap();
+    let sc = ddbsim::scenario::load(&path).unwrap();
+    let notes: Vec<String> = sc.notes.iter().map(|n| n.display(&path)).collect();
+    assert!(notes.iter().any(|n| n.contains("no \"email\", the sort key of LSI \"ByEmailL\"")), "{notes:?}");
+    let r = crate::run(&sc);
+    let puts = r.patterns[0].served;
+    assert!(puts > 60, "{puts}");
+    assert_eq!(r.resources[0].minutes.iter().map(|m| m.consumed[1]).sum::<u64>(), puts * 5_000, "5 WCU a put");
+    // The table's stored bytes hold its items and their LSI entries.
+    assert_eq!(r.resources[0].minutes.last().unwrap().stored_bytes, puts * 2_910, "the table's bytes");
+}

@@ -68,6 +68,8 @@ pub(super) fn table_section(s: &mut String, t: &TableDef, grid: Option<&Grid>) {
     s.push_str("\n[table]\n");
     let _ = writeln!(s, "name = {}", q(&t.name));
     let _ = writeln!(s, "partition_key = {}", q(&t.hash_key));
+    let keys: Vec<String> = std::iter::once(&t.hash_key).chain(&t.range_key).map(|k| q(k)).collect();
+    let _ = writeln!(s, "key_attributes = [{}]", keys.join(", "));
     // Capacity: the history's first provisioned value when there is one, else the definition's.
     let first_provisioned =
         |d: Dim| grid.and_then(|g| g.get(&Metric::Provisioned(d), None)).and_then(|v| v.first().copied()).filter(|x| *x >= 1.0);
@@ -235,6 +237,8 @@ pub(super) fn index_sections(s: &mut String, t: &TableDef, grid: Option<&Grid>) 
             format!("[{}]  # a multi-attribute key: its values are the tuples of these attributes' values", all.join(", "))
         };
         let _ = writeln!(s, "\n[[gsi]]\nname = {}\npartition_key = {key}\nprojection = {}", q(&g.name), projection(g.projection));
+        let keys: Vec<String> = std::iter::once(&g.hash_key).chain(&g.more_hash_keys).chain(&g.range_key).map(|k| q(k)).collect();
+        let _ = writeln!(s, "key_attributes = [{}]", keys.join(", "));
         if let ProjectionDef::Include(n) = g.projection {
             let _ = writeln!(s, "# ASSUMPTION: the {n} included attributes take {INCLUDE_ATTRIBUTE_BYTES} bytes each");
         }

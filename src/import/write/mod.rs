@@ -141,6 +141,11 @@ pub(crate) fn scenario(
     if item_assumed {
         let _ = writeln!(s, "\n# ASSUMPTION: items of {DEFAULT_ITEM_BYTES} bytes (the definition has no TableSizeBytes and ItemCount).");
     }
+    let _ = writeln!(
+        s,
+        "\n# Item sizes are {}.\n# To size a pattern's items to the byte, and its index entries with them, give it item_bytes =\n# {{ item = \"item.json\" }} (`aws dynamodb get-item` output beside this file) or\n# {{ attributes = {{ PK = \"S:24\", total = \"N:6\" }} }}.",
+        if item_assumed { format!("assumed, {item} bytes") } else { format!("the table's mean, {item} bytes (TableSizeBytes / ItemCount)") }
+    );
     s.push_str(&patterns.replace("@INDEX_WRITES@\n", &if iw.is_empty() { String::new() } else { format!("{iw}\n") }));
     if let Some(g) = grid {
         s.push_str(&actions::capacity_actions(t, g));

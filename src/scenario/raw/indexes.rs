@@ -20,8 +20,13 @@ pub struct RawGsi {
     /// determines the others, so the tuple takes its values; default false (independent: a
     /// tuple's share is the product of its attributes' shares).
     pub correlated: Option<bool>,
-    /// "keys_only", "all" or { include_bytes = N }; default "all".
+    /// "keys_only", "all", { include_bytes = N } or { include = ["total", "status"] };
+    /// default "all".
     pub projection: Option<RawProjection>,
+    /// The names of the index's key attributes (`["GSI1PK", "GSI1SK"]`; a multi-attribute
+    /// key's every attribute): with items given by attributes or a sample item, an item that
+    /// lacks one is not in the index, and an entry's keys are sized from the item.
+    pub key_attributes: Option<Vec<String>>,
     /// Share of items that carry the index key (sparse index < 1); default 1. For a
     /// multi-attribute key, a list of each attribute's share: an item is in the index only when
     /// it carries every key attribute, so the index holds their product (independently).
@@ -186,6 +191,10 @@ pub struct RawEntityIndexSparse {
 pub struct RawLsi {
     /// Index name.
     pub name: String,
-    /// "keys_only", "all" or { include_bytes = N }.
+    /// "keys_only", "all", { include_bytes = N } or { include = ["total"] }.
     pub projection: Option<RawProjection>,
+    /// The name of its sort key attribute (`["LSI1SK"]`): with items given by attributes or a
+    /// sample item, an item without it is not in the index, and an entry's keys are sized from
+    /// the item.
+    pub key_attributes: Option<Vec<String>>,
 }

@@ -12,6 +12,10 @@ pub struct RawTable {
     pub name: Option<String>,
     /// The key space of the partition key.
     pub partition_key: String,
+    /// The names of the table's key attributes, partition key then sort key
+    /// (`["PK", "SK"]`): with items given by attributes or a sample item, they size the keys
+    /// every index entry holds; default unnamed (an entry's keys at ddbsim's 100-byte allowance).
+    pub key_attributes: Option<Vec<String>>,
     /// "standard" or "standard_ia"; default "standard".
     pub table_class: Option<RawTableClass>,
     /// Data already in the table at the start, in GB (decimal 10^9 bytes, as AWS bills); default 0.
@@ -362,4 +366,7 @@ pub enum RawProjection {
     All,
     /// Keys plus projected attributes of this many bytes.
     IncludeBytes(u64),
+    /// Keys plus the attributes named (`{ include = ["total", "status"] }`), sized from the
+    /// items of the patterns that write the index (given by attributes or a sample item).
+    Include(Vec<String>),
 }

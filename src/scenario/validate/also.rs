@@ -114,7 +114,7 @@ impl Validator<'_, '_> {
             table: a.table.clone(),
             op,
             key: a.key.clone(),
-            size: self.item_size(&ap.key("item_bytes"), a.item_bytes.as_ref()),
+            size: self.item_size(&ap.key("item_bytes"), a.item_bytes.as_ref()).0,
             items,
             index_writes,
             leg: None,

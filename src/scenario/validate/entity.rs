@@ -61,12 +61,44 @@ impl Validator<'_, '_> {
                     (sk.items.clamp(1, MAX_ENTITY_ITEMS), sk.spread == Some(RawSortSpread::Newest))
                 }
             };
-            let size = self.item_size(&at.key("item_bytes"), e.item_bytes.as_ref());
+            let (size, shape) = self.item_size(&at.key("item_bytes"), e.item_bytes.as_ref());
             let gsi = self.entity_gsis(&at, e, names, gsis, key_spaces);
-            let lsi = self.entity_lsis(&at, e, names, lsis.len());
+            let table_keys = self.table_keys.clone();
+            self.item_has_table_keys(&at.key("item_bytes"), shape.as_ref(), &table_keys);
+            if let Some(sh) = &shape {
+                for w in &gsi {
+                    let missing: Vec<&String> = gsis[w.gsi].key_attributes.iter().filter(|a| !sh.has(a)).collect();
+                    if let Some(a) = missing.first() {
+                        self.err(
+                            &at.key("gsi").key(&gsis[w.gsi].name),
+                            format!("the entity's item has no \"{a}\", a key attribute of GSI \"{}\"; add it to the item or leave the index out of `gsi`", gsis[w.gsi].name),
+                        );
+                    }
+                }
+            }
+            let gsi_entry_bytes = self.index_entries(&at.key("item_bytes"), shape.as_ref(), &table_keys, gsis, gsi.iter().map(|w| w.gsi));
+            let mut lsi = self.entity_lsis(&at, e, names, lsis.len());
+            let mut lsi_entry_bytes = Vec::new();
+            if let Some(list) = self.lsi_entries(&at.key("item_bytes"), shape.as_ref(), &table_keys, lsis, lsi.clone()) {
+                lsi = list.iter().map(|x| x.0).collect();
+                lsi_entry_bytes = list.into_iter().filter_map(|(l, b)| b.map(|b| (l, b))).collect();
+            }
             let start_items = self.start_items(&at, e, &key_spaces[key_space]);
             let offset = out.iter().filter(|o| o.key_space == key_space).map(|o| o.items).fold(0u64, u64::saturating_add);
-            out.push(EntitySpec { name: e.name.clone(), key_space, items, offset, newest, size, gsi, lsi, start_items });
+            out.push(EntitySpec {
+                name: e.name.clone(),
+                key_space,
+                items,
+                offset,
+                newest,
+                size,
+                shape,
+                gsi,
+                gsi_entry_bytes,
+                lsi_entry_bytes,
+                lsi,
+                start_items,
+            });
         }
         self.collections(&out, key_spaces);
         out

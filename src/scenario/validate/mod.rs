@@ -7,6 +7,7 @@ mod also;
 mod bulk;
 mod client;
 mod entity;
+mod entries;
 mod index_writes;
 mod keys;
 mod names;
@@ -23,8 +24,8 @@ pub(crate) use names::{is_unprintable, shown};
 use super::locate::{line_col, KeyPath, Locator};
 use super::raw::{RawCheck, RawCostIncrease, RawFidelity, RawMeta, RawScenario, RawWindow};
 use super::{
-    defaults, AccountSpec, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, Note, NoteKind, Op, Problem, RateShape,
-    Scenario, ScenarioError, SimDuration, Window,
+    defaults, AccountSpec, Action, CapacitySpec, CheckSpec, CostIncrease, Fidelity, IndexRef, LsiSpec, Note, NoteKind, Op, Problem,
+    RateShape, Scenario, ScenarioError, SimDuration, Window,
 };
 use crate::limits::{MAX_CAPACITY_UNITS, MAX_DURATION_S, MAX_NAME_CHARS, MAX_REQUEST_RATE, MAX_SCENARIO_BYTES};
 use crate::time::{parse_duration, parse_rfc3339};
@@ -206,7 +207,7 @@ pub fn validate(raw: RawScenario, path: &Path) -> Result<Scenario, ScenarioError
 }
 
 fn check(mut raw: RawScenario, text: &str, locator: &Locator<'_>, path: &Path, options: &LoadOptions) -> Result<Scenario, ScenarioError> {
-    let mut v = Validator { problems: Vec::new(), notes: Vec::new(), locator, path, options };
+    let mut v = Validator { problems: Vec::new(), notes: Vec::new(), locator, path, options, table_keys: Vec::new(), lsis: Vec::new() };
     let account = std::mem::take(&mut raw.account);
     let mut scenario = v.scenario(raw, text);
     scenario.account = v.account(&account, &mut scenario);
@@ -241,6 +242,10 @@ pub(super) struct Validator<'a, 't> {
     locator: &'a Locator<'t>,
     path: &'a Path,
     options: &'a LoadOptions,
+    /// The table's key attribute names, once read (`[table] key_attributes`).
+    table_keys: Vec<String>,
+    /// The table's LSIs, once read (they size the entries every write pattern makes).
+    lsis: Vec<LsiSpec>,
 }
 
 /// How a scenario may be read.
@@ -371,14 +376,22 @@ impl Validator<'_, '_> {
         }
         let raw_storage_gb = raw.table.storage_gb;
         let table = self.table(&root.key("table"), raw.table, &names, &name, duration);
+        self.table_keys.clone_from(&table.key_attributes);
         let (mut gsis, lsis) = self.indexes(&raw.gsi, &raw.lsi, &table.capacity, &mut names, &mut key_spaces);
+        self.lsis.clone_from(&lsis);
         let entities = self.entities(&raw.entity, &names, table.partition_key, &gsis, &lsis, &mut key_spaces);
         let mut table = table;
         if raw_storage_gb.is_none() && !entities.is_empty() {
-            // The table holds every entity type's items at the start.
+            // The table holds every entity type's items at the start, and their LSI entries.
+            let overhead = crate::limits::ITEM_OVERHEAD_BYTES;
+            let lsi_bytes = |e: &crate::scenario::EntitySpec| -> u64 {
+                let item = e.size.mean() as u64;
+                let sized = |l: usize| e.lsi_entry_bytes.iter().find(|x| x.0 == l).map(|x| x.1);
+                e.lsi.iter().map(|&l| sized(l).unwrap_or_else(|| lsis[l].projection.entry_bytes(item)) + overhead).sum()
+            };
             table.storage_bytes = entities
                 .iter()
-                .map(|e| e.count(&key_spaces) as f64 * (e.size.mean() + crate::limits::ITEM_OVERHEAD_BYTES as f64))
+                .map(|e| e.count(&key_spaces) as f64 * (e.size.mean() + (overhead + lsi_bytes(e)) as f64))
                 .sum::<f64>()
                 .min(crate::limits::MAX_STORAGE_GB * crate::limits::GB as f64) as u64;
         }

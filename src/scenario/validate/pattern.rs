@@ -62,10 +62,14 @@ impl Validator<'_, '_> {
         let entity = entity_at.map(|e| &entities[e]);
         let default_pk = self.default_key_space(at, index, entity, gsis, table_pk);
         let key_space = self.pattern_key_space(at, p, op, names, entity, default_pk);
-        let size = match (entity, &p.item_bytes) {
-            (Some(e), None) => e.size,
+        let (size, shape) = match (entity, &p.item_bytes) {
+            (Some(e), None) => (e.size, e.shape.clone()),
             _ => self.item_size(&at.key("item_bytes"), p.item_bytes.as_ref()),
         };
+        let table_keys = self.table_keys.clone();
+        if p.item_bytes.is_some() && op.is_write() {
+            self.item_has_table_keys(&at.key("item_bytes"), shape.as_ref(), &table_keys);
+        }
         let items = self.pattern_items(at, p, op);
         let consistency = self.consistency(at, p, op, index);
         let rate = self.rate_shape(&at.key("rate"), &p.rate, duration);
@@ -78,6 +82,24 @@ impl Validator<'_, '_> {
             );
         }
         let mut index_writes = self.index_writes(at, p, op, names, entity, gsis, key_spaces);
+        if entity.is_none() {
+            self.sparse_by_shape(&at.key("item_bytes"), shape.as_ref(), gsis, |g| p.index_writes.contains_key(g), &mut index_writes);
+        }
+        let gsi_entry_bytes =
+            self.index_entries(&at.key("item_bytes"), shape.as_ref(), &table_keys, gsis, index_writes.iter().map(|w| w.0));
+        let lsi_entries = match (entity, &p.item_bytes) {
+            _ if !op.is_write() => None,
+            (Some(e), None) => {
+                e.shape.as_ref().map(|_| e.lsi.iter().map(|&l| (l, e.lsi_entry_bytes.iter().find(|x| x.0 == l).map(|x| x.1))).collect())
+            }
+            _ => {
+                let lsis = std::mem::take(&mut self.lsis);
+                let candidates: Vec<usize> = entity.map_or_else(|| (0..lsis.len()).collect(), |e| e.lsi.clone());
+                let out = self.lsi_entries(&at.key("item_bytes"), shape.as_ref(), &table_keys, &lsis, candidates);
+                self.lsis = lsis;
+                out
+            }
+        };
         let after_write = self.after_write(at, p, op, index);
         index_writes.sort_by_key(|w| w.0);
         let (limit, segments) = self.paging(at, p, op, items);
@@ -94,6 +116,8 @@ impl Validator<'_, '_> {
             consistency,
             rate,
             index_writes,
+            gsi_entry_bytes,
+            lsi_entries,
             after_write,
             condition_fails,
             limit,

@@ -8,14 +8,15 @@ use crate::limits::MAX_ITEM_BYTES;
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
 use crate::scenario::raw::{RawSampleItem, RawSize};
-use crate::scenario::SizeSpec;
+use crate::scenario::{ItemShape, SizeSpec};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
 impl Validator<'_, '_> {
-    /// An item size: fixed bytes, a log-normal law, a sample item's bytes or a schema's law.
-    pub(super) fn item_size(&mut self, at: &KeyPath, raw: Option<&RawSize>) -> SizeSpec {
-        match raw {
+    /// An item size: fixed bytes, a log-normal law, a sample item's bytes or a schema's law;
+    /// with the item's attributes when it is given by them.
+    pub(super) fn item_size(&mut self, at: &KeyPath, raw: Option<&RawSize>) -> (SizeSpec, Option<ItemShape>) {
+        let size = match raw {
             None => SizeSpec::Fixed(defaults::ITEM_BYTES),
             Some(RawSize::Fixed(b)) => {
                 if *b < 1 || b.unsigned_abs() > MAX_ITEM_BYTES {
@@ -33,35 +34,42 @@ impl Validator<'_, '_> {
                 SizeSpec::LogNormal { mean: *mean, sigma: *sigma }
             }
             Some(RawSize::Item { item }) => {
-                let bytes = match item {
-                    RawSampleItem::File(file) => item_bytes(self.path, file, self.options.allow_outside),
-                    RawSampleItem::Inline(attributes) => inline_item_bytes(attributes),
+                let read = match item {
+                    RawSampleItem::File(file) => sample_item(self.path, file, self.options.allow_outside),
+                    RawSampleItem::Inline(attributes) => inline_item(attributes),
                 };
-                match bytes {
-                    Ok(b) => SizeSpec::Fixed(b),
+                return match read {
+                    Ok((b, item)) => (SizeSpec::Fixed(b), Some(ItemShape { attributes: item.attribute_bytes() })),
                     Err(m) => {
                         self.err(&at.key("item"), m);
-                        SizeSpec::Fixed(defaults::ITEM_BYTES)
+                        (SizeSpec::Fixed(defaults::ITEM_BYTES), None)
                     }
-                }
+                };
             }
-            Some(RawSize::Attributes { attributes }) => self.schema(&at.key("attributes"), attributes),
-        }
+            Some(RawSize::Attributes { attributes }) => return self.schema(&at.key("attributes"), attributes),
+        };
+        (size, None)
     }
 
     /// The size law of an item given by its attributes' schema: fixed when nothing varies;
     /// otherwise uniform with the mean and variance of the attributes' sum (its least and most
     /// bytes when one attribute varies; a narrower law than those when several do, the sum of
     /// independent sizes being less spread than its extremes).
-    fn schema(&mut self, at: &KeyPath, attributes: &Map<String, Value>) -> SizeSpec {
+    fn schema(&mut self, at: &KeyPath, attributes: &Map<String, Value>) -> (SizeSpec, Option<ItemShape>) {
         let s = match schema_size(attributes) {
             Ok(s) => s,
             Err(e) => {
                 let key = e.at.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part));
                 self.err(&key, e.message);
-                return SizeSpec::Fixed(defaults::ITEM_BYTES);
+                return (SizeSpec::Fixed(defaults::ITEM_BYTES), None);
             }
         };
+        let shape = ItemShape { attributes: s.attributes.iter().map(|(n, b)| (n.clone(), b.round() as u64)).collect() };
+        (self.schema_law(at, &s), Some(shape))
+    }
+
+    /// The law of a schema's sizes: see [`Self::schema`].
+    fn schema_law(&mut self, at: &KeyPath, s: &crate::item_size::SchemaSize) -> SizeSpec {
         for path in &s.assumed {
             let key = path.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part));
             self.note(
@@ -99,17 +107,19 @@ pub(super) fn beside(scenario: &Path, file: &str, allow_outside: bool, what: &st
     Ok(real)
 }
 
-/// Bytes of the sample item `file` (DynamoDB JSON, or get-item's output) beside the scenario
-/// at `scenario`, by the service's rules; a message naming the file, and the line or the
-/// attribute, when it cannot be read or is not an item.
-pub(super) fn item_bytes(scenario: &Path, file: &str, allow_outside: bool) -> Result<u64, String> {
+/// The sample item `file` (DynamoDB JSON, or get-item's output) beside the scenario at
+/// `scenario` and its bytes by the service's rules; a message naming the file, and the line or
+/// the attribute, when it cannot be read or is not an item.
+fn sample_item(scenario: &Path, file: &str, allow_outside: bool) -> Result<(u64, Item), String> {
     let dir = scenario.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let shown = dir.join(file).display().to_string();
     let real = beside(scenario, file, allow_outside, "the sample item").map_err(|m| format!("{shown}: {m}"))?;
-    read_item(&real, &shown)?.checked_bytes().map_err(|e| format!("{shown}: {e}"))
+    let item = read_item(&real, &shown)?;
+    Ok((item.checked_bytes().map_err(|e| format!("{shown}: {e}"))?, item))
 }
 
-/// Bytes of a sample item given inline in DynamoDB JSON.
-fn inline_item_bytes(attributes: &Map<String, Value>) -> Result<u64, String> {
-    Item::from_json(&Value::Object(attributes.clone())).and_then(|i| i.checked_bytes()).map_err(|e| e.to_string())
+/// A sample item given inline in DynamoDB JSON, and its bytes.
+fn inline_item(attributes: &Map<String, Value>) -> Result<(u64, Item), String> {
+    let item = Item::from_json(&Value::Object(attributes.clone())).map_err(|e| e.to_string())?;
+    Ok((item.checked_bytes().map_err(|e| e.to_string())?, item))
 }

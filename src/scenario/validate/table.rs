@@ -3,9 +3,9 @@
 
 use super::{Names, Validator};
 use crate::limits::{
-    MAX_CAPACITY_UNITS, MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_STORAGE_GB, MAX_TARGET_PERCENT,
-    MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, MAX_VECTOR_TOP_K, MIN_TARGET_PERCENT, MIN_VECTOR_WRITE_BYTES, ON_DEMAND_DEFAULT_WARM_READ,
-    ON_DEMAND_DEFAULT_WARM_WRITE,
+    MAX_CAPACITY_UNITS, MAX_GET_RECORDS_PER_SHARD_PER_S, MAX_GSIS, MAX_ITEM_BYTES, MAX_LSIS, MAX_PROJECTED_ATTRIBUTES, MAX_STORAGE_GB,
+    MAX_TARGET_PERCENT, MAX_VECTOR_DIMENSIONS, MAX_VECTOR_INDEXES, MAX_VECTOR_TOP_K, MIN_TARGET_PERCENT, MIN_VECTOR_WRITE_BYTES,
+    ON_DEMAND_DEFAULT_WARM_READ, ON_DEMAND_DEFAULT_WARM_WRITE,
 };
 use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
@@ -163,6 +163,7 @@ impl Validator<'_, '_> {
                 raw.name.unwrap_or_else(|| scenario_name.to_string())
             },
             partition_key,
+            key_attributes: self.key_attributes(&tp.key("key_attributes"), raw.key_attributes.as_deref(), 2),
             table_class: if raw.table_class == Some(RawTableClass::StandardIa) { TableClass::StandardIa } else { TableClass::Standard },
             storage_bytes: (storage_gb.clamp(0.0, 1e15) * crate::limits::GB as f64) as u64,
             capacity,
@@ -345,7 +346,8 @@ impl Validator<'_, '_> {
             });
             let capacity = self.gsi_capacity(&at.key("capacity"), g.capacity.as_ref(), table);
             let autoscaling = g.autoscaling.as_ref().map(|a| self.autoscaling(&at.key("autoscaling"), a));
-            let projection = self.projection(&at.key("projection"), g.projection.as_ref());
+            let (projection, projected) = self.index_projection(&at.key("projection"), g.projection.as_ref());
+            let key_attributes = self.key_attributes(&at.key("key_attributes"), g.key_attributes.as_deref(), 8);
             let pp = at.key("propagation");
             let prop = g.propagation.as_ref();
             let median = self.opt_duration(&pp.key("median"), prop.and_then(|p| p.median.as_ref()), defaults::PROPAGATION_MEDIAN);
@@ -358,6 +360,8 @@ impl Validator<'_, '_> {
                 partition_key: pk,
                 correlated,
                 projection,
+                key_attributes,
+                projected,
                 coverage,
                 storage_bytes,
                 capacity,
@@ -379,8 +383,9 @@ impl Validator<'_, '_> {
             if names.indexes.insert(l.name.clone(), IndexRef::Lsi(i)).is_some() {
                 self.err(&at.key("name"), format!("a second index named \"{}\"", l.name));
             }
-            let projection = self.projection(&at.key("projection"), l.projection.as_ref());
-            lsis.push(LsiSpec { name: l.name.clone(), projection });
+            let (projection, projected) = self.index_projection(&at.key("projection"), l.projection.as_ref());
+            let key_attributes = self.key_attributes(&at.key("key_attributes"), l.key_attributes.as_deref(), 1);
+            lsis.push(LsiSpec { name: l.name.clone(), projection, key_attributes, projected });
         }
         (gsis, lsis)
     }
@@ -539,6 +544,47 @@ impl Validator<'_, '_> {
                     self.err(&at.key("include_bytes"), format!("projected bytes cannot exceed the 400 KB item limit, not {b}"));
                 }
                 Projection::IncludeBytes(*b)
+            }
+            Some(RawProjection::Include(_)) => {
+                self.err(
+                    &at.key("include"),
+                    "only a secondary index's entries are sized from its writers' items; give this index { include_bytes = N }",
+                );
+                Projection::IncludeBytes(0)
+            }
+        }
+    }
+
+    /// A secondary index's projection, and the attributes an `INCLUDE` names (sized from the
+    /// items written).
+    fn index_projection(&mut self, at: &KeyPath, p: Option<&RawProjection>) -> (Projection, Vec<String>) {
+        match p {
+            Some(RawProjection::Include(names)) => {
+                self.attribute_names(&at.key("include"), names, MAX_PROJECTED_ATTRIBUTES);
+                (Projection::IncludeBytes(0), names.clone())
+            }
+            p => (self.projection(at, p), Vec::new()),
+        }
+    }
+
+    /// Key attribute names: 1 to `most` of them, each named once.
+    fn key_attributes(&mut self, at: &KeyPath, names: Option<&[String]>, most: usize) -> Vec<String> {
+        let Some(names) = names else { return Vec::new() };
+        if names.is_empty() {
+            self.err(at, "name at least one key attribute, or leave key_attributes out");
+        }
+        self.attribute_names(at, names, most);
+        names.to_vec()
+    }
+
+    /// Attribute names: at most `most`, none empty, none twice.
+    fn attribute_names(&mut self, at: &KeyPath, names: &[String], most: usize) {
+        if names.len() > most {
+            self.err(at, format!("{} attribute names: at most {most} here", names.len()));
+        }
+        for (i, n) in names.iter().enumerate() {
+            if n.is_empty() || names[..i].contains(n) {
+                self.err(&at.index(i), format!("{n:?}: an attribute name is not empty and named once"));
             }
         }
     }
