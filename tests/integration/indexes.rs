@@ -111,6 +111,15 @@ retry = "none"
     assert_eq!(per_write, vec![3.0, 3.0, 1.0, 3.0, 6.0, 3.0, 0.0]);
 }
 
+/// Two minutes of an on-demand table keyed on `k` (100,000 values), with a key space `g` of
+/// `g_values` values for its indexes.
+fn two_minutes_on_demand(g_values: u64) -> String {
+    format!(
+        "\n[scenario]\nduration = \"2m\"\n[table]\npartition_key = \"k\"\ncapacity = {{ mode = \"on_demand\" }}\n\
+         [keys.k]\ncardinality = 100000\n[keys.g]\ncardinality = {g_values}"
+    )
+}
+
 /// What each operation costs each GSI, as the Developer Guide meters it (GSI.html, "Provisioned
 /// throughput considerations", writes; README's behaviour table): items of 1,500 bytes are 2 WCU
 /// on the table; an entry of index "All" (projection ALL) is the item, 2 WCU a write; an entry of
@@ -132,16 +141,7 @@ retry = "none"
 fn index_writes_per_operation_as_the_service_meters_them() {
     let case = |op: &str, extra: &str, coverage: f64| {
         let sc = scenario(&format!(
-            r#"
-[scenario]
-duration = "2m"
-[table]
-partition_key = "k"
-capacity = {{ mode = "on_demand" }}
-[keys.k]
-cardinality = 100000
-[keys.g]
-cardinality = 100000
+            r#"{}
 [[gsi]]
 name = "All"
 partition_key = "g"
@@ -160,7 +160,8 @@ rate = {{ constant = 20 }}
 {extra}
 [client]
 retry = "none"
-"#
+"#,
+            two_minutes_on_demand(100_000)
         ));
         let s = run_summary(&sc);
         let p = &s.patterns[0].requests;
@@ -221,16 +222,7 @@ fn lsi_collection_fails_at_the_byte_it_passes_10_gb() {
 fn stale_index_reads_follow_the_propagation_delay() {
     let text = |after: &str| {
         format!(
-            r#"
-[scenario]
-duration = "2m"
-[table]
-partition_key = "k"
-capacity = {{ mode = "on_demand" }}
-[keys.k]
-cardinality = 100000
-[keys.g]
-cardinality = 1000
+            r#"{}
 [[gsi]]
 name = "G"
 partition_key = "g"
@@ -246,7 +238,8 @@ op = "query"
 index = "G"
 rate = {{ constant = 10 }}
 after_write = "{after}"
-"#
+"#,
+            two_minutes_on_demand(1_000)
         )
     };
     let s = run_summary(&scenario(&text("100ms")));
