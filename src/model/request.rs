@@ -272,16 +272,15 @@ pub(crate) fn initial_index_bytes(sc: &Scenario, g: usize) -> u64 {
             .iter()
             .filter_map(|e| e.in_gsi(g).map(|w| (e, w.share)))
             .map(|(e, share)| {
-                let sized = e.gsi_entry_bytes.iter().find(|x| x.0 == g).map(|x| x.1);
-                let entry = sized.unwrap_or_else(|| index_entry_bytes(spec.projection, mean_bytes(e.size))) + ITEM_OVERHEAD_BYTES;
+                let entry = entry_or(spec.projection, e.gsi_entry(g), mean_bytes(e.size)) + ITEM_OVERHEAD_BYTES;
                 e.count(&sc.key_spaces) as f64 * share * entry as f64
             })
             .sum::<f64>() as u64;
     }
     let mean_item = mean_written_item(sc) as f64;
     // The first write pattern's entry, where sized from its item's attributes.
-    let sized = sc.patterns.iter().find(|p| p.op.is_write()).and_then(|p| p.gsi_entry_bytes.iter().find(|e| e.0 == g)).map(|e| e.1);
-    let entry = sized.unwrap_or_else(|| index_entry_bytes(spec.projection, mean_item as u64)) as f64;
+    let sized = sc.patterns.iter().find(|p| p.op.is_write()).and_then(|p| p.gsi_entry(g));
+    let entry = entry_or(spec.projection, sized, mean_item as u64) as f64;
     (sc.table.storage_bytes as f64 * spec.coverage * (entry + ITEM_OVERHEAD_BYTES as f64) / (mean_item + ITEM_OVERHEAD_BYTES as f64)) as u64
 }
 
@@ -338,12 +337,7 @@ fn entity_collection_bytes(sc: &Scenario, ks: usize, items: impl Fn(&EntitySpec)
     sc.entities
         .iter()
         .filter(|e| e.key_space == ks)
-        .map(|e| {
-            let item = mean_bytes(e.size);
-            let sized = |l: usize| e.lsi_entry_bytes.iter().find(|y| y.0 == l).map(|y| y.1);
-            let lsi: u64 = e.lsi.iter().map(|&l| entry_or(sc.lsis[l].projection, sized(l), item) + ITEM_OVERHEAD_BYTES).sum();
-            items(e).saturating_mul(item + ITEM_OVERHEAD_BYTES + lsi)
-        })
+        .map(|e| items(e).saturating_mul(mean_bytes(e.size) + ITEM_OVERHEAD_BYTES + e.lsi_stored_bytes(&sc.lsis)))
         .fold(0u64, u64::saturating_add)
 }
 
@@ -365,7 +359,7 @@ impl CompiledPattern {
                 .iter()
                 .enumerate()
                 .filter(|(l, _)| entity.is_none_or(|e| e.lsi.contains(l)))
-                .map(|(l, x)| (x, entity.and_then(|e| e.lsi_entry_bytes.iter().find(|y| y.0 == l)).map(|y| y.1)))
+                .map(|(l, x)| (x, entity.and_then(|e| e.lsi_entry(l))))
                 .collect(),
         };
         // With LSIs, an item collection (the items and LSI entries of one partition-key value)
@@ -504,7 +498,7 @@ impl CompiledPattern {
 
     /// Milli-units of one index write of an item of `bytes` on `w`'s index.
     pub(crate) fn index_write_units(w: &GsiWrite, bytes: u64) -> u64 {
-        w.writes * units::write_milli(w.entry_bytes.unwrap_or_else(|| index_entry_bytes(w.projection, bytes)))
+        w.writes * units::write_milli(entry_or(w.projection, w.entry_bytes, bytes))
     }
 
     /// Does the pattern write the table (a full GSI buffer rejects it)?
@@ -537,9 +531,8 @@ fn gsi_writes(sc: &Scenario, p: &PatternSpec, entity: Option<&EntitySpec>) -> Ve
             // items that carry the key; a deleted item's entry leaves the index.
             let (key_space, coverage) =
                 entity.and_then(|e| e.in_gsi(g)).map_or((sc.gsis[g].partition_key, sc.gsis[g].coverage), |w| (w.key_space, w.share));
-            let sized = p.gsi_entry_bytes.iter().find(|e| e.0 == g).map(|e| e.1);
-            let entry =
-                (sized.unwrap_or_else(|| index_entry_bytes(sc.gsis[g].projection, mean_bytes(p.size))) + ITEM_OVERHEAD_BYTES) as i64;
+            let sized = p.gsi_entry(g);
+            let entry = (entry_or(sc.gsis[g].projection, sized, mean_bytes(p.size)) + ITEM_OVERHEAD_BYTES) as i64;
             GsiWrite {
                 delta: match (k, p.op) {
                     (IndexWrite::Insert | IndexWrite::InsertAt { .. }, _) => entry,

@@ -47,6 +47,29 @@ pub struct EntityIndex {
 }
 
 impl EntitySpec {
+    /// Bytes of its items' entry in GSI `g` where sized from its attributes.
+    #[must_use]
+    pub fn gsi_entry(&self, g: usize) -> Option<u64> {
+        self.gsi_entry_bytes.iter().find(|x| x.0 == g).map(|x| x.1)
+    }
+
+    /// Bytes of its items' entry in LSI `l` where sized from its attributes.
+    #[must_use]
+    pub fn lsi_entry(&self, l: usize) -> Option<u64> {
+        self.lsi_entry_bytes.iter().find(|x| x.0 == l).map(|x| x.1)
+    }
+
+    /// Bytes one of its items' LSI entries take in the table (`lsis`: the table's), each with
+    /// its 100 bytes of overhead (spec §1.3).
+    #[must_use]
+    pub fn lsi_stored_bytes(&self, lsis: &[super::LsiSpec]) -> u64 {
+        let item = self.size.mean() as u64;
+        self.lsi
+            .iter()
+            .map(|&l| self.lsi_entry(l).unwrap_or_else(|| lsis[l].projection.entry_bytes(item)) + crate::limits::ITEM_OVERHEAD_BYTES)
+            .sum()
+    }
+
     /// Items of this type in the table: one set per partition-key value.
     #[must_use]
     pub fn count(&self, key_spaces: &[KeySpaceSpec]) -> u64 {

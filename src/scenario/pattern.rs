@@ -391,6 +391,12 @@ pub struct BulkLoad {
 }
 
 impl PatternSpec {
+    /// Bytes of its items' entry in GSI `g` where sized from the item's attributes.
+    #[must_use]
+    pub fn gsi_entry(&self, g: usize) -> Option<u64> {
+        self.gsi_entry_bytes.iter().find(|x| x.0 == g).map(|x| x.1)
+    }
+
     /// Requests each request becomes: a parallel scan's segments, or every shard of a
     /// write-sharded key a read queries (a `GetItem` or `Query` of a randomly sharded key, or
     /// as `fanout_all` says); 1 otherwise. The engine, the guard and the screens all count

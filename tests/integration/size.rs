@@ -3,6 +3,10 @@
 
 use crate::ddbsim;
 
+/// `ddbsim size` of the order fixture with its table keys and the ByStatus index.
+const ORDER: &[&str] =
+    &["size", "tests/fixtures/items/order.json", "--key", "PK", "--key", "SK", "--index", "ByStatus:status,SK:include=total"];
+
 /// tests/fixtures/items/order.json, by hand. Names: PK 2, SK 2, status 6, total 5, currency
 /// 8, lines 5, note 4 = 32 bytes. Values: "CUSTOMER#c-1042" 15, "ORDER#2026-12-07#8812" 21,
 /// "SHIPPED" 7, 129.95 4 (1 + ceil(3 / 2) + ceil(2 / 2)), "EUR"
@@ -14,22 +18,7 @@ use crate::ddbsim;
 /// = 1,244: 2 WCU; ByEmail has no entry (no `email`); ByAll projects the item: 1,304, 2 WCU.
 #[test]
 fn an_item_is_sized_by_hand() {
-    let o = ddbsim(&[
-        "size",
-        "tests/fixtures/items/order.json",
-        "--key",
-        "PK",
-        "--key",
-        "SK",
-        "--index",
-        "ByStatus:status,SK:include=total",
-        "--index",
-        "ByNote:note",
-        "--index",
-        "ByEmail:email",
-        "--index",
-        "ByAll:status:all",
-    ]);
+    let o = ddbsim(&[ORDER, &["--index", "ByNote:note", "--index", "ByEmail:email", "--index", "ByAll:status:all"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(
         String::from_utf8(o.stdout).unwrap(),
@@ -86,18 +75,7 @@ fn bad_items_are_named_with_their_place() {
 /// README shows what `ddbsim size` prints, byte for byte.
 #[test]
 fn readme_shows_what_size_prints() {
-    let o = ddbsim(&[
-        "size",
-        "tests/fixtures/items/order.json",
-        "--key",
-        "PK",
-        "--key",
-        "SK",
-        "--index",
-        "ByStatus:status,SK:include=total",
-        "--index",
-        "ByEmail:email",
-    ]);
+    let o = ddbsim(&[ORDER, &["--index", "ByEmail:email"]].concat());
     assert!(o.status.success());
     let out = String::from_utf8(o.stdout).unwrap();
     let readme = std::fs::read_to_string("README.md").unwrap();

@@ -384,14 +384,9 @@ impl Validator<'_, '_> {
         if raw_storage_gb.is_none() && !entities.is_empty() {
             // The table holds every entity type's items at the start, and their LSI entries.
             let overhead = crate::limits::ITEM_OVERHEAD_BYTES;
-            let lsi_bytes = |e: &crate::scenario::EntitySpec| -> u64 {
-                let item = e.size.mean() as u64;
-                let sized = |l: usize| e.lsi_entry_bytes.iter().find(|x| x.0 == l).map(|x| x.1);
-                e.lsi.iter().map(|&l| sized(l).unwrap_or_else(|| lsis[l].projection.entry_bytes(item)) + overhead).sum()
-            };
             table.storage_bytes = entities
                 .iter()
-                .map(|e| e.count(&key_spaces) as f64 * (e.size.mean() + (overhead + lsi_bytes(e)) as f64))
+                .map(|e| e.count(&key_spaces) as f64 * (e.size.mean() + (overhead + e.lsi_stored_bytes(&lsis)) as f64))
                 .sum::<f64>()
                 .min(crate::limits::MAX_STORAGE_GB * crate::limits::GB as f64) as u64;
         }

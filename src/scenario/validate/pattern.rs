@@ -89,9 +89,7 @@ impl Validator<'_, '_> {
             self.index_entries(&at.key("item_bytes"), shape.as_ref(), &table_keys, gsis, index_writes.iter().map(|w| w.0));
         let lsi_entries = match (entity, &p.item_bytes) {
             _ if !op.is_write() => None,
-            (Some(e), None) => {
-                e.shape.as_ref().map(|_| e.lsi.iter().map(|&l| (l, e.lsi_entry_bytes.iter().find(|x| x.0 == l).map(|x| x.1))).collect())
-            }
+            (Some(e), None) => e.shape.as_ref().map(|_| e.lsi.iter().map(|&l| (l, e.lsi_entry(l))).collect()),
             _ => {
                 let lsis = std::mem::take(&mut self.lsis);
                 let candidates: Vec<usize> = entity.map_or_else(|| (0..lsis.len()).collect(), |e| e.lsi.clone());

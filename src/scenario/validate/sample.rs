@@ -59,8 +59,7 @@ impl Validator<'_, '_> {
         let s = match schema_size(attributes) {
             Ok(s) => s,
             Err(e) => {
-                let key = e.at.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part));
-                self.err(&key, e.message);
+                self.err(&under(at, &e.at), e.message);
                 return (SizeSpec::Fixed(defaults::ITEM_BYTES), None);
             }
         };
@@ -71,10 +70,9 @@ impl Validator<'_, '_> {
     /// The law of a schema's sizes: see [`Self::schema`].
     fn schema_law(&mut self, at: &KeyPath, s: &crate::item_size::SchemaSize) -> SizeSpec {
         for path in &s.assumed {
-            let key = path.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part));
             self.note(
                 NoteKind::Assumption,
-                &key,
+                &under(at, path),
                 format!("a number with no digits given is sized at its largest, {UNSIZED_NUMBER_BYTES} bytes; say \"N:6\" for six significant digits or \"N:4.2\" for 4 and 2 about the point"),
             );
         }
@@ -90,6 +88,11 @@ impl Validator<'_, '_> {
         let hi = ((s.mean + half).round() as u64).clamp(lo, s.max);
         SizeSpec::Uniform { lo: lo.max(1), hi: hi.max(1) }
     }
+}
+
+/// The key of the attribute at `path` (`/settings/M/theme`) of the item at `at`.
+fn under(at: &KeyPath, path: &str) -> KeyPath {
+    path.trim_start_matches('/').split('/').fold(at.clone(), |k, part| k.key(part))
 }
 
 /// The file `file` names, relative to the folder of the scenario at `scenario`: it must be in

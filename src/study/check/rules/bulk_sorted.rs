@@ -23,10 +23,6 @@ impl Rule for BulkSorted {
         &[Evidence::Scenario, Evidence::OwnShape]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         let sc = cx.runs.sc;
         let loads: Vec<(usize, BulkLoad)> =

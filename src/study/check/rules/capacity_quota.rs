@@ -22,10 +22,6 @@ impl Rule for CapacityQuota {
         &[Evidence::Scenario, Evidence::Steady]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         let refused = cx.runs.steady.events.iter().filter(|e| e.action == CapacityAction::RefusedQuota).count();
         past_quota(cx.runs.sc, refused)

@@ -30,10 +30,6 @@ impl Rule for ItemLimit {
         &[Evidence::Scenario]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         let sc = cx.runs.sc;
         let limit = MAX_ITEM_BYTES as f64;

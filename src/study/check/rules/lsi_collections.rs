@@ -24,10 +24,6 @@ impl Rule for LsiCollections {
         &[Evidence::Scenario, Evidence::Steady, Evidence::Soak]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn rests_on(&self) -> &'static [KeyFact] {
         &[KeyFact::Popularity, KeyFact::Cardinality]
     }

@@ -143,8 +143,11 @@ pub trait Rule: Sync {
     fn worst(&self) -> Severity;
     /// What it reads to decide.
     fn reads(&self) -> &'static [Evidence];
-    /// The fix it simulates to state the fix's effect, if it simulates one.
-    fn resimulates(&self) -> Option<&'static str>;
+    /// The fix it simulates to state the fix's effect, if it simulates one (none unless it
+    /// says).
+    fn resimulates(&self) -> Option<&'static str> {
+        None
+    }
     /// Its findings on the check's runs.
     fn review(&self, cx: &Context<'_>) -> Vec<Finding>;
     /// What of the key spaces of a finding's resource its numbers rest on: a finding says so

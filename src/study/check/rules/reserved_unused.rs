@@ -23,10 +23,6 @@ impl Rule for ReservedUnused {
         &[Evidence::Scenario, Evidence::OwnShape]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         reserved_unused(cx.runs).into_iter().collect()
     }

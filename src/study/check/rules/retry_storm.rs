@@ -24,10 +24,6 @@ impl Rule for RetryStorm {
         &[Evidence::Steady, Evidence::Burst, Evidence::Soak]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         retry_storm(cx.runs).into_iter().collect()
     }

@@ -22,10 +22,6 @@ impl Rule for Scans {
         &[Evidence::Scenario]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         scans(cx.runs)
     }

@@ -23,10 +23,6 @@ impl Rule for TooManyGsis {
         &[Evidence::Scenario, Evidence::Steady]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         too_many_gsis(cx.runs).into_iter().collect()
     }

@@ -19,10 +19,6 @@ impl Rule for UnwrittenIndex {
         &[Evidence::Scenario]
     }
 
-    fn resimulates(&self) -> Option<&'static str> {
-        None
-    }
-
     fn review(&self, cx: &Context<'_>) -> Vec<Finding> {
         unwritten(cx.runs.sc)
     }
