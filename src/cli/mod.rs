@@ -128,7 +128,9 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
         Command::Shards(a) => commands::shards(&a, stop),
         Command::Bench(a) => commands::bench(&a, stop),
         Command::Plot { dir, json } => commands::plot(&dir, json),
-        Command::Validate { scenarios, allow_outside, json } => commands::validate(&scenarios, allow_outside, json),
+        Command::Validate { scenarios, allow_outside, json, prices } => {
+            commands::validate(&scenarios, allow_outside, json, prices.as_ref())
+        }
         Command::Schema => commands::schema(),
         Command::Size(a) => commands::size(&a),
         Command::Recommend(a) => commands::recommend(&a, stop),
@@ -157,6 +159,14 @@ fn run(command: Command, stop: &StopToken) -> Result<(), CliError> {
                 commands::import(&sources, table.as_deref(), &metrics, &cur, out.as_deref(), json, force)
             }
         }
+        Command::Prices { action } => match action {
+            args::PricesAction::Update { region, all: _, out, endpoint, force, json } => {
+                commands::prices_update(&region, &endpoint, &commands::PricesOut { dir: &out, force, json })
+            }
+            args::PricesAction::Import { files, out, force, json } => {
+                commands::prices_import(&files, &commands::PricesOut { dir: &out, force, json })
+            }
+        },
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut <args::Cli as clap::CommandFactory>::command(), "ddbsim", &mut std::io::stdout());
             Ok(())

@@ -33,6 +33,8 @@ struct RawCatalog {
     region: String,
     currency: String,
     prices_read_on: String,
+    /// The Price List offers the catalog was read from (`ddbsim prices`).
+    price_list: Option<String>,
     items: BTreeMap<String, RawItem>,
     free_tier: RawFreeTier,
 }
@@ -45,6 +47,12 @@ struct RawItem {
     source: String,
     /// `false`: AWS does not sell this in the region (only the 3-year reservation may say so).
     offered: Option<bool>,
+    /// A price the Price List files did not hold, and why (`ddbsim prices`): no `usd`.
+    gap: Option<String>,
+    /// The Price List SKU the price was read from.
+    sku: Option<String>,
+    /// The Price List usage type the price was read from.
+    usage_type: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -53,6 +61,9 @@ struct RawFreeTier {
     rcu: u64,
     wcu: u64,
     storage_gb: f64,
+    /// Where the free tier comes from (`ddbsim prices`: the offer files' $0 bands).
+    #[serde(rename = "source")]
+    _source: Option<String>,
 }
 
 /// One price.
@@ -71,13 +82,18 @@ pub struct Price {
 pub struct Catalog {
     /// Region.
     pub region: String,
-    /// Date the prices were read.
+    /// Date the prices were read (a Price List catalog: its offer file's publication date).
     pub prices_read_on: String,
+    /// The Price List offers a catalog written by `ddbsim prices` was read from.
+    pub price_list: Option<String>,
     /// Prices by item: every item the region sells.
     pub items: BTreeMap<PriceItem, Price>,
     /// What the region does not sell (the 3-year reservation in us-east-2), with the source
     /// that says so.
     pub not_offered: BTreeMap<PriceItem, String>,
+    /// Prices the catalog lacks (a Price List file that does not hold them), with the reason:
+    /// a run that needs one is refused until `[pricing.overrides]` or the file gives it.
+    pub gaps: BTreeMap<PriceItem, String>,
     /// Always-free provisioned RCU.
     pub free_rcu: u64,
     /// Always-free provisioned WCU.
@@ -176,10 +192,18 @@ impl Catalog {
         }
         let mut items = BTreeMap::new();
         let mut not_offered = BTreeMap::new();
+        let mut gaps = BTreeMap::new();
         for (name, it) in raw.items {
             let Some(item) = PriceItem::from_name(&name) else {
                 return Err(bad(format!("items.{name}: unknown price item")));
             };
+            if let Some(why) = it.gap {
+                if it.usd.is_some() {
+                    return Err(bad(format!("items.{name}: a gap has no `usd`; remove one of them")));
+                }
+                gaps.insert(item, why);
+                continue;
+            }
             if it.offered == Some(false) {
                 if PriceItem::RESERVED_3Y.contains(&item) && it.usd.is_none() {
                     not_offered.insert(item, it.source);
@@ -193,7 +217,11 @@ impl Catalog {
             if !usd.is_finite() || usd < 0.0 {
                 return Err(bad(format!("items.{name}.usd: a price must be a finite number >= 0, not {usd}")));
             }
-            items.insert(item, Price { usd, verified: it.verified, source: it.source });
+            let source = match (it.sku, it.usage_type) {
+                (Some(sku), Some(usage)) if !it.source.contains(&sku) => format!("{} (SKU {sku}, usage type {usage})", it.source),
+                _ => it.source,
+            };
+            items.insert(item, Price { usd, verified: it.verified, source });
         }
         if !not_offered.is_empty() && not_offered.len() != PriceItem::RESERVED_3Y.len() {
             return Err(bad(
@@ -206,8 +234,10 @@ impl Catalog {
         Ok(Self {
             region: raw.region,
             prices_read_on: raw.prices_read_on,
+            price_list: raw.price_list,
             items,
             not_offered,
+            gaps,
             free_rcu: raw.free_tier.rcu,
             free_wcu: raw.free_tier.wcu,
             free_storage_gb: raw.free_tier.storage_gb,
@@ -219,6 +249,7 @@ impl Catalog {
     pub fn with_overrides(mut self, overrides: &[(PriceItem, f64)]) -> Self {
         for &(k, v) in overrides {
             self.not_offered.remove(&k);
+            self.gaps.remove(&k);
             self.items.insert(k, Price { usd: v, verified: false, source: "[pricing.overrides] in the scenario".into() });
         }
         if !self.not_offered.is_empty() {
@@ -239,10 +270,39 @@ impl Catalog {
     /// The reason, naming the region, when the term is not sold there.
     pub fn sells_reserved(&self, years: u32) -> Result<(), String> {
         let (upfront, _) = PriceItem::reserved(years, true);
-        match self.not_offered.get(&upfront) {
-            Some(source) => Err(format!("AWS sells no {years}-year reserved capacity in {}: {source}", self.region)),
+        if let Some(source) = self.not_offered.get(&upfront) {
+            return Err(format!("AWS sells no {years}-year reserved capacity in {}: {source}", self.region));
+        }
+        let (up_r, hr_r) = PriceItem::reserved(years, false);
+        let (up_w, hr_w) = PriceItem::reserved(years, true);
+        match [up_r, hr_r, up_w, hr_w].iter().find_map(|i| self.gaps.get(i).map(|why| (i, why))) {
+            Some((item, why)) => {
+                Err(format!("the catalog has no price for {years}-year reserved capacity in {} ({item}: {why})", self.region))
+            }
             None => Ok(()),
         }
+    }
+
+    /// What a report says priced it: the region, the date the prices were read and, for a
+    /// catalog from AWS's Price List, so; a note when the prices are more than a year older than
+    /// the window simulated (`start_unix_s`), the same note whatever day the run is made.
+    #[must_use]
+    pub fn label(&self, start_unix_s: i64) -> String {
+        let from = if self.price_list.is_some() { " from AWS's Price List" } else { "" };
+        let read = crate::time::parse_rfc3339(&format!("{}T00:00:00Z", self.prices_read_on));
+        let stale = read.is_some_and(|t| start_unix_s - t > 365 * 86_400);
+        let note = if stale {
+            "; more than a year older than the window simulated: `ddbsim prices update` reads AWS's current prices"
+        } else {
+            ""
+        };
+        format!("{} prices{from} read on {}{note}", self.region, self.prices_read_on)
+    }
+
+    /// The gaps among `items`: each item the catalog has no price for, with the reason.
+    #[must_use]
+    pub fn unpriced(&self, items: &[PriceItem]) -> Vec<(PriceItem, &str)> {
+        items.iter().filter_map(|i| self.gaps.get(i).map(|why| (*i, why.as_str()))).collect()
     }
 
     /// A price.
@@ -356,6 +416,32 @@ mod tests {
         assert!(part.sells_reserved(3).is_err() && !part.items.contains_key(&PriceItem::Reserved3yWcu100Upfront));
         let all = east2.with_overrides(&PriceItem::RESERVED_3Y.map(|i| (i, 1.0)));
         assert!(all.sells_reserved(3).is_ok());
+    }
+
+    /// A gap has a reason and no price; an override fills it; a reservation with a gap is not
+    /// sold; a catalog more than a year older than the window says so.
+    #[test]
+    fn gaps_are_named_and_filled_by_overrides() {
+        let gap = BUILTIN_US_EAST_1
+            .replace("[items.dax_r5_large_hour]\nusd = 0.255\n", "[items.dax_r5_large_hour]\ngap = \"not in the AmazonDAX file\"\n");
+        let c = Catalog::parse(&gap, Path::new("g.toml")).unwrap();
+        assert_eq!(
+            c.unpriced(&[PriceItem::DaxR5LargeHour, PriceItem::StorageGbMonth]),
+            vec![(PriceItem::DaxR5LargeHour, "not in the AmazonDAX file")]
+        );
+        assert!(c.clone().with_overrides(&[(PriceItem::DaxR5LargeHour, 0.3)]).unpriced(&[PriceItem::DaxR5LargeHour]).is_empty());
+        let both =
+            BUILTIN_US_EAST_1.replace("[items.dax_r5_large_hour]\nusd = 0.255\n", "[items.dax_r5_large_hour]\nusd = 0.255\ngap = \"x\"\n");
+        let e = Catalog::parse(&both, Path::new("g.toml")).unwrap_err().to_string();
+        assert!(e.contains("items.dax_r5_large_hour: a gap has no `usd`"), "{e}");
+        let r3 = BUILTIN_US_EAST_1
+            .replace("[items.reserved_3y_rcu_100_hour]\nusd = 0.0016\n", "[items.reserved_3y_rcu_100_hour]\ngap = \"none listed\"\n");
+        let why = Catalog::parse(&r3, Path::new("g.toml")).unwrap().sells_reserved(3).unwrap_err();
+        assert!(why.contains("no price for 3-year reserved capacity in us-east-1 (reserved_3y_rcu_100_hour: none listed)"), "{why}");
+        // Read on 2026-11-01: a window from 2027-11-02 is more than 365 days later; 2027-11-01 is not.
+        let b = Catalog::builtin();
+        assert!(b.label(1_825_113_600).contains("more than a year older"), "{}", b.label(1_825_113_600));
+        assert_eq!(b.label(1_825_027_200), "us-east-1 prices read on 2026-11-01");
     }
 
     #[test]

@@ -15,6 +15,8 @@ mod bill;
 mod catalog;
 mod component;
 mod metered;
+mod needs;
+pub mod offer;
 mod reservable;
 mod usage;
 
@@ -25,5 +27,6 @@ pub use bill::{
 pub use catalog::{known_regions, Catalog, CatalogError, Price, BUILTIN, BUILTIN_US_EAST_1};
 pub use component::{BillComponent, CostGroup};
 pub use metered::MeteredUsage;
+pub use needs::items_used;
 pub use reservable::no_reservation;
 pub use usage::{BackupUsage, DaxUsage, InsightsUsage, OwnedCover, ResourceUsage, StreamsUsage, TableSeries, Usage};

@@ -409,7 +409,7 @@ pub fn compare(sc: &Scenario, catalog: &Catalog, o: &CompareOptions) -> Comparis
         pick,
         break_even_utilization: [catalog.break_even(false, ia), catalog.break_even(true, ia)],
         unverified_prices: unverified,
-        prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
+        prices: catalog.label(sc.start_unix_s),
     }
 }
 

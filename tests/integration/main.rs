@@ -27,6 +27,7 @@ mod live; // ddbsim import aws:... against moto's server on 127.0.0.1, through t
 mod malformed; // a battery of bad scenarios, each with a clear error
 mod measured; // the real service's published measurements, reproduced by the default model
 mod memory; // the guard's memory estimate against the measured peak
+mod price_list; // AWS's Price List offer files into catalogs: prices, gaps, bad files, update from a local server, bounded memory
 mod prices; // a bill per region against the figure its price source worked
 mod properties; // invariants over generated scenarios (proptest)
 mod quotas; // the Region's provisioned-capacity quotas: raises refused, quotas stated below what is provisioned refused

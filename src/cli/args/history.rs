@@ -90,7 +90,8 @@ pub(crate) struct DiffArgs {
     /// `[check] max_cost_increase`, else BASE's].
     #[arg(long)]
     pub(crate) max_cost_increase: Option<String>,
-    /// A price catalog (TOML) for both, instead of each scenario's region's built-in prices.
+    /// A price catalog (TOML) for both, or a folder of them (`REGION.toml`, as `ddbsim prices`
+    /// writes), instead of each scenario's region's built-in prices.
     #[arg(long)]
     pub(crate) prices: Option<PathBuf>,
     /// Read `rate = { trace = ... }` files outside the scenarios' folders.

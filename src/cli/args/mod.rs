@@ -2,14 +2,15 @@
 //! clap types stop here: the library never sees them.
 
 use super::CliError;
-use crate::cost::Catalog;
 use crate::scenario::{Fidelity, Scenario};
 use crate::time::{parse_duration, SimDuration};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 mod history;
+mod prices;
 pub(crate) use history::{BacktestArgs, DiffArgs};
+pub(crate) use prices::{catalog_arg, PricesAction};
 
 /// A discrete-event capacity and cost simulator for Amazon DynamoDB.
 #[derive(Debug, Parser)]
@@ -89,6 +90,10 @@ pub(crate) enum Command {
         /// Print `{"files": [{"path", "valid", "problems": [...]}]}` on stdout instead of text.
         #[arg(long)]
         json: bool,
+        /// The price catalog (or folder of them) the scenarios will be run with: each must
+        /// price everything its scenario bills [default: the region's built-in one].
+        #[arg(long)]
+        prices: Option<PathBuf>,
     },
     /// Print the JSON Schema of the scenario format.
     Schema,
@@ -162,6 +167,13 @@ pub(crate) enum Command {
         #[arg(long, requires = "print_queries", default_value_t = 60)]
         period: u32,
     },
+    /// Price catalogs from AWS's Price List: `update` downloads the offer files of Regions,
+    /// `import` reads offer files you downloaded; one catalog (TOML) per Region for `--prices`.
+    Prices {
+        /// What to do.
+        #[command(subcommand)]
+        action: PricesAction,
+    },
     /// Print a shell completion script, e.g. `ddbsim completions bash > ~/.local/share/bash-completion/completions/ddbsim`.
     Completions {
         /// The shell.
@@ -211,6 +223,10 @@ pub(crate) struct RecommendArgs {
     /// simulated).
     #[arg(long)]
     pub(crate) simulate_all: bool,
+    /// A price catalog (TOML), or a folder of them (`REGION.toml`, as `ddbsim prices` writes),
+    /// instead of each scenario's region's built-in prices.
+    #[arg(long)]
+    pub(crate) prices: Option<PathBuf>,
     /// Run even if the guards estimate too much time or memory.
     #[arg(long)]
     pub(crate) force: bool,
@@ -244,7 +260,8 @@ pub(crate) struct CheckArgs {
     /// Fidelity, instead of each scenario's.
     #[arg(long, value_enum)]
     pub(crate) fidelity: Option<FidelityArg>,
-    /// A price catalog (TOML) instead of the built-in us-east-1 prices.
+    /// A price catalog (TOML), or a folder of them (`REGION.toml`, as `ddbsim prices` writes),
+    /// instead of the scenario's region's built-in prices.
     #[arg(long)]
     pub(crate) prices: Option<PathBuf>,
     /// Print `{"passed", "checks": [...]}` on stdout, nothing else.
@@ -382,7 +399,8 @@ pub(crate) struct RunArgs {
     /// Fidelity, instead of the scenario's.
     #[arg(long, value_enum)]
     pub(crate) fidelity: Option<FidelityArg>,
-    /// A price catalog (TOML) instead of the built-in us-east-1 prices.
+    /// A price catalog (TOML), or a folder of them (`REGION.toml`, as `ddbsim prices` writes),
+    /// instead of the scenario's region's built-in prices.
     #[arg(long)]
     pub(crate) prices: Option<PathBuf>,
     /// Skip the charts and report.html.
@@ -478,7 +496,8 @@ pub(crate) struct CompareArgs {
     /// Target utilization (percent) for fixed and auto-scaled provisioned capacity.
     #[arg(long, default_value_t = 70.0)]
     pub(crate) target: f64,
-    /// A price catalog (TOML) instead of the built-in us-east-1 prices.
+    /// A price catalog (TOML), or a folder of them (`REGION.toml`, as `ddbsim prices` writes),
+    /// instead of the scenario's region's built-in prices.
     #[arg(long)]
     pub(crate) prices: Option<PathBuf>,
     /// Run even when the estimated work or memory is above the guards.
@@ -524,31 +543,6 @@ pub(crate) fn duration_flag(flag: &str, d: &str) -> Result<SimDuration, CliError
         return Err(CliError::Argument(format!("--{flag}: {d} is longer than ddbsim simulates (366 days)")));
     }
     Ok(d)
-}
-
-/// `--prices`: a catalog file, or the built-in one; its region must be the scenario's.
-pub(crate) fn catalog_arg(p: Option<&PathBuf>, sc: &Scenario) -> Result<Catalog, CliError> {
-    let c = match p {
-        Some(p) => Catalog::load(p)?,
-        None => Catalog::for_region(&sc.pricing.region).unwrap_or_else(Catalog::builtin),
-    };
-    if c.region != sc.pricing.region {
-        return Err(CliError::Argument(format!(
-            "{}: the scenario prices region \"{}\" but the catalog is for \"{}\"",
-            sc.source_path.display(),
-            sc.pricing.region,
-            c.region
-        )));
-    }
-    for (i, o) in sc.pricing.reserved.iter().enumerate() {
-        c.sells_reserved(o.years).map_err(|why| {
-            use crate::scenario::locate::{KeyPath, Locator};
-            let at = KeyPath::root().key("pricing").key("reserved").index(i).key("term");
-            let (line, column) = Locator::new(&sc.source_text).line_col_of(&at);
-            CliError::Argument(format!("{}:{line}:{column}: {at}: {why}", sc.source_path.display()))
-        })?;
-    }
-    Ok(c)
 }
 
 /// A share such as "0.1%" or "0.001", for `--max-throttle`.

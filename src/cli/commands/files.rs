@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// `ddbsim validate`.
 /// A folder is validated as one account: each file as a table of it, then the checks that span
 /// them (names, one clock, the quotas, transactions over its tables).
-pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: bool) -> Result<(), CliError> {
+pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: bool, prices: Option<&PathBuf>) -> Result<(), CliError> {
     let mut bad = 0;
     let mut files = Vec::new();
     let mut count = 0;
@@ -18,7 +18,7 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
         count += members.len();
         let mut tables = Vec::new();
         for p in &members {
-            if let Some(sc) = validate_one(p, scenario::LoadOptions { allow_outside, in_account }, as_json, &mut files) {
+            if let Some(sc) = validate_one(p, scenario::LoadOptions { allow_outside, in_account }, prices, as_json, &mut files) {
                 tables.push(sc);
             } else {
                 bad += 1;
@@ -51,11 +51,17 @@ pub(in crate::cli) fn validate(paths: &[PathBuf], allow_outside: bool, as_json: 
 
 /// Validates one file (as `options` read it), printing what it found and adding its entry to
 /// `files`; the scenario when valid.
-fn validate_one(p: &Path, options: scenario::LoadOptions, as_json: bool, files: &mut Vec<serde_json::Value>) -> Option<scenario::Scenario> {
+fn validate_one(
+    p: &Path,
+    options: scenario::LoadOptions,
+    prices: Option<&PathBuf>,
+    as_json: bool,
+    files: &mut Vec<serde_json::Value>,
+) -> Option<scenario::Scenario> {
     // What a run would refuse before simulating (a price the region's catalog lacks) is a
     // problem here too.
     let loaded =
-        scenario::load_with(p, &options).map_err(CliError::from).and_then(|sc| crate::cli::args::catalog_arg(None, &sc).map(|_| sc));
+        scenario::load_with(p, &options).map_err(CliError::from).and_then(|sc| crate::cli::args::catalog_arg(prices, &sc).map(|_| sc));
     match loaded {
         Ok(sc) => {
             let file = p.display().to_string();

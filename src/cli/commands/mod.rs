@@ -9,6 +9,7 @@ mod diff;
 mod files;
 mod history;
 mod live;
+mod prices;
 mod publish;
 mod queries;
 mod recommend;
@@ -29,6 +30,7 @@ pub(in crate::cli) use compare::compare;
 pub(in crate::cli) use diff::diff;
 pub(in crate::cli) use files::{import, schema, validate, Say};
 pub(in crate::cli) use live::{import_live, is_live, parse_end, Live};
+pub(in crate::cli) use prices::{prices_import, prices_update, Out as PricesOut};
 pub(in crate::cli) use queries::print_queries;
 pub(in crate::cli) use recommend::recommend;
 pub(in crate::cli) use run::{plot, run};
@@ -94,13 +96,17 @@ pub(super) fn stopped(stop: &StopToken) -> Result<(), CliError> {
 /// sees how close the estimate came, and tests read it (a child's `ru_maxrss` would count the
 /// test harness's pages inherited at the fork).
 pub(super) fn memory(estimate: &guard::Estimate) -> String {
-    let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
-        s.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-    });
-    match peak {
-        Some(kb) => format!("peak memory {:.0} MB (estimated {:.0} MB)", kb * 1024.0 / 1e6, estimate.memory_bytes / 1e6),
+    match peak_memory_bytes() {
+        Some(b) => format!("peak memory {:.0} MB (estimated {:.0} MB)", b as f64 / 1e6, estimate.memory_bytes / 1e6),
         None => format!("estimated peak memory {:.0} MB", estimate.memory_bytes / 1e6),
     }
+}
+
+/// The process's peak resident memory in bytes (`VmHWM`), where the kernel reports it.
+pub(super) fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse::<u64>().ok()?;
+    Some(kb * 1024)
 }
 
 pub(super) fn wrote(paths: &[PathBuf]) -> String {

@@ -36,7 +36,7 @@ pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &Stop
     if let Some(w) = study::backtest::uncalibrated_warning(&sc) {
         eprintln!("warning: {w}");
     }
-    let catalog = catalog_arg(None, &sc)?;
+    let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
     let as_json = a.shared.json;
     let force = a.force;
     // About 50 simulations: as a compare of 10 replications (5 runs each).
@@ -74,7 +74,7 @@ fn recommend_tables(
         if let Some(w) = study::backtest::uncalibrated_warning(&sc) {
             eprintln!("warning: {w}");
         }
-        let catalog = catalog_arg(None, &sc)?;
+        let catalog = catalog_arg(a.prices.as_ref(), &sc)?;
         let work = guard::Work::compare(10).with_knobs(&[guard::Knob::Duration]);
         if !a.force {
             guard::check_work(&sc, &o.run, work)?;
@@ -138,7 +138,12 @@ fn recommend_tables(
     } else if shard.is_some() {
         (Vec::new(), vec![crate::report::recommend::POOL_NEEDS_EVERY_TABLE.to_string()])
     } else {
-        study::recommend::pool::pools(&inputs, o.reserved_years, crate::cost::Catalog::for_region)
+        // Each region pooled at the catalog its tables were priced with (`--prices` or built in).
+        let priced: std::collections::BTreeMap<&str, &crate::cost::Catalog> =
+            loaded.iter().map(|(_, sc, c)| (sc.pricing.region.as_str(), c)).collect();
+        study::recommend::pool::pools(&inputs, o.reserved_years, |r| {
+            priced.get(r).map(|c| (*c).clone()).or_else(|| crate::cost::Catalog::for_region(r))
+        })
     };
     let result = crate::report::recommend::Tables {
         shard: a.shard.clone(),

@@ -49,6 +49,15 @@ pub(super) fn pricing_section(s: &mut String, t: &TableDef) -> String {
             let _ = writeln!(s, "region = {}", q(r));
             r.clone()
         }
+        Some(r) if crate::scenario::validate::AWS_REGIONS.contains(&r.as_str()) => {
+            // Priced at its own Region's prices or not at all: never silently at another's.
+            let _ = writeln!(s, "region = {}", q(r));
+            let _ = writeln!(
+                s,
+                "# {r} has no built-in price catalog: `ddbsim prices update --region {r}` writes prices/{r}.toml from AWS's Price List; run with `--prices prices`."
+            );
+            r.clone()
+        }
         Some(r) => {
             let _ = writeln!(
                 s,

@@ -167,7 +167,7 @@ impl Summary {
             latency_ms: LatencySummary::of(h),
             engine: EngineSummary { bulk_seconds: r.bulk_seconds, replayed_seconds: r.replayed_seconds },
             cost: bill_of(sc, r, catalog),
-            prices: format!("{} prices read on {}", catalog.region, catalog.prices_read_on),
+            prices: catalog.label(sc.start_unix_s),
             capacity_events: r.events.clone(),
             timeline: sc
                 .actions

@@ -6,8 +6,8 @@ use crate::scenario::defaults;
 use crate::scenario::locate::KeyPath;
 use crate::scenario::price_item::PriceItem;
 use crate::scenario::raw::{RawOwnedReservation, RawPricing};
-use crate::scenario::validate::KNOWN_REGIONS;
-use crate::scenario::{OwnedReservation, PricingSpec, SavingsPlan};
+use crate::scenario::validate::{AWS_REGIONS, KNOWN_REGIONS};
+use crate::scenario::{NoteKind, OwnedReservation, PricingSpec, SavingsPlan};
 use crate::time::{parse_rfc3339, SimDuration};
 
 /// Reserved capacity is sold in blocks of 100 units.
@@ -18,7 +18,22 @@ impl Validator<'_, '_> {
     pub(super) fn pricing(&mut self, pp: &KeyPath, raw: RawPricing, duration: SimDuration) -> PricingSpec {
         let region = raw.region.unwrap_or_else(|| defaults::REGION.to_string());
         if !KNOWN_REGIONS.contains(&region.as_str()) {
-            self.err(&pp.key("region"), format!("no price catalog for region \"{region}\"; known: {}", KNOWN_REGIONS.join(", ")));
+            if AWS_REGIONS.contains(&region.as_str()) {
+                self.note(
+                    NoteKind::Warning,
+                    &pp.key("region"),
+                    format!(
+                        "region \"{region}\" has no built-in price catalog (built in: {}): runs need `--prices` \
+                         (`ddbsim prices update --region {region}` writes one from AWS's Price List)",
+                        KNOWN_REGIONS.join(", ")
+                    ),
+                );
+            } else {
+                self.err(
+                    &pp.key("region"),
+                    format!("no price catalog for region \"{region}\": not an AWS Region; built-in catalogs: {}", KNOWN_REGIONS.join(", ")),
+                );
+            }
         }
         let mut overrides = Vec::new();
         for (k, v) in raw.overrides {

@@ -545,7 +545,7 @@ impl<'a> Search<'a> {
             pick,
             best_by_mode,
             front,
-            prices: format!("{} prices read on {}", self.catalog.region, self.catalog.prices_read_on),
+            prices: self.catalog.label(sc.start_unix_s),
             kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
             reservation_note: None,
             today: today::Today::default(),
