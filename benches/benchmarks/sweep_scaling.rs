@@ -8,7 +8,7 @@ use std::path::Path;
 fn bench_sweep(c: &mut Criterion) {
     let text = std::fs::read_to_string("scenarios/hot-date-sharding.toml").expect("bundled scenario");
     let sets = vec![parse_set("keys.day.shards.count=1,2,4,8").expect("set"), parse_set("keys.day.shards.by=random").expect("set")];
-    let sweep = prepare(&text, Path::new("scenarios/hot-date-sharding.toml"), &sets, &Default::default()).expect("sweep");
+    let sweep = prepare(&text, Path::new("scenarios/hot-date-sharding.toml"), &sets, &Default::default(), None).expect("sweep");
     let base = RunOptions { duration: Some(SimDuration::from_secs(60)), ..RunOptions::default() };
     let catalog = Catalog::builtin();
     let mut g = c.benchmark_group("sweep");

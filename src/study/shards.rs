@@ -143,7 +143,7 @@ pub fn explore(
         (format!("keys.{}.shards.by", o.key), vec![toml::Value::String(by.to_string())]),
     ];
     super::sweep::check_size(&sets, None, o.replications)?;
-    let prepared = prepare(text, path, &sets, options)?;
+    let prepared = prepare(text, path, &sets, options, None)?;
     let result = run(&prepared, &sc.name, base.seed.unwrap_or(sc.seed), o.replications, None, base, catalog);
     let reads_fan_out = sc.patterns.iter().any(|p| p.key_space == Some(ks) && matches!(p.op, Op::GetItem | Op::Query));
     let rows: Vec<ShardRow> = result

@@ -15,8 +15,11 @@ use toml::Value;
 
 /// Most values one `--set` may take.
 pub const MAX_VALUES: usize = 10_000;
-/// Most points of a sweep (the product of the axes).
+/// Most points one invocation builds and runs: a whole sweep, or one share of a sharded one.
 pub const MAX_POINTS: usize = 10_000;
+/// Most points of a whole sweep (the product of the axes), run in shares of at most
+/// [`MAX_POINTS`] each: 100 shares of 10,000.
+pub const MAX_SWEEP_POINTS: usize = 1_000_000;
 /// Most runs one invocation makes (its points times the replications).
 pub const MAX_RUNS: u64 = 100_000;
 
@@ -201,38 +204,55 @@ pub struct SweepOutput {
     pub points: Vec<PointOut>,
 }
 
-/// A prepared sweep: validated scenarios for every point.
+/// A prepared sweep: validated scenarios for the points of one share (every point when the
+/// sweep is not sharded).
 pub struct Sweep {
     /// The axes.
     pub sets: Vec<SetAxis>,
     /// Hash of the scenario text the points were made from.
     pub scenario_hash: String,
-    /// Scenario of each point.
+    /// Points in the whole sweep.
+    pub total: usize,
+    /// The index in the whole sweep of each point built.
+    pub indices: Vec<usize>,
+    /// Scenario of each point built.
     pub scenarios: Vec<Scenario>,
-    /// Parameters of each point.
+    /// Parameters of each point built.
     pub params: Vec<Vec<(String, String)>>,
 }
 
-impl Sweep {
-    /// The points of share `shard` (`(I, N)`: points `I-1, I-1+N, …`; all when `None`).
-    #[must_use]
-    pub fn points_of(&self, shard: Option<(usize, usize)>) -> Vec<usize> {
-        (0..self.scenarios.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect()
+/// The points of share `shard` of a sweep of `total` (`(I, N)`: points `I-1, I-1+N, …`; all
+/// when `None`).
+#[must_use]
+pub fn points_of(total: usize, shard: Option<(usize, usize)>) -> Vec<usize> {
+    match shard {
+        None => (0..total).collect(),
+        Some((k, n)) => (k - 1..total).step_by(n).collect(),
     }
 }
 
-/// Checks, before any point is built, that the sweep over `sets` stays within [`MAX_POINTS`]
-/// and that share `shard` with `replications` each stays within [`MAX_RUNS`].
+/// Checks, before any point is built, that the sweep over `sets` stays within
+/// [`MAX_SWEEP_POINTS`], that share `shard` of it (the whole sweep when `None`) stays within
+/// [`MAX_POINTS`], and that the share with `replications` each stays within [`MAX_RUNS`].
 ///
 /// # Errors
-/// [`SweepError`] saying how many points or runs that is.
+/// [`SweepError`] saying how many points or runs that is, and how many shares would do.
 pub fn check_size(sets: &[(String, Vec<Value>)], shard: Option<(usize, usize)>, replications: u64) -> Result<(), SweepError> {
     let total = sets.iter().try_fold(1usize, |acc, s| acc.checked_mul(s.1.len())).unwrap_or(usize::MAX);
-    if total > MAX_POINTS {
-        return Err(SweepError(format!("{total} points: at most {MAX_POINTS} (the product of every --set's values)")));
+    if total > MAX_SWEEP_POINTS {
+        return Err(SweepError(format!(
+            "{total} points: at most {MAX_SWEEP_POINTS} in a sweep, even sharded (the product of every --set's values)"
+        )));
     }
-    let mine = shard.map_or(total, |(k, n)| total / n + usize::from(k - 1 < total % n)) as u64;
-    let runs = mine.saturating_mul(replications);
+    let mine = shard.map_or(total, |(k, n)| total / n + usize::from(k - 1 < total % n));
+    if mine > MAX_POINTS {
+        let shares = total.div_ceil(MAX_POINTS);
+        let what = shard.map_or_else(|| "the sweep".to_string(), |(k, n)| format!("share {k}/{n}"));
+        return Err(SweepError(format!(
+            "{mine} points in {what}: at most {MAX_POINTS} in one invocation; run it in at least {shares} shares (--shard I/{shares})"
+        )));
+    }
+    let runs = (mine as u64).saturating_mul(replications);
     if runs > MAX_RUNS {
         return Err(SweepError(format!(
             "{runs} runs (points x replications): at most {MAX_RUNS} in one invocation; split the sweep with --shard I/N"
@@ -241,18 +261,26 @@ pub fn check_size(sets: &[(String, Vec<Value>)], shard: Option<(usize, usize)>, 
     Ok(())
 }
 
-/// Builds every point of the Cartesian product and validates its scenario.
+/// Builds the points of share `shard` of the Cartesian product (every point when `None`) and
+/// validates their scenarios.
 ///
 /// # Errors
 /// [`SweepError`] naming the point, the key path and the problem (a bad path, a value of the
 /// wrong type, a value the scenario rules reject).
-pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)], options: &LoadOptions) -> Result<Sweep, SweepError> {
+pub fn prepare(
+    text: &str,
+    path: &Path,
+    sets: &[(String, Vec<Value>)],
+    options: &LoadOptions,
+    shard: Option<(usize, usize)>,
+) -> Result<Sweep, SweepError> {
     let doc: toml::Table = toml::from_str(text).map_err(|e| SweepError(format!("{}: {}", path.display(), e.message())))?;
-    check_size(sets, None, 1)?;
+    check_size(sets, shard, 1)?;
     let total: usize = sets.iter().map(|s| s.1.len()).product();
-    let mut scenarios = Vec::with_capacity(total);
-    let mut params = Vec::with_capacity(total);
-    for index in 0..total {
+    let indices = points_of(total, shard);
+    let mut scenarios = Vec::with_capacity(indices.len());
+    let mut params = Vec::with_capacity(indices.len());
+    for &index in &indices {
         let mut rem = index;
         let mut choice = vec![0; sets.len()];
         for (k, s) in sets.iter().enumerate().rev() {
@@ -283,6 +311,8 @@ pub fn prepare(text: &str, path: &Path, sets: &[(String, Vec<Value>)], options: 
     Ok(Sweep {
         sets: sets.iter().map(|(p, v)| SetAxis { path: p.clone(), values: v.iter().map(literal).collect() }).collect(),
         scenario_hash: fnv1a(text),
+        total,
+        indices,
         scenarios,
         params,
     })
@@ -302,7 +332,7 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), SweepError> {
     Ok((i, n))
 }
 
-/// Runs the points of `sweep` that belong to `shard` (all when `None`).
+/// Runs the points `sweep` was prepared with (share `shard` of the sweep, all when `None`).
 #[must_use]
 pub fn run(
     sweep: &Sweep,
@@ -313,15 +343,15 @@ pub fn run(
     base: &RunOptions,
     catalog: &Catalog,
 ) -> SweepOutput {
-    let mine: Vec<usize> = sweep.points_of(shard);
-    let jobs: Vec<(usize, u64)> = mine.iter().flat_map(|&i| (0..replications).map(move |r| (i, r))).collect();
+    let jobs: Vec<(usize, u64)> = (0..sweep.scenarios.len()).flat_map(|k| (0..replications).map(move |r| (k, r))).collect();
     let hs = run_jobs(&sweep.scenarios, &jobs, base, catalog);
-    let points = mine
+    let points = sweep
+        .indices
         .iter()
         .enumerate()
         .map(|(k, &i)| {
             let runs = hs[k * replications as usize..(k + 1) * replications as usize].to_vec();
-            PointOut { index: i, params: sweep.params[i].clone(), stats: HeadlineStats::of(&runs), runs }
+            PointOut { index: i, params: sweep.params[k].clone(), stats: HeadlineStats::of(&runs), runs }
         })
         .collect();
     let first = sweep.scenarios.first();
@@ -330,7 +360,7 @@ pub fn run(
         seed,
         replications,
         sets: sweep.sets.clone(),
-        total_points: sweep.scenarios.len(),
+        total_points: sweep.total,
         duration_s: base.duration.or(first.map(|s| s.duration)).map_or(0, |d| d.as_secs()),
         fidelity: base.fidelity.or(first.map(|s| s.fidelity)).map_or_else(String::new, |f| f.to_string()),
         scenario_hash: sweep.scenario_hash.clone(),
@@ -358,18 +388,18 @@ fn params_of(sets: &[SetAxis], mut index: usize) -> Vec<(String, String)> {
 }
 
 /// Checks a part's own figures before anything is allocated from them: its `total_points`
-/// is the product of its axes' values and within [`MAX_POINTS`], its replications within
-/// [`MAX_RUNS`], and its shard label a valid `I/N`.
+/// is the product of its axes' values and within [`MAX_SWEEP_POINTS`], it holds at most
+/// [`MAX_POINTS`], its replications are within [`MAX_RUNS`], and its shard label a valid `I/N`.
 fn check_part(p: &SweepOutput) -> Result<(), SweepError> {
     let product = p.sets.iter().try_fold(1usize, |acc, s| acc.checked_mul(s.values.len()));
-    if p.total_points > MAX_POINTS || product != Some(p.total_points) {
+    if p.total_points > MAX_SWEEP_POINTS || product != Some(p.total_points) {
         return Err(SweepError(format!(
-            "a part says the sweep has {} points, but its axes make {} (at most {MAX_POINTS}): a part was edited",
+            "a part says the sweep has {} points, but its axes make {} (at most {MAX_SWEEP_POINTS}): a part was edited",
             p.total_points,
             product.map_or_else(|| "too many".to_string(), |n| n.to_string())
         )));
     }
-    if p.replications == 0 || p.replications > MAX_RUNS || p.points.len() > p.total_points {
+    if p.replications == 0 || p.replications > MAX_RUNS || p.points.len() > p.total_points.min(MAX_POINTS) {
         return Err(SweepError(format!(
             "a part holds {} points of {} with {} replications each: a part was edited",
             p.points.len(),
@@ -395,36 +425,12 @@ pub fn merge(parts: Vec<SweepOutput>, allow_partial: bool) -> Result<SweepOutput
     for p in &parts {
         check_part(p)?;
     }
+    let labels: Vec<Option<(usize, usize)>> = parts.iter().map(|p| p.shard.as_deref().and_then(|l| parse_shard(l).ok())).collect();
     let mut it = parts.into_iter();
     let mut out = it.next().ok_or_else(|| SweepError("merge needs at least one folder".into()))?;
-    let key = |p: &SweepOutput| {
-        (
-            p.scenario.clone(),
-            p.seed,
-            p.replications,
-            p.sets.clone(),
-            p.total_points,
-            p.duration_s,
-            p.fidelity.clone(),
-            p.scenario_hash.clone(),
-        )
-    };
     for p in it {
-        if key(&p) != key(&out) {
-            return Err(SweepError(format!(
-                "the parts are not shares of one sweep: scenario {} vs {}, seed {} vs {}, duration {} s vs {} s, fidelity {} vs {}, \
-                 scenario text {} vs {}, or other axes or replications",
-                p.scenario,
-                out.scenario,
-                p.seed,
-                out.seed,
-                p.duration_s,
-                out.duration_s,
-                p.fidelity,
-                out.fidelity,
-                p.scenario_hash,
-                out.scenario_hash
-            )));
+        if let Some(field) = differs(&out, &p) {
+            return Err(SweepError(format!("the parts are not shares of one sweep: {field}")));
         }
         out.points.extend(p.points);
     }
@@ -444,11 +450,12 @@ pub fn merge(parts: Vec<SweepOutput>, allow_partial: bool) -> Result<SweepOutput
     if !missing.is_empty() && !allow_partial {
         let shown: Vec<String> = missing.iter().take(10).map(ToString::to_string).collect();
         return Err(SweepError(format!(
-            "{} of {} points are missing ({}{}): merge every share, or pass --allow-partial",
+            "{} of {} points are missing ({}{}){}: merge every share, or pass --allow-partial",
             missing.len(),
             out.total_points,
             shown.join(", "),
-            if missing.len() > 10 { ", …" } else { "" }
+            if missing.len() > 10 { ", …" } else { "" },
+            missing_shares(&labels)
         )));
     }
     out.shard = missing
@@ -456,6 +463,41 @@ pub fn merge(parts: Vec<SweepOutput>, allow_partial: bool) -> Result<SweepOutput
         .then_some(())
         .map_or_else(|| Some(format!("partial: {} of {} points", out.points.len(), out.total_points)), |()| None);
     Ok(out)
+}
+
+/// The first field in which part `b` is not a share of the sweep `a` is, with both values.
+fn differs(a: &SweepOutput, b: &SweepOutput) -> Option<String> {
+    let fields: [(&str, String, String); 8] = [
+        ("scenario", a.scenario.clone(), b.scenario.clone()),
+        ("scenario text (hash)", a.scenario_hash.clone(), b.scenario_hash.clone()),
+        ("seed", a.seed.to_string(), b.seed.to_string()),
+        ("replications", a.replications.to_string(), b.replications.to_string()),
+        ("duration", format!("{} s", a.duration_s), format!("{} s", b.duration_s)),
+        ("fidelity", a.fidelity.clone(), b.fidelity.clone()),
+        ("total points", a.total_points.to_string(), b.total_points.to_string()),
+        ("axes", axes(&a.sets), axes(&b.sets)),
+    ];
+    fields.into_iter().find(|(_, x, y)| x != y).map(|(name, x, y)| format!("{name} {x} in one, {y} in another"))
+}
+
+fn axes(sets: &[SetAxis]) -> String {
+    sets.iter().map(|s| format!("{}={}", s.path, s.values.join(","))).collect::<Vec<_>>().join(" ")
+}
+
+/// The shares no part is, when the parts are shares `I/N` of one `N`: " (share 4/4 not
+/// given)".
+fn missing_shares(labels: &[Option<(usize, usize)>]) -> String {
+    let Some(Some((_, n))) = labels.first() else { return String::new() };
+    if labels.iter().any(|l| l.is_none_or(|(_, m)| m != *n)) {
+        return String::new();
+    }
+    let absent: Vec<String> =
+        (1..=*n).filter(|k| !labels.iter().any(|l| l.is_some_and(|(i, _)| i == *k))).map(|k| format!("share {k}/{n}")).collect();
+    if absent.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<&str> = absent.iter().take(10).map(String::as_str).collect();
+    format!("; {} not given{}", shown.join(", "), if absent.len() > 10 { ", …" } else { "" })
 }
 
 #[cfg(test)]

@@ -90,6 +90,23 @@ fn sharded_sweep_merges_into_the_same_bytes() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(read(&merged), read(&d.path().join("all")));
     assert_eq!(o.stdout, read(&merged).1, "merge --json prints the merged sweep.json and nothing else");
+    // The chart an unsharded sweep draws, byte for byte; `plot` redraws it from sweep.json.
+    let svg = |dir: &Path| std::fs::read(dir.join("sweep.svg")).unwrap();
+    assert_eq!(svg(&merged), svg(&d.path().join("all")));
+    std::fs::remove_file(merged.join("sweep.svg")).unwrap();
+    let o = ddbsim(&["plot", merged.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(svg(&merged), svg(&d.path().join("all")));
+    // A share left out is named; a part of another sweep names the field that differs.
+    let o = ddbsim(&["merge", &ds[0], &ds[1], "--out", d.path().join("m2").to_str().unwrap()], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("2 of 6 points are missing (2, 5); share 3/3 not given"), "{err}");
+    let other = d.path().join("other");
+    sweep_into(&other, "2", &["--seed", "7", "--shard", "3/3"]);
+    let o = ddbsim(&["merge", &ds[0], &ds[1], other.to_str().unwrap(), "--out", d.path().join("m3").to_str().unwrap()], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not shares of one sweep: seed 1 in one, 7 in another"), "{err}");
 }
 
 /// The hot-date scenario writes 3,000 WU/s on one key against a 1,000 WU/s partition cap:
@@ -248,4 +265,50 @@ fn studies_lead_with_the_window_unless_the_scenario_extrapolates() {
         assert!((m / w - 4_380.0).abs() < 1e-6 * 4_380.0, "month {m} is the window {w} x 730 / (1/6)");
         assert_eq!(v["stats"]["extrapolated"].as_bool(), Some(!window));
     }
+}
+
+/// The 10,000-point cap is one invocation's: a 12,000-point sweep (120 x 100) is refused whole,
+/// saying how many shares it needs, and runs 100 ways, 120 points a share; two shares merge
+/// (partial) into the points they ran, at their places in the whole sweep.
+#[test]
+fn the_point_cap_applies_to_a_share() {
+    let d = tempfile::tempdir().unwrap();
+    let sets = ["--set", "keys.device.cardinality=1..120:1", "--set", "pattern.hot-device-writes.item_bytes=100..1090:10"];
+    let mut whole = vec!["sweep", "scenarios/hot-key.toml", "--quiet", "--duration", "1s"];
+    whole.extend_from_slice(&sets);
+    let o = ddbsim(&whole, None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("12000 points in the sweep: at most 10000 in one invocation; run it in at least 2 shares"), "{err}");
+    let mut dirs = Vec::new();
+    for share in ["1/100", "100/100"] {
+        let out = d.path().join(share.replace('/', "-"));
+        let mut args = whole.clone();
+        args.extend_from_slice(&["--shard", share, "--out", out.to_str().unwrap(), "--json"]);
+        let o = ddbsim(&args, None);
+        assert!(o.status.success(), "{share}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["total_points"], 12_000);
+        let points = v["points"].as_array().unwrap();
+        assert_eq!(points.len(), 120, "{share}");
+        // Share I of N runs points I-1, I-1+N, ...: share 100/100's last is 11,999, whose
+        // parameters are the last of each axis (120, 1,090 bytes).
+        if share == "100/100" {
+            let last = &points[119];
+            assert_eq!(last["index"], 11_999);
+            assert_eq!(
+                last["params"],
+                serde_json::json!([["keys.device.cardinality", "120"], ["pattern.hot-device-writes.item_bytes", "1090"]])
+            );
+        }
+        dirs.push(out);
+    }
+    let merged = d.path().join("merged");
+    let o = ddbsim(
+        &["merge", dirs[0].to_str().unwrap(), dirs[1].to_str().unwrap(), "--allow-partial", "--out", merged.to_str().unwrap(), "--json"],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["points"].as_array().unwrap().len(), v["total_points"].as_u64()), (240, Some(12_000)));
 }

@@ -65,8 +65,18 @@ pub(in crate::cli) fn run(a: &RunArgs, stop: &StopToken) -> Result<(), CliError>
 /// `ddbsim plot`.
 pub(in crate::cli) fn plot(dir: &Path, as_json: bool) -> Result<(), CliError> {
     let out = Output::claim(dir)?;
-    let report = RunReport::read(dir)?;
-    let written = out.update(&report.chart_artifacts()?)?;
+    let written = if !dir.join("summary.json").exists() && dir.join("sweep.json").is_file() {
+        // A sweep's folder (or a merge's): its chart from its sweep.json.
+        let p = dir.join("sweep.json");
+        let text = crate::input::read_text_capped(&p, crate::input::OWN_OUTPUT_BYTES, "sweep.json")
+            .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
+        let sweep: crate::study::SweepOutput =
+            serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
+        let charts: Vec<_> = sweep.artifacts()?.into_iter().filter(|a| a.name.ends_with(".svg") || a.name.ends_with(".png")).collect();
+        out.update(&charts)?
+    } else {
+        out.update(&RunReport::read(dir)?.chart_artifacts()?)?
+    };
     if as_json {
         let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
         let doc = serde_json::json!({ "dir": dir.display().to_string(), "written": files });

@@ -21,7 +21,7 @@ pub(in crate::cli) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliEr
     let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
     let reps = replications_arg(a.replications)?;
     study::sweep::check_size(&sets, shard, reps)?;
-    let prepared = study::prepare(&text, &a.common.scenario, &sets, &a.common.load_options())?;
+    let prepared = study::prepare(&text, &a.common.scenario, &sets, &a.common.load_options(), shard)?;
     let bar = Arc::new(Bar::new(Mode::of(a.common.quiet || a.common.json, a.common.progress), "sweep"));
     let base = RunOptions {
         seed: a.common.seed,
@@ -31,7 +31,7 @@ pub(in crate::cli) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliEr
         progress: Some(bar.clone()),
         ..RunOptions::default()
     };
-    let runs = prepared.points_of(shard).len() as u64 * reps;
+    let runs = prepared.scenarios.len() as u64 * reps;
     let work = guard::Work::sweep(prepared.scenarios.len() as u64, runs).with_knobs(&[
         Knob::Duration,
         Knob::FidelityFast,
@@ -95,7 +95,8 @@ pub(in crate::cli) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_parti
         parts.push(part);
     }
     let merged = study::merge(parts, allow_partial)?;
-    let artifacts = merged.data();
+    // The files and charts an unsharded sweep writes.
+    let artifacts = merged.artifacts()?;
     let written = Output::claim(&out)?.write_all(&artifacts)?;
     if as_json {
         print_json(&artifacts, "sweep.json");
