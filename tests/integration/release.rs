@@ -13,7 +13,7 @@ fn have(tool: &str) -> bool {
     let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
     assert!(found || std::env::var_os("CI").is_none(), "{tool} is not installed: .ci/run installs it");
     if !found {
-        eprintln!("skipped outside CI: {tool} is not installed (pip install check-jsonschema)");
+        eprintln!("skipped outside CI: {tool} is not installed (.ci/run's pip install)");
     }
     found
 }
@@ -53,6 +53,60 @@ fn the_workflows_and_the_action_parse() {
     {
         assert!(release.contains(target), "release.yml builds no {target}");
     }
+}
+
+/// README's code blocks that start with `start`, in the fence `lang`.
+fn blocks(lang: &str, start: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let fence = format!("```{lang}\n");
+    readme
+        .split(fence.as_str())
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .filter(|b| b.starts_with(start))
+        .map(str::to_string)
+        .collect()
+}
+
+/// README's sweep recipes for Kubernetes and AWS Batch parse as their tools read them: the
+/// Indexed Job against Kubernetes' `batch/v1` schema (kubernetes-validate, strict), the Batch
+/// array job through the AWS CLI's own parameter validation (it then fails only to reach the
+/// closed endpoint). Each check is shown to fail on a broken copy.
+#[test]
+fn the_readme_sweep_recipes_parse() {
+    if !have("kubernetes-validate") || !have("aws") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = blocks("yaml", "apiVersion: batch/v1");
+    assert_eq!(jobs.len(), 1, "README shows one Kubernetes Job");
+    let validate = |text: &str| {
+        let f = dir.path().join("job.yaml");
+        std::fs::write(&f, text).unwrap();
+        Command::new("kubernetes-validate").args(["--strict", "-k", "1.30.0"]).arg(&f).output().unwrap()
+    };
+    let o = validate(&jobs[0]);
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(!validate(&jobs[0].replace("completionMode: Indexed", "completionMode: Indexd\n  bogus: 1")).status.success());
+    let batch = blocks("json", "{\n  \"jobName\"");
+    assert_eq!(batch.len(), 1, "README shows one AWS Batch job");
+    let submit = |text: &str| {
+        let f = dir.path().join("sweep.json");
+        std::fs::write(&f, text).unwrap();
+        let o = Command::new("aws")
+            .args(["batch", "submit-job", "--cli-input-json", &format!("file://{}", f.display())])
+            .args(["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9"])
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_MAX_ATTEMPTS", "1")
+            .env("AWS_CONFIG_FILE", "/dev/null")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let err = submit(&batch[0]);
+    assert!(err.contains("Could not connect to the endpoint URL") && !err.contains("Parameter validation failed"), "{err}");
+    assert!(submit(&batch[0].replace("\"size\": 8", "\"size\": \"eight\"")).contains("Parameter validation failed"));
 }
 
 /// Archives of the local build under both Linux names the script may pick, with checksums.

@@ -312,3 +312,43 @@ fn the_point_cap_applies_to_a_share() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!((v["points"].as_array().unwrap().len(), v["total_points"].as_u64()), (240, Some(12_000)));
 }
+
+/// `--shard auto` takes the share from the scheduler's variables: a Slurm array task 2 of
+/// `--array=1-3` runs what `--shard 2/3` runs, byte for byte; with none set it names them.
+#[test]
+fn shard_auto_reads_the_schedulers_task_index() {
+    let d = tempfile::tempdir().unwrap();
+    let (given, auto) = (d.path().join("given"), d.path().join("auto"));
+    sweep_into(&given, "2", &["--shard", "2/3"]);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+    let args = [
+        "sweep",
+        "scenarios/hot-key.toml",
+        "--set",
+        "keys.device.shards.count=1,2,4",
+        "--set",
+        "keys.device.shards.by=random,hash",
+        "--replications",
+        "3",
+        "--duration",
+        "1m",
+        "--out",
+        auto.to_str().unwrap(),
+        "--shard",
+        "auto",
+    ];
+    c.args(args).env("RAYON_NUM_THREADS", "2");
+    c.env("SLURM_ARRAY_TASK_ID", "2").env("SLURM_ARRAY_TASK_MIN", "1").env("SLURM_ARRAY_TASK_COUNT", "3");
+    let o = c.output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("share 2/3 from Slurm job array (SLURM_ARRAY_TASK_ID=2)"));
+    assert_eq!(read(&given), read(&auto));
+    let mut bare = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
+    bare.args(args);
+    for v in ["AWS_BATCH_JOB_ARRAY_INDEX", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "CLOUD_RUN_TASK_INDEX", "DDBSIM_SHARD_INDEX"] {
+        bare.env_remove(v);
+    }
+    let o = bare.output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no scheduler's task index is set (looked for AWS_BATCH_JOB_ARRAY_INDEX"));
+}

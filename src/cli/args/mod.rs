@@ -9,8 +9,10 @@ use std::path::PathBuf;
 
 mod history;
 mod prices;
+mod shard;
 pub(crate) use history::{BacktestArgs, DiffArgs};
 pub(crate) use prices::{catalog_arg, PricesAction};
+pub(crate) use shard::shard_flag;
 
 /// A discrete-event capacity and cost simulator for Amazon DynamoDB.
 #[derive(Debug, Parser)]
@@ -198,7 +200,9 @@ pub(crate) struct RecommendArgs {
     /// Output folder, seed, duration, quiet, JSON.
     #[command(flatten)]
     pub(crate) shared: Shared,
-    /// Many tables: run only share I of N of them (1-based), e.g. 2/4; combine with `ddbsim merge`.
+    /// Many tables: run only share I of N of them (1-based), e.g. 2/4, or `auto` (`auto/N`)
+    /// from the scheduler's task index (AWS Batch, Kubernetes, Slurm, Cloud Run,
+    /// DDBSIM_SHARD_INDEX); combine with `ddbsim merge`.
     #[arg(long)]
     pub(crate) shard: Option<String>,
     /// Largest share of attempts throttled, e.g. 0.1% or 0.001.
@@ -435,7 +439,10 @@ pub(crate) struct SweepArgs {
     /// Replications per point.
     #[arg(long, default_value_t = 1)]
     pub(crate) replications: u64,
-    /// Run only share I of N of the points (1-based), e.g. 2/4; combine with `ddbsim merge`.
+    /// Run only share I of N of the points (1-based), e.g. 2/4, or `auto` (`auto/N`) from the
+    /// scheduler's task index: AWS_BATCH_JOB_ARRAY_INDEX, JOB_COMPLETION_INDEX (Kubernetes),
+    /// SLURM_ARRAY_TASK_ID, CLOUD_RUN_TASK_INDEX or DDBSIM_SHARD_INDEX (0-based, with
+    /// DDBSIM_SHARD_COUNT); combine with `ddbsim merge`.
     #[arg(long)]
     pub(crate) shard: Option<String>,
     /// Fidelity, instead of the scenario's.

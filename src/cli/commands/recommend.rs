@@ -66,7 +66,7 @@ fn recommend_tables(
     o: &study::recommend::RecommendOptions,
     stop: &StopToken,
 ) -> Result<(), CliError> {
-    let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
+    let shard = crate::cli::args::shard_flag(a.shard.as_deref(), a.shared.quiet || a.shared.json)?;
     let mine: Vec<usize> = (0..tables.len()).filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1)).collect();
     let mut loaded = Vec::new();
     for &i in &mine {

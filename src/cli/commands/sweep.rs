@@ -18,7 +18,7 @@ pub(in crate::cli) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliEr
     let sc = a.common.load()?;
     let text = read_text(&a.common.scenario)?;
     let sets = a.sets.iter().map(|s| study::parse_set(s)).collect::<Result<Vec<_>, _>>()?;
-    let shard = a.shard.as_deref().map(study::parse_shard).transpose()?;
+    let shard = crate::cli::args::shard_flag(a.shard.as_deref(), a.common.quiet || a.common.json)?;
     let reps = replications_arg(a.replications)?;
     study::sweep::check_size(&sets, shard, reps)?;
     let prepared = study::prepare(&text, &a.common.scenario, &sets, &a.common.load_options(), shard)?;
