@@ -55,6 +55,9 @@ impl Recommendation {
         let c = &self.candidates[i];
         let line = setting_line("recommended", &c.description, c.monthly_usd, c.throttled_share, (c.failed_requests, c.failed_share));
         let _ = writeln!(o, "{line}{}", quota_note(c.failed_by_retry_quota));
+        if let Some(basis) = &self.reservation_basis {
+            let _ = writeln!(o, "{basis}");
+        }
         let delta = t.monthly_usd - c.monthly_usd;
         if t.monthly_usd > 0.0 {
             let _ = writeln!(

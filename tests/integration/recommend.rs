@@ -297,6 +297,14 @@ fn reservations_need_a_repeating_day() {
     let o = RecommendOptions { budget: Some(4), ..RecommendOptions::default() };
     let rec = recommend(&day, &Catalog::builtin(), &o);
     assert!(rec.reservation_note.is_none(), "{:?}", rec.reservation_note);
+    // A steady day: the pick is the reservation, and it says what it was sized on (issue 60).
+    let pick = rec.pick.expect("a pick");
+    assert!(matches!(rec.candidates[pick].settings, Settings::Reserved { .. }), "{:?}", rec.candidates[pick]);
+    let basis = "warning: the 1-year reservation is sized on 24 h of history; a commitment wants a week or more \
+                 (`ddbsim import --days 14`) to show the traffic repeats";
+    assert_eq!(rec.reservation_basis.as_deref(), Some(basis));
+    assert!(ddbsim::Render::text(&rec).contains(basis));
+    assert_eq!(ddbsim::study::recommend::reservation_basis(14 * 86_400, 3), "the 3-year reservation is sized on 14 days of history");
 }
 
 /// Issue 46: `recommend` for one table shows the setting in force beside the pick, on the same

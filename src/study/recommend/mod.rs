@@ -192,6 +192,9 @@ pub struct Recommendation {
     pub kept: Vec<String>,
     /// Why reserved capacity was not offered, when it was asked for and was not.
     pub reservation_note: Option<String>,
+    /// When the pick is a reservation: the history it was sized on, a warning below a week.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reservation_basis: Option<String>,
     /// The usage of the pick's setting, before any reservation (`recommend DIR` pools them).
     #[serde(skip)]
     pub pick_usage: Option<Usage>,
@@ -246,7 +249,30 @@ fn search(sc: &Scenario, catalog: &Catalog, o: &RecommendOptions) -> Recommendat
     };
     let mut r = search.finish(duration_s);
     r.reservation_note = reservation;
+    if r.pick.is_some_and(|i| matches!(r.candidates[i].settings, Settings::Reserved { .. })) {
+        r.reservation_basis = Some(reservation_basis(duration_s, o.reserved_years));
+    }
     r
+}
+
+/// What a reservation picked on a window of `duration_s` rests on: the hours or days of history
+/// it was sized on, and below a week a warning that one window may not be the year's traffic.
+#[must_use]
+pub fn reservation_basis(duration_s: u64, years: u32) -> String {
+    const WEEK_S: u64 = 7 * 86_400;
+    let span = if duration_s < 2 * 86_400 {
+        format!("{} h", crate::format::fmt_num(duration_s as f64 / 3_600.0))
+    } else {
+        format!("{} days", crate::format::fmt_num(duration_s as f64 / 86_400.0))
+    };
+    if duration_s < WEEK_S {
+        format!(
+            "warning: the {years}-year reservation is sized on {span} of history; a commitment wants a week or more \
+             (`ddbsim import --days 14`) to show the traffic repeats"
+        )
+    } else {
+        format!("the {years}-year reservation is sized on {span} of history")
+    }
 }
 
 /// Why reserved capacity is not offered on `sc`'s window of `duration_s`, if it is not.
@@ -548,6 +574,7 @@ impl<'a> Search<'a> {
             prices: self.catalog.label(sc.start_unix_s),
             kept: kept::unrecorded(sc).iter().map(|k| k.why(sc)).collect(),
             reservation_note: None,
+            reservation_basis: None,
             today: today::Today::default(),
             window: sc.window,
             on_credit_alternative,
