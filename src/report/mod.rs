@@ -13,6 +13,7 @@ pub mod check;
 pub mod compare;
 pub mod diff;
 pub mod diff_set;
+pub mod emit;
 pub mod html;
 pub mod metric;
 pub mod plot;

@@ -159,6 +159,88 @@ rate = { steps = [["0s", 0], ["2h", 1000], ["150m", 0], ["26h", 1000], ["1590m",
     let times: Vec<u64> = applied.actions.iter().map(|a| a.time.as_secs()).collect();
     let day = 86_400;
     assert_eq!(times, [6_300, 10_800, day + 6_300, day + 10_800, 2 * day + 6_300, 2 * day + 10_800]);
+    // `--emit cli` (issue 60): the same floor as Application Auto Scaling's daily scheduled
+    // actions, raised at 01:45 UTC and set back at 03:00 to the base floor, on the writes only.
+    let Settings::Autoscaling { min, .. } = &pick.settings else { unreachable!() };
+    let script = ddbsim::report::emit::aws_cli(&rec, &sc).unwrap();
+    let t = &sc.table.name;
+    for (name, cron, floor) in [("raise-0145", "cron(45 1 * * ? *)", f.min[0][1]), ("lower-0300", "cron(0 3 * * ? *)", min[0][1])] {
+        let want = format!(
+            "--scalable-dimension dynamodb:table:WriteCapacityUnits --scheduled-action-name {t}-write-{name} --schedule '{cron}' \
+             --scalable-target-action MinCapacity={floor} --region us-east-1"
+        );
+        assert!(script.contains(&want), "{want}\n{script}");
+    }
+    assert_eq!(script.matches("put-scheduled-action").count(), 2, "{script}");
+    assert!(script.contains(&format!("--policy-name {t}-write-target-tracking --policy-type TargetTrackingScaling")));
+    aws_accepts(&script);
+}
+
+/// Every `aws` line of `script` passes the AWS CLI's own parameter validation: run against a
+/// closed local endpoint, each fails only to connect. The same check fails a broken call.
+fn aws_accepts(script: &str) {
+    let found = std::process::Command::new("aws").arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(found || std::env::var_os("CI").is_none(), "the AWS CLI is not installed: .ci/run installs it");
+    if !found {
+        eprintln!("skipped outside CI: the AWS CLI is not installed");
+        return;
+    }
+    let run = |line: &str| {
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{line} --endpoint-url http://127.0.0.1:9"))
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_MAX_ATTEMPTS", "1")
+            .env("AWS_CONFIG_FILE", "/dev/null")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let lines: Vec<&str> = script.lines().filter(|l| l.starts_with("aws ")).collect();
+    assert!(!lines.is_empty(), "{script}");
+    for line in &lines {
+        let err = run(line);
+        assert!(err.contains("Could not connect to the endpoint URL"), "{line}\n{err}");
+    }
+    let broken = run(&lines[0].replace(" --region", " --no-such-option 1 --region"));
+    assert!(!broken.contains("Could not connect"), "{broken}");
+}
+
+/// `--emit cli` of a provisioned pick for a table and its GSI: one update-table with the
+/// index's throughput; of an on-demand pick on a table that auto-scales: the scalable targets
+/// deregistered, then PAY_PER_REQUEST.
+#[test]
+fn emit_cli_gives_the_update_table_of_each_mode() {
+    let text = |capacity: &str, extra: &str, gsi: &str| {
+        format!(
+            "[scenario]\nduration = \"1h\"\n[table]\nname = \"Orders\"\npartition_key = \"k\"\ncapacity = {capacity}\n{extra}\n\
+             [keys.k]\ncardinality = 1000000\n[keys.s]\ncardinality = 1000\n[[gsi]]\nname = \"ByStatus\"\npartition_key = \"s\"\n{gsi}\n\
+             [[pattern]]\nname = \"w\"\nop = \"put_item\"\nitem_bytes = 1000\nrate = {{ constant = 100 }}\n"
+        )
+    };
+    let sc = ddbsim::scenario::parse_str(&text("{ mode = \"on_demand\" }", "", ""), Path::new("t.toml")).unwrap();
+    let modes = Modes { on_demand: false, provisioned: true, autoscaling: false, reserved: false };
+    let rec = recommend(&sc, &Catalog::builtin(), &RecommendOptions { modes, budget: Some(6), ..RecommendOptions::default() });
+    let Settings::Provisioned { units } = &rec.candidates[rec.pick.unwrap()].settings else { panic!() };
+    let script = ddbsim::report::emit::aws_cli(&rec, &sc).unwrap();
+    let want = format!(
+        "aws dynamodb update-table --table-name Orders --billing-mode PROVISIONED --provisioned-throughput ReadCapacityUnits={},\
+         WriteCapacityUnits={} --global-secondary-index-updates '[{{\"Update\":{{\"IndexName\":\"ByStatus\",\"ProvisionedThroughput\":\
+         {{\"ReadCapacityUnits\":{},\"WriteCapacityUnits\":{}}}}}}}]' --region us-east-1",
+        units[0][0], units[0][1], units[1][0], units[1][1]
+    );
+    assert!(script.contains(&want), "{want}\n{script}");
+    aws_accepts(&script);
+    let scaled = "autoscaling = { read = { min = 5, max = 100, target = 70 }, write = { min = 5, max = 500, target = 70 } }";
+    let provisioned = "{ mode = \"provisioned\", read = 5, write = 200 }";
+    let sc = ddbsim::scenario::parse_str(&text(provisioned, scaled, "capacity = { read = 5, write = 200 }"), Path::new("t.toml")).unwrap();
+    let modes = Modes { on_demand: true, provisioned: false, autoscaling: false, reserved: false };
+    let rec = recommend(&sc, &Catalog::builtin(), &RecommendOptions { modes, budget: Some(4), ..RecommendOptions::default() });
+    let script = ddbsim::report::emit::aws_cli(&rec, &sc).unwrap();
+    assert!(script.contains("deregister-scalable-target --service-namespace dynamodb --resource-id table/Orders --scalable-dimension dynamodb:table:ReadCapacityUnits"), "{script}");
+    assert!(script.contains("aws dynamodb update-table --table-name Orders --billing-mode PAY_PER_REQUEST --region us-east-1"), "{script}");
+    aws_accepts(&script);
 }
 
 /// The screen, by hand: 500 writes/s of 1 KB (1 WCU) for 30 minutes is 500 WCU/s a minute.

@@ -231,9 +231,21 @@ pub(crate) struct RecommendArgs {
     /// instead of each scenario's region's built-in prices.
     #[arg(long)]
     pub(crate) prices: Option<PathBuf>,
+    /// Print the pick as the change that applies it instead of the summary (the files are
+    /// written as ever): `cli`, the AWS CLI calls (printed, never run). One scenario.
+    #[arg(long, value_enum)]
+    pub(crate) emit: Option<EmitArg>,
     /// Run even if the guards estimate too much time or memory.
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+/// `recommend --emit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum EmitArg {
+    /// The AWS CLI calls: `dynamodb update-table`, Application Auto Scaling's
+    /// `register-scalable-target`, `put-scaling-policy` and `put-scheduled-action`.
+    Cli,
 }
 
 /// `ddbsim check`.

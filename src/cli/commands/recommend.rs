@@ -23,6 +23,9 @@ pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &Stop
         }
     }
     let many = files.len() > 1 || a.scenarios.iter().any(|p| p.is_dir());
+    if a.emit.is_some() && many {
+        return Err(CliError::Argument("--emit: one scenario (its table's change); give one file".into()));
+    }
     if a.shard.is_some() && !many {
         return Err(CliError::Argument("--shard: shares tables among runs; give several scenarios or a folder".into()));
     }
@@ -49,7 +52,9 @@ pub(in crate::cli) fn recommend(a: &crate::cli::args::RecommendArgs, stop: &Stop
     bar.finish();
     stopped(stop)?;
     let written = out.write_all(&rec.artifacts()?)?;
-    if as_json {
+    if a.emit.is_some() {
+        print!("{}", crate::report::emit::aws_cli(&rec, &sc).map_err(|e| CliError::Argument(format!("--emit: {e}")))?);
+    } else if as_json {
         print!("{}", String::from_utf8(crate::report::json_bytes(&rec)).expect("JSON is UTF-8"));
     } else if !c.quiet {
         print!("{}", rec.text());
