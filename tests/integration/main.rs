@@ -74,6 +74,33 @@ pub fn ddbsim(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
 }
 
+/// Fails under CI when `tool` is missing (.ci/run installs it); elsewhere says so and returns
+/// false for the caller to stop.
+pub fn have(tool: &str) -> bool {
+    let found = std::process::Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(found || std::env::var_os("CI").is_none(), "{tool} is not installed: .ci/run installs it");
+    if !found {
+        eprintln!("skipped outside CI: {tool} is not installed (.ci/run's pip install)");
+    }
+    found
+}
+
+/// Runs the AWS CLI command line `line` (a shell line) against a closed local endpoint with
+/// test credentials and returns its stderr: a call that passes the CLI's own parameter
+/// validation fails only with "Could not connect to the endpoint URL".
+pub fn aws_offline(line: &str) -> String {
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{line} --endpoint-url http://127.0.0.1:9"))
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_MAX_ATTEMPTS", "1")
+        .env("AWS_CONFIG_FILE", "/dev/null")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
 /// Runs with partition recording on.
 pub fn run(sc: &Scenario) -> RunResult {
     simulate(sc, &RunOptions { record_partitions: true, ..RunOptions::default() })

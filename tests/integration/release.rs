@@ -8,15 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Fails under CI when `tool` is missing; elsewhere says so and tells the caller to stop.
-fn have(tool: &str) -> bool {
-    let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
-    assert!(found || std::env::var_os("CI").is_none(), "{tool} is not installed: .ci/run installs it");
-    if !found {
-        eprintln!("skipped outside CI: {tool} is not installed (.ci/run's pip install)");
-    }
-    found
-}
+use crate::{aws_offline, have};
 
 #[test]
 fn the_workflows_and_the_action_parse() {
@@ -93,16 +85,7 @@ fn the_readme_sweep_recipes_parse() {
     let submit = |text: &str| {
         let f = dir.path().join("sweep.json");
         std::fs::write(&f, text).unwrap();
-        let o = Command::new("aws")
-            .args(["batch", "submit-job", "--cli-input-json", &format!("file://{}", f.display())])
-            .args(["--region", "us-east-1", "--endpoint-url", "http://127.0.0.1:9"])
-            .env("AWS_ACCESS_KEY_ID", "test")
-            .env("AWS_SECRET_ACCESS_KEY", "test")
-            .env("AWS_MAX_ATTEMPTS", "1")
-            .env("AWS_CONFIG_FILE", "/dev/null")
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&o.stderr).to_string()
+        aws_offline(&format!("aws batch submit-job --cli-input-json file://{} --region us-east-1", f.display()))
     };
     let err = submit(&batch[0]);
     assert!(err.contains("Could not connect to the endpoint URL") && !err.contains("Parameter validation failed"), "{err}");

@@ -12,7 +12,8 @@ fn ddbsim(args: &[&str], threads: Option<&str>) -> std::process::Output {
     c.output().expect("the binary runs")
 }
 
-fn sweep_into(dir: &Path, threads: &str, extra: &[&str]) {
+/// The small sweep of these tests (3 x 2 points, 3 replications, a minute each) into `dir`.
+fn sweep_args<'a>(dir: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "sweep",
         "scenarios/hot-key.toml",
@@ -29,7 +30,11 @@ fn sweep_into(dir: &Path, threads: &str, extra: &[&str]) {
         dir.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let o = ddbsim(&args, Some(threads));
+    args
+}
+
+fn sweep_into(dir: &Path, threads: &str, extra: &[&str]) {
+    let o = ddbsim(&sweep_args(dir, extra), Some(threads));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
@@ -320,31 +325,17 @@ fn shard_auto_reads_the_schedulers_task_index() {
     let d = tempfile::tempdir().unwrap();
     let (given, auto) = (d.path().join("given"), d.path().join("auto"));
     sweep_into(&given, "2", &["--shard", "2/3"]);
+    // Not quiet: the share's source is printed.
+    let args: Vec<&str> = sweep_args(&auto, &["--shard", "auto"]).into_iter().filter(|a| *a != "--quiet").collect();
     let mut c = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
-    let args = [
-        "sweep",
-        "scenarios/hot-key.toml",
-        "--set",
-        "keys.device.shards.count=1,2,4",
-        "--set",
-        "keys.device.shards.by=random,hash",
-        "--replications",
-        "3",
-        "--duration",
-        "1m",
-        "--out",
-        auto.to_str().unwrap(),
-        "--shard",
-        "auto",
-    ];
-    c.args(args).env("RAYON_NUM_THREADS", "2");
+    c.args(&args).env("RAYON_NUM_THREADS", "2");
     c.env("SLURM_ARRAY_TASK_ID", "2").env("SLURM_ARRAY_TASK_MIN", "1").env("SLURM_ARRAY_TASK_COUNT", "3");
     let o = c.output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("share 2/3 from Slurm job array (SLURM_ARRAY_TASK_ID=2)"));
     assert_eq!(read(&given), read(&auto));
     let mut bare = Command::new(env!("CARGO_BIN_EXE_ddbsim"));
-    bare.args(args);
+    bare.args(&args);
     for v in ["AWS_BATCH_JOB_ARRAY_INDEX", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "CLOUD_RUN_TASK_INDEX", "DDBSIM_SHARD_INDEX"] {
         bare.env_remove(v);
     }

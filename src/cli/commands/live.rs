@@ -17,47 +17,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// AWS's Regions (commercial, GovCloud and China), for `--region`'s typos.
-const REGIONS: [&str; 38] = [
-    "us-east-1",
-    "us-east-2",
-    "us-west-1",
-    "us-west-2",
-    "ca-central-1",
-    "ca-west-1",
-    "mx-central-1",
-    "sa-east-1",
-    "eu-west-1",
-    "eu-west-2",
-    "eu-west-3",
-    "eu-central-1",
-    "eu-central-2",
-    "eu-north-1",
-    "eu-south-1",
-    "eu-south-2",
-    "il-central-1",
-    "me-south-1",
-    "me-central-1",
-    "af-south-1",
-    "ap-east-1",
-    "ap-east-2",
-    "ap-south-1",
-    "ap-south-2",
-    "ap-southeast-1",
-    "ap-southeast-2",
-    "ap-southeast-3",
-    "ap-southeast-4",
-    "ap-southeast-5",
-    "ap-southeast-7",
-    "ap-northeast-1",
-    "ap-northeast-2",
-    "ap-northeast-3",
-    "us-gov-west-1",
-    "us-gov-east-1",
-    "cn-north-1",
-    "cn-northwest-1",
-    "ap-southeast-6",
-];
+/// `--region`: one of AWS's Regions, China's too; a typo is refused with the nearest.
+fn region_arg(region: Option<&str>) -> Result<(), CliError> {
+    let regions: Vec<&str> = crate::limits::AWS_REGIONS.iter().chain(&crate::limits::CHINA_REGIONS).copied().collect();
+    if let Some(r) = region.filter(|r| !regions.contains(r)) {
+        let near =
+            regions.iter().min_by_key(|k| k.chars().zip(r.chars()).filter(|(a, b)| a != b).count() + k.len().abs_diff(r.len())).copied();
+        return Err(CliError::Argument(format!(
+            "--region {r}: not an AWS Region{}",
+            near.map_or(String::new(), |n| format!(" (did you mean {n}?)"))
+        )));
+    }
+    Ok(())
+}
 
 /// `--end`: an RFC 3339 time as Unix seconds.
 pub(in crate::cli) fn parse_end(end: Option<&str>) -> Result<Option<i64>, CliError> {
@@ -354,14 +326,7 @@ pub(in crate::cli) fn import_live(l: &Live<'_>) -> Result<(), CliError> {
             l.days
         )));
     }
-    if let Some(r) = l.region.filter(|r| !REGIONS.contains(r)) {
-        let near =
-            REGIONS.iter().min_by_key(|k| k.chars().zip(r.chars()).filter(|(a, b)| a != b).count() + k.len().abs_diff(r.len())).copied();
-        return Err(CliError::Argument(format!(
-            "--region {r}: not an AWS Region{}",
-            near.map_or(String::new(), |n| format!(" (did you mean {n}?)"))
-        )));
-    }
+    region_arg(l.region)?;
     let region = l
         .region
         .map(str::to_string)

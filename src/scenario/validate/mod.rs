@@ -36,46 +36,7 @@ use std::path::Path;
 pub const KNOWN_REGIONS: &[&str] =
     &["us-east-1", "us-east-2", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-northeast-1"];
 
-/// The AWS Regions (commercial and GovCloud; not China's, priced in yuan) a scenario may price:
-/// those without a built-in catalog need `--prices` (`ddbsim prices update --region R`).
-pub const AWS_REGIONS: &[&str] = &[
-    "us-east-1",
-    "us-east-2",
-    "us-west-1",
-    "us-west-2",
-    "af-south-1",
-    "ap-east-1",
-    "ap-east-2",
-    "ap-south-1",
-    "ap-south-2",
-    "ap-southeast-1",
-    "ap-southeast-2",
-    "ap-southeast-3",
-    "ap-southeast-4",
-    "ap-southeast-5",
-    "ap-southeast-6",
-    "ap-southeast-7",
-    "ap-northeast-1",
-    "ap-northeast-2",
-    "ap-northeast-3",
-    "ca-central-1",
-    "ca-west-1",
-    "eu-central-1",
-    "eu-central-2",
-    "eu-west-1",
-    "eu-west-2",
-    "eu-west-3",
-    "eu-south-1",
-    "eu-south-2",
-    "eu-north-1",
-    "il-central-1",
-    "me-south-1",
-    "me-central-1",
-    "mx-central-1",
-    "sa-east-1",
-    "us-gov-east-1",
-    "us-gov-west-1",
-];
+pub use crate::limits::AWS_REGIONS;
 
 /// Reads and validates a scenario file.
 ///
