@@ -388,29 +388,33 @@ impl Render for Tables {
         let mut rows = vec![[
             "table".to_string(),
             "dim".into(),
+            "today's setting".into(),
             "today".into(),
             "now $/month".into(),
+            "recommended".into(),
             "recommended $/month".into(),
             "saving".into(),
-            "recommended".into(),
+            "the pick".into(),
         ]];
         let money = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2}"));
         for r in &self.rows {
             rows.push([
                 r.table.clone(),
                 r.dimension.clone(),
+                r.current_setting.clone(),
                 if r.current_holds { "holds".to_string() } else { format!("fails ({:.1} % throttled)", r.current_throttled_share * 100.0) },
                 format!("{:.2}", r.current_monthly_usd),
+                r.recommended_setting.clone(),
                 money(r.recommended_monthly_usd),
                 r.saving_share.map_or("-".to_string(), |s| format!("{:+.0} %", -s * 100.0)),
-                r.recommended_setting.clone(),
+                r.throttled_share.map_or_else(|| "none holds".to_string(), |t| format!("holds ({:.3} % throttled)", t * 100.0)),
             ]);
         }
         o.push_str(&align(&rows));
         for p in &self.pools {
             let _ = writeln!(
                 o,
-                "\n{}: one reservation for {} tables together ({}): {} RCU / {} WCU for {} year(s), sized on their summed provisioned capacity at the settings above, saves ${:.2} a month; reserving table by table saves ${:.2}; pooling saves ${:.2} a month more (estimates)",
+                "\n{}: one reservation for {} tables together ({}): {} RCU / {} WCU for {} year(s), sized on their summed provisioned capacity at the settings above, saves ${:.2} a month; reserving table by table saves ${:.2}; pooling saves ${:.2} a month more (estimates). It replaces the reservations of these tables in the rows above: buy this one instead of theirs",
                 p.region,
                 p.tables.len(),
                 p.tables.join(", "),

@@ -493,5 +493,11 @@ fn a_region_of_tables_pools_its_reservation() {
     );
     assert!(separate > 0.0 && pooled >= separate - 1e-9 && (saves - (pooled - separate)).abs() < 1e-9, "{p}");
     let o = super::ddbsim(&["recommend", d, "--budget", "4", "--duration", "24h", "--out", out.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("reserving table by table saves"), "{}", String::from_utf8_lossy(&o.stdout));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("reserving table by table saves"), "{text}");
+    // Each table's setting today, whether it holds, the pick and whether it holds (issue 60); the
+    // pooled reservation says it replaces the tables' own.
+    assert!(text.contains("today's setting") && text.contains("provisioned 5000 RCU / 1000 WCU"), "{text}");
+    assert_eq!(text.matches("holds (0.000 % throttled)").count(), 6, "{text}");
+    assert!(text.contains("It replaces the reservations of these tables in the rows above: buy this one instead of theirs"), "{text}");
 }
