@@ -24,6 +24,13 @@ pub fn usd(x: f64) -> String {
     format!("{}${}.{:02}", if x < 0.0 { "-" } else { "" }, grouped(cents / 100), cents % 100)
 }
 
+/// Dollars to four decimals, thousands separated: `$1,234.5678` (a bill line's amount).
+#[must_use]
+pub fn usd4(x: f64) -> String {
+    let units = (x.abs() * 10_000.0).round() as u64;
+    format!("{}${}.{:04}", if x < 0.0 { "-" } else { "" }, grouped(units / 10_000), units % 10_000)
+}
+
 /// Dollars for a window's cost: as [`usd`], with four decimals below a dollar so that a short
 /// window's cost does not read as $0.00.
 #[must_use]
@@ -126,6 +133,9 @@ mod tests {
         assert_eq!(usd(16_035.574), "$16,035.57");
         assert_eq!(usd(0.234), "$0.23");
         assert_eq!(usd(-1_234.5), "-$1,234.50");
+        assert_eq!(usd4(1_162.885), "$1,162.8850");
+        assert_eq!(usd4(0.13274), "$0.1327");
+        assert_eq!(usd4(-0.00012), "-$0.0001");
         assert_eq!(percent(0.0), "0.0 %");
         assert_eq!(percent(0.001), "0.10 %");
         assert_eq!(percent(0.271), "27.1 %");

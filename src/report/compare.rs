@@ -168,12 +168,14 @@ impl Render for Comparison {
                         Some(m) => {
                             let _ = writeln!(
                                 o,
-                                "  window ${:.4}; if it repeats, x 730 h / {:.3} h = ${m:.2} a month (extrapolated)",
-                                r.bill.total_usd, r.bill.window_hours
+                                "  window {}; if it repeats, x 730 h / {:.3} h = {} a month (extrapolated)",
+                                crate::format::usd4(r.bill.total_usd),
+                                r.bill.window_hours,
+                                crate::format::usd(m)
                             );
                         }
                         None => {
-                            let _ = writeln!(o, "  window ${:.4} over {:.3} h", r.bill.total_usd, r.bill.window_hours);
+                            let _ = writeln!(o, "  window {} over {:.3} h", crate::format::usd4(r.bill.total_usd), r.bill.window_hours);
                         }
                     }
                 }

@@ -39,9 +39,9 @@ impl Recommendation {
         let against = pick.map_or(String::new(), |p| format!(" ({:+.1} %)", (a.monthly_usd / p.monthly_usd - 1.0) * 100.0));
         let _ = writeln!(
             o,
-            "cheaper on credit: {} — ${:.2} a month{against}, {:.3}% of attempts throttled, but it holds the window only on credit: {}; {} (set [scenario] window = \"event\" if the window is a one-off from a rested table)",
+            "cheaper on credit: {} — {} a month{against}, {:.3}% of attempts throttled, but it holds the window only on credit: {}; {} (set [scenario] window = \"event\" if the window is a one-off from a rested table)",
             a.description,
-            a.monthly_usd,
+            crate::format::usd(a.monthly_usd),
             a.throttled_share * 100.0,
             credit.describe(),
             if pick.is_some() { "the pick holds it sustained" } else { "nothing holds it sustained" }
@@ -62,9 +62,9 @@ impl Recommendation {
         if t.monthly_usd > 0.0 {
             let _ = writeln!(
                 o,
-                "against today: {} ${:.2} a month ({:+.1} %){}",
+                "against today: {} {} a month ({:+.1} %){}",
                 if delta >= 0.0 { "saves" } else { "costs" },
-                delta.abs(),
+                crate::format::usd(delta.abs()),
                 (c.monthly_usd / t.monthly_usd - 1.0) * 100.0,
                 if t.holds { "" } else { ", and holds where today's setting does not" }
             );
@@ -76,8 +76,12 @@ impl Recommendation {
             .min_by(|a, b| self.candidates[a.1].monthly_usd.total_cmp(&self.candidates[b.1].monthly_usd));
         if let Some((m, j)) = runner_up {
             let r = &self.candidates[*j];
-            let _ =
-                writeln!(o, "runner-up: {m} at ${:.2} a month ({:+.1} %)", r.monthly_usd, (r.monthly_usd / c.monthly_usd - 1.0) * 100.0);
+            let _ = writeln!(
+                o,
+                "runner-up: {m} at {} a month ({:+.1} %)",
+                crate::format::usd(r.monthly_usd),
+                (r.monthly_usd / c.monthly_usd - 1.0) * 100.0
+            );
         }
         if let Some(credit) = &c.on_credit {
             let _ = writeln!(
@@ -414,16 +418,16 @@ impl Render for Tables {
         for p in &self.pools {
             let _ = writeln!(
                 o,
-                "\n{}: one reservation for {} tables together ({}): {} RCU / {} WCU for {} year(s), sized on their summed provisioned capacity at the settings above, saves ${:.2} a month; reserving table by table saves ${:.2}; pooling saves ${:.2} a month more (estimates). It replaces the reservations of these tables in the rows above: buy this one instead of theirs",
+                "\n{}: one reservation for {} tables together ({}): {} RCU / {} WCU for {} year(s), sized on their summed provisioned capacity at the settings above, saves {} a month; reserving table by table saves {}; pooling saves {} a month more (estimates). It replaces the reservations of these tables in the rows above: buy this one instead of theirs",
                 p.region,
                 p.tables.len(),
                 p.tables.join(", "),
                 p.rcu,
                 p.wcu,
                 p.years,
-                p.pooled_saving_monthly_usd,
-                p.separate_saving_monthly_usd,
-                p.pooling_saves_monthly_usd
+                crate::format::usd(p.pooled_saving_monthly_usd),
+                crate::format::usd(p.separate_saving_monthly_usd),
+                crate::format::usd(p.pooling_saves_monthly_usd)
             );
         }
         for n in &self.pool_notes {
@@ -450,7 +454,7 @@ impl Render for Tables {
                 );
             }
             for c in &q.changes {
-                let _ = writeln!(o, "  {}: {} instead of {} (+${:.2} a month)", c.table, c.to, c.from, c.added_monthly_usd);
+                let _ = writeln!(o, "  {}: {} instead of {} (+{} a month)", c.table, c.to, c.from, crate::format::usd(c.added_monthly_usd));
             }
             if !q.fits && q.changes.is_empty() {
                 let _ = writeln!(o, "  no table has a holding setting that provisions less");

@@ -17,7 +17,7 @@ pub fn bill_line(l: &crate::cost::BillLine) -> String {
         _ if l.unverified => " (price unverified)",
         _ => "",
     };
-    format!("{} {}: {} = {sign}${:.4}{flag}", l.resource, l.component.name(), l.arithmetic, l.cost_usd.abs())
+    format!("{} {}: {} = {sign}{}{flag}", l.resource, l.component.name(), l.arithmetic, crate::format::usd4(l.cost_usd.abs()))
 }
 
 impl Summary {
@@ -162,7 +162,9 @@ impl Summary {
     fn cost_text(&self, o: &mut String) {
         let c = &self.cost;
         let extrapolation = match (c.monthly_usd, c.yearly_usd) {
-            (Some(m), Some(y)) => format!("extrapolated, if the window repeats: ${m:.2} a month (730 h), ${y:.2} a year"),
+            (Some(m), Some(y)) => {
+                format!("extrapolated, if the window repeats: {} a month (730 h), {} a year", crate::format::usd(m), crate::format::usd(y))
+            }
             _ => "not extrapolated to a month ([pricing] extrapolate = \"none\", the default below a day)".to_string(),
         };
         let _ = writeln!(
