@@ -5,6 +5,7 @@
 //! files refused with the reason, `update` against a server on 127.0.0.1, and a large file
 //! streamed in bounded memory.
 
+use crate::ddbsim;
 use ddbsim::cost::offer::{build_catalogs, read_offer_file, BuiltCatalog, OFFER_BYTES};
 use ddbsim::cost::{BillComponent, Catalog, PriceItem};
 use ddbsim::report::Summary;
@@ -12,7 +13,7 @@ use ddbsim::{simulate, RunOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -31,10 +32,6 @@ fn built() -> Vec<BuiltCatalog> {
 fn catalog(region: &str) -> Catalog {
     let b = built().into_iter().find(|b| b.region == region).unwrap();
     Catalog::parse(&b.text, Path::new("built.toml")).unwrap()
-}
-
-fn ddbsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ddbsim")).args(args).output().expect("the binary runs")
 }
 
 fn text(o: &Output) -> String {

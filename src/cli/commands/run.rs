@@ -67,11 +67,7 @@ pub(in crate::cli) fn plot(dir: &Path, as_json: bool) -> Result<(), CliError> {
     let out = Output::claim(dir)?;
     let written = if !dir.join("summary.json").exists() && dir.join("sweep.json").is_file() {
         // A sweep's folder (or a merge's): its chart from its sweep.json.
-        let p = dir.join("sweep.json");
-        let text = crate::input::read_text_capped(&p, crate::input::OWN_OUTPUT_BYTES, "sweep.json")
-            .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
-        let sweep: crate::study::SweepOutput =
-            serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
+        let sweep = super::sweep::read_sweep(dir, "sweep.json")?;
         let charts: Vec<_> = sweep.artifacts()?.into_iter().filter(|a| a.name.ends_with(".svg") || a.name.ends_with(".png")).collect();
         out.update(&charts)?
     } else {

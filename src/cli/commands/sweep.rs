@@ -61,6 +61,14 @@ pub(in crate::cli) fn sweep(a: &SweepArgs, stop: &StopToken) -> Result<(), CliEr
     Ok(())
 }
 
+/// The `sweep.json` of folder `dir` (`what` names it in a message), read within ddbsim's cap.
+pub(super) fn read_sweep(dir: &Path, what: &str) -> Result<study::SweepOutput, CliError> {
+    let p = dir.join("sweep.json");
+    let text = crate::input::read_text_capped(&p, crate::input::OWN_OUTPUT_BYTES, what)
+        .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
+    serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))
+}
+
 /// `ddbsim merge`.
 pub(in crate::cli) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_partial: bool, as_json: bool) -> Result<(), CliError> {
     let out = out.cloned().unwrap_or_else(|| dirs[0].parent().unwrap_or(Path::new(".")).join("merged"));
@@ -85,15 +93,7 @@ pub(in crate::cli) fn merge(dirs: &[PathBuf], out: Option<&PathBuf>, allow_parti
         }
         return Ok(());
     }
-    let mut parts = Vec::new();
-    for d in dirs {
-        let p = d.join("sweep.json");
-        let text = crate::input::read_text_capped(&p, crate::input::OWN_OUTPUT_BYTES, "merge part")
-            .map_err(|e| CliError::Argument(format!("{}: {e}", p.display())))?;
-        let part: study::SweepOutput =
-            serde_json::from_str(&text).map_err(|e| CliError::Argument(format!("{}: not a sweep.json of ddbsim: {e}", p.display())))?;
-        parts.push(part);
-    }
+    let parts = dirs.iter().map(|d| read_sweep(d, "merge part")).collect::<Result<Vec<_>, _>>()?;
     let merged = study::merge(parts, allow_partial)?;
     // The files and charts an unsharded sweep writes.
     let artifacts = merged.artifacts()?;
